@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { baseSchema, env } from '@signet/kit';
+
+export const gatewayConfigSchema = baseSchema.extend({
+  HTTP_PORT: env.port,
+  PUBLIC_BASE_URL: env.httpUrl,
+  REDIS_URL: env.redisUrl,
+  IDENTITY_ADDR: env.grpcAddress,
+  TRANSACTION_ADDR: env.grpcAddress,
+  CEREMONY_ADDR: env.grpcAddress,
+  LEDGER_ADDR: env.grpcAddress,
+  BILLING_ADDR: env.grpcAddress,
+  /** Comma-separated proxy addresses whose X-Forwarded-For is believed (the ingress). */
+  TRUSTED_PROXIES: z.string().default('loopback'),
+  /** Deadline for calls to the services, in milliseconds. */
+  RPC_DEADLINE_MS: z.coerce.number().int().positive().default(5000),
+});
+
+export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { baseSchema, env } from '@signet/kit';
+
+export const identityConfigSchema = baseSchema.extend({
+  GRPC_PORT: env.port,
+  MONGO_URL: env.mongoUrl,
+  MONGO_DB: z.string().default('signet_identity'),
+  NATS_URL: env.natsUrl,
+  REDIS_URL: env.redisUrl,
+  SMTP_URL: env.smtpUrl,
+  MAIL_FROM: z.string().default('Signet <no-reply@signet.invalid>'),
+  PUBLIC_BASE_URL: env.httpUrl,
+  /** HS256 key for session JWTs. */
+  JWT_SECRET: env.secret(32),
+  /** AES-256-GCM key for TOTP secrets at rest: 64 hex characters. */
+  TOTP_ENCRYPTION_KEY: z.string({ error: 'required' }).regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)'),
+  SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(720).default(24),
+});
+export type IdentityConfig = z.infer<typeof identityConfigSchema>;

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+
+/**
+ * Parses the environment once against a zod schema. On any bad or missing value the process
+ * stops with one line naming every offending variable (never its value: it may be a secret).
+ */
+export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  const result = schema.safeParse(env);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((i) => `${i.path.join('.') || '(env)'}: ${i.message}`);
+  process.stderr.write(`config error: ${problems.join('; ')}\n`);
+  process.exit(78); // EX_CONFIG
+}
+
+/** Like loadConfig, but throws instead of exiting (for tests and composition). */
+export function parseConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv): z.infer<S> {
+  const result = schema.safeParse(env);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((i) => `${i.path.join('.') || '(env)'}: ${i.message}`);
+  throw new Error(`config error: ${problems.join('; ')}`);
+}
+
+const port = z.coerce.number().int().min(1).max(65535);
+const url = (protocols: string[]) =>
+  z
+    .string()
+    .min(1, 'required')
+    .refine((v) => {
+      try {
+        return protocols.includes(new URL(v).protocol.replace(':', ''));
+      } catch {
+        return false;
+      }
+    }, `must be a URL (${protocols.join(', ')})`);
+
+/** Building blocks every service's schema is made of. */
+export const env = {
+  port,
+  url,
+  secret: (minLength = 32) => z.string({ error: 'required' }).min(minLength, `must be at least ${minLength} characters`),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  mongoUrl: url(['mongodb', 'mongodb+srv']),
+  natsUrl: url(['nats', 'tls']),
+  redisUrl: url(['redis', 'rediss']),
+  smtpUrl: url(['smtp', 'smtps']),
+  httpUrl: url(['http', 'https']),
+  grpcAddress: z.string().regex(/^[\w.-]+:\d+$/, 'must be host:port'),
+  optionalUrl: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .pipe(url(['http', 'https']).optional()),
+  duration: z.coerce.number().int().positive(),
+};
+
+/** Variables every service shares. */
+export const baseSchema = z.object({
+  LOG_LEVEL: env.logLevel,
+  OPS_PORT: port,
+  OTEL_EXPORTER_OTLP_ENDPOINT: env.optionalUrl,
+});
+
+export const s3Schema = z.object({
+  S3_ENDPOINT: env.httpUrl,
+  S3_ACCESS_KEY: z.string({ error: 'required' }).min(3, 'required'),
+  S3_SECRET_KEY: env.secret(8),
+  S3_REGION: z.string().default('us-east-1'),
+});

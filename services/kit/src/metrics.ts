@@ -1,0 +1,79 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/**
+ * One registry per service instance (tests build several in one process). Shared instruments are
+ * declared here; services declare their domain counters on the same registry. Labels stay
+ * low-cardinality: route templates, method names, codes — never ids, emails or references.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
+  readonly grpcServerDuration: Histogram<'method' | 'code'>;
+  readonly grpcClientDuration: Histogram<'method' | 'code'>;
+  readonly eventsPublished: Counter<'subject'>;
+  readonly eventsConsumed: Counter<'consumer' | 'result'>;
+  readonly eventRedeliveries: Counter<'consumer'>;
+  readonly consumerPending: Gauge<'consumer'>;
+  readonly outboxPending: Gauge<'collection'>;
+
+  constructor(readonly service: string) {
+    this.registry.setDefaultLabels({ service });
+    collectDefaultMetrics({ register: this.registry });
+    const buckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+    this.httpDuration = new Histogram({
+      name: 'signet_http_request_duration_seconds',
+      help: 'HTTP request duration by route template and status',
+      labelNames: ['method', 'route', 'status'],
+      buckets,
+      registers: [this.registry],
+    });
+    this.grpcServerDuration = new Histogram({
+      name: 'signet_grpc_server_handling_seconds',
+      help: 'gRPC server handling time by method and status code',
+      labelNames: ['method', 'code'],
+      buckets,
+      registers: [this.registry],
+    });
+    this.grpcClientDuration = new Histogram({
+      name: 'signet_grpc_client_handling_seconds',
+      help: 'gRPC client call time by method and status code',
+      labelNames: ['method', 'code'],
+      buckets,
+      registers: [this.registry],
+    });
+    this.eventsPublished = this.counter('signet_events_published_total', 'Events published to JetStream', ['subject']);
+    this.eventsConsumed = this.counter('signet_events_consumed_total', 'Events handled by durable consumers', [
+      'consumer',
+      'result',
+    ]);
+    this.eventRedeliveries = this.counter(
+      'signet_events_redelivered_total',
+      'Events received again after a missed ack',
+      ['consumer'],
+    );
+    this.consumerPending = new Gauge({
+      name: 'signet_events_consumer_pending',
+      help: 'Messages not yet delivered to a durable consumer (lag)',
+      labelNames: ['consumer'],
+      registers: [this.registry],
+    });
+    this.outboxPending = new Gauge({
+      name: 'signet_outbox_pending',
+      help: 'Documents holding unpublished outbox events at the last relay pass',
+      labelNames: ['collection'],
+      registers: [this.registry],
+    });
+  }
+
+  counter<L extends string>(name: string, help: string, labelNames: L[] = []): Counter<L> {
+    return new Counter({ name, help, labelNames, registers: [this.registry] });
+  }
+
+  histogram<L extends string>(name: string, help: string, labelNames: L[] = [], buckets?: number[]): Histogram<L> {
+    return new Histogram({ name, help, labelNames, registers: [this.registry], ...(buckets ? { buckets } : {}) });
+  }
+
+  gauge<L extends string>(name: string, help: string, labelNames: L[] = []): Gauge<L> {
+    return new Gauge({ name, help, labelNames, registers: [this.registry] });
+  }
+}

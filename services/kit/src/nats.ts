@@ -1,0 +1,171 @@
+import {
+  AckPolicy,
+  DeliverPolicy,
+  RetentionPolicy,
+  StorageType,
+  connect,
+  headers as natsHeaders,
+  nanos,
+  type ConsumerMessages,
+  type JetStreamClient,
+  type JetStreamManager,
+  type JsMsg,
+  type NatsConnection,
+} from 'nats';
+import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import type { Logger } from './logger.js';
+import type { Metrics } from './metrics.js';
+import { extractContext, injectContext } from './tracing.js';
+
+export const STREAM = 'SIGNET';
+const tracer = trace.getTracer('signet-nats');
+
+export type Bus = {
+  nc: NatsConnection;
+  js: JetStreamClient;
+  jsm: JetStreamManager;
+};
+
+/** Connects and makes sure the SIGNET stream exists (idempotent across replicas). */
+export async function connectBus(url: string, name: string): Promise<Bus> {
+  const nc = await connect({ servers: url, name, maxReconnectAttempts: -1, reconnectTimeWait: 1000 });
+  const jsm = await nc.jetstreamManager();
+  await ensureStream(jsm);
+  return { nc, js: nc.jetstream(), jsm };
+}
+
+export async function ensureStream(jsm: JetStreamManager): Promise<void> {
+  const config = {
+    name: STREAM,
+    subjects: ['signet.>'],
+    storage: StorageType.File,
+    retention: RetentionPolicy.Limits,
+    max_age: nanos(30 * 24 * 3600 * 1000),
+    // Publishing is deduplicated by event_id within this window (the outbox relay may retry).
+    duplicate_window: nanos(10 * 60 * 1000),
+  };
+  try {
+    await jsm.streams.info(STREAM);
+  } catch {
+    try {
+      await jsm.streams.add(config);
+    } catch (err) {
+      // Another replica created it first.
+      await jsm.streams.info(STREAM).catch(() => {
+        throw err;
+      });
+    }
+  }
+}
+
+export type OutgoingEvent = {
+  subject: string;
+  eventId: string;
+  payload: Uint8Array;
+  /** Trace context captured when the event was written (outbox), else the active one. */
+  trace?: Record<string, string>;
+};
+
+/** Publishes with the event id as the JetStream message id, so a retried publish is a no-op. */
+export async function publishEvent(bus: Bus, ev: OutgoingEvent, metrics?: Metrics): Promise<void> {
+  const h = natsHeaders();
+  for (const [k, v] of Object.entries(ev.trace ?? injectContext())) h.set(k, v);
+  h.set('signet-event-id', ev.eventId);
+  await bus.js.publish(ev.subject, ev.payload, { msgID: ev.eventId, headers: h });
+  metrics?.eventsPublished.inc({ subject: ev.subject });
+}
+
+export type ConsumerOptions = {
+  durable: string;
+  subjects: string[];
+  /** How long a delivered message may stay unacked before redelivery. */
+  ackWaitMs?: number;
+  maxBatch?: number;
+};
+
+export type DeliveredEvent = {
+  subject: string;
+  data: Uint8Array;
+  eventId: string;
+  redelivered: boolean;
+  deliveryCount: number;
+};
+
+/**
+ * A durable pull consumer with explicit acks. The handler must do its write idempotently (the
+ * event id is the key) and return; only then is the message acked. A handler that throws gets the
+ * message redelivered after a backoff. Killing the process at any line leaves the message
+ * unacked, so it comes back and the idempotent write makes the second pass change nothing.
+ */
+export async function startConsumer(
+  bus: Bus,
+  opts: ConsumerOptions,
+  handler: (ev: DeliveredEvent) => Promise<void>,
+  deps: { metrics: Metrics; logger: Logger },
+): Promise<{ stop(): Promise<void>; pending(): Promise<number> }> {
+  const config = {
+    durable_name: opts.durable,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.All,
+    ack_wait: nanos(opts.ackWaitMs ?? 30_000),
+    max_deliver: -1,
+    ...(opts.subjects.length === 1 ? { filter_subject: opts.subjects[0] } : { filter_subjects: opts.subjects }),
+  };
+  try {
+    await bus.jsm.consumers.info(STREAM, opts.durable);
+    await bus.jsm.consumers.update(STREAM, opts.durable, config);
+  } catch {
+    await bus.jsm.consumers.add(STREAM, config);
+  }
+  const consumer = await bus.js.consumers.get(STREAM, opts.durable);
+  const messages: ConsumerMessages = await consumer.consume({ max_messages: opts.maxBatch ?? 16 });
+  let inflight = Promise.resolve();
+
+  const handle = async (m: JsMsg) => {
+    const carrier: Record<string, string> = {};
+    if (m.headers) for (const [k, v] of m.headers) carrier[k] = v[0] ?? '';
+    const parent = extractContext(carrier);
+    const span = tracer.startSpan(`consume ${m.subject}`, { kind: SpanKind.CONSUMER, attributes: { 'messaging.system': 'nats' } }, parent);
+    const ev: DeliveredEvent = {
+      subject: m.subject,
+      data: m.data,
+      eventId: carrier['signet-event-id'] ?? `${m.info.stream}:${m.seq}`,
+      redelivered: m.redelivered,
+      deliveryCount: m.info.redeliveryCount,
+    };
+    if (m.redelivered) deps.metrics.eventRedeliveries.inc({ consumer: opts.durable });
+    try {
+      await context.with(trace.setSpan(parent, span), () => handler(ev));
+      m.ack();
+      deps.metrics.eventsConsumed.inc({ consumer: opts.durable, result: 'ok' });
+    } catch (err) {
+      span.setStatus({ code: SpanStatusCode.ERROR });
+      deps.metrics.eventsConsumed.inc({ consumer: opts.durable, result: 'error' });
+      deps.logger.error({ err, subject: m.subject, consumer: opts.durable }, 'event handler failed; will be redelivered');
+      m.nak(Math.min(30_000, 500 * 2 ** Math.min(ev.deliveryCount, 6)));
+    } finally {
+      span.end();
+    }
+  };
+
+  const loop = (async () => {
+    for await (const m of messages) {
+      inflight = handle(m);
+      await inflight;
+    }
+  })();
+
+  return {
+    async stop() {
+      await messages.close();
+      await inflight.catch(() => undefined);
+      await loop.catch(() => undefined);
+    },
+    async pending() {
+      const info = await bus.jsm.consumers.info(STREAM, opts.durable);
+      const n = info.num_pending + info.num_ack_pending;
+      deps.metrics.consumerPending.set({ consumer: opts.durable }, info.num_pending);
+      return n;
+    },
+  };
+}

@@ -1,0 +1,65 @@
+import {
+  addService,
+  connectBus,
+  connectMongo,
+  createLogger,
+  createOutboxRelay,
+  Metrics,
+  pingMongo,
+  serveGrpc,
+  startConsumer,
+  type Logger,
+} from '@signet/kit';
+import { ledgerV1 } from '@signet/proto';
+import type { LedgerConfig } from './config.js';
+import { ledgerHandlers } from './grpc/ledger.handler.js';
+import { VERIFIED_SUBJECT, verifiedConsumer } from './events/verified.consumer.js';
+import { createCertificateRepository } from './store/certificate.repository.js';
+
+export type LedgerOptions = { logger?: Logger; ackWaitMs?: number };
+
+/** Starts the ledger: gRPC on GRPC_PORT, ops on OPS_PORT, the transaction.verified consumer and the outbox relay. */
+export async function startLedger(cfg: LedgerConfig, opts: LedgerOptions = {}) {
+  const logger = opts.logger ?? createLogger('ledger', cfg.LOG_LEVEL);
+  const metrics = new Metrics('ledger');
+  const conn = await connectMongo(cfg.MONGO_URL, cfg.MONGO_DB);
+  const bus = await connectBus(cfg.NATS_URL, 'ledger');
+  const certs = createCertificateRepository(conn);
+  await certs.init();
+
+  const checks = [
+    { name: 'mongo', check: () => pingMongo(conn) },
+    { name: 'nats', check: async () => bus.nc.flush() },
+  ];
+  const relay = createOutboxRelay(bus, [certs.model], { metrics, logger });
+  const consumer = await startConsumer(
+    bus,
+    { durable: 'ledger-transaction-verified', subjects: [VERIFIED_SUBJECT], ackWaitMs: opts.ackWaitMs },
+    verifiedConsumer({ certs, metrics, logger, onIssued: relay.kick }),
+    { metrics, logger },
+  );
+
+  const served = await serveGrpc({
+    name: 'ledger',
+    logger,
+    metrics,
+    grpcPort: cfg.GRPC_PORT,
+    opsPort: cfg.OPS_PORT,
+    checks,
+    register: (server) => addService(server, ledgerV1.LedgerServiceService, ledgerHandlers(certs), { metrics, logger }),
+  });
+
+  return {
+    grpcPort: served.grpcPort,
+    opsPort: served.opsPort,
+    certs,
+    metrics,
+    async stop() {
+      await served.stop();
+      await consumer.stop();
+      relay.stop();
+      await bus.nc.drain();
+      await conn.close();
+    },
+  };
+}

@@ -1,0 +1,32 @@
+/** The certificate as the ledger stores and seals it. Never face images or descriptors: only commitments. */
+export type CertificateSigner = {
+  name: string;
+  email_masked: string;
+  verification_mode: string;
+  verified_at: string;
+  video_commitment: string;
+  frame_commitment: string;
+  reference_commitment: string;
+};
+
+export type Certificate = {
+  version: 1;
+  reference: string;
+  document_sha256: string;
+  issuer_name: string;
+  attestation_type: string;
+  signers: CertificateSigner[];
+  verified_at: string;
+};
+
+/** a.b@example.com → a***@example.com: enough to recognise, not enough to harvest. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  if (at <= 0) return '***';
+  return `${email.slice(0, 1)}***${email.slice(at)}`;
+}
+
+/** The certificate's overall verification mode: the primary signer's, which the spec's result carries. */
+export function certificateMode(cert: Certificate): string {
+  return cert.signers[0]?.verification_mode ?? 'biometric';
+}

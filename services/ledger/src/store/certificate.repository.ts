@@ -1,0 +1,59 @@
+import { Schema, type Connection } from 'mongoose';
+import { isDuplicateKey, outboxField, type OutboxEntry } from '@signet/kit';
+import type { Certificate } from '../domain/certificate.js';
+
+export type CertificateRecord = {
+  reference: string;
+  transaction_id: number;
+  document_sha256: string;
+  certificate: Certificate;
+  ledger_seal: string;
+  leaf_index: number | null;
+  issued_at: Date;
+  source_event_id: string;
+};
+
+const certificateSchema = new Schema(
+  {
+    reference: { type: String, required: true },
+    transaction_id: { type: Number, required: true },
+    document_sha256: { type: String, required: true },
+    certificate: { type: Object, required: true },
+    ledger_seal: { type: String, default: '' },
+    leaf_index: { type: Number, default: null },
+    issued_at: { type: Date, required: true },
+    source_event_id: { type: String, required: true },
+    outbox: outboxField,
+  },
+  { collection: 'certificates', versionKey: false },
+);
+// One certificate per reference: a redelivered transaction.verified event cannot issue twice.
+certificateSchema.index({ reference: 1 }, { unique: true });
+
+export function createCertificateRepository(conn: Connection) {
+  const model = conn.model('Certificate', certificateSchema);
+  return {
+    model,
+    async init() {
+      await model.init();
+    },
+    async findByReference(reference: string): Promise<CertificateRecord | null> {
+      return model.findOne({ reference }, { outbox: 0, _id: 0 }).lean<CertificateRecord>();
+    },
+    /** Inserts once; a second insert of the same reference returns false and changes nothing. */
+    async insertOnce(rec: CertificateRecord, outbox: OutboxEntry[]): Promise<boolean> {
+      try {
+        await model.create({ ...rec, outbox });
+        return true;
+      } catch (err) {
+        if (isDuplicateKey(err)) return false;
+        throw err;
+      }
+    },
+    async count(filter: Partial<CertificateRecord> = {}): Promise<number> {
+      return model.countDocuments(filter);
+    },
+  };
+}
+
+export type CertificateRepository = ReturnType<typeof createCertificateRepository>;

@@ -1,0 +1,128 @@
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectBus, connectMongo, publishEvent, STREAM, type Bus } from '@signet/kit';
+import { eventsV1 } from '@signet/proto';
+import type { Connection } from 'mongoose';
+import { eventually, infra } from '../../../test/harness/services.js';
+import { freePort } from '../../../test/harness/local-infra.js';
+import { parseConfig } from '@signet/kit';
+import { ledgerConfigSchema } from '../src/config.js';
+import { startLedger } from '../src/app.js';
+import { createCertificateRepository } from '../src/store/certificate.repository.js';
+
+const root = join(import.meta.dirname, '../../..');
+
+function verifiedEvent(reference: string) {
+  const eventId = randomUUID();
+  return {
+    eventId,
+    payload: eventsV1.TransactionVerified.encode({
+      eventId,
+      occurredAt: new Date().toISOString(),
+      transactionId: 42,
+      reference,
+      documentSha256: 'ab'.repeat(32),
+      issuerName: 'Acme Ltd',
+      attestationType: 'signature',
+      ownerId: 'u1',
+      signers: [
+        {
+          name: 'Ada Lovelace',
+          email: 'ada@example.com',
+          verificationMode: 'biometric',
+          videoSha256: 'v'.repeat(64),
+          frameSha256: 'f'.repeat(64),
+          referenceSha256: 'r'.repeat(64),
+          verifiedAt: '2026-11-25T10:00:00.000Z',
+        },
+      ],
+    }).finish(),
+  };
+}
+
+async function subjectMessages(bus: Bus, subject: string) {
+  const consumer = await bus.js.consumers.get(STREAM, { filterSubjects: [subject] });
+  const out: Uint8Array[] = [];
+  const info = await bus.jsm.streams.info(STREAM);
+  if (info.state.messages === 0) return out;
+  const batch = await consumer.fetch({ max_messages: 1000, expires: 1000 });
+  for await (const m of batch) out.push(m.data);
+  return out;
+}
+
+describe('ledger consumer of signet.transaction.verified', () => {
+  let bus: Bus;
+  let conn: Connection;
+  const db = `t_${randomUUID().slice(0, 8)}_ledger_crash`;
+
+  beforeAll(async () => {
+    bus = await connectBus(infra().NATS_URL, 'test');
+    conn = await connectMongo(infra().MONGO_URL, db);
+    // A clean durable for this test.
+    await bus.jsm.consumers.delete(STREAM, 'ledger-transaction-verified').catch(() => undefined);
+  });
+  afterAll(async () => {
+    await bus.nc.drain();
+    await conn.close();
+  });
+
+  it('killed after its write and before its ack, the redelivered event changes nothing twice', async () => {
+    const reference = `TST-TX-${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+    const env = { ...process.env, ...infra(), MONGO_DB: db };
+
+    // 1. The consumer process writes, then dies before acking.
+    const child = spawn(process.execPath, ['--conditions=@signet/source', '--import', 'tsx', join(import.meta.dirname, 'fixtures/crash-after-write.ts')], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    await eventually(async () => out.includes('consuming'), 30_000);
+    const ev = verifiedEvent(reference);
+    await publishEvent(bus, { subject: 'signet.transaction.verified', eventId: ev.eventId, payload: ev.payload });
+    const exit = await new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_c, s) => resolve(s)));
+    expect(exit).toBe('SIGKILL');
+    expect(out).toContain('written');
+
+    const certs = createCertificateRepository(conn);
+    expect(await certs.count({ reference })).toBe(1);
+    const info = await bus.jsm.consumers.info(STREAM, 'ledger-transaction-verified');
+    expect(info.num_ack_pending + info.num_pending).toBe(1); // the message was never acked
+
+    // 2. A fresh ledger process takes the redelivery.
+    const cfg = parseConfig(ledgerConfigSchema, {
+      ...infra(),
+      MONGO_DB: db,
+      GRPC_PORT: String(await freePort()),
+      OPS_PORT: String(await freePort()),
+      LOG_LEVEL: 'silent',
+    });
+    const ledger = await startLedger(cfg, { ackWaitMs: 1000 });
+    try {
+      await eventually(async () => {
+        const i = await bus.jsm.consumers.info(STREAM, 'ledger-transaction-verified');
+        return i.num_ack_pending + i.num_pending === 0;
+      }, 20_000);
+      const metrics = await ledger.metrics.registry.getSingleMetricAsString('signet_ledger_certificates_issued_total');
+      expect(metrics).toMatch(/result="duplicate"[^\n]* 1/);
+      expect(metrics).not.toMatch(/result="issued"/);
+      expect(await ledger.metrics.registry.getSingleMetricAsString('signet_events_redelivered_total')).toMatch(/ 1\n?$/m);
+      expect(await certs.count({ reference })).toBe(1);
+
+      // 3. Exactly one certificate.issued event for it, published through the outbox.
+      await eventually(async () => {
+        const doc = await certs.model.findOne({ reference }, { outbox: 1 }).lean<{ outbox: unknown[] }>();
+        return doc?.outbox.length === 0;
+      });
+      const issued = (await subjectMessages(bus, 'signet.ledger.certificate.issued'))
+        .map((d) => eventsV1.CertificateIssued.decode(d))
+        .filter((e) => e.reference === reference);
+      expect(issued).toHaveLength(1);
+    } finally {
+      await ledger.stop();
+    }
+  });
+});

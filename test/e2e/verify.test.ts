@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectBus, publishEvent, type Bus } from '@signet/kit';
+import { eventsV1 } from '@signet/proto';
+import { eventually, infra, startServices } from '../harness/services.js';
+
+describe('GET /api/verify/{label}/{hash} through gateway → ledger → MongoDB', () => {
+  let stack: Awaited<ReturnType<typeof startServices>>;
+  let bus: Bus;
+  beforeAll(async () => {
+    stack = await startServices(['ledger', 'gateway']);
+    bus = await connectBus(infra().NATS_URL, 'test');
+  });
+  afterAll(async () => {
+    await bus?.nc.drain();
+    await stack?.stop();
+  });
+
+  const get = (path: string) => fetch(`${stack.gatewayUrl}${path}`);
+
+  it('answers 404 with a detail for an unknown certificate', async () => {
+    const res = await get('/api/verify/XYZ-TX-00000001/0123456789abcdef');
+    expect(res.status).toBe(404);
+    const body = (await res.json()) as { detail: string };
+    expect(body.detail).toMatch(/no certificate/);
+  });
+
+  it.each([
+    ['a malformed label', '/api/verify/not-a-reference/0123456789abcdef', /label/],
+    ['a hash shorter than 16', '/api/verify/XYZ-TX-00000001/0123456789abcde', /hash/],
+    ['a hash that is not hex', '/api/verify/XYZ-TX-00000001/0123456789abcdeg', /hash/],
+    ['a hash longer than 16', '/api/verify/XYZ-TX-00000001/0123456789abcdef0', /hash/],
+  ])('answers 400 for %s', async (_name, path, detail) => {
+    const res = await get(path);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { detail: string }).detail).toMatch(detail);
+  });
+
+  it('verifies an issued certificate, and answers the same 404 for a wrong prefix', async () => {
+    const reference = `E2E-TX-${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+    const sha = 'c0ffee'.padEnd(64, '1');
+    const eventId = randomUUID();
+    await publishEvent(bus, {
+      subject: 'signet.transaction.verified',
+      eventId,
+      payload: eventsV1.TransactionVerified.encode({
+        eventId,
+        occurredAt: new Date().toISOString(),
+        transactionId: 7,
+        reference,
+        documentSha256: sha,
+        issuerName: 'Acme Ltd',
+        attestationType: 'signature',
+        ownerId: 'u1',
+        signers: [
+          { name: 'Grace Hopper', email: 'grace@example.com', verificationMode: 'biometric', videoSha256: '', frameSha256: '', referenceSha256: '', verifiedAt: '2026-11-25T10:00:00.000Z' },
+        ],
+      }).finish(),
+    });
+    const body = await eventually(async () => {
+      const res = await get(`/api/verify/${reference}/${sha.slice(0, 16)}`);
+      return res.status === 200 ? ((await res.json()) as Record<string, unknown>) : undefined;
+    });
+    expect(body).toMatchObject({
+      valid: true,
+      reference,
+      signer_name: 'Grace Hopper',
+      issuer_name: 'Acme Ltd',
+      verified_at: '2026-11-25T10:00:00.000Z',
+      document_sha256_prefix: sha.slice(0, 16),
+      verification_mode: 'biometric',
+    });
+    const wrong = await get(`/api/verify/${reference}/ffffffffffffffff`);
+    expect(wrong.status).toBe(404);
+    const unknown = await get('/api/verify/XYZ-TX-00000001/0123456789abcdef');
+    expect(await wrong.json()).toEqual(await unknown.json());
+  });
+
+  it('exposes /readyz, /healthz and /metrics with request histograms', async () => {
+    expect((await get('/readyz')).status).toBe(200);
+    expect((await get('/healthz')).status).toBe(200);
+    const metrics = await (await fetch(`http://127.0.0.1:${stack.opsPorts.gateway}/metrics`)).text();
+    expect(metrics).toContain('process_cpu_seconds_total');
+    expect(metrics).toMatch(/signet_http_request_duration_seconds_bucket\{[^}]*route="\/api\/verify\/:label\/:hash"/);
+    const ledgerMetrics = await (await fetch(`http://127.0.0.1:${stack.opsPorts.ledger}/metrics`)).text();
+    expect(ledgerMetrics).toMatch(/signet_grpc_server_handling_seconds_bucket\{[^}]*method="signet.ledger.v1.LedgerService\/VerifyCertificate"/);
+  });
+});

@@ -1,0 +1,204 @@
+/**
+ * Starts the real infrastructure from local binaries (no Docker): NATS with JetStream, Redis,
+ * FerretDB (SQLite backend) as the MongoDB-compatible store, MinIO, Mailpit. Used by the local
+ * stack command and by the test harness when no URLs are given and no Docker engine answers.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, existsSync } from 'node:fs';
+import { createServer, connect } from 'node:net';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+export type InfraUrls = {
+  MONGO_URL: string;
+  NATS_URL: string;
+  REDIS_URL: string;
+  S3_ENDPOINT: string;
+  S3_ACCESS_KEY: string;
+  S3_SECRET_KEY: string;
+  SMTP_URL: string;
+  /** Mailpit's HTTP API, where tests read mail. */
+  MAILPIT_URL: string;
+};
+
+export type InfraPorts = { nats: number; redis: number; mongo: number; s3: number; s3Console: number; smtp: number; mailpit: number };
+
+export const binDir = () => process.env.SIGNET_BIN ?? join(process.env.SIGNET_CACHE ?? join(homedir(), '.cache/signet'), 'bin');
+
+function which(name: string, candidates: string[]): string {
+  for (const c of candidates) if (existsSync(c)) return c;
+  throw new Error(`${name} not found (looked in ${candidates.join(', ')}); run scripts/install.sh`);
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export async function freePorts(): Promise<InfraPorts> {
+  const ports: number[] = [];
+  while (ports.length < 7) {
+    const p = await freePort();
+    if (!ports.includes(p)) ports.push(p);
+  }
+  const [nats, redis, mongo, s3, s3Console, smtp, mailpit] = ports as [number, number, number, number, number, number, number];
+  return { nats, redis, mongo, s3, s3Console, smtp, mailpit };
+}
+
+function tcpOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = connect(port, '127.0.0.1');
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => resolve(false));
+  });
+}
+
+async function waitFor(name: string, probe: () => Promise<boolean>, proc: ChildProcess | undefined, timeoutMs = 60_000) {
+  const start = Date.now();
+  while (Date.now() - start < timeoutMs) {
+    if (proc && proc.exitCode !== null) throw new Error(`${name} exited with code ${proc.exitCode}; see its log`);
+    if (await probe().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`${name} did not become ready in ${timeoutMs} ms`);
+}
+
+const httpOk = (url: string) => async () => (await fetch(url)).ok;
+
+export type InfraProcess = { name: string; pid: number; proc: ChildProcess };
+
+/**
+ * Starts every server under dataDir. With detached, the processes outlive this one (the local
+ * stack) and their pids are returned for the stop command; otherwise stop() ends them.
+ */
+export async function startLocalInfra(opts: { dataDir: string; ports?: InfraPorts; detached?: boolean; s3Secret?: string }) {
+  const ports = opts.ports ?? (await freePorts());
+  const bin = binDir();
+  const logs = join(opts.dataDir, 'logs');
+  mkdirSync(logs, { recursive: true });
+  const s3User = 'signet';
+  const s3Secret = opts.s3Secret ?? 'signet-local-s3-secret';
+  const procs: InfraProcess[] = [];
+
+  const run = (name: string, cmd: string, args: string[], env: NodeJS.ProcessEnv = {}) => {
+    const out = openSync(join(logs, `${name}.log`), 'a');
+    const proc = spawn(cmd, args, {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', out, out],
+      detached: opts.detached ?? false,
+    });
+    closeSync(out);
+    if (opts.detached) proc.unref();
+    procs.push({ name, pid: proc.pid ?? -1, proc });
+    return proc;
+  };
+  const dir = (d: string) => {
+    const p = join(opts.dataDir, d);
+    mkdirSync(p, { recursive: true });
+    return p;
+  };
+
+  try {
+    const nats = run('nats', which('nats-server', [join(bin, 'nats-server')]), [
+      '-js',
+      '-a',
+      '127.0.0.1',
+      '-p',
+      String(ports.nats),
+      '-sd',
+      dir('nats'),
+    ]);
+    const redis = run('redis', which('redis-server', ['/usr/bin/redis-server', join(bin, 'redis-server')]), [
+      '--port',
+      String(ports.redis),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--dir',
+      dir('redis'),
+    ]);
+    const ferret = run(
+      'ferretdb',
+      which('ferretdb', [join(bin, 'ferretdb')]),
+      [
+        '--handler=sqlite',
+        `--sqlite-url=file:${dir('ferretdb')}/`,
+        `--listen-addr=127.0.0.1:${ports.mongo}`,
+        '--debug-addr=-',
+        '--telemetry=disable',
+        `--state-dir=${dir('ferretdb-state')}`,
+        '--log-level=warn',
+      ],
+    );
+    const minio = run(
+      'minio',
+      which('minio', [join(bin, 'minio')]),
+      ['server', dir('minio'), '--address', `127.0.0.1:${ports.s3}`, '--console-address', `127.0.0.1:${ports.s3Console}`, '--quiet'],
+      { MINIO_ROOT_USER: s3User, MINIO_ROOT_PASSWORD: s3Secret, MINIO_BROWSER: 'off', MINIO_UPDATE: 'off' },
+    );
+    const mailpit = run('mailpit', which('mailpit', [join(bin, 'mailpit')]), [
+      '--smtp',
+      `127.0.0.1:${ports.smtp}`,
+      '--listen',
+      `127.0.0.1:${ports.mailpit}`,
+      '--smtp-auth-accept-any',
+      '--smtp-auth-allow-insecure',
+      '--disable-version-check',
+      '--max',
+      '5000',
+    ]);
+    await Promise.all([
+      waitFor('nats', () => tcpOpen(ports.nats), nats),
+      waitFor('redis', () => tcpOpen(ports.redis), redis),
+      waitFor('ferretdb', () => tcpOpen(ports.mongo), ferret),
+      waitFor('minio', httpOk(`http://127.0.0.1:${ports.s3}/minio/health/ready`), minio),
+      waitFor('mailpit', httpOk(`http://127.0.0.1:${ports.mailpit}/api/v1/info`), mailpit),
+    ]);
+  } catch (err) {
+    for (const p of procs) p.proc.kill('SIGKILL');
+    throw err;
+  }
+
+  const urls: InfraUrls = {
+    MONGO_URL: `mongodb://127.0.0.1:${ports.mongo}/`,
+    NATS_URL: `nats://127.0.0.1:${ports.nats}`,
+    REDIS_URL: `redis://127.0.0.1:${ports.redis}`,
+    S3_ENDPOINT: `http://127.0.0.1:${ports.s3}`,
+    S3_ACCESS_KEY: s3User,
+    S3_SECRET_KEY: s3Secret,
+    SMTP_URL: `smtp://127.0.0.1:${ports.smtp}`,
+    MAILPIT_URL: `http://127.0.0.1:${ports.mailpit}`,
+  };
+  return {
+    urls,
+    ports,
+    procs,
+    async stop() {
+      await Promise.all(
+        procs.map(
+          (p) =>
+            new Promise<void>((resolve) => {
+              if (p.proc.exitCode !== null) return resolve();
+              p.proc.once('exit', () => resolve());
+              p.proc.kill('SIGTERM');
+              setTimeout(() => p.proc.kill('SIGKILL'), 5000).unref();
+            }),
+        ),
+      );
+    },
+  };
+}
