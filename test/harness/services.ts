@@ -10,8 +10,16 @@ import { gatewayConfigSchema } from '../../services/gateway/src/config.js';
 import { startGateway } from '../../services/gateway/src/app.js';
 import { ledgerConfigSchema } from '../../services/ledger/src/config.js';
 import { startLedger } from '../../services/ledger/src/app.js';
-
-export type ServiceName = 'gateway' | 'ledger';
+import { identityConfigSchema } from '../../services/identity/src/config.js';
+import { startIdentity } from '../../services/identity/src/app.js';
+import { billingConfigSchema } from '../../services/billing/src/config.js';
+import { startBilling } from '../../services/billing/src/app.js';
+import { transactionConfigSchema } from '../../services/transaction/src/config.js';
+import { startTransaction } from '../../services/transaction/src/app.js';
+import { ceremonyConfigSchema } from '../../services/ceremony/src/config.js';
+import { startCeremony } from '../../services/ceremony/src/app.js';
+import { biometricsConfigSchema } from '../../services/biometrics/src/config.js';
+import { startBiometrics } from '../../services/biometrics/src/app.js';
 
 export function infra() {
   return inject('infra');
@@ -26,45 +34,76 @@ export function testSecrets() {
   };
 }
 
-export async function startServices(names: ServiceName[], opts: { ledgerAckWaitMs?: number } = {}) {
+export type ServiceName = 'gateway' | 'identity' | 'billing' | 'transaction' | 'ceremony' | 'biometrics' | 'ledger';
+const BACKEND: Exclude<ServiceName, 'gateway'>[] = ['identity', 'billing', 'transaction', 'ceremony', 'biometrics', 'ledger'];
+
+type Started = { grpcPort?: number; opsPort: number; stop(): Promise<void> };
+
+/** Each backend service: its config schema and start function, as main.ts uses them. */
+const starters: Record<Exclude<ServiceName, 'gateway'>, (env: Record<string, string>, o: StartOptions) => Promise<Started>> = {
+  identity: (env, o) => startIdentity(parseConfig(identityConfigSchema, env), { logger: o.logger }),
+  billing: (env, o) => startBilling(parseConfig(billingConfigSchema, env), { logger: o.logger }),
+  transaction: (env, o) => startTransaction(parseConfig(transactionConfigSchema, env), { logger: o.logger }),
+  ceremony: (env, o) => startCeremony(parseConfig(ceremonyConfigSchema, env), { logger: o.logger }),
+  biometrics: (env, o) => startBiometrics(parseConfig(biometricsConfigSchema, env), { logger: o.logger }),
+  ledger: (env, o) => startLedger(parseConfig(ledgerConfigSchema, env), { logger: o.logger, ackWaitMs: o.ledgerAckWaitMs }),
+};
+
+export type StartOptions = {
+  logger: ReturnType<typeof createLogger>;
+  ledgerAckWaitMs?: number;
+  /** Extra environment for every service (e.g. REFERENCE_PREFIX, PRODUCT_CATALOG). */
+  env?: Record<string, string>;
+};
+
+/**
+ * Starts the named services (backends first, the gateway last) and returns their addresses.
+ * The gateway's readiness requires only the backends that were started.
+ */
+export async function startServices(names: ServiceName[], opts: Partial<Omit<StartOptions, 'logger'>> = {}) {
   const i = infra();
   const run = randomBytes(4).toString('hex');
   const logger = createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent');
   const grpc: Record<string, number> = {};
-  for (const n of ['identity', 'transaction', 'ceremony', 'biometrics', 'ledger', 'billing']) grpc[n] = await freePort();
+  for (const n of BACKEND) grpc[n] = await freePort();
   const addr = (n: string) => `127.0.0.1:${grpc[n]}`;
-  const common = { ...i, LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...testSecrets() } as Record<string, string>;
-  const stops: (() => Promise<void>)[] = [];
-  const out: { gatewayUrl?: string; opsPorts: Record<string, number>; run: string; dbs: Record<string, string> } = {
-    opsPorts: {},
-    run,
-    dbs: {},
+  const httpPort = await freePort();
+  const gatewayUrl = `http://127.0.0.1:${httpPort}`;
+  const secrets = testSecrets();
+  const common: Record<string, string> = {
+    ...(Object.fromEntries(Object.entries(i).filter(([, v]) => typeof v === 'string')) as Record<string, string>),
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    PUBLIC_BASE_URL: gatewayUrl,
+    WEBAUTHN_ORIGIN: gatewayUrl,
+    ...Object.fromEntries(BACKEND.map((n) => [`${n.toUpperCase()}_ADDR`, addr(n)])),
+    ...secrets,
+    ...opts.env,
   };
-
-  if (names.includes('ledger')) {
-    const db = `t_${run}_ledger`;
-    out.dbs.ledger = db;
-    const cfg = parseConfig(ledgerConfigSchema, { ...common, GRPC_PORT: String(grpc.ledger), OPS_PORT: String(await freePort()), MONGO_DB: db });
-    const svc = await startLedger(cfg, { logger, ackWaitMs: opts.ledgerAckWaitMs });
-    out.opsPorts.ledger = svc.opsPort;
-    stops.push(() => svc.stop());
-  }
-  if (names.includes('gateway')) {
-    const cfg = parseConfig(gatewayConfigSchema, {
-      ...common,
-      HTTP_PORT: String(await freePort()),
-      OPS_PORT: String(await freePort()),
-      PUBLIC_BASE_URL: 'http://127.0.0.1:0',
-      IDENTITY_ADDR: addr('identity'),
-      TRANSACTION_ADDR: addr('transaction'),
-      CEREMONY_ADDR: addr('ceremony'),
-      LEDGER_ADDR: addr('ledger'),
-      BILLING_ADDR: addr('billing'),
-    });
-    const gw = await startGateway(cfg, { logger });
-    out.gatewayUrl = `http://127.0.0.1:${gw.httpPort}`;
-    out.opsPorts.gateway = gw.opsPort;
-    stops.unshift(() => gw.stop());
+  const stops: (() => Promise<void>)[] = [];
+  const out = { gatewayUrl, opsPorts: {} as Record<string, number>, run, dbs: {} as Record<string, string>, secrets, env: common };
+  const o: StartOptions = { logger, ...opts };
+  try {
+    for (const n of BACKEND.filter((b) => names.includes(b))) {
+      const db = `t_${run}_${n}`;
+      out.dbs[n] = db;
+      const svc = await starters[n]({ ...common, GRPC_PORT: String(grpc[n]), OPS_PORT: String(await freePort()), MONGO_DB: db }, o);
+      out.opsPorts[n] = svc.opsPort;
+      stops.unshift(() => svc.stop());
+    }
+    if (names.includes('gateway')) {
+      const cfg = parseConfig(gatewayConfigSchema, {
+        ...common,
+        HTTP_PORT: String(httpPort),
+        OPS_PORT: String(await freePort()),
+        READINESS_UPSTREAMS: BACKEND.filter((b) => names.includes(b)).join(','),
+      });
+      const gw = await startGateway(cfg, { logger });
+      out.opsPorts.gateway = gw.opsPort;
+      stops.unshift(() => gw.stop());
+    }
+  } catch (err) {
+    for (const s of stops) await s().catch(() => undefined);
+    throw err;
   }
   return {
     ...out,

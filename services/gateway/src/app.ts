@@ -11,32 +11,44 @@ import {
   Metrics,
   requestInstrumentation,
   type Logger,
-  type PromiseClient,
   type ReadinessCheck,
 } from '@signet/kit';
-import { ledgerV1 } from '@signet/proto';
+import { billingV1, ceremonyV1, identityV1, ledgerV1, transactionV1 } from '@signet/proto';
 import type { GatewayConfig } from './config.js';
+import type { GatewayContext, RouteModule } from './http/context.js';
 import { errorBoundary, sendError } from './http/errors.js';
+import { openapiDocument } from './http/openapi.js';
+import { adminRoutes } from './http/routes/admin.routes.js';
+import { authRoutes } from './http/routes/auth.routes.js';
+import { ledgerRoutes } from './http/routes/ledger.routes.js';
+import { signRoutes } from './http/routes/sign.routes.js';
+import { transactionsRoutes } from './http/routes/transactions.routes.js';
 import { verifyRoutes } from './http/routes/verify.routes.js';
-
-export type GatewayDeps = {
-  logger: Logger;
-  metrics: Metrics;
-  ledger: PromiseClient<ledgerV1.LedgerServiceClient>;
-  checks: ReadinessCheck[];
-  trustProxy: string;
-};
+import { webhooksRoutes } from './http/routes/webhooks.routes.js';
 
 /** The public HTTP surface, wired to its dependencies; no side effects. */
-export function buildApp(deps: GatewayDeps): Express {
+export function buildApp(ctx: GatewayContext, checks: ReadinessCheck[]): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', deps.trustProxy.split(',').map((s) => s.trim()).filter(Boolean));
-  app.use(requestInstrumentation(deps.metrics));
-  mountOps(app, deps.metrics, deps.checks, { metrics: false });
-  app.use(verifyRoutes(deps.ledger));
+  app.set('trust proxy', ctx.cfg.TRUSTED_PROXIES.split(',').map((s) => s.trim()).filter(Boolean));
+  app.use(requestInstrumentation(ctx.metrics));
+  mountOps(app, ctx.metrics, checks, { metrics: false });
+  const modules: RouteModule[] = [
+    verifyRoutes(ctx),
+    authRoutes(ctx),
+    adminRoutes(ctx),
+    transactionsRoutes(ctx),
+    signRoutes(ctx),
+    webhooksRoutes(ctx),
+    ledgerRoutes(ctx),
+  ];
+  const openapi = openapiDocument(modules, ctx.cfg.PUBLIC_BASE_URL);
+  app.get('/api/openapi.json', (_req, res) => {
+    res.json(openapi);
+  });
+  for (const m of modules) app.use(m.router);
   app.use('/api', (_req, res) => sendError(res, 404, 'no such endpoint'));
-  app.use(errorBoundary(deps.logger));
+  app.use(errorBoundary(ctx.logger));
   return app;
 }
 
@@ -44,15 +56,35 @@ export async function startGateway(cfg: GatewayConfig, opts: { logger?: Logger }
   const logger = opts.logger ?? createLogger('gateway', cfg.LOG_LEVEL);
   const metrics = new Metrics('gateway');
   const clientDeps = { metrics, defaultDeadlineMs: cfg.RPC_DEADLINE_MS };
-  const ledger = createClient(ledgerV1.LedgerServiceClient, cfg.LEDGER_ADDR, clientDeps);
   const redis = new Redis(cfg.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2 });
   await redis.connect();
-  const upstream = { ledger: grpcHealthCheck(cfg.LEDGER_ADDR) };
+  const ctx: GatewayContext = {
+    cfg,
+    logger,
+    metrics,
+    redis,
+    identity: createClient(identityV1.IdentityServiceClient, cfg.IDENTITY_ADDR, clientDeps),
+    billing: createClient(billingV1.BillingServiceClient, cfg.BILLING_ADDR, clientDeps),
+    transaction: createClient(transactionV1.TransactionServiceClient, cfg.TRANSACTION_ADDR, clientDeps),
+    ceremony: createClient(ceremonyV1.CeremonyServiceClient, cfg.CEREMONY_ADDR, clientDeps),
+    ledger: createClient(ledgerV1.LedgerServiceClient, cfg.LEDGER_ADDR, clientDeps),
+  };
+  const addrs = {
+    identity: cfg.IDENTITY_ADDR,
+    billing: cfg.BILLING_ADDR,
+    transaction: cfg.TRANSACTION_ADDR,
+    ceremony: cfg.CEREMONY_ADDR,
+    ledger: cfg.LEDGER_ADDR,
+  };
+  // Readiness: the gateway is ready when Redis and the services it calls answer their health checks.
+  const upstream = Object.fromEntries(
+    (cfg.READINESS_UPSTREAMS.split(',').map((s) => s.trim()).filter(Boolean) as (keyof typeof addrs)[]).map((n) => [n, grpcHealthCheck(addrs[n])]),
+  );
   const checks: ReadinessCheck[] = [
     { name: 'redis', check: () => redis.ping() },
     ...Object.entries(upstream).map(([name, h]) => ({ name, check: h.check })),
   ];
-  const app = buildApp({ logger, metrics, ledger, checks, trustProxy: cfg.TRUSTED_PROXIES });
+  const app = buildApp(ctx, checks);
   const http = await listen(app, cfg.HTTP_PORT);
   const ops = await listen(createOpsApp(metrics, checks), cfg.OPS_PORT);
   logger.info({ http_port: http.port, ops_port: ops.port }, 'gateway listening');
@@ -60,10 +92,11 @@ export async function startGateway(cfg: GatewayConfig, opts: { logger?: Logger }
     httpPort: http.port,
     opsPort: ops.port,
     metrics,
+    ctx,
     async stop() {
       await closeServer(http.server);
       await closeServer(ops.server);
-      ledger.close();
+      for (const c of [ctx.identity, ctx.billing, ctx.transaction, ctx.ceremony, ctx.ledger]) c.close();
       for (const h of Object.values(upstream)) h.close();
       redis.disconnect();
     },

@@ -12,6 +12,8 @@ export const gatewayConfigSchema = baseSchema.extend({
   BILLING_ADDR: env.grpcAddress,
   /** Comma-separated proxy addresses whose X-Forwarded-For is believed (the ingress). */
   TRUSTED_PROXIES: z.string().default('loopback'),
+  /** Services whose gRPC health the gateway's readiness requires (comma-separated names). */
+  READINESS_UPSTREAMS: z.string().default('identity,billing,transaction,ceremony,ledger'),
   /** Deadline for calls to the services, in milliseconds. */
   RPC_DEADLINE_MS: z.coerce.number().int().positive().default(5000),
 });

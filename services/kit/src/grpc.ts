@@ -197,6 +197,9 @@ export type PromiseClient<C> = {
   [K in keyof C as UnaryOf<C[K]> extends never ? never : K]: UnaryOf<C[K]>;
 };
 
+/** A promise client plus its lifecycle. */
+export type ServiceClient<C> = PromiseClient<C> & { close(): void; raw: C };
+
 type ClientCtor<C> = (new (address: string, creds: ReturnType<typeof credentials.createInsecure>, options?: object) => C) & {
   service: ServiceDefinition;
 };
@@ -209,7 +212,7 @@ export function createClient<C extends Client>(
   Ctor: ClientCtor<C>,
   address: string,
   deps: { metrics: Metrics; defaultDeadlineMs?: number },
-): PromiseClient<C> & { close(): void; raw: C } {
+): ServiceClient<C> {
   const raw = new Ctor(address, credentials.createInsecure(), {
     'grpc.keepalive_time_ms': 30_000,
     'grpc.max_receive_message_length': 8 * 1024 * 1024,
@@ -237,7 +240,7 @@ export function createClient<C extends Client>(
       });
     };
   }
-  return out as PromiseClient<C> & { close(): void; raw: C };
+  return out as ServiceClient<C>;
 }
 
 const HealthClient = makeGenericClientConstructor(healthService as unknown as ServiceDefinition, 'Health');

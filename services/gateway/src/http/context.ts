@@ -1,0 +1,32 @@
+import type { Redis } from 'ioredis';
+import type { Logger, Metrics, ServiceClient } from '@signet/kit';
+import type { billingV1, ceremonyV1, identityV1, ledgerV1, transactionV1 } from '@signet/proto';
+import type { GatewayConfig } from '../config.js';
+
+/** Everything a route module may use. Built once in app.ts; route modules never open clients. */
+export type GatewayContext = {
+  cfg: GatewayConfig;
+  logger: Logger;
+  metrics: Metrics;
+  redis: Redis;
+  identity: ServiceClient<identityV1.IdentityServiceClient>;
+  billing: ServiceClient<billingV1.BillingServiceClient>;
+  transaction: ServiceClient<transactionV1.TransactionServiceClient>;
+  ceremony: ServiceClient<ceremonyV1.CeremonyServiceClient>;
+  ledger: ServiceClient<ledgerV1.LedgerServiceClient>;
+};
+
+/** The authenticated caller, set on res.locals.caller by the auth middleware. */
+export type Caller = {
+  userId: string;
+  email: string;
+  orgName: string;
+  method: 'api_key' | 'session';
+  sessionId: string;
+};
+
+/** A route module: its router and the OpenAPI paths it serves (merged into /api/openapi.json). */
+export type RouteModule = {
+  router: import('express').Router;
+  openapi?: Record<string, unknown>;
+};
