@@ -3,7 +3,6 @@ import {
   connectMongo,
   createLogger,
   createS3,
-  ensureBuckets,
   Metrics,
   pingMongo,
   serveGrpc,

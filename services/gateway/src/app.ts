@@ -78,7 +78,10 @@ export async function startGateway(cfg: GatewayConfig, opts: { logger?: Logger }
   };
   // Readiness: the gateway is ready when Redis and the services it calls answer their health checks.
   const upstream = Object.fromEntries(
-    (cfg.READINESS_UPSTREAMS.split(',').map((s) => s.trim()).filter(Boolean) as (keyof typeof addrs)[]).map((n) => [n, grpcHealthCheck(addrs[n])]),
+    cfg.READINESS_UPSTREAMS.split(',')
+      .map((s) => s.trim())
+      .filter((n): n is keyof typeof addrs => n in addrs)
+      .map((n) => [n, grpcHealthCheck(addrs[n])]),
   );
   const checks: ReadinessCheck[] = [
     { name: 'redis', check: () => redis.ping() },

@@ -62,7 +62,6 @@ export function toServiceError(err: unknown): Partial<ServiceError> {
 
 export type UnaryHandler<Req, Res> = (request: Req, call: ServerUnaryCall<Req, Res>) => Promise<Res>;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type RawHandler = (...args: any[]) => void;
 type HandlerMap = Record<string, UnaryHandler<any, any> | RawHandler>;
 

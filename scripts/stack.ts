@@ -1,0 +1,153 @@
+/**
+ * The local stack without Docker: infrastructure from local binaries, then the seven services,
+ * each waited for on /readyz. Data and logs live under .data/stack. Usage:
+ *   node --import tsx scripts/stack.ts up|down|status
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes, generateKeyPairSync } from 'node:crypto';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startLocalInfra, type InfraPorts } from '../test/harness/local-infra.js';
+
+const root = join(import.meta.dirname, '..');
+const dataDir = process.env.SIGNET_DATA ?? join(root, '.data/stack');
+const pidFile = join(dataDir, 'pids.json');
+const secretsFile = join(dataDir, 'secrets.json');
+const base = Number(process.env.SIGNET_PORT_BASE ?? 0);
+
+const ports: InfraPorts = {
+  nats: 14222 + base,
+  redis: 16379 + base,
+  mongo: 27018 + base,
+  s3: 19000 + base,
+  s3Console: 19001 + base,
+  smtp: 11025 + base,
+  mailpit: 18025 + base,
+};
+const services = [
+  { name: 'identity', grpc: 50051, ops: 9081 },
+  { name: 'transaction', grpc: 50052, ops: 9082 },
+  { name: 'ceremony', grpc: 50053, ops: 9083 },
+  { name: 'biometrics', grpc: 50054, ops: 9084 },
+  { name: 'ledger', grpc: 50055, ops: 9085 },
+  { name: 'billing', grpc: 50056, ops: 9086 },
+].map((s) => ({ ...s, grpc: s.grpc + base, ops: s.ops + base }));
+const gateway = { http: 8080 + base, ops: 9080 + base };
+
+type Pids = { name: string; pid: number }[];
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const readPids = (): Pids => (existsSync(pidFile) ? (JSON.parse(readFileSync(pidFile, 'utf8')) as Pids) : []);
+
+/** Secrets are generated once per checkout and kept under .data (never committed, never defaults). */
+function secrets(): Record<string, string> {
+  if (existsSync(secretsFile)) return JSON.parse(readFileSync(secretsFile, 'utf8')) as Record<string, string>;
+  const { privateKey } = generateKeyPairSync('ed25519');
+  const s = {
+    JWT_SECRET: randomBytes(32).toString('base64url'),
+    TOTP_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    WEBHOOK_SECRET: `whsec_${randomBytes(24).toString('base64')}`,
+    LEDGER_SIGNING_KEY: privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'),
+    S3_SECRET_KEY: randomBytes(18).toString('base64url'),
+  };
+  writeFileSync(secretsFile, JSON.stringify(s, null, 2), { mode: 0o600 });
+  return s;
+}
+
+async function ready(url: string, timeoutMs = 90_000): Promise<void> {
+  const start = Date.now();
+  while (Date.now() - start < timeoutMs) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      /* not yet */
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} not ready after ${timeoutMs} ms`);
+}
+
+function printWhere() {
+  console.log(`Signet is up.
+  gateway:  http://127.0.0.1:${gateway.http}   (try /readyz, /api/openapi.json)
+  mailpit:  http://127.0.0.1:${ports.mailpit}   (outgoing mail)
+  metrics:  http://127.0.0.1:${gateway.ops}/metrics and ports ${services.map((s) => s.ops).join(', ')}
+  data and logs: ${dataDir}
+Stop it with: ./scripts/stack.sh down`);
+}
+
+async function up() {
+  mkdirSync(join(dataDir, 'logs'), { recursive: true });
+  const running = readPids();
+  if (running.length && running.every((p) => alive(p.pid))) {
+    await ready(`http://127.0.0.1:${gateway.http}/readyz`, 5000).then(printWhere, async () => {
+      console.log('stack processes exist but the gateway is not ready; restarting');
+      await down();
+      await up();
+    });
+    return;
+  }
+  if (running.length) await down();
+  const sec = secrets();
+  const infra = await startLocalInfra({ dataDir, ports, detached: true, s3Secret: sec.S3_SECRET_KEY });
+  const pids: Pids = infra.procs.map((p) => ({ name: p.name, pid: p.pid }));
+  writeFileSync(pidFile, JSON.stringify(pids));
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    ...infra.urls,
+    ...sec,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${gateway.http}`,
+    WEBAUTHN_ORIGIN: process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${gateway.http}`,
+    WEBAUTHN_RP_ID: '127.0.0.1',
+    LEDGER_ORIGIN: 'signet.local/ledger',
+    ...Object.fromEntries(services.map((s) => [`${s.name.toUpperCase()}_ADDR`, `127.0.0.1:${s.grpc}`])),
+  };
+  const start = (name: string, extra: Record<string, string>) => {
+    const log = openSync(join(dataDir, 'logs', `${name}.log`), 'a');
+    const child = spawn(process.execPath, [join(root, 'services', name, 'dist/main.js')], {
+      env: { ...env, ...extra },
+      stdio: ['ignore', log, log],
+      detached: true,
+    });
+    closeSync(log);
+    child.unref();
+    pids.push({ name, pid: child.pid ?? -1 });
+    writeFileSync(pidFile, JSON.stringify(pids));
+  };
+  for (const s of services) start(s.name, { GRPC_PORT: String(s.grpc), OPS_PORT: String(s.ops) });
+  await Promise.all(services.map((s) => ready(`http://127.0.0.1:${s.ops}/readyz`)));
+  start('gateway', { HTTP_PORT: String(gateway.http), OPS_PORT: String(gateway.ops) });
+  await ready(`http://127.0.0.1:${gateway.http}/readyz`);
+  printWhere();
+}
+
+async function down() {
+  const pids = readPids();
+  // Services first, then infrastructure (reverse start order).
+  for (const p of [...pids].reverse()) if (alive(p.pid)) process.kill(p.pid, 'SIGTERM');
+  const deadline = Date.now() + 15_000;
+  while (pids.some((p) => alive(p.pid)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+  for (const p of pids) if (alive(p.pid)) process.kill(p.pid, 'SIGKILL');
+  writeFileSync(pidFile, '[]');
+  console.log('Signet stopped.');
+}
+
+function status() {
+  for (const p of readPids()) console.log(`${p.name.padEnd(12)} ${p.pid} ${alive(p.pid) ? 'running' : 'stopped'}`);
+}
+
+const cmd = process.argv[2] ?? 'up';
+if (cmd === 'up') await up();
+else if (cmd === 'down') await down();
+else if (cmd === 'status') status();
+else {
+  console.error('usage: stack.ts up|down|status');
+  process.exit(2);
+}

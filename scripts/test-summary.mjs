@@ -1,0 +1,15 @@
+// Prints the one closing line CI reads: "N passed, N failed" (", N skipped" when any were skipped).
+import { readFileSync, existsSync } from 'node:fs';
+
+const file = process.argv[2];
+if (!existsSync(file)) {
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+const r = JSON.parse(readFileSync(file, 'utf8'));
+const skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+// A file that failed to load counts as a failure even though none of its tests ran.
+const brokenFiles = (r.testResults ?? []).filter((f) => f.status === 'failed' && (f.assertionResults ?? []).length === 0).length;
+const failed = r.numFailedTests + brokenFiles;
+console.log(`${r.numPassedTests} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(failed > 0 || r.numPassedTests === 0 ? 1 : 0);
