@@ -1,0 +1,113 @@
+/**
+ * Prints the Markdown table of every configuration variable of every service, from the services'
+ * own zod schemas (the single source of truth). README.md embeds it between the config-table
+ * markers; `pnpm config-docs --write` refreshes it and a unit test fails when it is stale.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { z } from 'zod';
+import { gatewayConfigSchema } from '../services/gateway/src/config.js';
+import { identityConfigSchema } from '../services/identity/src/config.js';
+import { transactionConfigSchema } from '../services/transaction/src/config.js';
+import { ceremonyConfigSchema } from '../services/ceremony/src/config.js';
+import { biometricsConfigSchema } from '../services/biometrics/src/config.js';
+import { ledgerConfigSchema } from '../services/ledger/src/config.js';
+import { billingConfigSchema } from '../services/billing/src/config.js';
+
+const schemas: Record<string, z.ZodObject> = {
+  gateway: gatewayConfigSchema,
+  identity: identityConfigSchema,
+  transaction: transactionConfigSchema,
+  ceremony: ceremonyConfigSchema,
+  biometrics: biometricsConfigSchema,
+  ledger: ledgerConfigSchema,
+  billing: billingConfigSchema,
+} as unknown as Record<string, z.ZodObject>;
+
+const descriptions: Record<string, string> = {
+  LOG_LEVEL: 'pino log level',
+  OPS_PORT: 'port of /metrics, /healthz, /readyz',
+  GRPC_PORT: 'gRPC port',
+  HTTP_PORT: 'public HTTP port',
+  OTEL_EXPORTER_OTLP_ENDPOINT: 'OTLP/HTTP endpoint for traces; export is off when unset',
+  MONGO_URL: 'MongoDB (or FerretDB) connection URL',
+  MONGO_DB: 'database owned by the service',
+  NATS_URL: 'NATS server with JetStream',
+  REDIS_URL: 'Redis URL',
+  SMTP_URL: 'SMTP server for outgoing mail',
+  MAIL_FROM: 'From address of outgoing mail',
+  S3_ENDPOINT: 'S3 (MinIO) endpoint URL',
+  S3_ACCESS_KEY: 'S3 access key',
+  S3_SECRET_KEY: 'S3 secret key (secret)',
+  S3_REGION: 'S3 region',
+  PUBLIC_BASE_URL: 'public root URL of the gateway ({base_url})',
+  JWT_SECRET: 'HS256 key of session JWTs (secret)',
+  TOTP_ENCRYPTION_KEY: 'AES-256-GCM key for TOTP secrets at rest, 64 hex (secret)',
+  SESSION_TTL_HOURS: 'default session validity',
+  WEBHOOK_SECRET: 'payment provider Standard Webhooks secret whsec_… (secret)',
+  PRODUCT_CATALOG: 'JSON product id → plan or credit pack',
+  GRACE_PERIOD_DAYS: 'days past due before downgrade',
+  REFERENCE_PREFIX: 'certificate reference prefix',
+  BUCKET_DOCUMENTS: 'bucket of PDFs',
+  BUCKET_REFERENCES: 'bucket of reference photos',
+  BUCKET_CAPTURES: 'bucket of signing videos and frames',
+  MAX_ATTEMPTS: 'verification attempts per signer',
+  TRUSTED_PROXIES: 'proxies whose X-Forwarded-For is trusted',
+  RPC_DEADLINE_MS: 'deadline of calls to services',
+  READINESS_UPSTREAMS: 'services the gateway readiness requires',
+  WEBAUTHN_RP_ID: 'WebAuthn relying party id',
+  WEBAUTHN_RP_NAME: 'WebAuthn relying party name',
+  WEBAUTHN_ORIGIN: 'WebAuthn expected origin',
+  ANALYSIS_DEADLINE_MS: 'deadline of one biometric analysis',
+  IDENTITY_ADDR: 'identity gRPC address host:port',
+  TRANSACTION_ADDR: 'transaction gRPC address host:port',
+  CEREMONY_ADDR: 'ceremony gRPC address host:port',
+  LEDGER_ADDR: 'ledger gRPC address host:port',
+  BILLING_ADDR: 'billing gRPC address host:port',
+  LEDGER_SIGNING_KEY: 'Ed25519 private key of the log, PKCS#8 DER base64 (secret)',
+  LEDGER_ORIGIN: 'origin line of the log checkpoints',
+};
+
+type Row = { services: string[]; required: boolean; def: string };
+
+function describeField(t: z.ZodType): { required: boolean; def: string } {
+  const def = (t as unknown as { def: { type: string; defaultValue?: unknown; innerType?: z.ZodType; in?: z.ZodType } }).def;
+  if (def.type === 'default') return { required: false, def: String(typeof def.defaultValue === 'function' ? (def.defaultValue as () => unknown)() : def.defaultValue) };
+  if (def.type === 'optional') return { required: false, def: '' };
+  if (def.type === 'pipe' && def.in) return describeField(def.in);
+  return { required: true, def: '' };
+}
+
+export function configTable(): string {
+  const rows = new Map<string, Row>();
+  for (const [service, schema] of Object.entries(schemas)) {
+    for (const [key, t] of Object.entries(schema.shape)) {
+      const d = describeField(t as z.ZodType);
+      const row = rows.get(key) ?? { services: [], required: d.required, def: d.def };
+      row.services.push(service);
+      rows.set(key, row);
+    }
+  }
+  const lines = ['| variable | services | required | default | meaning |', '|---|---|---|---|---|'];
+  for (const [key, r] of [...rows.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+    const services = r.services.length === 7 ? 'all' : r.services.join(', ');
+    lines.push(`| \`${key}\` | ${services} | ${r.required ? 'yes' : 'no'} | ${r.def ? `\`${r.def}\`` : ''} | ${descriptions[key] ?? ''} |`);
+  }
+  return lines.join('\n');
+}
+
+const START = '<!-- config-table:start -->';
+const END = '<!-- config-table:end -->';
+
+export function readmeWithTable(readme: string): string {
+  const a = readme.indexOf(START);
+  const b = readme.indexOf(END);
+  if (a < 0 || b < 0) throw new Error('README.md lacks the config-table markers');
+  return `${readme.slice(0, a + START.length)}\n${configTable()}\n${readme.slice(b)}`;
+}
+
+if (process.argv[1]?.endsWith('config-docs.ts')) {
+  const path = join(import.meta.dirname, '..', 'README.md');
+  if (process.argv.includes('--write')) writeFileSync(path, readmeWithTable(readFileSync(path, 'utf8')));
+  else console.log(configTable());
+}
