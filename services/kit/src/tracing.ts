@@ -5,6 +5,13 @@ import { context, propagation, type Context, type TextMapGetter, type TextMapSet
 
 let sdk: NodeSDK | undefined;
 
+const dropSpans: SpanProcessor = {
+  onStart: () => undefined,
+  onEnd: () => undefined,
+  forceFlush: async () => undefined,
+  shutdown: async () => undefined,
+};
+
 /**
  * Starts the OpenTelemetry SDK: context propagation (W3C trace context) always, span export only
  * when an OTLP endpoint is configured. Extra processors are for tests (an in-memory exporter).
@@ -15,6 +22,8 @@ export function startTracing(service: string, otlpEndpoint?: string, extra: Span
   if (otlpEndpoint) {
     spanProcessors.push(new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: `${otlpEndpoint.replace(/\/$/, '')}/v1/traces` }) }));
   }
+  // With no exporter, spans are still created (trace ids in logs, context passed on) and dropped.
+  if (spanProcessors.length === 0) spanProcessors.push(dropSpans);
   sdk = new NodeSDK({
     serviceName: service,
     spanProcessors,
