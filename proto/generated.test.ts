@@ -7,7 +7,11 @@ describe('generated protobuf code', () => {
     const root = join(import.meta.dirname, '..');
     let out = '';
     try {
-      out = execFileSync(process.execPath, [join(root, 'scripts/gen-proto.mjs'), '--check'], { cwd: root, encoding: 'utf8', stdio: 'pipe' });
+      out = execFileSync(process.execPath, [join(root, 'scripts/gen-proto.mjs'), '--check'], {
+        cwd: root,
+        encoding: 'utf8',
+        stdio: 'pipe',
+      });
     } catch (err) {
       const e = err as { stderr?: string; stdout?: string };
       throw new Error(`${e.stderr ?? ''}${e.stdout ?? ''}`);

@@ -72,7 +72,11 @@ type Row = { services: string[]; required: boolean; def: string };
 
 function describeField(t: z.ZodType): { required: boolean; def: string } {
   const def = (t as unknown as { def: { type: string; defaultValue?: unknown; innerType?: z.ZodType; in?: z.ZodType } }).def;
-  if (def.type === 'default') return { required: false, def: String(typeof def.defaultValue === 'function' ? (def.defaultValue as () => unknown)() : def.defaultValue) };
+  if (def.type === 'default')
+    return {
+      required: false,
+      def: String(typeof def.defaultValue === 'function' ? (def.defaultValue as () => unknown)() : def.defaultValue),
+    };
   if (def.type === 'optional') return { required: false, def: '' };
   if (def.type === 'pipe' && def.in) return describeField(def.in);
   return { required: true, def: '' };
@@ -91,7 +95,9 @@ export function configTable(): string {
   const lines = ['| variable | services | required | default | meaning |', '|---|---|---|---|---|'];
   for (const [key, r] of [...rows.entries()].sort(([a], [b]) => a.localeCompare(b))) {
     const services = r.services.length === 7 ? 'all' : r.services.join(', ');
-    lines.push(`| \`${key}\` | ${services} | ${r.required ? 'yes' : 'no'} | ${r.def ? `\`${r.def}\`` : ''} | ${descriptions[key] ?? ''} |`);
+    lines.push(
+      `| \`${key}\` | ${services} | ${r.required ? 'yes' : 'no'} | ${r.def ? `\`${r.def}\`` : ''} | ${descriptions[key] ?? ''} |`,
+    );
   }
   return lines.join('\n');
 }

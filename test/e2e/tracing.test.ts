@@ -60,7 +60,9 @@ describe('trace context crosses HTTP → gRPC → NATS', () => {
     );
     span.end();
     const consumed = await eventually(async () =>
-      exporter.getFinishedSpans().find((s) => s.name === 'consume signet.transaction.verified' && s.spanContext().traceId === traceId),
+      exporter
+        .getFinishedSpans()
+        .find((s) => s.name === 'consume signet.transaction.verified' && s.spanContext().traceId === traceId),
     );
     expect(consumed).toBeDefined();
   });

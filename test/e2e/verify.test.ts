@@ -53,7 +53,15 @@ describe('GET /api/verify/{label}/{hash} through gateway → ledger → MongoDB'
         attestationType: 'signature',
         ownerId: 'u1',
         signers: [
-          { name: 'Grace Hopper', email: 'grace@example.com', verificationMode: 'biometric', videoSha256: '', frameSha256: '', referenceSha256: '', verifiedAt: '2026-11-25T10:00:00.000Z' },
+          {
+            name: 'Grace Hopper',
+            email: 'grace@example.com',
+            verificationMode: 'biometric',
+            videoSha256: '',
+            frameSha256: '',
+            referenceSha256: '',
+            verifiedAt: '2026-11-25T10:00:00.000Z',
+          },
         ],
       }).finish(),
     });
@@ -83,6 +91,8 @@ describe('GET /api/verify/{label}/{hash} through gateway → ledger → MongoDB'
     expect(metrics).toContain('process_cpu_seconds_total');
     expect(metrics).toMatch(/signet_http_request_duration_seconds_bucket\{[^}]*route="\/api\/verify\/:label\/:hash"/);
     const ledgerMetrics = await (await fetch(`http://127.0.0.1:${stack.opsPorts.ledger}/metrics`)).text();
-    expect(ledgerMetrics).toMatch(/signet_grpc_server_handling_seconds_bucket\{[^}]*method="signet.ledger.v1.LedgerService\/VerifyCertificate"/);
+    expect(ledgerMetrics).toMatch(
+      /signet_grpc_server_handling_seconds_bucket\{[^}]*method="signet.ledger.v1.LedgerService\/VerifyCertificate"/,
+    );
   });
 });

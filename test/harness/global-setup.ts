@@ -19,7 +19,16 @@ declare module 'vitest' {
   }
 }
 
-const KEYS: (keyof InfraUrls)[] = ['MONGO_URL', 'NATS_URL', 'REDIS_URL', 'S3_ENDPOINT', 'S3_ACCESS_KEY', 'S3_SECRET_KEY', 'SMTP_URL', 'MAILPIT_URL'];
+const KEYS: (keyof InfraUrls)[] = [
+  'MONGO_URL',
+  'NATS_URL',
+  'REDIS_URL',
+  'S3_ENDPOINT',
+  'S3_ACCESS_KEY',
+  'S3_SECRET_KEY',
+  'SMTP_URL',
+  'MAILPIT_URL',
+];
 
 async function dockerAnswers(): Promise<boolean> {
   if (process.env.SIGNET_NO_DOCKER === '1') return false;

@@ -21,7 +21,15 @@ export type InfraUrls = {
   MAILPIT_URL: string;
 };
 
-export type InfraPorts = { nats: number; redis: number; mongo: number; s3: number; s3Console: number; smtp: number; mailpit: number };
+export type InfraPorts = {
+  nats: number;
+  redis: number;
+  mongo: number;
+  s3: number;
+  s3Console: number;
+  smtp: number;
+  mailpit: number;
+};
 
 export const binDir = () => process.env.SIGNET_BIN ?? join(process.env.SIGNET_CACHE ?? join(homedir(), '.cache/signet'), 'bin');
 
@@ -131,23 +139,27 @@ export async function startLocalInfra(opts: { dataDir: string; ports?: InfraPort
       '--dir',
       dir('redis'),
     ]);
-    const ferret = run(
-      'ferretdb',
-      which('ferretdb', [join(bin, 'ferretdb')]),
-      [
-        '--handler=sqlite',
-        `--sqlite-url=file:${dir('ferretdb')}/`,
-        `--listen-addr=127.0.0.1:${ports.mongo}`,
-        '--debug-addr=-',
-        '--telemetry=disable',
-        `--state-dir=${dir('ferretdb-state')}`,
-        '--log-level=warn',
-      ],
-    );
+    const ferret = run('ferretdb', which('ferretdb', [join(bin, 'ferretdb')]), [
+      '--handler=sqlite',
+      `--sqlite-url=file:${dir('ferretdb')}/`,
+      `--listen-addr=127.0.0.1:${ports.mongo}`,
+      '--debug-addr=-',
+      '--telemetry=disable',
+      `--state-dir=${dir('ferretdb-state')}`,
+      '--log-level=warn',
+    ]);
     const minio = run(
       'minio',
       which('minio', [join(bin, 'minio')]),
-      ['server', dir('minio'), '--address', `127.0.0.1:${ports.s3}`, '--console-address', `127.0.0.1:${ports.s3Console}`, '--quiet'],
+      [
+        'server',
+        dir('minio'),
+        '--address',
+        `127.0.0.1:${ports.s3}`,
+        '--console-address',
+        `127.0.0.1:${ports.s3Console}`,
+        '--quiet',
+      ],
       { MINIO_ROOT_USER: s3User, MINIO_ROOT_PASSWORD: s3Secret, MINIO_BROWSER: 'off', MINIO_UPDATE: 'off' },
     );
     const mailpit = run('mailpit', which('mailpit', [join(bin, 'mailpit')]), [

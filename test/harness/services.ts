@@ -80,13 +80,23 @@ export async function startServices(names: ServiceName[], opts: Partial<Omit<Sta
     ...opts.env,
   };
   const stops: (() => Promise<void>)[] = [];
-  const out = { gatewayUrl, opsPorts: {} as Record<string, number>, run, dbs: {} as Record<string, string>, secrets, env: common };
+  const out = {
+    gatewayUrl,
+    opsPorts: {} as Record<string, number>,
+    run,
+    dbs: {} as Record<string, string>,
+    secrets,
+    env: common,
+  };
   const o: StartOptions = { logger, ...opts };
   try {
     for (const n of BACKEND.filter((b) => names.includes(b))) {
       const db = `t_${run}_${n}`;
       out.dbs[n] = db;
-      const svc = await starters[n]({ ...common, GRPC_PORT: String(grpc[n]), OPS_PORT: String(await freePort()), MONGO_DB: db }, o);
+      const svc = await starters[n](
+        { ...common, GRPC_PORT: String(grpc[n]), OPS_PORT: String(await freePort()), MONGO_DB: db },
+        o,
+      );
       out.opsPorts[n] = svc.opsPort;
       stops.unshift(() => svc.stop());
     }
@@ -114,7 +124,11 @@ export async function startServices(names: ServiceName[], opts: Partial<Omit<Sta
 }
 
 /** Polls until fn returns a truthy value or the time runs out (for asynchronous effects, not for timing). */
-export async function eventually<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 15_000, stepMs = 100): Promise<T> {
+export async function eventually<T>(
+  fn: () => Promise<T | undefined | null | false>,
+  timeoutMs = 15_000,
+  stepMs = 100,
+): Promise<T> {
   const start = Date.now();
   let last: unknown;
   while (Date.now() - start < timeoutMs) {

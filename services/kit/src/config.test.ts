@@ -31,16 +31,25 @@ describe('config', () => {
 
   it('a service with a wrong value exits with one line naming the variable', () => {
     const root = join(import.meta.dirname, '../../..');
-    const r = spawnSync(process.execPath, ['--conditions=@signet/source', '--import', 'tsx', join(root, 'services/ledger/src/main.ts')], {
-      cwd: root,
-      env: { PATH: process.env.PATH, OPS_PORT: 'not-a-port', GRPC_PORT: '50055', MONGO_URL: 'mongodb://127.0.0.1:1/', NATS_URL: 'nats://127.0.0.1:1' },
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
+    const r = spawnSync(
+      process.execPath,
+      ['--conditions=@signet/source', '--import', 'tsx', join(root, 'services/ledger/src/main.ts')],
+      {
+        cwd: root,
+        env: {
+          PATH: process.env.PATH,
+          OPS_PORT: 'not-a-port',
+          GRPC_PORT: '50055',
+          MONGO_URL: 'mongodb://127.0.0.1:1/',
+          NATS_URL: 'nats://127.0.0.1:1',
+        },
+        encoding: 'utf8',
+        timeout: 30_000,
+      },
+    );
     expect(r.status).toBe(78);
     const lines = r.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^config error: OPS_PORT: /);
   }, 40_000);
-
 });

@@ -25,13 +25,16 @@ const url = (protocols: string[]) =>
   z
     .string()
     .min(1, 'required')
-    .refine((v) => {
-      try {
-        return protocols.includes(new URL(v).protocol.replace(':', ''));
-      } catch {
-        return false;
-      }
-    }, `must be a URL (${protocols.join(', ')})`);
+    .refine(
+      (v) => {
+        try {
+          return protocols.includes(new URL(v).protocol.replace(':', ''));
+        } catch {
+          return false;
+        }
+      },
+      `must be a URL (${protocols.join(', ')})`,
+    );
 
 /** Building blocks every service's schema is made of. */
 export const env = {

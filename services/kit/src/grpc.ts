@@ -92,7 +92,11 @@ export function addService(
       const carrier: Record<string, string> = {};
       for (const [k, v] of Object.entries(call.metadata.getMap())) if (typeof v === 'string') carrier[k] = v;
       const parent = extractContext(carrier);
-      const span = tracer.startSpan(label, { kind: SpanKind.SERVER, attributes: { 'rpc.system': 'grpc', 'rpc.method': label } }, parent);
+      const span = tracer.startSpan(
+        label,
+        { kind: SpanKind.SERVER, attributes: { 'rpc.system': 'grpc', 'rpc.method': label } },
+        parent,
+      );
       const end = deps.metrics.grpcServerDuration.startTimer({ method: label });
       context.with(trace.setSpan(parent, span), () => {
         fn(call.request, call).then(
@@ -223,7 +227,8 @@ export function createClient<C extends Client>(
     out[name] = (request: unknown, opts: CallOpts = {}) => {
       const span = tracer.startSpan(label, { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'grpc', 'rpc.method': label } });
       const md = new Metadata();
-      for (const [k, v] of Object.entries({ ...opts.metadata, ...injectContext(trace.setSpan(context.active(), span)) })) md.set(k, v);
+      for (const [k, v] of Object.entries({ ...opts.metadata, ...injectContext(trace.setSpan(context.active(), span)) }))
+        md.set(k, v);
       const deadline = new Date(Date.now() + (opts.deadlineMs ?? deps.defaultDeadlineMs ?? 5000));
       const end = deps.metrics.grpcClientDuration.startTimer({ method: label });
       return new Promise((resolve, reject) => {

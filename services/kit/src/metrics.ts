@@ -46,11 +46,9 @@ export class Metrics {
       'consumer',
       'result',
     ]);
-    this.eventRedeliveries = this.counter(
-      'signet_events_redelivered_total',
-      'Events received again after a missed ack',
-      ['consumer'],
-    );
+    this.eventRedeliveries = this.counter('signet_events_redelivered_total', 'Events received again after a missed ack', [
+      'consumer',
+    ]);
     this.consumerPending = new Gauge({
       name: 'signet_events_consumer_pending',
       help: 'Messages not yet delivered to a durable consumer (lag)',

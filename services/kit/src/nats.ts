@@ -125,7 +125,11 @@ export async function startConsumer(
     const carrier: Record<string, string> = {};
     if (m.headers) for (const [k, v] of m.headers) carrier[k] = v[0] ?? '';
     const parent = extractContext(carrier);
-    const span = tracer.startSpan(`consume ${m.subject}`, { kind: SpanKind.CONSUMER, attributes: { 'messaging.system': 'nats' } }, parent);
+    const span = tracer.startSpan(
+      `consume ${m.subject}`,
+      { kind: SpanKind.CONSUMER, attributes: { 'messaging.system': 'nats' } },
+      parent,
+    );
     const ev: DeliveredEvent = {
       subject: m.subject,
       data: m.data,

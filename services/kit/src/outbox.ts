@@ -54,11 +54,7 @@ export function outboxEvent(
  * duplicate (and consumers are idempotent beyond the dedup window). Call kick() after a write for
  * low latency; a poll catches anything a crashed process left behind.
  */
-export function createOutboxRelay(
-  bus: Bus,
-  models: Model<any>[],
-  deps: { metrics: Metrics; logger: Logger; pollMs?: number },
-) {
+export function createOutboxRelay(bus: Bus, models: Model<any>[], deps: { metrics: Metrics; logger: Logger; pollMs?: number }) {
   let running = false;
   let again = false;
   let stopped = false;
@@ -74,7 +70,11 @@ export function createOutboxRelay(
         for (const entry of doc.outbox) {
           const payload = entry.payload as unknown as { buffer?: Uint8Array } | Buffer;
           const bytes = Buffer.isBuffer(payload) ? payload : Buffer.from((payload as { buffer: Uint8Array }).buffer);
-          await publishEvent(bus, { subject: entry.subject, eventId: entry.event_id, payload: bytes, trace: entry.trace }, deps.metrics);
+          await publishEvent(
+            bus,
+            { subject: entry.subject, eventId: entry.event_id, payload: bytes, trace: entry.trace },
+            deps.metrics,
+          );
           // Entries are published in order, so the one just sent is the first. FerretDB 1.x does not
           // support $pull with a condition; popping the first element guarded by its id is exact.
           await model.updateOne({ _id: doc._id, 'outbox.0.event_id': entry.event_id }, { $pop: { outbox: -1 } });

@@ -20,7 +20,9 @@ export function startTracing(service: string, otlpEndpoint?: string, extra: Span
   if (sdk) return;
   const spanProcessors: SpanProcessor[] = [...extra];
   if (otlpEndpoint) {
-    spanProcessors.push(new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: `${otlpEndpoint.replace(/\/$/, '')}/v1/traces` }) }));
+    spanProcessors.push(
+      new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: `${otlpEndpoint.replace(/\/$/, '')}/v1/traces` }) }),
+    );
   }
   // With no exporter, spans are still created (trace ids in logs, context passed on) and dropped.
   if (spanProcessors.length === 0) spanProcessors.push(dropSpans);
