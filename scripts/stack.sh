@@ -7,7 +7,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 cmd="${1:-up}"
 if [ "$cmd" = up ]; then
   bash scripts/install.sh
-  pnpm install --frozen-lockfile --reporter=silent
+  pnpm install --frozen-lockfile --reporter=append-only | tail -n 3
   pnpm -s build >/dev/null
 fi
 exec node --import tsx scripts/stack.ts "$cmd"
