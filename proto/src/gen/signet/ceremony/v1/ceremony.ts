@@ -12,6 +12,8 @@ import {
   Client,
   type ClientOptions,
   type ClientUnaryCall,
+  type ClientWritableStream,
+  type handleClientStreamingCall,
   type handleUnaryCall,
   makeGenericClientConstructor,
   type Metadata,
@@ -41,10 +43,17 @@ export interface CeremonySummary {
   documentSha256Prefix: string;
   attestationType: string;
   attestationText: string;
+  /** consent | challenge | verifying | passed | failed */
   step: string;
   attemptsLeft: number;
   webauthnOffered: boolean;
+  /** Empty until a verdict; then pass or fail (of the last capture). */
   outcome: string;
+  consentTextVersion: string;
+  consentText: string;
+  attempt: number;
+  webauthnDone: boolean;
+  verificationMode: string;
 }
 
 export interface Challenge {
@@ -52,6 +61,68 @@ export interface Challenge {
   actions: string[];
   nonce: string;
   expiresAt: string;
+  attempt: number;
+  /** Seconds the page gives each action. */
+  actionSeconds: number;
+}
+
+export interface CaptureBegin {
+  token: string;
+  nonce: string;
+  ip: string;
+  userAgent: string;
+  videoContentType: string;
+  frameContentType: string;
+}
+
+export interface CaptureChunk {
+  part:
+    | { $case: "begin"; value: CaptureBegin }
+    | { $case: "video"; value: Buffer }
+    | { $case: "frame"; value: Buffer }
+    | undefined;
+}
+
+export interface CaptureReceipt {
+  captureId: string;
+  attempt: number;
+  videoSha256: string;
+  frameSha256: string;
+  durationSeconds: number;
+  status: string;
+}
+
+export interface WebauthnOptions {
+  /** registration | authentication */
+  kind: string;
+  /** PublicKeyCredentialCreationOptionsJSON or PublicKeyCredentialRequestOptionsJSON. */
+  optionsJson: string;
+}
+
+export interface WebauthnVerifyRequest {
+  token: string;
+  /** RegistrationResponseJSON or AuthenticationResponseJSON as the browser produced it. */
+  responseJson: string;
+}
+
+export interface WebauthnResult {
+  verified: boolean;
+  kind: string;
+  verificationMode: string;
+}
+
+export interface ForensicBatch {
+  token: string;
+  /** The batch as JSON: {"events": [{"type", "t", "data"}...]}; at most 64 KB. */
+  batchJson: string;
+  ip: string;
+  userAgent: string;
+}
+
+export interface ForensicReceipt {
+  batch: number;
+  batchesLeft: number;
+  receivedAt: string;
 }
 
 function createBaseTokenRequest(): TokenRequest {
@@ -212,6 +283,11 @@ function createBaseCeremonySummary(): CeremonySummary {
     attemptsLeft: 0,
     webauthnOffered: false,
     outcome: "",
+    consentTextVersion: "",
+    consentText: "",
+    attempt: 0,
+    webauthnDone: false,
+    verificationMode: "",
   };
 }
 
@@ -246,6 +322,21 @@ export const CeremonySummary: MessageFns<CeremonySummary> = {
     }
     if (message.outcome !== "") {
       writer.uint32(82).string(message.outcome);
+    }
+    if (message.consentTextVersion !== "") {
+      writer.uint32(90).string(message.consentTextVersion);
+    }
+    if (message.consentText !== "") {
+      writer.uint32(98).string(message.consentText);
+    }
+    if (message.attempt !== 0) {
+      writer.uint32(104).int32(message.attempt);
+    }
+    if (message.webauthnDone !== false) {
+      writer.uint32(112).bool(message.webauthnDone);
+    }
+    if (message.verificationMode !== "") {
+      writer.uint32(122).string(message.verificationMode);
     }
     return writer;
   },
@@ -343,6 +434,46 @@ export const CeremonySummary: MessageFns<CeremonySummary> = {
             message.outcome = reader.string();
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.consentTextVersion = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.consentText = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.attempt = reader.int32();
+            continue;
+          }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.webauthnDone = reader.bool();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.verificationMode = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -370,12 +501,17 @@ export const CeremonySummary: MessageFns<CeremonySummary> = {
     message.attemptsLeft = object.attemptsLeft ?? 0;
     message.webauthnOffered = object.webauthnOffered ?? false;
     message.outcome = object.outcome ?? "";
+    message.consentTextVersion = object.consentTextVersion ?? "";
+    message.consentText = object.consentText ?? "";
+    message.attempt = object.attempt ?? 0;
+    message.webauthnDone = object.webauthnDone ?? false;
+    message.verificationMode = object.verificationMode ?? "";
     return message;
   },
 };
 
 function createBaseChallenge(): Challenge {
-  return { words: [], actions: [], nonce: "", expiresAt: "" };
+  return { words: [], actions: [], nonce: "", expiresAt: "", attempt: 0, actionSeconds: 0 };
 }
 
 export const Challenge: MessageFns<Challenge> = {
@@ -391,6 +527,12 @@ export const Challenge: MessageFns<Challenge> = {
     }
     if (message.expiresAt !== "") {
       writer.uint32(34).string(message.expiresAt);
+    }
+    if (message.attempt !== 0) {
+      writer.uint32(40).int32(message.attempt);
+    }
+    if (message.actionSeconds !== 0) {
+      writer.uint32(48).int32(message.actionSeconds);
     }
     return writer;
   },
@@ -440,6 +582,22 @@ export const Challenge: MessageFns<Challenge> = {
             message.expiresAt = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.attempt = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.actionSeconds = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -461,11 +619,728 @@ export const Challenge: MessageFns<Challenge> = {
     message.actions = object.actions?.map((e) => e) || [];
     message.nonce = object.nonce ?? "";
     message.expiresAt = object.expiresAt ?? "";
+    message.attempt = object.attempt ?? 0;
+    message.actionSeconds = object.actionSeconds ?? 0;
     return message;
   },
 };
 
-/** Ceremony owns signing sessions: consent, challenges, captures, WebAuthn credentials and forensic logs. */
+function createBaseCaptureBegin(): CaptureBegin {
+  return { token: "", nonce: "", ip: "", userAgent: "", videoContentType: "", frameContentType: "" };
+}
+
+export const CaptureBegin: MessageFns<CaptureBegin> = {
+  encode(message: CaptureBegin, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== "") {
+      writer.uint32(10).string(message.token);
+    }
+    if (message.nonce !== "") {
+      writer.uint32(18).string(message.nonce);
+    }
+    if (message.ip !== "") {
+      writer.uint32(26).string(message.ip);
+    }
+    if (message.userAgent !== "") {
+      writer.uint32(34).string(message.userAgent);
+    }
+    if (message.videoContentType !== "") {
+      writer.uint32(42).string(message.videoContentType);
+    }
+    if (message.frameContentType !== "") {
+      writer.uint32(50).string(message.frameContentType);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CaptureBegin {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCaptureBegin();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nonce = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.ip = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.userAgent = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.videoContentType = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.frameContentType = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<CaptureBegin>): CaptureBegin {
+    return CaptureBegin.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CaptureBegin>): CaptureBegin {
+    const message = createBaseCaptureBegin();
+    message.token = object.token ?? "";
+    message.nonce = object.nonce ?? "";
+    message.ip = object.ip ?? "";
+    message.userAgent = object.userAgent ?? "";
+    message.videoContentType = object.videoContentType ?? "";
+    message.frameContentType = object.frameContentType ?? "";
+    return message;
+  },
+};
+
+function createBaseCaptureChunk(): CaptureChunk {
+  return { part: undefined };
+}
+
+export const CaptureChunk: MessageFns<CaptureChunk> = {
+  encode(message: CaptureChunk, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    switch (message.part?.$case) {
+      case "begin":
+        CaptureBegin.encode(message.part.value, writer.uint32(10).fork()).join();
+        break;
+      case "video":
+        writer.uint32(18).bytes(message.part.value);
+        break;
+      case "frame":
+        writer.uint32(26).bytes(message.part.value);
+        break;
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CaptureChunk {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCaptureChunk();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.part = { $case: "begin", value: CaptureBegin.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.part = { $case: "video", value: Buffer.from(reader.bytes()) };
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.part = { $case: "frame", value: Buffer.from(reader.bytes()) };
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<CaptureChunk>): CaptureChunk {
+    return CaptureChunk.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CaptureChunk>): CaptureChunk {
+    const message = createBaseCaptureChunk();
+    switch (object.part?.$case) {
+      case "begin": {
+        if (object.part?.value !== undefined && object.part?.value !== null) {
+          message.part = { $case: "begin", value: CaptureBegin.fromPartial(object.part.value) };
+        }
+        break;
+      }
+      case "video": {
+        if (object.part?.value !== undefined && object.part?.value !== null) {
+          message.part = { $case: "video", value: object.part.value };
+        }
+        break;
+      }
+      case "frame": {
+        if (object.part?.value !== undefined && object.part?.value !== null) {
+          message.part = { $case: "frame", value: object.part.value };
+        }
+        break;
+      }
+    }
+    return message;
+  },
+};
+
+function createBaseCaptureReceipt(): CaptureReceipt {
+  return { captureId: "", attempt: 0, videoSha256: "", frameSha256: "", durationSeconds: 0, status: "" };
+}
+
+export const CaptureReceipt: MessageFns<CaptureReceipt> = {
+  encode(message: CaptureReceipt, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.captureId !== "") {
+      writer.uint32(10).string(message.captureId);
+    }
+    if (message.attempt !== 0) {
+      writer.uint32(16).int32(message.attempt);
+    }
+    if (message.videoSha256 !== "") {
+      writer.uint32(26).string(message.videoSha256);
+    }
+    if (message.frameSha256 !== "") {
+      writer.uint32(34).string(message.frameSha256);
+    }
+    if (message.durationSeconds !== 0) {
+      writer.uint32(41).double(message.durationSeconds);
+    }
+    if (message.status !== "") {
+      writer.uint32(50).string(message.status);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CaptureReceipt {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCaptureReceipt();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.captureId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.attempt = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.videoSha256 = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.frameSha256 = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 41) {
+              break;
+            }
+
+            message.durationSeconds = reader.double();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<CaptureReceipt>): CaptureReceipt {
+    return CaptureReceipt.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CaptureReceipt>): CaptureReceipt {
+    const message = createBaseCaptureReceipt();
+    message.captureId = object.captureId ?? "";
+    message.attempt = object.attempt ?? 0;
+    message.videoSha256 = object.videoSha256 ?? "";
+    message.frameSha256 = object.frameSha256 ?? "";
+    message.durationSeconds = object.durationSeconds ?? 0;
+    message.status = object.status ?? "";
+    return message;
+  },
+};
+
+function createBaseWebauthnOptions(): WebauthnOptions {
+  return { kind: "", optionsJson: "" };
+}
+
+export const WebauthnOptions: MessageFns<WebauthnOptions> = {
+  encode(message: WebauthnOptions, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.kind !== "") {
+      writer.uint32(10).string(message.kind);
+    }
+    if (message.optionsJson !== "") {
+      writer.uint32(18).string(message.optionsJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WebauthnOptions {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWebauthnOptions();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.optionsJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<WebauthnOptions>): WebauthnOptions {
+    return WebauthnOptions.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<WebauthnOptions>): WebauthnOptions {
+    const message = createBaseWebauthnOptions();
+    message.kind = object.kind ?? "";
+    message.optionsJson = object.optionsJson ?? "";
+    return message;
+  },
+};
+
+function createBaseWebauthnVerifyRequest(): WebauthnVerifyRequest {
+  return { token: "", responseJson: "" };
+}
+
+export const WebauthnVerifyRequest: MessageFns<WebauthnVerifyRequest> = {
+  encode(message: WebauthnVerifyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== "") {
+      writer.uint32(10).string(message.token);
+    }
+    if (message.responseJson !== "") {
+      writer.uint32(18).string(message.responseJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WebauthnVerifyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWebauthnVerifyRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.responseJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<WebauthnVerifyRequest>): WebauthnVerifyRequest {
+    return WebauthnVerifyRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<WebauthnVerifyRequest>): WebauthnVerifyRequest {
+    const message = createBaseWebauthnVerifyRequest();
+    message.token = object.token ?? "";
+    message.responseJson = object.responseJson ?? "";
+    return message;
+  },
+};
+
+function createBaseWebauthnResult(): WebauthnResult {
+  return { verified: false, kind: "", verificationMode: "" };
+}
+
+export const WebauthnResult: MessageFns<WebauthnResult> = {
+  encode(message: WebauthnResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.verified !== false) {
+      writer.uint32(8).bool(message.verified);
+    }
+    if (message.kind !== "") {
+      writer.uint32(18).string(message.kind);
+    }
+    if (message.verificationMode !== "") {
+      writer.uint32(26).string(message.verificationMode);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WebauthnResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWebauthnResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.verified = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.verificationMode = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<WebauthnResult>): WebauthnResult {
+    return WebauthnResult.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<WebauthnResult>): WebauthnResult {
+    const message = createBaseWebauthnResult();
+    message.verified = object.verified ?? false;
+    message.kind = object.kind ?? "";
+    message.verificationMode = object.verificationMode ?? "";
+    return message;
+  },
+};
+
+function createBaseForensicBatch(): ForensicBatch {
+  return { token: "", batchJson: "", ip: "", userAgent: "" };
+}
+
+export const ForensicBatch: MessageFns<ForensicBatch> = {
+  encode(message: ForensicBatch, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== "") {
+      writer.uint32(10).string(message.token);
+    }
+    if (message.batchJson !== "") {
+      writer.uint32(18).string(message.batchJson);
+    }
+    if (message.ip !== "") {
+      writer.uint32(26).string(message.ip);
+    }
+    if (message.userAgent !== "") {
+      writer.uint32(34).string(message.userAgent);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ForensicBatch {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseForensicBatch();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.batchJson = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.ip = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.userAgent = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ForensicBatch>): ForensicBatch {
+    return ForensicBatch.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ForensicBatch>): ForensicBatch {
+    const message = createBaseForensicBatch();
+    message.token = object.token ?? "";
+    message.batchJson = object.batchJson ?? "";
+    message.ip = object.ip ?? "";
+    message.userAgent = object.userAgent ?? "";
+    return message;
+  },
+};
+
+function createBaseForensicReceipt(): ForensicReceipt {
+  return { batch: 0, batchesLeft: 0, receivedAt: "" };
+}
+
+export const ForensicReceipt: MessageFns<ForensicReceipt> = {
+  encode(message: ForensicReceipt, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.batch !== 0) {
+      writer.uint32(8).int32(message.batch);
+    }
+    if (message.batchesLeft !== 0) {
+      writer.uint32(16).int32(message.batchesLeft);
+    }
+    if (message.receivedAt !== "") {
+      writer.uint32(26).string(message.receivedAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ForensicReceipt {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseForensicReceipt();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.batch = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.batchesLeft = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.receivedAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ForensicReceipt>): ForensicReceipt {
+    return ForensicReceipt.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ForensicReceipt>): ForensicReceipt {
+    const message = createBaseForensicReceipt();
+    message.batch = object.batch ?? 0;
+    message.batchesLeft = object.batchesLeft ?? 0;
+    message.receivedAt = object.receivedAt ?? "";
+    return message;
+  },
+};
+
+/**
+ * Ceremony owns signing sessions: consent, challenges, captures, WebAuthn credentials and forensic logs.
+ * Every RPC is addressed by the signing token; a token that the transaction service does not resolve
+ * (unknown, cancelled, finished) is NOT_FOUND on every RPC.
+ */
 export type CeremonyServiceService = typeof CeremonyServiceService;
 export const CeremonyServiceService = {
   getSummary: {
@@ -477,6 +1352,7 @@ export const CeremonyServiceService = {
     responseSerialize: (value: CeremonySummary): Buffer => Buffer.from(CeremonySummary.encode(value).finish()),
     responseDeserialize: (value: Buffer): CeremonySummary => CeremonySummary.decode(value),
   },
+  /** A second consent is FAILED_PRECONDITION (409). */
   recordConsent: {
     path: "/signet.ceremony.v1.CeremonyService/RecordConsent" as const,
     requestStream: false as const,
@@ -486,6 +1362,10 @@ export const CeremonyServiceService = {
     responseSerialize: (value: CeremonySummary): Buffer => Buffer.from(CeremonySummary.encode(value).finish()),
     responseDeserialize: (value: Buffer): CeremonySummary => CeremonySummary.decode(value),
   },
+  /**
+   * Issues a fresh challenge that replaces any earlier one. Before consent, or while a capture is
+   * being verified: FAILED_PRECONDITION.
+   */
   issueChallenge: {
     path: "/signet.ceremony.v1.CeremonyService/IssueChallenge" as const,
     requestStream: false as const,
@@ -495,12 +1375,70 @@ export const CeremonyServiceService = {
     responseSerialize: (value: Challenge): Buffer => Buffer.from(Challenge.encode(value).finish()),
     responseDeserialize: (value: Buffer): Challenge => Challenge.decode(value),
   },
+  /**
+   * Client-streaming capture: `begin` first, then `video` chunks, then `frame` chunks. The video and
+   * frame are checked (magic bytes, ffprobe) before anything is stored; the capture is accepted only
+   * if its nonce is still the live challenge's.
+   */
+  submitCapture: {
+    path: "/signet.ceremony.v1.CeremonyService/SubmitCapture" as const,
+    requestStream: true as const,
+    responseStream: false as const,
+    requestSerialize: (value: CaptureChunk): Buffer => Buffer.from(CaptureChunk.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CaptureChunk => CaptureChunk.decode(value),
+    responseSerialize: (value: CaptureReceipt): Buffer => Buffer.from(CaptureReceipt.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CaptureReceipt => CaptureReceipt.decode(value),
+  },
+  /** WebAuthn registration options (signer email without a credential) or authentication options. */
+  getWebauthnOptions: {
+    path: "/signet.ceremony.v1.CeremonyService/GetWebauthnOptions" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: TokenRequest): Buffer => Buffer.from(TokenRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): TokenRequest => TokenRequest.decode(value),
+    responseSerialize: (value: WebauthnOptions): Buffer => Buffer.from(WebauthnOptions.encode(value).finish()),
+    responseDeserialize: (value: Buffer): WebauthnOptions => WebauthnOptions.decode(value),
+  },
+  verifyWebauthn: {
+    path: "/signet.ceremony.v1.CeremonyService/VerifyWebauthn" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: WebauthnVerifyRequest): Buffer =>
+      Buffer.from(WebauthnVerifyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): WebauthnVerifyRequest => WebauthnVerifyRequest.decode(value),
+    responseSerialize: (value: WebauthnResult): Buffer => Buffer.from(WebauthnResult.encode(value).finish()),
+    responseDeserialize: (value: Buffer): WebauthnResult => WebauthnResult.decode(value),
+  },
+  logForensic: {
+    path: "/signet.ceremony.v1.CeremonyService/LogForensic" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ForensicBatch): Buffer => Buffer.from(ForensicBatch.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ForensicBatch => ForensicBatch.decode(value),
+    responseSerialize: (value: ForensicReceipt): Buffer => Buffer.from(ForensicReceipt.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ForensicReceipt => ForensicReceipt.decode(value),
+  },
 } as const;
 
 export interface CeremonyServiceServer extends UntypedServiceImplementation {
   getSummary: handleUnaryCall<TokenRequest, CeremonySummary>;
+  /** A second consent is FAILED_PRECONDITION (409). */
   recordConsent: handleUnaryCall<ConsentRequest, CeremonySummary>;
+  /**
+   * Issues a fresh challenge that replaces any earlier one. Before consent, or while a capture is
+   * being verified: FAILED_PRECONDITION.
+   */
   issueChallenge: handleUnaryCall<TokenRequest, Challenge>;
+  /**
+   * Client-streaming capture: `begin` first, then `video` chunks, then `frame` chunks. The video and
+   * frame are checked (magic bytes, ffprobe) before anything is stored; the capture is accepted only
+   * if its nonce is still the live challenge's.
+   */
+  submitCapture: handleClientStreamingCall<CaptureChunk, CaptureReceipt>;
+  /** WebAuthn registration options (signer email without a credential) or authentication options. */
+  getWebauthnOptions: handleUnaryCall<TokenRequest, WebauthnOptions>;
+  verifyWebauthn: handleUnaryCall<WebauthnVerifyRequest, WebauthnResult>;
+  logForensic: handleUnaryCall<ForensicBatch, ForensicReceipt>;
 }
 
 export interface CeremonyServiceClient extends Client {
@@ -519,6 +1457,7 @@ export interface CeremonyServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CeremonySummary) => void,
   ): ClientUnaryCall;
+  /** A second consent is FAILED_PRECONDITION (409). */
   recordConsent(
     request: ConsentRequest,
     callback: (error: ServiceError | null, response: CeremonySummary) => void,
@@ -534,6 +1473,10 @@ export interface CeremonyServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CeremonySummary) => void,
   ): ClientUnaryCall;
+  /**
+   * Issues a fresh challenge that replaces any earlier one. Before consent, or while a capture is
+   * being verified: FAILED_PRECONDITION.
+   */
   issueChallenge(
     request: TokenRequest,
     callback: (error: ServiceError | null, response: Challenge) => void,
@@ -548,6 +1491,73 @@ export interface CeremonyServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Challenge) => void,
+  ): ClientUnaryCall;
+  /**
+   * Client-streaming capture: `begin` first, then `video` chunks, then `frame` chunks. The video and
+   * frame are checked (magic bytes, ffprobe) before anything is stored; the capture is accepted only
+   * if its nonce is still the live challenge's.
+   */
+  submitCapture(
+    callback: (error: ServiceError | null, response: CaptureReceipt) => void,
+  ): ClientWritableStream<CaptureChunk>;
+  submitCapture(
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CaptureReceipt) => void,
+  ): ClientWritableStream<CaptureChunk>;
+  submitCapture(
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CaptureReceipt) => void,
+  ): ClientWritableStream<CaptureChunk>;
+  submitCapture(
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CaptureReceipt) => void,
+  ): ClientWritableStream<CaptureChunk>;
+  /** WebAuthn registration options (signer email without a credential) or authentication options. */
+  getWebauthnOptions(
+    request: TokenRequest,
+    callback: (error: ServiceError | null, response: WebauthnOptions) => void,
+  ): ClientUnaryCall;
+  getWebauthnOptions(
+    request: TokenRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: WebauthnOptions) => void,
+  ): ClientUnaryCall;
+  getWebauthnOptions(
+    request: TokenRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: WebauthnOptions) => void,
+  ): ClientUnaryCall;
+  verifyWebauthn(
+    request: WebauthnVerifyRequest,
+    callback: (error: ServiceError | null, response: WebauthnResult) => void,
+  ): ClientUnaryCall;
+  verifyWebauthn(
+    request: WebauthnVerifyRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: WebauthnResult) => void,
+  ): ClientUnaryCall;
+  verifyWebauthn(
+    request: WebauthnVerifyRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: WebauthnResult) => void,
+  ): ClientUnaryCall;
+  logForensic(
+    request: ForensicBatch,
+    callback: (error: ServiceError | null, response: ForensicReceipt) => void,
+  ): ClientUnaryCall;
+  logForensic(
+    request: ForensicBatch,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ForensicReceipt) => void,
+  ): ClientUnaryCall;
+  logForensic(
+    request: ForensicBatch,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ForensicReceipt) => void,
   ): ClientUnaryCall;
 }
 

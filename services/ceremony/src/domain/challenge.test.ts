@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { wordlist } from '@scure/bip39/wordlists/english.js';
+import { ACTIONS, CHALLENGE_TTL_MS, deriveNonce, newChallenge, randomActions } from './challenge.js';
+
+const ctx = { documentSha256: 'a'.repeat(64), transactionId: 7, signerIndex: 0, signerEmail: 'Ann@Example.com' };
+
+describe('challenge', () => {
+  it('has four distinct BIP-39 words, three known actions and a two-minute expiry', () => {
+    const now = new Date('2030-01-01T00:00:00Z');
+    const c = newChallenge(ctx, now);
+    expect(c.words).toHaveLength(4);
+    expect(new Set(c.words).size).toBe(4);
+    for (const w of c.words) expect(wordlist).toContain(w);
+    expect(c.actions).toHaveLength(3);
+    for (const a of c.actions) expect(ACTIONS).toContain(a);
+    expect(c.expires_at.getTime() - now.getTime()).toBe(CHALLENGE_TTL_MS);
+    expect(c.nonce).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('never repeats an action twice in a row', () => {
+    for (let i = 0; i < 2000; i++) {
+      const a = randomActions(3);
+      expect(a[0]).not.toBe(a[1]);
+      expect(a[1]).not.toBe(a[2]);
+    }
+  });
+
+  it('derives the nonce from the document, the signer and fresh randomness', () => {
+    const a = newChallenge(ctx);
+    const b = newChallenge(ctx);
+    expect(a.nonce).not.toBe(b.nonce);
+    expect(deriveNonce({ ...ctx, salt: a.salt })).toBe(a.nonce);
+    expect(deriveNonce({ ...ctx, documentSha256: 'b'.repeat(64), salt: a.salt })).not.toBe(a.nonce);
+    expect(deriveNonce({ ...ctx, signerIndex: 1, salt: a.salt })).not.toBe(a.nonce);
+    expect(deriveNonce({ ...ctx, signerEmail: 'ann@example.com', salt: a.salt })).toBe(a.nonce);
+  });
+});

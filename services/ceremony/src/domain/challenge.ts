@@ -1,0 +1,61 @@
+import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { wordlist } from '@scure/bip39/wordlists/english.js';
+
+export const ACTIONS = ['turn_left', 'turn_right', 'blink', 'smile', 'look_up'] as const;
+export type Action = (typeof ACTIONS)[number];
+
+export const WORD_COUNT = 4;
+export const ACTION_COUNT = 3;
+export const CHALLENGE_TTL_MS = 2 * 60 * 1000;
+/** Seconds the page gives each action (its countdown); the reading window comes first. */
+export const ACTION_SECONDS = 3;
+
+export type ChallengeRecord = {
+  words: string[];
+  actions: Action[];
+  nonce: string;
+  /** The fresh randomness in the nonce, kept so anyone can recompute the binding. */
+  salt: string;
+  issued_at: Date;
+  expires_at: Date;
+};
+
+/** Four distinct words drawn uniformly from the BIP-39 English list (2048 words, 11 bits each). */
+export function randomWords(n = WORD_COUNT): string[] {
+  const out = new Set<string>();
+  while (out.size < n) out.add(wordlist[randomInt(wordlist.length)]!);
+  return [...out];
+}
+
+/** A random sequence of actions with no action twice in a row. */
+export function randomActions(n = ACTION_COUNT): Action[] {
+  const out: Action[] = [];
+  while (out.length < n) {
+    const a = ACTIONS[randomInt(ACTIONS.length)]!;
+    if (a !== out.at(-1)) out.push(a);
+  }
+  return out;
+}
+
+/**
+ * The ceremony nonce binds a challenge to one document and one signer:
+ * SHA-256("signet-ceremony-nonce-v1" | document SHA-256 | transaction:signer | signer email | salt).
+ * It is recorded with the capture, so a capture cannot be replayed onto another document.
+ */
+export function deriveNonce(p: { documentSha256: string; transactionId: number; signerIndex: number; signerEmail: string; salt: string }) {
+  return createHash('sha256')
+    .update(['signet-ceremony-nonce-v1', p.documentSha256, `${p.transactionId}:${p.signerIndex}`, p.signerEmail.toLowerCase(), p.salt].join('|'))
+    .digest('hex');
+}
+
+export function newChallenge(p: { documentSha256: string; transactionId: number; signerIndex: number; signerEmail: string }, now = new Date()): ChallengeRecord {
+  const salt = randomBytes(32).toString('hex');
+  return {
+    words: randomWords(),
+    actions: randomActions(),
+    nonce: deriveNonce({ ...p, salt }),
+    salt,
+    issued_at: now,
+    expires_at: new Date(now.getTime() + CHALLENGE_TTL_MS),
+  };
+}

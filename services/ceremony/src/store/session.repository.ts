@@ -1,0 +1,218 @@
+import { Schema, type Connection } from 'mongoose';
+import { isDuplicateKey, outboxField, type OutboxEntry } from '@signet/kit';
+import type { ChallengeRecord } from '../domain/challenge.js';
+
+export type Consent = { text_version: string; at: Date; ip: string; user_agent: string };
+
+export type CaptureRecord = {
+  capture_id: string;
+  attempt: number;
+  nonce: string;
+  challenge: { words: string[]; actions: string[]; nonce: string; salt: string; issued_at: Date; expires_at: Date };
+  video_key: string;
+  frame_key: string;
+  video_sha256: string;
+  frame_sha256: string;
+  video_bytes: number;
+  frame_bytes: number;
+  video_type: string;
+  frame_type: string;
+  duration_seconds: number;
+  verification_mode: string;
+  submitted_at: Date;
+  ip: string;
+  user_agent: string;
+  /** PASS or FAIL once the biometrics verdict arrives; null while in review. */
+  outcome: string | null;
+};
+
+export type WebauthnRecord = { kind: string; credential_id: string; nonce: string; challenge: string; verified_at: Date };
+
+export type Session = {
+  _id: string;
+  transaction_id: number;
+  signer_index: number;
+  signer_email: string;
+  created_at: Date;
+  consent: Consent | null;
+  challenge: ChallengeRecord | null;
+  attempt: number;
+  captures: CaptureRecord[];
+  webauthn: WebauthnRecord | null;
+  forensic_batches: number;
+};
+
+export const sessionId = (transactionId: number, signerIndex: number) => `${transactionId}:${signerIndex}`;
+
+const sessionSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    transaction_id: { type: Number, required: true },
+    signer_index: { type: Number, required: true },
+    signer_email: { type: String, required: true },
+    created_at: { type: Date, required: true },
+    consent: { type: Object, default: null },
+    challenge: { type: Object, default: null },
+    attempt: { type: Number, default: 0 },
+    captures: { type: [Object], default: [] },
+    webauthn: { type: Object, default: null },
+    forensic_batches: { type: Number, default: 0 },
+    outbox: outboxField,
+  },
+  { versionKey: false, minimize: false },
+);
+// The verdict consumer finds a session by its transaction and signer (also the _id, but explicit).
+sessionSchema.index({ transaction_id: 1, signer_index: 1 }, { unique: true });
+
+const forensicSchema = new Schema(
+  {
+    session_id: { type: String, required: true },
+    batch: { type: Number, required: true },
+    received_at: { type: Date, required: true },
+    ip: { type: String, default: '' },
+    user_agent: { type: String, default: '' },
+    events: { type: [Object], required: true },
+  },
+  { versionKey: false },
+);
+// One document per (session, batch number): append-only, a replayed batch number cannot overwrite.
+forensicSchema.index({ session_id: 1, batch: 1 }, { unique: true });
+
+const credentialSchema = new Schema(
+  {
+    email: { type: String, required: true },
+    credential_id: { type: String, required: true },
+    public_key: { type: Buffer, required: true },
+    counter: { type: Number, required: true },
+    transports: { type: [String], default: [] },
+    created_at: { type: Date, required: true },
+    last_used_at: { type: Date, default: null },
+  },
+  { versionKey: false },
+);
+// A credential id is registered once; the signer's credentials are looked up by email.
+credentialSchema.index({ credential_id: 1 }, { unique: true });
+credentialSchema.index({ email: 1 });
+
+export type Credential = {
+  email: string;
+  credential_id: string;
+  public_key: Buffer;
+  counter: number;
+  transports: string[];
+};
+
+export function createSessionRepository(conn: Connection) {
+  const model = conn.model('Session', sessionSchema, 'sessions');
+  const forensic = conn.model('ForensicBatch', forensicSchema, 'forensic_batches');
+  const credentials = conn.model('WebauthnCredential', credentialSchema, 'webauthn_credentials');
+  const plain = (d: unknown) => (d ? (d as Session) : null);
+
+  return {
+    model,
+    forensic,
+    credentials,
+    async init() {
+      await Promise.all([model.syncIndexes(), forensic.syncIndexes(), credentials.syncIndexes()]);
+    },
+    async get(id: string): Promise<Session | null> {
+      return plain(await model.findById(id).lean());
+    },
+    /** Creates the session on first contact (idempotent). */
+    async ensure(s: { id: string; transactionId: number; signerIndex: number; signerEmail: string }): Promise<Session> {
+      try {
+        await model.updateOne(
+          { _id: s.id },
+          {
+            $setOnInsert: {
+              transaction_id: s.transactionId,
+              signer_index: s.signerIndex,
+              signer_email: s.signerEmail.toLowerCase(),
+              created_at: new Date(),
+              consent: null,
+              challenge: null,
+              attempt: 0,
+              captures: [],
+              webauthn: null,
+              forensic_batches: 0,
+              outbox: [],
+            },
+          },
+          { upsert: true },
+        );
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+      }
+      return (await this.get(s.id))!;
+    },
+    /** Records consent once: the filter on a null consent makes a second one match nothing. */
+    async recordConsent(id: string, consent: Consent, event: OutboxEntry): Promise<Session | null> {
+      return plain(
+        await model
+          .findOneAndUpdate({ _id: id, consent: null }, { $set: { consent }, $push: { outbox: event } }, { new: true })
+          .lean(),
+      );
+    },
+    /** Replaces the challenge, guarded by the attempt count seen when it was decided. */
+    async setChallenge(id: string, attempt: number, challenge: ChallengeRecord): Promise<boolean> {
+      const r = await model.updateOne({ _id: id, attempt, consent: { $ne: null } }, { $set: { challenge, webauthn: null } });
+      return r.modifiedCount === 1;
+    },
+    /**
+     * Accepts a capture only if its nonce is still the live challenge's and unexpired and no other
+     * capture won meanwhile; the challenge is consumed and the event written in the same update.
+     */
+    async acceptCapture(id: string, capture: CaptureRecord, event: OutboxEntry, now: Date): Promise<boolean> {
+      const r = await model.updateOne(
+        { _id: id, attempt: capture.attempt - 1, 'challenge.nonce': capture.nonce, 'challenge.expires_at': { $gt: now } },
+        { $set: { challenge: null, attempt: capture.attempt }, $push: { captures: capture, outbox: event } },
+      );
+      return r.modifiedCount === 1;
+    },
+    async setWebauthn(id: string, nonce: string, rec: WebauthnRecord): Promise<boolean> {
+      const r = await model.updateOne({ _id: id, 'challenge.nonce': nonce }, { $set: { webauthn: rec } });
+      return r.modifiedCount === 1;
+    },
+    /** Records a verdict on the capture it names; a redelivery finds it already set and changes nothing. */
+    async recordOutcome(transactionId: number, signerIndex: number, captureId: string, outcome: string): Promise<boolean> {
+      const s = await this.get(sessionId(transactionId, signerIndex));
+      if (!s) return false;
+      const i = s.captures.findIndex((c) => c.capture_id === captureId);
+      if (i < 0) return false;
+      const r = await model.updateOne(
+        { _id: s._id, [`captures.${i}.capture_id`]: captureId, [`captures.${i}.outcome`]: null },
+        { $set: { [`captures.${i}.outcome`]: outcome } },
+      );
+      return r.modifiedCount === 1;
+    },
+    /** Takes the next forensic batch number, or null when the session has used all of them. */
+    async takeForensicBatch(id: string, max: number): Promise<number | null> {
+      const d = await model
+        .findOneAndUpdate({ _id: id, forensic_batches: { $lt: max } }, { $inc: { forensic_batches: 1 } }, { new: true, projection: { forensic_batches: 1 } })
+        .lean<{ forensic_batches: number }>();
+      return d ? d.forensic_batches : null;
+    },
+    async appendForensic(doc: { session_id: string; batch: number; received_at: Date; ip: string; user_agent: string; events: unknown[] }) {
+      await forensic.create(doc);
+    },
+    async credentialsOf(email: string): Promise<Credential[]> {
+      const docs = (await credentials.find({ email: email.toLowerCase() }).lean()) as unknown as Credential[];
+      // lean() returns BSON Binary for buffers.
+      return docs.map((c) => {
+        const pk = c.public_key as unknown as Buffer | { buffer: Uint8Array };
+        return { ...c, public_key: Buffer.isBuffer(pk) ? pk : Buffer.from(pk.buffer) };
+      });
+    },
+    async addCredential(c: Credential) {
+      await credentials.create({ ...c, email: c.email.toLowerCase(), created_at: new Date() });
+    },
+    async useCredential(credentialId: string, oldCounter: number, newCounter: number): Promise<boolean> {
+      const r = await credentials.updateOne(
+        { credential_id: credentialId, counter: oldCounter },
+        { $set: { counter: newCounter, last_used_at: new Date() } },
+      );
+      return r.modifiedCount === 1;
+    },
+  };
+}
+export type SessionRepository = ReturnType<typeof createSessionRepository>;
