@@ -13,7 +13,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['services/*/src/**/*.test.ts', 'proto/**/*.test.ts', 'scripts/**/*.test.ts'],
+          include: ['services/*/src/**/*.test.ts', 'proto/**/*.test.ts', 'scripts/**/*.test.ts', 'test/chart/**/*.test.ts'],
         },
       },
       {

@@ -1,0 +1,235 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CHART, KUBE_VERSION, ROOT, ciValues, helmBin, helmTemplate, parseManifests, run, type K8sObject } from './helm.ts';
+import { isImmutableImage, policyViolations } from './policy.ts';
+
+/** The part of a zod schema the completeness check uses (the test package does not depend on zod). */
+type EnvSchema = { safeParse(v: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } };
+
+const SERVICES = ['gateway', 'identity', 'transaction', 'ceremony', 'biometrics', 'ledger', 'billing'];
+const GOLDEN = join(ROOT, 'test/chart/golden');
+const values = ciValues();
+const rendered = Object.fromEntries(Object.entries(values).map(([n, f]) => [n, helmTemplate(f)]));
+const objects = Object.fromEntries(Object.entries(rendered).map(([n, t]) => [n, parseManifests(t)]));
+
+const find = (objs: K8sObject[], kind: string, name: string) => {
+  const o = objs.find((x) => x.kind === kind && x.metadata.name === name);
+  if (!o) throw new Error(`${kind}/${name} not rendered`);
+  return o;
+};
+
+describe('charts/signet', () => {
+  it('has exactly the ci values files CI renders', () => {
+    expect(Object.keys(values)).toEqual(['default', 'external-infra', 'gpu', 'minimal']);
+  });
+
+  it('passes helm lint --strict with the default values and every ci values file', () => {
+    for (const file of [undefined, ...Object.values(values)]) {
+      const args = ['lint', '--strict', CHART, '--kube-version', KUBE_VERSION, ...(file ? ['-f', file] : [])];
+      const r = run(helmBin(), args);
+      expect(r.status, `${file ?? 'values.yaml'}\n${r.stdout}${r.stderr}`).toBe(0);
+    }
+  });
+
+  it.each(Object.keys(values))('renders %s values within policy', (name) => {
+    expect(policyViolations(objects[name]!)).toEqual([]);
+  });
+
+  it('renders the default values.yaml within policy too', () => {
+    expect(policyViolations(parseManifests(helmTemplate()))).toEqual([]);
+  });
+
+  it.each(Object.keys(values))('matches the golden render of %s (UPDATE_GOLDEN=1 rewrites it)', (name) => {
+    const file = join(GOLDEN, `${name}.yaml`);
+    if (process.env.UPDATE_GOLDEN === '1') {
+      mkdirSync(GOLDEN, { recursive: true });
+      writeFileSync(file, rendered[name]!);
+    }
+    expect(existsSync(file), `${file} missing: run UPDATE_GOLDEN=1 npx vitest run test/chart`).toBe(true);
+    expect(rendered[name]).toBe(readFileSync(file, 'utf8'));
+  });
+
+  it('has one Deployment, Service, ConfigMap, PDB and NetworkPolicy per service', () => {
+    for (const [name, objs] of Object.entries(objects)) {
+      for (const kind of ['Deployment', 'Service', 'ConfigMap', 'PodDisruptionBudget', 'NetworkPolicy']) {
+        for (const svc of SERVICES) expect(() => find(objs, kind, `signet-${svc}`), `${name}: ${kind}`).not.toThrow();
+      }
+    }
+  });
+
+  it.each(['default', 'generated'])('gives every service the environment its config schema requires (%s secrets, zod parses it)', async (which) => {
+    // 'generated': the bare values.yaml, whose secrets the chart generates (their formats must parse too).
+    const objs = which === 'default' ? objects.default! : parseManifests(helmTemplate());
+    const secret = find(objs, 'Secret', 'signet');
+    const secretData = Object.fromEntries(
+      Object.entries(secret.data as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]),
+    );
+    for (const svc of SERVICES) {
+      const mod = (await import(join(ROOT, 'services', svc, 'src/config.ts'))) as Record<string, unknown>;
+      const schema = Object.entries(mod).find(([k]) => k.endsWith('ConfigSchema'))?.[1] as EnvSchema | undefined;
+      expect(schema, `${svc}: no *ConfigSchema export`).toBeDefined();
+      const env: Record<string, string> = { ...find(objs, 'ConfigMap', `signet-${svc}`).data };
+      const container = find(objs, 'Deployment', `signet-${svc}`).spec.template.spec.containers[0];
+      for (const e of container.env ?? []) {
+        const ref = e.valueFrom?.secretKeyRef;
+        expect(ref?.name, `${svc}: ${e.name} from an unexpected source`).toBe('signet');
+        expect(secretData[ref.key], `${svc}: Secret has no ${ref.key}`).toBeDefined();
+        env[e.name] = secretData[ref.key]!;
+      }
+      const parsed = schema!.safeParse(env);
+      expect(parsed.success, `${svc}: ${JSON.stringify(parsed.error?.issues.map((i) => `${i.path.map(String).join('.')}: ${i.message}`))}`).toBe(true);
+      // Secrets never sit in a ConfigMap.
+      for (const key of Object.keys(find(objs, 'ConfigMap', `signet-${svc}`).data ?? {})) {
+        expect(key).not.toMatch(/SECRET|PASSWORD|KEY$|MONGO_URL/);
+      }
+    }
+  });
+
+  it('takes every secret from existingSecret when one is given (no chart Secret rendered)', () => {
+    for (const name of ['external-infra', 'gpu']) {
+      const objs = objects[name]!;
+      expect(objs.filter((o) => o.kind === 'Secret')).toEqual([]);
+      for (const d of objs.filter((o) => o.kind === 'Deployment')) {
+        for (const e of d.spec.template.spec.containers[0].env ?? []) {
+          if (e.value !== undefined) continue; // plain settings such as HOME
+          const ref = e.valueFrom?.secretKeyRef;
+          if (name === 'external-infra' && e.name === 'WEBHOOK_SECRET') expect(ref).toEqual({ name: 'signet-billing-provider', key: 'signing-secret' });
+          else expect(ref?.name, `${d.metadata.name}: ${e.name}`).toBe('signet-secrets');
+        }
+      }
+    }
+  });
+
+  it('opens exactly the call graph: every *_ADDR a service dials has an egress and a matching ingress', () => {
+    for (const [name, objs] of Object.entries(objects)) {
+      const pol = (c: string) => find(objs, 'NetworkPolicy', `signet-${c}`).spec;
+      for (const svc of SERVICES) {
+        const cm = find(objs, 'ConfigMap', `signet-${svc}`).data as Record<string, string>;
+        const callees = Object.keys(cm).filter((k) => k.endsWith('_ADDR')).map((k) => k.replace(/_ADDR$/, '').toLowerCase());
+        const egressTo = (pol(svc).egress ?? []).flatMap((r: { to?: { podSelector?: { matchLabels?: Record<string, string> } }[] }) =>
+          (r.to ?? []).map((t) => t.podSelector?.matchLabels?.['app.kubernetes.io/component']),
+        );
+        for (const callee of callees) {
+          expect(SERVICES, `${name}: ${svc} dials unknown ${callee}`).toContain(callee);
+          expect(egressTo, `${name}: ${svc} may not reach ${callee}`).toContain(callee);
+          const port = Number(cm[`${callee.toUpperCase()}_ADDR`]!.split(':')[1]);
+          const allowed = (pol(callee).ingress ?? []).some(
+            (r: { from?: { podSelector?: { matchLabels?: Record<string, string> } }[]; ports?: { port: number }[] }) =>
+              (r.from ?? []).some((f) => f.podSelector?.matchLabels?.['app.kubernetes.io/component'] === svc) &&
+              (r.ports ?? []).some((p) => p.port === port),
+          );
+          expect(allowed, `${name}: ${callee} does not admit ${svc} on ${port}`).toBe(true);
+        }
+        // Nothing dials a service it has no address for.
+        const grpcEgress = egressTo.filter((c: string | undefined) => c && SERVICES.includes(c));
+        expect(new Set(grpcEgress), `${name}: ${svc} egress beyond its callees`).toEqual(new Set(callees));
+      }
+    }
+  });
+
+  it('uses native gRPC probes on the kit health service and HTTP probes on the gateway', () => {
+    for (const svc of SERVICES) {
+      const c = find(objects.default!, 'Deployment', `signet-${svc}`).spec.template.spec.containers[0];
+      if (svc === 'gateway') {
+        expect(c.readinessProbe.httpGet.path).toBe('/readyz');
+        expect(c.livenessProbe.httpGet.path).toBe('/healthz');
+      } else {
+        expect(c.readinessProbe.grpc.service ?? '').toBe('');
+        expect(c.livenessProbe.grpc.service).toBe('liveness');
+        expect(c.readinessProbe.grpc.port).toBe(c.ports.find((p: { name: string }) => p.name === 'grpc').containerPort);
+      }
+    }
+  });
+
+  it('exposes only the gateway through an Ingress with TLS, a 200 MB body and long timeouts', () => {
+    const ingresses = objects['external-infra']!.filter((o) => o.kind === 'Ingress');
+    expect(ingresses.map((i) => i.metadata.name)).toEqual(['signet-gateway']);
+    const ing = ingresses[0]!;
+    expect(ing.spec.tls[0]).toEqual({ hosts: ['sign.example.com'], secretName: 'signet-tls' });
+    expect(ing.spec.rules[0].http.paths[0].backend.service.name).toBe('signet-gateway');
+    const body = ing.metadata.annotations!['nginx.ingress.kubernetes.io/proxy-body-size']!;
+    expect(parseInt(body, 10)).toBeGreaterThanOrEqual(200);
+    expect(Number(ing.metadata.annotations!['nginx.ingress.kubernetes.io/proxy-read-timeout'])).toBeGreaterThanOrEqual(120);
+  });
+
+  it('runs biometrics on a GPU when asked: GPU image, nvidia.com/gpu, node selector, tolerations, KEDA', () => {
+    const objs = objects.gpu!;
+    const pod = find(objs, 'Deployment', 'signet-biometrics').spec.template.spec;
+    expect(pod.containers[0].image).toMatch(/\/biometrics-gpu@sha256:/);
+    expect(pod.containers[0].resources.limits['nvidia.com/gpu']).toBe(1);
+    expect(pod.nodeSelector).toEqual({ 'nvidia.com/gpu.present': 'true' });
+    expect(pod.tolerations).toContainEqual({ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' });
+    const so = find(objs, 'ScaledObject', 'signet-biometrics');
+    expect(so.spec.triggers[0].type).toBe('nats-jetstream');
+    expect(objs.some((o) => o.kind === 'HorizontalPodAutoscaler' && o.metadata.name === 'signet-biometrics')).toBe(false);
+    const cpu = find(objects.default!, 'Deployment', 'signet-biometrics').spec.template.spec;
+    expect(cpu.containers[0].resources.limits['nvidia.com/gpu']).toBeUndefined();
+    expect(cpu.containers[0].image).toMatch(/\/biometrics:0\.1\.0$/);
+  });
+
+  it('ships a helm test hook that calls /readyz and /api/openapi.json on the gateway', () => {
+    const pod = objects.default!.find((o) => o.kind === 'Pod')!;
+    expect(pod.metadata.annotations!['helm.sh/hook']).toBe('test');
+    const script = pod.spec.containers[0].args.join(' ');
+    expect(script).toContain('/readyz');
+    expect(script).toContain('/api/openapi.json');
+    expect(script).toContain('http://signet-gateway:8080');
+  });
+
+  it('puts ServiceMonitor, PrometheusRule and the dashboard behind switches', () => {
+    for (const kind of ['ServiceMonitor', 'PrometheusRule']) {
+      expect(objects.default!.some((o) => o.kind === kind)).toBe(false);
+      expect(objects['external-infra']!.some((o) => o.kind === kind)).toBe(true);
+    }
+    const dash = find(objects['external-infra']!, 'ConfigMap', 'signet-dashboard');
+    expect(dash.metadata.labels!['grafana_dashboard']).toBe('1');
+    expect(JSON.parse(dash.data['signet.json']).uid).toBe('signet-overview');
+  });
+
+  it('rejects unknown keys, mutable tags and bad infrastructure URLs in values', () => {
+    const bad: string[][] = [
+      ['--set', 'unknownKey=1'],
+      ['--set', 'services.gateway.replica=3'],
+      ['--set', 'image.tag=latest'],
+      ['--set', 'external.natsUrl=http://nats:4222'],
+      ['--set', 'services.identity.env.JWT_SECRET=oops'],
+    ];
+    for (const extra of bad) {
+      const r = run(helmBin(), ['template', 'signet', CHART, '--kube-version', KUBE_VERSION, ...extra]);
+      expect(r.status, extra.join(' ')).not.toBe(0);
+    }
+    const noInfra = run(helmBin(), ['template', 'signet', CHART, '--kube-version', KUBE_VERSION, '--set', 'infra.enabled=false']);
+    expect(noInfra.status).not.toBe(0);
+    expect(noInfra.stderr).toMatch(/external endpoint|secrets\./);
+  });
+});
+
+describe('the policy check itself', () => {
+  const base = () => parseManifests(rendered.minimal!);
+  it('flags a mutable image, a missing probe, a writable root and a missing PDB', () => {
+    const objs = base();
+    const d = objs.find((o) => o.kind === 'Deployment' && o.metadata.name === 'signet-ledger')!;
+    d.spec.template.spec.containers[0].image = 'ghcr.io/signet/ledger:latest';
+    delete d.spec.template.spec.containers[0].livenessProbe;
+    d.spec.template.spec.containers[0].securityContext.readOnlyRootFilesystem = false;
+    const withoutPdb = objs.filter((o) => !(o.kind === 'PodDisruptionBudget' && o.metadata.name === 'signet-ledger'));
+    const v = policyViolations(withoutPdb);
+    expect(v).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('mutable image'),
+        expect.stringContaining('no livenessProbe'),
+        expect.stringContaining('not read-only'),
+        expect.stringContaining('no PodDisruptionBudget'),
+      ]),
+    );
+  });
+  it('tells immutable image references from mutable ones', () => {
+    expect(isImmutableImage('ghcr.io/signet/gateway:0.1.0')).toBe(true);
+    expect(isImmutableImage(`ghcr.io/signet/gateway@sha256:${'a'.repeat(64)}`)).toBe(true);
+    expect(isImmutableImage('quay.io/minio/minio:RELEASE.2025-04-22T22-12-26Z')).toBe(true);
+    expect(isImmutableImage('ghcr.io/signet/gateway:latest')).toBe(false);
+    expect(isImmutableImage('ghcr.io/signet/gateway')).toBe(false);
+    expect(isImmutableImage('localhost:5000/gateway')).toBe(false);
+  });
+});
