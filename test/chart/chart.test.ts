@@ -77,6 +77,14 @@ describe('charts/signet', () => {
         expect(secretData[ref.key], `${svc}: Secret has no ${ref.key}`).toBeDefined();
         env[e.name] = secretData[ref.key]!;
       }
+      // Endpoints and public URLs are set by the chart, never left to a default such as localhost.
+      const shape = (schema as unknown as { shape?: Record<string, unknown> }).shape ?? {};
+      for (const key of Object.keys(shape)) {
+        if (/(_URL|_ADDR|_ENDPOINT|^WEBAUTHN_ORIGIN|^WEBAUTHN_RP_ID|^LEDGER_ORIGIN)$/.test(key) && key !== 'OTEL_EXPORTER_OTLP_ENDPOINT') {
+          expect(env[key], `${svc}: the chart does not set ${key}`).toBeDefined();
+        }
+      }
+      if ('PUBLIC_BASE_URL' in shape && which === 'default') expect(env.PUBLIC_BASE_URL).toBe('https://sign.example.test');
       const parsed = schema!.safeParse(env);
       expect(parsed.success, `${svc}: ${JSON.stringify(parsed.error?.issues.map((i) => `${i.path.map(String).join('.')}: ${i.message}`))}`).toBe(true);
       // Secrets never sit in a ConfigMap.
