@@ -1,8 +1,364 @@
-import { Router } from 'express';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import busboy from 'busboy';
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import { Metadata, type ServiceError } from '@grpc/grpc-js';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { z } from 'zod';
+import { injectContext, RpcError } from '@signet/kit';
+import type { ceremonyV1 } from '@signet/proto';
 import type { GatewayContext, RouteModule } from '../context.js';
+import { badRequest, HttpError } from '../errors.js';
 
-/** /api/sign routes: filled in by its issue. */
-export function signRoutes(_ctx: GatewayContext): RouteModule {
+/** URL-safe signing tokens (≥128 bits); anything else cannot be a link we sent. */
+const TOKEN = /^[A-Za-z0-9_-]{16,128}$/;
+const MAX_VIDEO_BYTES = 50 * 1024 * 1024;
+const MAX_FRAME_BYTES = 10 * 1024 * 1024;
+const CAPTURE_DEADLINE_MS = 180_000;
+
+/**
+ * Ceremony rate limits (the spec leaves them open; docs/decisions.md): per signing token 120
+ * requests a minute over every ceremony route (the page polls summary every 2 s), 10 capture
+ * uploads per 10 minutes per token, and 600 requests a minute per client IP across all tokens,
+ * which bounds guessing of tokens from one address. Kept in Redis, shared by all replicas.
+ */
+export const SIGN_LIMITS = {
+  token: { points: 120, duration: 60 },
+  capture: { points: 10, duration: 600 },
+  ip: { points: 600, duration: 60 },
+};
+
+/** The built signing page (services/web/dist), same relative place from src/ and dist/. */
+const WEB_DIST = fileURLToPath(new URL('../../../../web/dist/', import.meta.url));
+
+const consentBody = z.object({ consent_text_version: z.string().min(1).max(64) });
+const verifyBody = z.object({ response: z.record(z.string(), z.unknown()) });
+const forensicBody = z.object({
+  events: z
+    .array(z.object({ type: z.string().min(1).max(64), t: z.number().finite().nonnegative(), data: z.record(z.string(), z.unknown()).optional() }))
+    .min(1)
+    .max(500),
+});
+
+function field(issue: z.core.$ZodIssue): string {
+  return `${issue.path.join('.') || 'body'}: ${issue.message}`;
+}
+
+function parse<T>(schema: z.ZodType<T>, body: unknown): T {
+  const r = schema.safeParse(body ?? {});
+  if (!r.success) throw badRequest(field(r.error.issues[0]!));
+  return r.data;
+}
+
+const hashToken = (t: string) => createHash('sha256').update(t).digest('base64url').slice(0, 22);
+
+function summaryJson(s: ceremonyV1.CeremonySummary) {
+  return {
+    signer_name: s.signerName,
+    issuer_name: s.issuerName,
+    document_name: s.documentName,
+    document_sha256_prefix: s.documentSha256Prefix,
+    attestation_type: s.attestationType,
+    attestation_text: s.attestationText,
+    step: s.step,
+    attempts_left: s.attemptsLeft,
+    attempt: s.attempt,
+    webauthn_offered: s.webauthnOffered,
+    webauthn_done: s.webauthnDone,
+    verification_mode: s.verificationMode,
+    outcome: s.outcome || null,
+    consent_text_version: s.consentTextVersion,
+    consent_text: s.consentText,
+  };
+}
+
+/** /api/sign/{token}/*: the public signing ceremony, authorised by the token; and the page at /sign/{token}. */
+export function signRoutes(ctx: GatewayContext): RouteModule {
   const router = Router();
-  return { router, openapi: {} };
+  const rejected = ctx.metrics.counter('signet_gateway_sign_rate_limited_total', 'Ceremony requests answered 429', ['limit']);
+  const limiter = (name: keyof typeof SIGN_LIMITS) =>
+    new RateLimiterRedis({ storeClient: ctx.redis, keyPrefix: `signet:rl:sign_${name}`, ...SIGN_LIMITS[name] });
+  const limiters = { token: limiter('token'), capture: limiter('capture'), ip: limiter('ip') };
+
+  const consume = async (name: keyof typeof limiters, key: string) => {
+    try {
+      await limiters[name].consume(key, 1);
+    } catch (err) {
+      if (err instanceof RateLimiterRes) {
+        rejected.inc({ limit: name });
+        const s = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
+        throw new HttpError(429, `too many requests; retry in ${s} s`, s);
+      }
+      throw new HttpError(503, 'rate limiter unavailable; retry shortly', 5);
+    }
+  };
+
+  /** Every ceremony route: a well-formed token, then the IP and token limits. */
+  const guard = async (req: Request, _res: Response, next: NextFunction) => {
+    const token = String(req.params.token);
+    await consume('ip', req.ip ?? 'unknown');
+    if (!TOKEN.test(token)) throw new HttpError(404, 'this signing link is not valid');
+    await consume('token', hashToken(token));
+    next();
+  };
+  const tokenOf = (req: Request) => String(req.params.token);
+  const ua = (req: Request) => String(req.headers['user-agent'] ?? '').slice(0, 512);
+  const json64k = express.json({ limit: '64kb' });
+  const json256k = express.json({ limit: '256kb' });
+
+  router.get('/api/sign/:token/summary', guard, async (req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(summaryJson(await ctx.ceremony.getSummary({ token: tokenOf(req) })));
+  });
+
+  router.post('/api/sign/:token/consent', guard, json64k, async (req, res) => {
+    const body = parse(consentBody, req.body);
+    const s = await ctx.ceremony.recordConsent({
+      token: tokenOf(req),
+      consentTextVersion: body.consent_text_version,
+      ip: req.ip ?? '',
+      userAgent: ua(req),
+    });
+    res.status(201).json(summaryJson(s));
+  });
+
+  router.get('/api/sign/:token/challenge', guard, async (req, res) => {
+    const c = await ctx.ceremony.issueChallenge({ token: tokenOf(req) });
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({
+      words: c.words,
+      actions: c.actions,
+      nonce: c.nonce,
+      expires_at: c.expiresAt,
+      attempt: c.attempt,
+      action_seconds: c.actionSeconds,
+    });
+  });
+
+  router.post('/api/sign/:token/capture', guard, async (req, res) => {
+    await consume('capture', hashToken(tokenOf(req)));
+    if (!req.is('multipart/form-data')) throw badRequest('capture must be multipart/form-data with fields nonce, video and frame');
+    const receipt = await streamCapture(ctx, req, tokenOf(req), ua(req));
+    res.status(201).json({
+      capture_id: receipt.captureId,
+      attempt: receipt.attempt,
+      status: receipt.status,
+      video_sha256: receipt.videoSha256,
+      frame_sha256: receipt.frameSha256,
+      duration_seconds: receipt.durationSeconds,
+    });
+  });
+
+  router.post('/api/sign/:token/webauthn/options', guard, async (req, res) => {
+    const o = await ctx.ceremony.getWebauthnOptions({ token: tokenOf(req) });
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({ kind: o.kind, options: JSON.parse(o.optionsJson) as unknown });
+  });
+
+  router.post('/api/sign/:token/webauthn/verify', guard, json256k, async (req, res) => {
+    const body = parse(verifyBody, req.body);
+    const r = await ctx.ceremony.verifyWebauthn({ token: tokenOf(req), responseJson: JSON.stringify(body.response) });
+    res.json({ verified: r.verified, kind: r.kind, verification_mode: r.verificationMode });
+  });
+
+  router.post('/api/sign/:token/forensic', guard, json64k, async (req, res) => {
+    const body = parse(forensicBody, req.body);
+    const r = await ctx.ceremony.logForensic({
+      token: tokenOf(req),
+      batchJson: JSON.stringify(req.body),
+      ip: req.ip ?? '',
+      userAgent: ua(req),
+    });
+    void body;
+    res.status(202).json({ batch: r.batch, batches_left: r.batchesLeft, received_at: r.receivedAt });
+  });
+
+  // The signing page. Its token stays out of Referer headers and the page is never cached.
+  const pageHeaders = (res: Response) => {
+    res.setHeader(
+      'Content-Security-Policy',
+      "default-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; connect-src 'self'; style-src 'self'; script-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'",
+    );
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    res.setHeader('Permissions-Policy', 'camera=(self), microphone=(self), publickey-credentials-get=(self), publickey-credentials-create=(self)');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+  };
+  router.use('/assets', express.static(`${WEB_DIST}assets`, { immutable: true, maxAge: '365d', fallthrough: false }));
+  router.get('/sign/:token', (req, res) => {
+    pageHeaders(res);
+    res.setHeader('Cache-Control', 'no-store');
+    const page = `${WEB_DIST}sign.html`;
+    if (!existsSync(page)) {
+      res.status(503).type('text/plain').send('The signing page has not been built (pnpm --filter @signet/web build).');
+      return;
+    }
+    res.sendFile(page);
+  });
+
+  return { router, openapi: signOpenapi() };
+}
+
+/**
+ * Streams the multipart body to the ceremony's client-streaming SubmitCapture: `nonce` must come
+ * before the files, then `video`, then `frame`. Nothing is buffered here beyond a chunk; the
+ * gRPC stream's backpressure pauses the upload. Sizes are capped here and again in the ceremony.
+ */
+function streamCapture(ctx: GatewayContext, req: Request, token: string, userAgent: string): Promise<ceremonyV1.CaptureReceipt> {
+  return new Promise((resolve, reject) => {
+    let nonce: string | undefined;
+    let failure: HttpError | RpcError | undefined;
+    let call: ReturnType<typeof ctx.ceremony.raw.submitCapture> | undefined;
+    let outcome: Promise<ceremonyV1.CaptureReceipt> | undefined;
+    const seen = { video: false, frame: false };
+    const fail = (e: HttpError | RpcError) => {
+      if (!failure) failure = e;
+      call?.cancel();
+    };
+    let bb: busboy.Busboy;
+    try {
+      bb = busboy({
+        headers: req.headers,
+        limits: { fileSize: MAX_VIDEO_BYTES, files: 2, fields: 4, fieldSize: 1024, parts: 8 },
+      });
+    } catch {
+      reject(badRequest('malformed multipart body'));
+      return;
+    }
+    const open = () => {
+      const md = new Metadata();
+      for (const [k, v] of Object.entries(injectContext())) md.set(k, v);
+      outcome = new Promise((res, rej) => {
+        call = ctx.ceremony.raw.submitCapture(md, { deadline: new Date(Date.now() + CAPTURE_DEADLINE_MS) }, (err: ServiceError | null, r?: ceremonyV1.CaptureReceipt) => {
+          if (err) {
+            const e = RpcError.from(err);
+            // A cancellation we asked for carries no information; keep our own reason.
+            if (!failure) failure = e;
+            rej(failure);
+          } else res(r!);
+        });
+      });
+      outcome.catch(() => undefined);
+      call!.write({ part: { $case: 'begin', value: { token, nonce: nonce!, ip: req.ip ?? '', userAgent, videoContentType: '', frameContentType: '' } } });
+    };
+    bb.on('field', (name, value) => {
+      if (name === 'nonce') nonce = value.trim();
+    });
+    bb.on('file', (name, stream, info) => {
+      if (failure || (name !== 'video' && name !== 'frame')) {
+        if (!failure) fail(badRequest(`unexpected file field "${name}"; send video and frame`));
+        stream.resume();
+        return;
+      }
+      if (!nonce) {
+        fail(badRequest('nonce is required and must come before the video and frame fields'));
+        stream.resume();
+        return;
+      }
+      if (seen[name]) {
+        fail(badRequest(`${name} was sent twice`));
+        stream.resume();
+        return;
+      }
+      if (name === 'video' && seen.frame) {
+        fail(badRequest('video must come before frame'));
+        stream.resume();
+        return;
+      }
+      if (name === 'frame' && !seen.video) {
+        fail(badRequest('video must come before frame'));
+        stream.resume();
+        return;
+      }
+      seen[name] = true;
+      void info;
+      if (!call) open();
+      let bytes = 0;
+      stream.on('data', (chunk: Buffer) => {
+        if (failure || !call) return;
+        bytes += chunk.length;
+        if (name === 'frame' && bytes > MAX_FRAME_BYTES) return fail(new HttpError(413, 'frame is too large (10 MB at most)'));
+        if (!call.write({ part: { $case: name, value: chunk } })) {
+          stream.pause();
+          call.once('drain', () => stream.resume());
+        }
+      });
+      stream.on('limit', () => fail(new HttpError(413, `${name} is too large (50 MB at most)`)));
+    });
+    bb.on('error', () => fail(badRequest('malformed multipart body')));
+    bb.on('close', () => {
+      if (!failure && (!seen.video || !seen.frame)) fail(badRequest(`${!seen.video ? 'video' : 'frame'} is required`));
+      if (failure) {
+        // Report our own reason; the ceremony's answer (if it already had one) is in `failure` too.
+        reject(failure);
+        return;
+      }
+      call!.end();
+      outcome!.then(resolve, reject);
+    });
+    req.pipe(bb);
+  });
+}
+
+function signOpenapi() {
+  const token = { name: 'token', in: 'path', required: true, schema: { type: 'string' } };
+  const errors = {
+    '400': { $ref: '#/components/responses/BadRequest' },
+    '404': { $ref: '#/components/responses/NotFound' },
+    '409': { $ref: '#/components/responses/Conflict' },
+    '429': { $ref: '#/components/responses/TooManyRequests' },
+  };
+  const op = (summary: string, extra: Record<string, unknown> = {}) => ({
+    tags: ['signing ceremony'],
+    summary,
+    security: [],
+    parameters: [token],
+    responses: { '200': { description: 'OK' }, ...errors },
+    ...extra,
+  });
+  return {
+    '/api/sign/{token}/summary': { get: op('Get the signing session state (step, attempts left, outcome)') },
+    '/api/sign/{token}/consent': {
+      post: op('Record signer consent (a second consent is 409)', {
+        requestBody: {
+          content: {
+            'application/json': {
+              schema: { type: 'object', required: ['consent_text_version'], properties: { consent_text_version: { type: 'string' } } },
+            },
+          },
+        },
+        responses: { '201': { description: 'Consent recorded; the session summary' }, ...errors },
+      }),
+    },
+    '/api/sign/{token}/challenge': {
+      get: op('Issue 4 random words and 3 liveness actions with a nonce valid 2 minutes; replaces any earlier challenge'),
+    },
+    '/api/sign/{token}/capture': {
+      post: op('Submit the signing video (WebM/MP4, ≤50 MB, ≤60 s) and final frame (JPEG/PNG) with the challenge nonce', {
+        requestBody: {
+          content: {
+            'multipart/form-data': {
+              schema: {
+                type: 'object',
+                required: ['nonce', 'video', 'frame'],
+                properties: {
+                  nonce: { type: 'string', description: 'must come first' },
+                  video: { type: 'string', format: 'binary' },
+                  frame: { type: 'string', format: 'binary' },
+                },
+              },
+            },
+          },
+        },
+        responses: { '201': { description: 'Capture accepted' }, '413': { description: 'Too large' }, ...errors },
+      }),
+    },
+    '/api/sign/{token}/webauthn/options': { post: op('WebAuthn registration or authentication options bound to the document and nonce') },
+    '/api/sign/{token}/webauthn/verify': { post: op('Verify the WebAuthn registration or assertion ({"response": ...})') },
+    '/api/sign/{token}/forensic': {
+      post: op('Log a batch of client forensic events (≤64 KB, ≤200 batches a session)', {
+        responses: { '202': { description: 'Stored' }, '413': { description: 'Too large' }, ...errors },
+      }),
+    },
+  };
 }
