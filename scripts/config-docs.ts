@@ -53,6 +53,8 @@ const descriptions: Record<string, string> = {
   BUCKET_CAPTURES: 'bucket of signing videos and frames',
   MAX_ATTEMPTS: 'verification attempts per signer',
   TRUSTED_PROXIES: 'proxies whose X-Forwarded-For is trusted',
+  REDIS_KEY_PREFIX: 'prefix of every Redis key (replicas of one deployment share it)',
+  AUTH_CACHE_TTL_SECONDS: 'longest life of a cached credential (revocation is immediate)',
   RPC_DEADLINE_MS: 'deadline of calls to services',
   READINESS_UPSTREAMS: 'services the gateway readiness requires',
   WEBAUTHN_RP_ID: 'WebAuthn relying party id',

@@ -75,6 +75,8 @@ export async function startServices(names: ServiceName[], opts: Partial<Omit<Sta
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     PUBLIC_BASE_URL: gatewayUrl,
     WEBAUTHN_ORIGIN: gatewayUrl,
+    // Redis keys (rate limits, caches) are per run unless a test shares a prefix between stacks.
+    REDIS_KEY_PREFIX: `t_${run}:`,
     ...Object.fromEntries(BACKEND.map((n) => [`${n.toUpperCase()}_ADDR`, addr(n)])),
     ...secrets,
     ...opts.env,

@@ -14,6 +14,10 @@ export const gatewayConfigSchema = baseSchema.extend({
   TRUSTED_PROXIES: z.string().default('loopback'),
   /** Services whose gRPC health the gateway's readiness requires (comma-separated names). */
   READINESS_UPSTREAMS: z.string().default('identity,billing,transaction,ceremony,ledger'),
+  /** Prefix of every Redis key (rate limits, auth cache, CSRF); replicas of one deployment share it. */
+  REDIS_KEY_PREFIX: z.string().default('signet:'),
+  /** Longest time a resolved credential is cached; revocation invalidates it at once regardless. */
+  AUTH_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   /** Deadline for calls to the services, in milliseconds. */
   RPC_DEADLINE_MS: z.coerce.number().int().positive().default(5000),
 });

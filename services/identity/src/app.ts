@@ -1,16 +1,26 @@
 import {
+  addService,
   connectBus,
   connectMongo,
   createLogger,
+  createMailer,
+  createOutboxRelay,
   Metrics,
   pingMongo,
   serveGrpc,
   type Logger,
 } from '@signet/kit';
+import { identityV1 } from '@signet/proto';
 import { Redis } from 'ioredis';
 import type { IdentityConfig } from './config.js';
+import { createSecretBox } from './domain/secrets.js';
+import { createSessions } from './domain/session.js';
+import { identityHandlers } from './grpc/identity.handler.js';
+import { createApiKeyRepository } from './store/api-key.repository.js';
+import { createSignupRepository } from './store/signup.repository.js';
+import { createUserRepository } from './store/user.repository.js';
 
-/** Starts the identity service. Its domain RPCs arrive with its issue; until then it serves health and metrics. */
+/** Starts identity: gRPC on GRPC_PORT, ops on OPS_PORT, and the outbox relay for user events. */
 export async function startIdentity(cfg: IdentityConfig, opts: { logger?: Logger } = {}) {
   const logger = opts.logger ?? createLogger('identity', cfg.LOG_LEVEL);
   const metrics = new Metrics('identity');
@@ -18,17 +28,49 @@ export async function startIdentity(cfg: IdentityConfig, opts: { logger?: Logger
   const bus = await connectBus(cfg.NATS_URL, 'identity');
   const redis = new Redis(cfg.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2 });
   await redis.connect();
+  const users = createUserRepository(conn);
+  const signups = createSignupRepository(conn);
+  const apiKeys = createApiKeyRepository(conn);
+  await Promise.all([users.init(), signups.init(), apiKeys.init()]);
+  const mailer = createMailer(cfg.SMTP_URL, cfg.MAIL_FROM);
+  const relay = createOutboxRelay(bus, [users.model], { metrics, logger });
+
   const checks = [
     { name: 'mongo', check: () => pingMongo(conn) },
     { name: 'nats', check: async () => bus.nc.flush() },
     { name: 'redis', check: () => redis.ping() },
   ];
-  const served = await serveGrpc({ name: 'identity', logger, metrics, grpcPort: cfg.GRPC_PORT, opsPort: cfg.OPS_PORT, checks, register: () => {} });
+  const handlers = identityHandlers({
+    users,
+    signups,
+    apiKeys,
+    sessions: createSessions(cfg.JWT_SECRET),
+    box: createSecretBox(cfg.TOTP_ENCRYPTION_KEY),
+    mailer,
+    redis,
+    redisPrefix: cfg.REDIS_KEY_PREFIX,
+    defaultSessionTtlHours: cfg.SESSION_TTL_HOURS,
+    metrics,
+    logger,
+    onUserCreated: relay.kick,
+  });
+  const served = await serveGrpc({
+    name: 'identity',
+    logger,
+    metrics,
+    grpcPort: cfg.GRPC_PORT,
+    opsPort: cfg.OPS_PORT,
+    checks,
+    register: (server) => addService(server, identityV1.IdentityServiceService, handlers, { metrics, logger }),
+  });
   return {
     grpcPort: served.grpcPort,
     opsPort: served.opsPort,
+    metrics,
     async stop() {
       await served.stop();
+      relay.stop();
+      mailer.close();
       await bus.nc.drain();
       redis.disconnect();
       await conn.close();

@@ -15,5 +15,7 @@ export const identityConfigSchema = baseSchema.extend({
   /** AES-256-GCM key for TOTP secrets at rest: 64 hex characters. */
   TOTP_ENCRYPTION_KEY: z.string({ error: 'required' }).regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)'),
   SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(720).default(24),
+  /** Prefix of every Redis key (two-factor challenges); lets deployments and test runs share one Redis. */
+  REDIS_KEY_PREFIX: z.string().default('signet:'),
 });
 export type IdentityConfig = z.infer<typeof identityConfigSchema>;

@@ -1,11 +1,82 @@
+import { createHash } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { RpcError } from '@signet/kit';
 import type { Caller, GatewayContext } from './context.js';
 import { HttpError } from './errors.js';
 
 /**
- * Authenticates X-API-Key or Authorization: Bearer <JWT> through the identity service and puts the
- * caller on res.locals.caller. Missing or invalid credentials → 401.
+ * The credential cache, in Redis so every replica sees the same state:
+ *   <prefix>auth:<sha256(kind:credential)> → {caller, ver}   (TTL ≤ AUTH_CACHE_TTL_SECONDS)
+ *   <prefix>authver                       → a counter bumped on every revocation
+ * An entry is used only while its `ver` equals the current counter, so one INCR
+ * (invalidateCredentials) makes every replica ask identity again on its very next request.
+ * Revocations are rare (a key revoked, a password changed), so one global counter costs little and
+ * needs no user id before identity has answered. The counter is read *before* identity is asked: a
+ * revocation committed after identity answered bumps it past the stored value, so that entry is
+ * stale at once and a revoked credential is never served from the cache.
+ */
+const entryKey = (ctx: GatewayContext, kind: string, credential: string) =>
+  `${ctx.cfg.REDIS_KEY_PREFIX}auth:${createHash('sha256').update(`${kind}:${credential}`).digest('hex')}`;
+const versionKey = (ctx: GatewayContext) => `${ctx.cfg.REDIS_KEY_PREFIX}authver`;
+
+type Cached = { caller: Caller; ver: string };
+
+const cacheCounters = new WeakMap<object, ReturnType<GatewayContext['metrics']['counter']>>();
+function cacheCounter(ctx: GatewayContext) {
+  let c = cacheCounters.get(ctx.metrics);
+  if (!c) {
+    c = ctx.metrics.counter('signet_gateway_auth_cache_total', 'Credential lookups by cache outcome', ['result']);
+    cacheCounters.set(ctx.metrics, c);
+  }
+  return c;
+}
+
+/**
+ * Makes every cached credential invalid on every replica at once: call after identity has committed
+ * a revocation (API key revoked, password changed or reset).
+ */
+export async function invalidateCredentials(ctx: GatewayContext): Promise<void> {
+  await ctx.redis.incr(versionKey(ctx));
+}
+
+async function resolve(ctx: GatewayContext, kind: 'apiKey' | 'sessionToken', credential: string): Promise<Caller> {
+  const counter = cacheCounter(ctx);
+  const ek = entryKey(ctx, kind, credential);
+  const ttl = ctx.cfg.AUTH_CACHE_TTL_SECONDS;
+  let ver = '0';
+  if (ttl > 0) {
+    const [raw, current] = await ctx.redis.mget(ek, versionKey(ctx));
+    ver = current ?? '0';
+    if (raw) {
+      const cached = JSON.parse(raw) as Cached;
+      if (cached.ver === ver && (cached.caller.expiresAt === undefined || cached.caller.expiresAt > Date.now() / 1000)) {
+        counter.inc({ result: 'hit' });
+        return cached.caller;
+      }
+      counter.inc({ result: 'stale' });
+    } else counter.inc({ result: 'miss' });
+  }
+  const r = await ctx.identity.authenticate({
+    credential: kind === 'apiKey' ? { $case: 'apiKey', value: credential } : { $case: 'sessionToken', value: credential },
+  });
+  const caller: Caller = {
+    userId: r.userId,
+    email: r.email,
+    orgName: r.orgName,
+    method: r.method === 'api_key' ? 'api_key' : 'session',
+    sessionId: r.sessionId,
+    ...(r.expiresAt ? { expiresAt: r.expiresAt } : {}),
+  };
+  if (ttl > 0) {
+    const life = caller.expiresAt ? Math.min(ttl, caller.expiresAt - Math.floor(Date.now() / 1000)) : ttl;
+    if (life > 0) await ctx.redis.set(ek, JSON.stringify({ caller, ver } satisfies Cached), 'EX', life);
+  }
+  return caller;
+}
+
+/**
+ * Authenticates X-API-Key or Authorization: Bearer <JWT> through the identity service (with the
+ * shared cache above) and puts the caller on res.locals.caller. Missing or invalid credentials → 401.
  */
 export function requireCaller(ctx: GatewayContext, opts: { allowApiKey?: boolean } = {}) {
   const allowApiKey = opts.allowApiKey ?? true;
@@ -15,17 +86,7 @@ export function requireCaller(ctx: GatewayContext, opts: { allowApiKey?: boolean
     if (apiKey && !allowApiKey) throw new HttpError(401, 'API keys are not accepted here; sign in');
     if (!apiKey && !bearer) throw new HttpError(401, 'authentication required: X-API-Key or Authorization: Bearer <token>');
     try {
-      const r = await ctx.identity.authenticate({
-        credential: apiKey ? { $case: 'apiKey', value: apiKey } : { $case: 'sessionToken', value: bearer! },
-      });
-      const caller: Caller = {
-        userId: r.userId,
-        email: r.email,
-        orgName: r.orgName,
-        method: r.method === 'api_key' ? 'api_key' : 'session',
-        sessionId: r.sessionId,
-      };
-      res.locals.caller = caller;
+      res.locals.caller = await resolve(ctx, apiKey ? 'apiKey' : 'sessionToken', apiKey ?? bearer!);
     } catch (err) {
       if (err instanceof RpcError && err.reason === 'UNAUTHENTICATED') throw new HttpError(401, 'invalid or expired credentials');
       throw err;

@@ -23,6 +23,8 @@ export type Caller = {
   orgName: string;
   method: 'api_key' | 'session';
   sessionId: string;
+  /** Sessions: expiry in Unix seconds. */
+  expiresAt?: number;
 };
 
 /** A route module: its router and the OpenAPI paths it serves (merged into /api/openapi.json). */

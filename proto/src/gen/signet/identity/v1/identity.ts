@@ -35,6 +35,8 @@ export interface AuthenticateResponse {
   method: string;
   /** Set for sessions: the id that CSRF tokens are bound to. */
   sessionId: string;
+  /** Set for sessions: expiry as Unix seconds (caches must not outlive it). */
+  expiresAt: number;
 }
 
 export interface GetUserRequest {
@@ -46,6 +48,184 @@ export interface GetUserResponse {
   email: string;
   name: string;
   orgName: string;
+}
+
+export interface Session {
+  /** Session JWT (HS256). */
+  token: string;
+  email: string;
+  orgName: string;
+  userId: string;
+  /** ISO 8601 UTC. */
+  expiresAt: string;
+}
+
+export interface RegisterRequest {
+  email: string;
+  password: string;
+  name: string;
+}
+
+export interface RegisterResponse {
+  /** ISO 8601 UTC expiry of the mailed code. */
+  codeExpiresAt: string;
+}
+
+export interface SendSignupCodeRequest {
+  email: string;
+}
+
+export interface SendSignupCodeResponse {
+  codeExpiresAt: string;
+}
+
+export interface VerifyEmailRequest {
+  email: string;
+  code: string;
+}
+
+export interface VerifyEmailResponse {
+  /** One-time token that authorises CompleteOnboarding (valid 1 hour). */
+  onboardingToken: string;
+}
+
+export interface CompleteOnboardingRequest {
+  onboardingToken: string;
+  orgName: string;
+}
+
+export interface CheckEmailRequest {
+  email: string;
+}
+
+export interface CheckEmailResponse {
+  exists: boolean;
+}
+
+export interface LoginRequest {
+  email: string;
+  password: string;
+}
+
+export interface LoginResponse {
+  result: { $case: "session"; value: Session } | { $case: "mfa"; value: MfaChallenge } | undefined;
+}
+
+export interface MfaChallenge {
+  /** Opaque, single use, valid 5 minutes. */
+  challenge: string;
+  expiresAt: string;
+}
+
+export interface CompleteMfaLoginRequest {
+  challenge: string;
+  code: string;
+}
+
+export interface GetProfileRequest {
+  userId: string;
+}
+
+export interface Profile {
+  userId: string;
+  email: string;
+  name: string;
+  orgName: string;
+  twoFactorEnabled: boolean;
+  sessionTtlHours: number;
+  createdAt: string;
+}
+
+export interface ChangePasswordRequest {
+  userId: string;
+  currentPassword: string;
+  newPassword: string;
+}
+
+export interface SendResetCodeRequest {
+  email: string;
+}
+
+export interface SendResetCodeResponse {
+}
+
+export interface ResetPasswordRequest {
+  email: string;
+  code: string;
+  newPassword: string;
+}
+
+export interface ResetPasswordResponse {
+  /** The user whose password changed (for the gateway's credential cache; never sent to clients). */
+  userId: string;
+}
+
+export interface SetupTotpRequest {
+  userId: string;
+}
+
+export interface SetupTotpResponse {
+  /** Base32 secret, for manual entry. */
+  secret: string;
+  otpauthUri: string;
+  /** data:image/png;base64,... QR code of the otpauth URI. */
+  qrDataUrl: string;
+}
+
+export interface EnableTotpRequest {
+  userId: string;
+  code: string;
+}
+
+export interface EnableTotpResponse {
+}
+
+export interface DisableTotpRequest {
+  userId: string;
+  password: string;
+  code: string;
+}
+
+export interface DisableTotpResponse {
+}
+
+export interface ApiKey {
+  id: string;
+  name: string;
+  /** The first 12 characters of the key. */
+  prefix: string;
+  createdAt: string;
+  /** Empty when never used. */
+  lastUsedAt: string;
+}
+
+export interface CreateApiKeyRequest {
+  userId: string;
+  name: string;
+}
+
+export interface CreatedApiKey {
+  key:
+    | ApiKey
+    | undefined;
+  /** The full key, shown once. */
+  secret: string;
+}
+
+export interface ListApiKeysRequest {
+  userId: string;
+}
+
+export interface ListApiKeysResponse {
+  keys: ApiKey[];
+}
+
+export interface RevokeApiKeyRequest {
+  userId: string;
+  id: string;
+}
+
+export interface RevokeApiKeyResponse {
 }
 
 function createBaseAuthenticateRequest(): AuthenticateRequest {
@@ -130,7 +310,7 @@ export const AuthenticateRequest: MessageFns<AuthenticateRequest> = {
 };
 
 function createBaseAuthenticateResponse(): AuthenticateResponse {
-  return { userId: "", email: "", orgName: "", method: "", sessionId: "" };
+  return { userId: "", email: "", orgName: "", method: "", sessionId: "", expiresAt: 0 };
 }
 
 export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
@@ -149,6 +329,9 @@ export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
     }
     if (message.sessionId !== "") {
       writer.uint32(42).string(message.sessionId);
+    }
+    if (message.expiresAt !== 0) {
+      writer.uint32(48).int64(message.expiresAt);
     }
     return writer;
   },
@@ -206,6 +389,14 @@ export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
             message.sessionId = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.expiresAt = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -228,6 +419,7 @@ export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
     message.orgName = object.orgName ?? "";
     message.method = object.method ?? "";
     message.sessionId = object.sessionId ?? "";
+    message.expiresAt = object.expiresAt ?? 0;
     return message;
   },
 };
@@ -378,6 +570,2250 @@ export const GetUserResponse: MessageFns<GetUserResponse> = {
   },
 };
 
+function createBaseSession(): Session {
+  return { token: "", email: "", orgName: "", userId: "", expiresAt: "" };
+}
+
+export const Session: MessageFns<Session> = {
+  encode(message: Session, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== "") {
+      writer.uint32(10).string(message.token);
+    }
+    if (message.email !== "") {
+      writer.uint32(18).string(message.email);
+    }
+    if (message.orgName !== "") {
+      writer.uint32(26).string(message.orgName);
+    }
+    if (message.userId !== "") {
+      writer.uint32(34).string(message.userId);
+    }
+    if (message.expiresAt !== "") {
+      writer.uint32(42).string(message.expiresAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Session {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSession();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.orgName = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.expiresAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<Session>): Session {
+    return Session.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Session>): Session {
+    const message = createBaseSession();
+    message.token = object.token ?? "";
+    message.email = object.email ?? "";
+    message.orgName = object.orgName ?? "";
+    message.userId = object.userId ?? "";
+    message.expiresAt = object.expiresAt ?? "";
+    return message;
+  },
+};
+
+function createBaseRegisterRequest(): RegisterRequest {
+  return { email: "", password: "", name: "" };
+}
+
+export const RegisterRequest: MessageFns<RegisterRequest> = {
+  encode(message: RegisterRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.email !== "") {
+      writer.uint32(10).string(message.email);
+    }
+    if (message.password !== "") {
+      writer.uint32(18).string(message.password);
+    }
+    if (message.name !== "") {
+      writer.uint32(26).string(message.name);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RegisterRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRegisterRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.password = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<RegisterRequest>): RegisterRequest {
+    return RegisterRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RegisterRequest>): RegisterRequest {
+    const message = createBaseRegisterRequest();
+    message.email = object.email ?? "";
+    message.password = object.password ?? "";
+    message.name = object.name ?? "";
+    return message;
+  },
+};
+
+function createBaseRegisterResponse(): RegisterResponse {
+  return { codeExpiresAt: "" };
+}
+
+export const RegisterResponse: MessageFns<RegisterResponse> = {
+  encode(message: RegisterResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.codeExpiresAt !== "") {
+      writer.uint32(10).string(message.codeExpiresAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RegisterResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRegisterResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.codeExpiresAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<RegisterResponse>): RegisterResponse {
+    return RegisterResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RegisterResponse>): RegisterResponse {
+    const message = createBaseRegisterResponse();
+    message.codeExpiresAt = object.codeExpiresAt ?? "";
+    return message;
+  },
+};
+
+function createBaseSendSignupCodeRequest(): SendSignupCodeRequest {
+  return { email: "" };
+}
+
+export const SendSignupCodeRequest: MessageFns<SendSignupCodeRequest> = {
+  encode(message: SendSignupCodeRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.email !== "") {
+      writer.uint32(10).string(message.email);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SendSignupCodeRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSendSignupCodeRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<SendSignupCodeRequest>): SendSignupCodeRequest {
+    return SendSignupCodeRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SendSignupCodeRequest>): SendSignupCodeRequest {
+    const message = createBaseSendSignupCodeRequest();
+    message.email = object.email ?? "";
+    return message;
+  },
+};
+
+function createBaseSendSignupCodeResponse(): SendSignupCodeResponse {
+  return { codeExpiresAt: "" };
+}
+
+export const SendSignupCodeResponse: MessageFns<SendSignupCodeResponse> = {
+  encode(message: SendSignupCodeResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.codeExpiresAt !== "") {
+      writer.uint32(10).string(message.codeExpiresAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SendSignupCodeResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSendSignupCodeResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.codeExpiresAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<SendSignupCodeResponse>): SendSignupCodeResponse {
+    return SendSignupCodeResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SendSignupCodeResponse>): SendSignupCodeResponse {
+    const message = createBaseSendSignupCodeResponse();
+    message.codeExpiresAt = object.codeExpiresAt ?? "";
+    return message;
+  },
+};
+
+function createBaseVerifyEmailRequest(): VerifyEmailRequest {
+  return { email: "", code: "" };
+}
+
+export const VerifyEmailRequest: MessageFns<VerifyEmailRequest> = {
+  encode(message: VerifyEmailRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.email !== "") {
+      writer.uint32(10).string(message.email);
+    }
+    if (message.code !== "") {
+      writer.uint32(18).string(message.code);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VerifyEmailRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVerifyEmailRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<VerifyEmailRequest>): VerifyEmailRequest {
+    return VerifyEmailRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<VerifyEmailRequest>): VerifyEmailRequest {
+    const message = createBaseVerifyEmailRequest();
+    message.email = object.email ?? "";
+    message.code = object.code ?? "";
+    return message;
+  },
+};
+
+function createBaseVerifyEmailResponse(): VerifyEmailResponse {
+  return { onboardingToken: "" };
+}
+
+export const VerifyEmailResponse: MessageFns<VerifyEmailResponse> = {
+  encode(message: VerifyEmailResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.onboardingToken !== "") {
+      writer.uint32(10).string(message.onboardingToken);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VerifyEmailResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVerifyEmailResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.onboardingToken = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<VerifyEmailResponse>): VerifyEmailResponse {
+    return VerifyEmailResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<VerifyEmailResponse>): VerifyEmailResponse {
+    const message = createBaseVerifyEmailResponse();
+    message.onboardingToken = object.onboardingToken ?? "";
+    return message;
+  },
+};
+
+function createBaseCompleteOnboardingRequest(): CompleteOnboardingRequest {
+  return { onboardingToken: "", orgName: "" };
+}
+
+export const CompleteOnboardingRequest: MessageFns<CompleteOnboardingRequest> = {
+  encode(message: CompleteOnboardingRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.onboardingToken !== "") {
+      writer.uint32(10).string(message.onboardingToken);
+    }
+    if (message.orgName !== "") {
+      writer.uint32(18).string(message.orgName);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CompleteOnboardingRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCompleteOnboardingRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.onboardingToken = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.orgName = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<CompleteOnboardingRequest>): CompleteOnboardingRequest {
+    return CompleteOnboardingRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CompleteOnboardingRequest>): CompleteOnboardingRequest {
+    const message = createBaseCompleteOnboardingRequest();
+    message.onboardingToken = object.onboardingToken ?? "";
+    message.orgName = object.orgName ?? "";
+    return message;
+  },
+};
+
+function createBaseCheckEmailRequest(): CheckEmailRequest {
+  return { email: "" };
+}
+
+export const CheckEmailRequest: MessageFns<CheckEmailRequest> = {
+  encode(message: CheckEmailRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.email !== "") {
+      writer.uint32(10).string(message.email);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CheckEmailRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCheckEmailRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<CheckEmailRequest>): CheckEmailRequest {
+    return CheckEmailRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CheckEmailRequest>): CheckEmailRequest {
+    const message = createBaseCheckEmailRequest();
+    message.email = object.email ?? "";
+    return message;
+  },
+};
+
+function createBaseCheckEmailResponse(): CheckEmailResponse {
+  return { exists: false };
+}
+
+export const CheckEmailResponse: MessageFns<CheckEmailResponse> = {
+  encode(message: CheckEmailResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.exists !== false) {
+      writer.uint32(8).bool(message.exists);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CheckEmailResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCheckEmailResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.exists = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<CheckEmailResponse>): CheckEmailResponse {
+    return CheckEmailResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CheckEmailResponse>): CheckEmailResponse {
+    const message = createBaseCheckEmailResponse();
+    message.exists = object.exists ?? false;
+    return message;
+  },
+};
+
+function createBaseLoginRequest(): LoginRequest {
+  return { email: "", password: "" };
+}
+
+export const LoginRequest: MessageFns<LoginRequest> = {
+  encode(message: LoginRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.email !== "") {
+      writer.uint32(10).string(message.email);
+    }
+    if (message.password !== "") {
+      writer.uint32(18).string(message.password);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LoginRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLoginRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.password = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<LoginRequest>): LoginRequest {
+    return LoginRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<LoginRequest>): LoginRequest {
+    const message = createBaseLoginRequest();
+    message.email = object.email ?? "";
+    message.password = object.password ?? "";
+    return message;
+  },
+};
+
+function createBaseLoginResponse(): LoginResponse {
+  return { result: undefined };
+}
+
+export const LoginResponse: MessageFns<LoginResponse> = {
+  encode(message: LoginResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    switch (message.result?.$case) {
+      case "session":
+        Session.encode(message.result.value, writer.uint32(10).fork()).join();
+        break;
+      case "mfa":
+        MfaChallenge.encode(message.result.value, writer.uint32(18).fork()).join();
+        break;
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LoginResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLoginResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.result = { $case: "session", value: Session.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.result = { $case: "mfa", value: MfaChallenge.decode(reader, reader.uint32()) };
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<LoginResponse>): LoginResponse {
+    return LoginResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<LoginResponse>): LoginResponse {
+    const message = createBaseLoginResponse();
+    switch (object.result?.$case) {
+      case "session": {
+        if (object.result?.value !== undefined && object.result?.value !== null) {
+          message.result = { $case: "session", value: Session.fromPartial(object.result.value) };
+        }
+        break;
+      }
+      case "mfa": {
+        if (object.result?.value !== undefined && object.result?.value !== null) {
+          message.result = { $case: "mfa", value: MfaChallenge.fromPartial(object.result.value) };
+        }
+        break;
+      }
+    }
+    return message;
+  },
+};
+
+function createBaseMfaChallenge(): MfaChallenge {
+  return { challenge: "", expiresAt: "" };
+}
+
+export const MfaChallenge: MessageFns<MfaChallenge> = {
+  encode(message: MfaChallenge, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.challenge !== "") {
+      writer.uint32(10).string(message.challenge);
+    }
+    if (message.expiresAt !== "") {
+      writer.uint32(18).string(message.expiresAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MfaChallenge {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMfaChallenge();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.challenge = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.expiresAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<MfaChallenge>): MfaChallenge {
+    return MfaChallenge.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<MfaChallenge>): MfaChallenge {
+    const message = createBaseMfaChallenge();
+    message.challenge = object.challenge ?? "";
+    message.expiresAt = object.expiresAt ?? "";
+    return message;
+  },
+};
+
+function createBaseCompleteMfaLoginRequest(): CompleteMfaLoginRequest {
+  return { challenge: "", code: "" };
+}
+
+export const CompleteMfaLoginRequest: MessageFns<CompleteMfaLoginRequest> = {
+  encode(message: CompleteMfaLoginRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.challenge !== "") {
+      writer.uint32(10).string(message.challenge);
+    }
+    if (message.code !== "") {
+      writer.uint32(18).string(message.code);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CompleteMfaLoginRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCompleteMfaLoginRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.challenge = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<CompleteMfaLoginRequest>): CompleteMfaLoginRequest {
+    return CompleteMfaLoginRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CompleteMfaLoginRequest>): CompleteMfaLoginRequest {
+    const message = createBaseCompleteMfaLoginRequest();
+    message.challenge = object.challenge ?? "";
+    message.code = object.code ?? "";
+    return message;
+  },
+};
+
+function createBaseGetProfileRequest(): GetProfileRequest {
+  return { userId: "" };
+}
+
+export const GetProfileRequest: MessageFns<GetProfileRequest> = {
+  encode(message: GetProfileRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetProfileRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetProfileRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<GetProfileRequest>): GetProfileRequest {
+    return GetProfileRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetProfileRequest>): GetProfileRequest {
+    const message = createBaseGetProfileRequest();
+    message.userId = object.userId ?? "";
+    return message;
+  },
+};
+
+function createBaseProfile(): Profile {
+  return { userId: "", email: "", name: "", orgName: "", twoFactorEnabled: false, sessionTtlHours: 0, createdAt: "" };
+}
+
+export const Profile: MessageFns<Profile> = {
+  encode(message: Profile, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.email !== "") {
+      writer.uint32(18).string(message.email);
+    }
+    if (message.name !== "") {
+      writer.uint32(26).string(message.name);
+    }
+    if (message.orgName !== "") {
+      writer.uint32(34).string(message.orgName);
+    }
+    if (message.twoFactorEnabled !== false) {
+      writer.uint32(40).bool(message.twoFactorEnabled);
+    }
+    if (message.sessionTtlHours !== 0) {
+      writer.uint32(48).int32(message.sessionTtlHours);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(58).string(message.createdAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Profile {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProfile();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.orgName = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.twoFactorEnabled = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.sessionTtlHours = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<Profile>): Profile {
+    return Profile.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Profile>): Profile {
+    const message = createBaseProfile();
+    message.userId = object.userId ?? "";
+    message.email = object.email ?? "";
+    message.name = object.name ?? "";
+    message.orgName = object.orgName ?? "";
+    message.twoFactorEnabled = object.twoFactorEnabled ?? false;
+    message.sessionTtlHours = object.sessionTtlHours ?? 0;
+    message.createdAt = object.createdAt ?? "";
+    return message;
+  },
+};
+
+function createBaseChangePasswordRequest(): ChangePasswordRequest {
+  return { userId: "", currentPassword: "", newPassword: "" };
+}
+
+export const ChangePasswordRequest: MessageFns<ChangePasswordRequest> = {
+  encode(message: ChangePasswordRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.currentPassword !== "") {
+      writer.uint32(18).string(message.currentPassword);
+    }
+    if (message.newPassword !== "") {
+      writer.uint32(26).string(message.newPassword);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChangePasswordRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChangePasswordRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.currentPassword = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.newPassword = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ChangePasswordRequest>): ChangePasswordRequest {
+    return ChangePasswordRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ChangePasswordRequest>): ChangePasswordRequest {
+    const message = createBaseChangePasswordRequest();
+    message.userId = object.userId ?? "";
+    message.currentPassword = object.currentPassword ?? "";
+    message.newPassword = object.newPassword ?? "";
+    return message;
+  },
+};
+
+function createBaseSendResetCodeRequest(): SendResetCodeRequest {
+  return { email: "" };
+}
+
+export const SendResetCodeRequest: MessageFns<SendResetCodeRequest> = {
+  encode(message: SendResetCodeRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.email !== "") {
+      writer.uint32(10).string(message.email);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SendResetCodeRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSendResetCodeRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<SendResetCodeRequest>): SendResetCodeRequest {
+    return SendResetCodeRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SendResetCodeRequest>): SendResetCodeRequest {
+    const message = createBaseSendResetCodeRequest();
+    message.email = object.email ?? "";
+    return message;
+  },
+};
+
+function createBaseSendResetCodeResponse(): SendResetCodeResponse {
+  return {};
+}
+
+export const SendResetCodeResponse: MessageFns<SendResetCodeResponse> = {
+  encode(_: SendResetCodeResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SendResetCodeResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSendResetCodeResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<SendResetCodeResponse>): SendResetCodeResponse {
+    return SendResetCodeResponse.fromPartial(base ?? {});
+  },
+  fromPartial(_: DeepPartial<SendResetCodeResponse>): SendResetCodeResponse {
+    const message = createBaseSendResetCodeResponse();
+    return message;
+  },
+};
+
+function createBaseResetPasswordRequest(): ResetPasswordRequest {
+  return { email: "", code: "", newPassword: "" };
+}
+
+export const ResetPasswordRequest: MessageFns<ResetPasswordRequest> = {
+  encode(message: ResetPasswordRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.email !== "") {
+      writer.uint32(10).string(message.email);
+    }
+    if (message.code !== "") {
+      writer.uint32(18).string(message.code);
+    }
+    if (message.newPassword !== "") {
+      writer.uint32(26).string(message.newPassword);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResetPasswordRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResetPasswordRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.newPassword = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ResetPasswordRequest>): ResetPasswordRequest {
+    return ResetPasswordRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ResetPasswordRequest>): ResetPasswordRequest {
+    const message = createBaseResetPasswordRequest();
+    message.email = object.email ?? "";
+    message.code = object.code ?? "";
+    message.newPassword = object.newPassword ?? "";
+    return message;
+  },
+};
+
+function createBaseResetPasswordResponse(): ResetPasswordResponse {
+  return { userId: "" };
+}
+
+export const ResetPasswordResponse: MessageFns<ResetPasswordResponse> = {
+  encode(message: ResetPasswordResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResetPasswordResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResetPasswordResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ResetPasswordResponse>): ResetPasswordResponse {
+    return ResetPasswordResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ResetPasswordResponse>): ResetPasswordResponse {
+    const message = createBaseResetPasswordResponse();
+    message.userId = object.userId ?? "";
+    return message;
+  },
+};
+
+function createBaseSetupTotpRequest(): SetupTotpRequest {
+  return { userId: "" };
+}
+
+export const SetupTotpRequest: MessageFns<SetupTotpRequest> = {
+  encode(message: SetupTotpRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetupTotpRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetupTotpRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<SetupTotpRequest>): SetupTotpRequest {
+    return SetupTotpRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SetupTotpRequest>): SetupTotpRequest {
+    const message = createBaseSetupTotpRequest();
+    message.userId = object.userId ?? "";
+    return message;
+  },
+};
+
+function createBaseSetupTotpResponse(): SetupTotpResponse {
+  return { secret: "", otpauthUri: "", qrDataUrl: "" };
+}
+
+export const SetupTotpResponse: MessageFns<SetupTotpResponse> = {
+  encode(message: SetupTotpResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.secret !== "") {
+      writer.uint32(10).string(message.secret);
+    }
+    if (message.otpauthUri !== "") {
+      writer.uint32(18).string(message.otpauthUri);
+    }
+    if (message.qrDataUrl !== "") {
+      writer.uint32(26).string(message.qrDataUrl);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetupTotpResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetupTotpResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.secret = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.otpauthUri = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.qrDataUrl = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<SetupTotpResponse>): SetupTotpResponse {
+    return SetupTotpResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SetupTotpResponse>): SetupTotpResponse {
+    const message = createBaseSetupTotpResponse();
+    message.secret = object.secret ?? "";
+    message.otpauthUri = object.otpauthUri ?? "";
+    message.qrDataUrl = object.qrDataUrl ?? "";
+    return message;
+  },
+};
+
+function createBaseEnableTotpRequest(): EnableTotpRequest {
+  return { userId: "", code: "" };
+}
+
+export const EnableTotpRequest: MessageFns<EnableTotpRequest> = {
+  encode(message: EnableTotpRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.code !== "") {
+      writer.uint32(18).string(message.code);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EnableTotpRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEnableTotpRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<EnableTotpRequest>): EnableTotpRequest {
+    return EnableTotpRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<EnableTotpRequest>): EnableTotpRequest {
+    const message = createBaseEnableTotpRequest();
+    message.userId = object.userId ?? "";
+    message.code = object.code ?? "";
+    return message;
+  },
+};
+
+function createBaseEnableTotpResponse(): EnableTotpResponse {
+  return {};
+}
+
+export const EnableTotpResponse: MessageFns<EnableTotpResponse> = {
+  encode(_: EnableTotpResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EnableTotpResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEnableTotpResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<EnableTotpResponse>): EnableTotpResponse {
+    return EnableTotpResponse.fromPartial(base ?? {});
+  },
+  fromPartial(_: DeepPartial<EnableTotpResponse>): EnableTotpResponse {
+    const message = createBaseEnableTotpResponse();
+    return message;
+  },
+};
+
+function createBaseDisableTotpRequest(): DisableTotpRequest {
+  return { userId: "", password: "", code: "" };
+}
+
+export const DisableTotpRequest: MessageFns<DisableTotpRequest> = {
+  encode(message: DisableTotpRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.password !== "") {
+      writer.uint32(18).string(message.password);
+    }
+    if (message.code !== "") {
+      writer.uint32(26).string(message.code);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DisableTotpRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDisableTotpRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.password = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<DisableTotpRequest>): DisableTotpRequest {
+    return DisableTotpRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<DisableTotpRequest>): DisableTotpRequest {
+    const message = createBaseDisableTotpRequest();
+    message.userId = object.userId ?? "";
+    message.password = object.password ?? "";
+    message.code = object.code ?? "";
+    return message;
+  },
+};
+
+function createBaseDisableTotpResponse(): DisableTotpResponse {
+  return {};
+}
+
+export const DisableTotpResponse: MessageFns<DisableTotpResponse> = {
+  encode(_: DisableTotpResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DisableTotpResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDisableTotpResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<DisableTotpResponse>): DisableTotpResponse {
+    return DisableTotpResponse.fromPartial(base ?? {});
+  },
+  fromPartial(_: DeepPartial<DisableTotpResponse>): DisableTotpResponse {
+    const message = createBaseDisableTotpResponse();
+    return message;
+  },
+};
+
+function createBaseApiKey(): ApiKey {
+  return { id: "", name: "", prefix: "", createdAt: "", lastUsedAt: "" };
+}
+
+export const ApiKey: MessageFns<ApiKey> = {
+  encode(message: ApiKey, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.prefix !== "") {
+      writer.uint32(26).string(message.prefix);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(34).string(message.createdAt);
+    }
+    if (message.lastUsedAt !== "") {
+      writer.uint32(42).string(message.lastUsedAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ApiKey {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseApiKey();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.prefix = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.lastUsedAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ApiKey>): ApiKey {
+    return ApiKey.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ApiKey>): ApiKey {
+    const message = createBaseApiKey();
+    message.id = object.id ?? "";
+    message.name = object.name ?? "";
+    message.prefix = object.prefix ?? "";
+    message.createdAt = object.createdAt ?? "";
+    message.lastUsedAt = object.lastUsedAt ?? "";
+    return message;
+  },
+};
+
+function createBaseCreateApiKeyRequest(): CreateApiKeyRequest {
+  return { userId: "", name: "" };
+}
+
+export const CreateApiKeyRequest: MessageFns<CreateApiKeyRequest> = {
+  encode(message: CreateApiKeyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateApiKeyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateApiKeyRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<CreateApiKeyRequest>): CreateApiKeyRequest {
+    return CreateApiKeyRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CreateApiKeyRequest>): CreateApiKeyRequest {
+    const message = createBaseCreateApiKeyRequest();
+    message.userId = object.userId ?? "";
+    message.name = object.name ?? "";
+    return message;
+  },
+};
+
+function createBaseCreatedApiKey(): CreatedApiKey {
+  return { key: undefined, secret: "" };
+}
+
+export const CreatedApiKey: MessageFns<CreatedApiKey> = {
+  encode(message: CreatedApiKey, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== undefined) {
+      ApiKey.encode(message.key, writer.uint32(10).fork()).join();
+    }
+    if (message.secret !== "") {
+      writer.uint32(18).string(message.secret);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreatedApiKey {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreatedApiKey();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = ApiKey.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.secret = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<CreatedApiKey>): CreatedApiKey {
+    return CreatedApiKey.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CreatedApiKey>): CreatedApiKey {
+    const message = createBaseCreatedApiKey();
+    message.key = (object.key !== undefined && object.key !== null) ? ApiKey.fromPartial(object.key) : undefined;
+    message.secret = object.secret ?? "";
+    return message;
+  },
+};
+
+function createBaseListApiKeysRequest(): ListApiKeysRequest {
+  return { userId: "" };
+}
+
+export const ListApiKeysRequest: MessageFns<ListApiKeysRequest> = {
+  encode(message: ListApiKeysRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListApiKeysRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListApiKeysRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ListApiKeysRequest>): ListApiKeysRequest {
+    return ListApiKeysRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListApiKeysRequest>): ListApiKeysRequest {
+    const message = createBaseListApiKeysRequest();
+    message.userId = object.userId ?? "";
+    return message;
+  },
+};
+
+function createBaseListApiKeysResponse(): ListApiKeysResponse {
+  return { keys: [] };
+}
+
+export const ListApiKeysResponse: MessageFns<ListApiKeysResponse> = {
+  encode(message: ListApiKeysResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.keys) {
+      ApiKey.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListApiKeysResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListApiKeysResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.keys.push(ApiKey.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ListApiKeysResponse>): ListApiKeysResponse {
+    return ListApiKeysResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListApiKeysResponse>): ListApiKeysResponse {
+    const message = createBaseListApiKeysResponse();
+    message.keys = object.keys?.map((e) => ApiKey.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseRevokeApiKeyRequest(): RevokeApiKeyRequest {
+  return { userId: "", id: "" };
+}
+
+export const RevokeApiKeyRequest: MessageFns<RevokeApiKeyRequest> = {
+  encode(message: RevokeApiKeyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.id !== "") {
+      writer.uint32(18).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RevokeApiKeyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRevokeApiKeyRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<RevokeApiKeyRequest>): RevokeApiKeyRequest {
+    return RevokeApiKeyRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RevokeApiKeyRequest>): RevokeApiKeyRequest {
+    const message = createBaseRevokeApiKeyRequest();
+    message.userId = object.userId ?? "";
+    message.id = object.id ?? "";
+    return message;
+  },
+};
+
+function createBaseRevokeApiKeyResponse(): RevokeApiKeyResponse {
+  return {};
+}
+
+export const RevokeApiKeyResponse: MessageFns<RevokeApiKeyResponse> = {
+  encode(_: RevokeApiKeyResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RevokeApiKeyResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRevokeApiKeyResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<RevokeApiKeyResponse>): RevokeApiKeyResponse {
+    return RevokeApiKeyResponse.fromPartial(base ?? {});
+  },
+  fromPartial(_: DeepPartial<RevokeApiKeyResponse>): RevokeApiKeyResponse {
+    const message = createBaseRevokeApiKeyResponse();
+    return message;
+  },
+};
+
 /** Identity owns users, organisations, sessions, two-factor secrets and API keys. */
 export type IdentityServiceService = typeof IdentityServiceService;
 export const IdentityServiceService = {
@@ -402,6 +2838,180 @@ export const IdentityServiceService = {
     responseSerialize: (value: GetUserResponse): Buffer => Buffer.from(GetUserResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetUserResponse => GetUserResponse.decode(value),
   },
+  /** Sign-up: a signup intent (email, password, name) and a 6-digit code mailed to the address. */
+  register: {
+    path: "/signet.identity.v1.IdentityService/Register" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RegisterRequest): Buffer => Buffer.from(RegisterRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RegisterRequest => RegisterRequest.decode(value),
+    responseSerialize: (value: RegisterResponse): Buffer => Buffer.from(RegisterResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RegisterResponse => RegisterResponse.decode(value),
+  },
+  /** Mails a fresh code for a pending signup intent. */
+  sendSignupCode: {
+    path: "/signet.identity.v1.IdentityService/SendSignupCode" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SendSignupCodeRequest): Buffer =>
+      Buffer.from(SendSignupCodeRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SendSignupCodeRequest => SendSignupCodeRequest.decode(value),
+    responseSerialize: (value: SendSignupCodeResponse): Buffer =>
+      Buffer.from(SendSignupCodeResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SendSignupCodeResponse => SendSignupCodeResponse.decode(value),
+  },
+  /** Checks the code (10 minutes, 5 wrong tries burn it); returns a one-time onboarding token. */
+  verifyEmail: {
+    path: "/signet.identity.v1.IdentityService/VerifyEmail" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: VerifyEmailRequest): Buffer => Buffer.from(VerifyEmailRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): VerifyEmailRequest => VerifyEmailRequest.decode(value),
+    responseSerialize: (value: VerifyEmailResponse): Buffer => Buffer.from(VerifyEmailResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): VerifyEmailResponse => VerifyEmailResponse.decode(value),
+  },
+  /** Creates the account from a verified intent and returns a session. */
+  completeOnboarding: {
+    path: "/signet.identity.v1.IdentityService/CompleteOnboarding" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CompleteOnboardingRequest): Buffer =>
+      Buffer.from(CompleteOnboardingRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CompleteOnboardingRequest => CompleteOnboardingRequest.decode(value),
+    responseSerialize: (value: Session): Buffer => Buffer.from(Session.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Session => Session.decode(value),
+  },
+  /** Whether an email already has an account. */
+  checkEmail: {
+    path: "/signet.identity.v1.IdentityService/CheckEmail" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CheckEmailRequest): Buffer => Buffer.from(CheckEmailRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CheckEmailRequest => CheckEmailRequest.decode(value),
+    responseSerialize: (value: CheckEmailResponse): Buffer => Buffer.from(CheckEmailResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CheckEmailResponse => CheckEmailResponse.decode(value),
+  },
+  /** Email + password: a session, or a two-factor challenge when TOTP is on. Wrong credentials: UNAUTHENTICATED. */
+  login: {
+    path: "/signet.identity.v1.IdentityService/Login" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: LoginRequest): Buffer => Buffer.from(LoginRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): LoginRequest => LoginRequest.decode(value),
+    responseSerialize: (value: LoginResponse): Buffer => Buffer.from(LoginResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): LoginResponse => LoginResponse.decode(value),
+  },
+  /** Completes a two-factor login with the challenge and a TOTP code. */
+  completeMfaLogin: {
+    path: "/signet.identity.v1.IdentityService/CompleteMfaLogin" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CompleteMfaLoginRequest): Buffer =>
+      Buffer.from(CompleteMfaLoginRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CompleteMfaLoginRequest => CompleteMfaLoginRequest.decode(value),
+    responseSerialize: (value: Session): Buffer => Buffer.from(Session.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Session => Session.decode(value),
+  },
+  getProfile: {
+    path: "/signet.identity.v1.IdentityService/GetProfile" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetProfileRequest): Buffer => Buffer.from(GetProfileRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetProfileRequest => GetProfileRequest.decode(value),
+    responseSerialize: (value: Profile): Buffer => Buffer.from(Profile.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Profile => Profile.decode(value),
+  },
+  /** Needs the current password; invalidates every older session and returns a new one. */
+  changePassword: {
+    path: "/signet.identity.v1.IdentityService/ChangePassword" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ChangePasswordRequest): Buffer =>
+      Buffer.from(ChangePasswordRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ChangePasswordRequest => ChangePasswordRequest.decode(value),
+    responseSerialize: (value: Session): Buffer => Buffer.from(Session.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Session => Session.decode(value),
+  },
+  /** Mails a reset code when the email has an account; answers the same either way. */
+  sendResetCode: {
+    path: "/signet.identity.v1.IdentityService/SendResetCode" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SendResetCodeRequest): Buffer => Buffer.from(SendResetCodeRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SendResetCodeRequest => SendResetCodeRequest.decode(value),
+    responseSerialize: (value: SendResetCodeResponse): Buffer =>
+      Buffer.from(SendResetCodeResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SendResetCodeResponse => SendResetCodeResponse.decode(value),
+  },
+  /** Sets a new password with a reset code; invalidates every older session. */
+  resetPassword: {
+    path: "/signet.identity.v1.IdentityService/ResetPassword" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ResetPasswordRequest): Buffer => Buffer.from(ResetPasswordRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ResetPasswordRequest => ResetPasswordRequest.decode(value),
+    responseSerialize: (value: ResetPasswordResponse): Buffer =>
+      Buffer.from(ResetPasswordResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ResetPasswordResponse => ResetPasswordResponse.decode(value),
+  },
+  /** TOTP: a new pending secret; EnableTotp turns it on with a valid code; DisableTotp needs password + code. */
+  setupTotp: {
+    path: "/signet.identity.v1.IdentityService/SetupTotp" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SetupTotpRequest): Buffer => Buffer.from(SetupTotpRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SetupTotpRequest => SetupTotpRequest.decode(value),
+    responseSerialize: (value: SetupTotpResponse): Buffer => Buffer.from(SetupTotpResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SetupTotpResponse => SetupTotpResponse.decode(value),
+  },
+  enableTotp: {
+    path: "/signet.identity.v1.IdentityService/EnableTotp" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: EnableTotpRequest): Buffer => Buffer.from(EnableTotpRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): EnableTotpRequest => EnableTotpRequest.decode(value),
+    responseSerialize: (value: EnableTotpResponse): Buffer => Buffer.from(EnableTotpResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): EnableTotpResponse => EnableTotpResponse.decode(value),
+  },
+  disableTotp: {
+    path: "/signet.identity.v1.IdentityService/DisableTotp" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DisableTotpRequest): Buffer => Buffer.from(DisableTotpRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DisableTotpRequest => DisableTotpRequest.decode(value),
+    responseSerialize: (value: DisableTotpResponse): Buffer => Buffer.from(DisableTotpResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DisableTotpResponse => DisableTotpResponse.decode(value),
+  },
+  /** API keys of a user: the secret is returned once by CreateApiKey and stored only as a hash. */
+  createApiKey: {
+    path: "/signet.identity.v1.IdentityService/CreateApiKey" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateApiKeyRequest): Buffer => Buffer.from(CreateApiKeyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateApiKeyRequest => CreateApiKeyRequest.decode(value),
+    responseSerialize: (value: CreatedApiKey): Buffer => Buffer.from(CreatedApiKey.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreatedApiKey => CreatedApiKey.decode(value),
+  },
+  listApiKeys: {
+    path: "/signet.identity.v1.IdentityService/ListApiKeys" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListApiKeysRequest): Buffer => Buffer.from(ListApiKeysRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListApiKeysRequest => ListApiKeysRequest.decode(value),
+    responseSerialize: (value: ListApiKeysResponse): Buffer => Buffer.from(ListApiKeysResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListApiKeysResponse => ListApiKeysResponse.decode(value),
+  },
+  /** NOT_FOUND for an unknown key or another user's key. */
+  revokeApiKey: {
+    path: "/signet.identity.v1.IdentityService/RevokeApiKey" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RevokeApiKeyRequest): Buffer => Buffer.from(RevokeApiKeyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RevokeApiKeyRequest => RevokeApiKeyRequest.decode(value),
+    responseSerialize: (value: RevokeApiKeyResponse): Buffer =>
+      Buffer.from(RevokeApiKeyResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RevokeApiKeyResponse => RevokeApiKeyResponse.decode(value),
+  },
 } as const;
 
 export interface IdentityServiceServer extends UntypedServiceImplementation {
@@ -409,6 +3019,36 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
   authenticate: handleUnaryCall<AuthenticateRequest, AuthenticateResponse>;
   /** The organisation name of a user, for certificates and emails. */
   getUser: handleUnaryCall<GetUserRequest, GetUserResponse>;
+  /** Sign-up: a signup intent (email, password, name) and a 6-digit code mailed to the address. */
+  register: handleUnaryCall<RegisterRequest, RegisterResponse>;
+  /** Mails a fresh code for a pending signup intent. */
+  sendSignupCode: handleUnaryCall<SendSignupCodeRequest, SendSignupCodeResponse>;
+  /** Checks the code (10 minutes, 5 wrong tries burn it); returns a one-time onboarding token. */
+  verifyEmail: handleUnaryCall<VerifyEmailRequest, VerifyEmailResponse>;
+  /** Creates the account from a verified intent and returns a session. */
+  completeOnboarding: handleUnaryCall<CompleteOnboardingRequest, Session>;
+  /** Whether an email already has an account. */
+  checkEmail: handleUnaryCall<CheckEmailRequest, CheckEmailResponse>;
+  /** Email + password: a session, or a two-factor challenge when TOTP is on. Wrong credentials: UNAUTHENTICATED. */
+  login: handleUnaryCall<LoginRequest, LoginResponse>;
+  /** Completes a two-factor login with the challenge and a TOTP code. */
+  completeMfaLogin: handleUnaryCall<CompleteMfaLoginRequest, Session>;
+  getProfile: handleUnaryCall<GetProfileRequest, Profile>;
+  /** Needs the current password; invalidates every older session and returns a new one. */
+  changePassword: handleUnaryCall<ChangePasswordRequest, Session>;
+  /** Mails a reset code when the email has an account; answers the same either way. */
+  sendResetCode: handleUnaryCall<SendResetCodeRequest, SendResetCodeResponse>;
+  /** Sets a new password with a reset code; invalidates every older session. */
+  resetPassword: handleUnaryCall<ResetPasswordRequest, ResetPasswordResponse>;
+  /** TOTP: a new pending secret; EnableTotp turns it on with a valid code; DisableTotp needs password + code. */
+  setupTotp: handleUnaryCall<SetupTotpRequest, SetupTotpResponse>;
+  enableTotp: handleUnaryCall<EnableTotpRequest, EnableTotpResponse>;
+  disableTotp: handleUnaryCall<DisableTotpRequest, DisableTotpResponse>;
+  /** API keys of a user: the secret is returned once by CreateApiKey and stored only as a hash. */
+  createApiKey: handleUnaryCall<CreateApiKeyRequest, CreatedApiKey>;
+  listApiKeys: handleUnaryCall<ListApiKeysRequest, ListApiKeysResponse>;
+  /** NOT_FOUND for an unknown key or another user's key. */
+  revokeApiKey: handleUnaryCall<RevokeApiKeyRequest, RevokeApiKeyResponse>;
 }
 
 export interface IdentityServiceClient extends Client {
@@ -444,6 +3084,274 @@ export interface IdentityServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetUserResponse) => void,
   ): ClientUnaryCall;
+  /** Sign-up: a signup intent (email, password, name) and a 6-digit code mailed to the address. */
+  register(
+    request: RegisterRequest,
+    callback: (error: ServiceError | null, response: RegisterResponse) => void,
+  ): ClientUnaryCall;
+  register(
+    request: RegisterRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RegisterResponse) => void,
+  ): ClientUnaryCall;
+  register(
+    request: RegisterRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RegisterResponse) => void,
+  ): ClientUnaryCall;
+  /** Mails a fresh code for a pending signup intent. */
+  sendSignupCode(
+    request: SendSignupCodeRequest,
+    callback: (error: ServiceError | null, response: SendSignupCodeResponse) => void,
+  ): ClientUnaryCall;
+  sendSignupCode(
+    request: SendSignupCodeRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SendSignupCodeResponse) => void,
+  ): ClientUnaryCall;
+  sendSignupCode(
+    request: SendSignupCodeRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SendSignupCodeResponse) => void,
+  ): ClientUnaryCall;
+  /** Checks the code (10 minutes, 5 wrong tries burn it); returns a one-time onboarding token. */
+  verifyEmail(
+    request: VerifyEmailRequest,
+    callback: (error: ServiceError | null, response: VerifyEmailResponse) => void,
+  ): ClientUnaryCall;
+  verifyEmail(
+    request: VerifyEmailRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: VerifyEmailResponse) => void,
+  ): ClientUnaryCall;
+  verifyEmail(
+    request: VerifyEmailRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: VerifyEmailResponse) => void,
+  ): ClientUnaryCall;
+  /** Creates the account from a verified intent and returns a session. */
+  completeOnboarding(
+    request: CompleteOnboardingRequest,
+    callback: (error: ServiceError | null, response: Session) => void,
+  ): ClientUnaryCall;
+  completeOnboarding(
+    request: CompleteOnboardingRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Session) => void,
+  ): ClientUnaryCall;
+  completeOnboarding(
+    request: CompleteOnboardingRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Session) => void,
+  ): ClientUnaryCall;
+  /** Whether an email already has an account. */
+  checkEmail(
+    request: CheckEmailRequest,
+    callback: (error: ServiceError | null, response: CheckEmailResponse) => void,
+  ): ClientUnaryCall;
+  checkEmail(
+    request: CheckEmailRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CheckEmailResponse) => void,
+  ): ClientUnaryCall;
+  checkEmail(
+    request: CheckEmailRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CheckEmailResponse) => void,
+  ): ClientUnaryCall;
+  /** Email + password: a session, or a two-factor challenge when TOTP is on. Wrong credentials: UNAUTHENTICATED. */
+  login(
+    request: LoginRequest,
+    callback: (error: ServiceError | null, response: LoginResponse) => void,
+  ): ClientUnaryCall;
+  login(
+    request: LoginRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: LoginResponse) => void,
+  ): ClientUnaryCall;
+  login(
+    request: LoginRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: LoginResponse) => void,
+  ): ClientUnaryCall;
+  /** Completes a two-factor login with the challenge and a TOTP code. */
+  completeMfaLogin(
+    request: CompleteMfaLoginRequest,
+    callback: (error: ServiceError | null, response: Session) => void,
+  ): ClientUnaryCall;
+  completeMfaLogin(
+    request: CompleteMfaLoginRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Session) => void,
+  ): ClientUnaryCall;
+  completeMfaLogin(
+    request: CompleteMfaLoginRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Session) => void,
+  ): ClientUnaryCall;
+  getProfile(
+    request: GetProfileRequest,
+    callback: (error: ServiceError | null, response: Profile) => void,
+  ): ClientUnaryCall;
+  getProfile(
+    request: GetProfileRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Profile) => void,
+  ): ClientUnaryCall;
+  getProfile(
+    request: GetProfileRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Profile) => void,
+  ): ClientUnaryCall;
+  /** Needs the current password; invalidates every older session and returns a new one. */
+  changePassword(
+    request: ChangePasswordRequest,
+    callback: (error: ServiceError | null, response: Session) => void,
+  ): ClientUnaryCall;
+  changePassword(
+    request: ChangePasswordRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Session) => void,
+  ): ClientUnaryCall;
+  changePassword(
+    request: ChangePasswordRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Session) => void,
+  ): ClientUnaryCall;
+  /** Mails a reset code when the email has an account; answers the same either way. */
+  sendResetCode(
+    request: SendResetCodeRequest,
+    callback: (error: ServiceError | null, response: SendResetCodeResponse) => void,
+  ): ClientUnaryCall;
+  sendResetCode(
+    request: SendResetCodeRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SendResetCodeResponse) => void,
+  ): ClientUnaryCall;
+  sendResetCode(
+    request: SendResetCodeRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SendResetCodeResponse) => void,
+  ): ClientUnaryCall;
+  /** Sets a new password with a reset code; invalidates every older session. */
+  resetPassword(
+    request: ResetPasswordRequest,
+    callback: (error: ServiceError | null, response: ResetPasswordResponse) => void,
+  ): ClientUnaryCall;
+  resetPassword(
+    request: ResetPasswordRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ResetPasswordResponse) => void,
+  ): ClientUnaryCall;
+  resetPassword(
+    request: ResetPasswordRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ResetPasswordResponse) => void,
+  ): ClientUnaryCall;
+  /** TOTP: a new pending secret; EnableTotp turns it on with a valid code; DisableTotp needs password + code. */
+  setupTotp(
+    request: SetupTotpRequest,
+    callback: (error: ServiceError | null, response: SetupTotpResponse) => void,
+  ): ClientUnaryCall;
+  setupTotp(
+    request: SetupTotpRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SetupTotpResponse) => void,
+  ): ClientUnaryCall;
+  setupTotp(
+    request: SetupTotpRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SetupTotpResponse) => void,
+  ): ClientUnaryCall;
+  enableTotp(
+    request: EnableTotpRequest,
+    callback: (error: ServiceError | null, response: EnableTotpResponse) => void,
+  ): ClientUnaryCall;
+  enableTotp(
+    request: EnableTotpRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: EnableTotpResponse) => void,
+  ): ClientUnaryCall;
+  enableTotp(
+    request: EnableTotpRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: EnableTotpResponse) => void,
+  ): ClientUnaryCall;
+  disableTotp(
+    request: DisableTotpRequest,
+    callback: (error: ServiceError | null, response: DisableTotpResponse) => void,
+  ): ClientUnaryCall;
+  disableTotp(
+    request: DisableTotpRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DisableTotpResponse) => void,
+  ): ClientUnaryCall;
+  disableTotp(
+    request: DisableTotpRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DisableTotpResponse) => void,
+  ): ClientUnaryCall;
+  /** API keys of a user: the secret is returned once by CreateApiKey and stored only as a hash. */
+  createApiKey(
+    request: CreateApiKeyRequest,
+    callback: (error: ServiceError | null, response: CreatedApiKey) => void,
+  ): ClientUnaryCall;
+  createApiKey(
+    request: CreateApiKeyRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreatedApiKey) => void,
+  ): ClientUnaryCall;
+  createApiKey(
+    request: CreateApiKeyRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreatedApiKey) => void,
+  ): ClientUnaryCall;
+  listApiKeys(
+    request: ListApiKeysRequest,
+    callback: (error: ServiceError | null, response: ListApiKeysResponse) => void,
+  ): ClientUnaryCall;
+  listApiKeys(
+    request: ListApiKeysRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListApiKeysResponse) => void,
+  ): ClientUnaryCall;
+  listApiKeys(
+    request: ListApiKeysRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListApiKeysResponse) => void,
+  ): ClientUnaryCall;
+  /** NOT_FOUND for an unknown key or another user's key. */
+  revokeApiKey(
+    request: RevokeApiKeyRequest,
+    callback: (error: ServiceError | null, response: RevokeApiKeyResponse) => void,
+  ): ClientUnaryCall;
+  revokeApiKey(
+    request: RevokeApiKeyRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RevokeApiKeyResponse) => void,
+  ): ClientUnaryCall;
+  revokeApiKey(
+    request: RevokeApiKeyRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RevokeApiKeyResponse) => void,
+  ): ClientUnaryCall;
 }
 
 export const IdentityServiceClient = makeGenericClientConstructor(
@@ -463,6 +3371,17 @@ export type DeepPartial<T> = T extends Builtin ? T
   : T extends { $case: string; value: unknown } ? { $case: T["$case"]; value?: DeepPartial<T["value"]> }
   : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
   : Partial<T>;
+
+function longToNumber(int64: { toString(): string }): number {
+  const num = globalThis.Number(int64.toString());
+  if (num > globalThis.Number.MAX_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
+  }
+  if (num < globalThis.Number.MIN_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
+  }
+  return num;
+}
 
 export interface MessageFns<T> {
   encode(message: T, writer?: BinaryWriter): BinaryWriter;

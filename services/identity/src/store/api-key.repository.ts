@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { Schema, type Connection } from 'mongoose';
+
+export type ApiKeyRecord = {
+  _id: string;
+  user_id: string;
+  name: string;
+  prefix: string;
+  /** SHA-256 of the full key; the plaintext is never stored. */
+  hash: string;
+  created_at: Date;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+};
+
+const apiKeySchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    user_id: { type: String, required: true },
+    name: { type: String, required: true },
+    prefix: { type: String, required: true },
+    hash: { type: String, required: true },
+    created_at: { type: Date, required: true },
+    last_used_at: { type: Date, default: null },
+    revoked_at: { type: Date, default: null },
+  },
+  { collection: 'api_keys', versionKey: false },
+);
+// Authentication finds a key by its visible prefix (and prefixes must not collide).
+apiKeySchema.index({ prefix: 1 }, { unique: true });
+// The dashboard lists a user's keys, newest first.
+apiKeySchema.index({ user_id: 1, created_at: -1 });
+
+/** last_used_at is written at most this often per key, not on every request. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export function createApiKeyRepository(conn: Connection) {
+  const model = conn.model('ApiKey', apiKeySchema);
+  return {
+    model,
+    async init() {
+      await model.init();
+    },
+    async create(userId: string, name: string, prefix: string, hash: string): Promise<ApiKeyRecord> {
+      const rec: ApiKeyRecord = {
+        _id: randomUUID(),
+        user_id: userId,
+        name,
+        prefix,
+        hash,
+        created_at: new Date(),
+        last_used_at: null,
+        revoked_at: null,
+      };
+      await model.create(rec);
+      return rec;
+    },
+    listActive: (userId: string) =>
+      model.find({ user_id: userId, revoked_at: null }).sort({ created_at: -1 }).lean<ApiKeyRecord[]>(),
+    activeByPrefix: (prefix: string) => model.findOne({ prefix, revoked_at: null }).lean<ApiKeyRecord>(),
+    /** Revokes the caller's own key; false for an unknown, foreign or already revoked key. */
+    async revoke(userId: string, id: string): Promise<boolean> {
+      const r = await model.updateOne({ _id: id, user_id: userId, revoked_at: null }, { $set: { revoked_at: new Date() } });
+      return r.modifiedCount === 1;
+    },
+    async touch(id: string, now = new Date()) {
+      await model.updateOne(
+        { _id: id, $or: [{ last_used_at: null }, { last_used_at: { $lt: new Date(now.getTime() - LAST_USED_RESOLUTION_MS) } }] },
+        { $set: { last_used_at: now } },
+      );
+    },
+  };
+}
+export type ApiKeyRepository = ReturnType<typeof createApiKeyRepository>;

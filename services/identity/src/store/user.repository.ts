@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import { Schema, type Connection } from 'mongoose';
+import { isDuplicateKey, outboxField, type OutboxEntry } from '@signet/kit';
+
+export type UserRecord = {
+  _id: string;
+  email: string;
+  name: string;
+  org_name: string;
+  password_hash: string;
+  /** Bumped by every password change; sessions carry the version they were made under. */
+  password_version: number;
+  session_ttl_hours: number;
+  totp_enabled: boolean;
+  /** AES-256-GCM sealed base32 secrets (see domain/secrets.ts). */
+  totp_secret: string | null;
+  totp_pending_secret: string | null;
+  /** The last TOTP time step accepted: a code is good once. */
+  totp_last_step: number;
+  reset_code_hash: string | null;
+  reset_code_expires_at: Date | null;
+  reset_code_attempts: number;
+  created_at: Date;
+};
+
+const userSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    email: { type: String, required: true },
+    name: { type: String, required: true },
+    org_name: { type: String, required: true },
+    password_hash: { type: String, required: true },
+    password_version: { type: Number, default: 0 },
+    session_ttl_hours: { type: Number, required: true },
+    totp_enabled: { type: Boolean, default: false },
+    totp_secret: { type: String, default: null },
+    totp_pending_secret: { type: String, default: null },
+    totp_last_step: { type: Number, default: 0 },
+    reset_code_hash: { type: String, default: null },
+    reset_code_expires_at: { type: Date, default: null },
+    reset_code_attempts: { type: Number, default: 0 },
+    created_at: { type: Date, required: true },
+    outbox: outboxField,
+  },
+  { collection: 'users', versionKey: false },
+);
+// One account per email (login, check-email, reset); also makes concurrent onboardings of one intent create one user.
+userSchema.index({ email: 1 }, { unique: true });
+
+const NO_OUTBOX = { outbox: 0 } as const;
+
+export function createUserRepository(conn: Connection) {
+  const model = conn.model('User', userSchema);
+  return {
+    model,
+    async init() {
+      await model.init();
+    },
+    byEmail: (email: string) => model.findOne({ email }, NO_OUTBOX).lean<UserRecord>(),
+    byId: (id: string) => model.findOne({ _id: id }, NO_OUTBOX).lean<UserRecord>(),
+    exists: async (email: string) => (await model.exists({ email })) !== null,
+    /** Inserts a new user with its creation event; null when the email already has an account. */
+    async create(
+      u: Omit<
+        UserRecord,
+        | '_id'
+        | 'password_version'
+        | 'totp_enabled'
+        | 'totp_secret'
+        | 'totp_pending_secret'
+        | 'totp_last_step'
+        | 'reset_code_hash'
+        | 'reset_code_expires_at'
+        | 'reset_code_attempts'
+      >,
+      outbox: (id: string) => OutboxEntry[],
+    ): Promise<UserRecord | null> {
+      const id = randomUUID();
+      try {
+        await model.create({ ...u, _id: id, outbox: outbox(id) });
+      } catch (err) {
+        if (isDuplicateKey(err)) return null;
+        throw err;
+      }
+      return model.findOne({ _id: id }, NO_OUTBOX).lean<UserRecord>();
+    },
+    /** Sets a new password hash and bumps the version (invalidating older sessions); clears any reset code. */
+    async setPassword(id: string, hash: string, expectVersion: number): Promise<UserRecord | null> {
+      // FerretDB 1.x has no projection on findAndModify: the outbox is dropped here instead.
+      const doc = await model
+        .findOneAndUpdate(
+          { _id: id, password_version: expectVersion },
+          {
+            $set: { password_hash: hash, reset_code_hash: null, reset_code_expires_at: null, reset_code_attempts: 0 },
+            $inc: { password_version: 1 },
+          },
+          { new: true },
+        )
+        .lean<UserRecord & { outbox?: unknown }>();
+      if (!doc) return null;
+      const { outbox: _outbox, ...user } = doc;
+      return user;
+    },
+    async setPendingTotp(id: string, sealed: string) {
+      await model.updateOne({ _id: id }, { $set: { totp_pending_secret: sealed } });
+    },
+    /** Turns TOTP on with the pending secret the code matched, recording the step; false if something moved. */
+    async enableTotp(id: string, sealed: string, step: number): Promise<boolean> {
+      const r = await model.updateOne(
+        { _id: id, totp_enabled: false, totp_pending_secret: sealed },
+        { $set: { totp_enabled: true, totp_secret: sealed, totp_pending_secret: null, totp_last_step: step } },
+      );
+      return r.modifiedCount === 1;
+    },
+    async disableTotp(id: string): Promise<boolean> {
+      const r = await model.updateOne(
+        { _id: id, totp_enabled: true },
+        { $set: { totp_enabled: false, totp_secret: null, totp_pending_secret: null } },
+      );
+      return r.modifiedCount === 1;
+    },
+    /** Records a used TOTP step if it is later than the last one: true means the code may be accepted. */
+    async useTotpStep(id: string, step: number): Promise<boolean> {
+      const r = await model.updateOne({ _id: id, totp_last_step: { $lt: step } }, { $set: { totp_last_step: step } });
+      return r.modifiedCount === 1;
+    },
+    async setResetCode(id: string, hash: string, expiresAt: Date) {
+      await model.updateOne(
+        { _id: id },
+        { $set: { reset_code_hash: hash, reset_code_expires_at: expiresAt, reset_code_attempts: 0 } },
+      );
+    },
+    /** Counts a wrong reset code; the fifth burns it. */
+    async failResetCode(id: string, hash: string, maxAttempts: number) {
+      const doc = await model
+        .findOneAndUpdate({ _id: id, reset_code_hash: hash }, { $inc: { reset_code_attempts: 1 } }, { new: true })
+        .lean<{ reset_code_attempts: number }>();
+      if (doc && doc.reset_code_attempts >= maxAttempts) {
+        await model.updateOne(
+          { _id: id, reset_code_hash: hash },
+          { $set: { reset_code_hash: null, reset_code_expires_at: null } },
+        );
+      }
+    },
+  };
+}
+export type UserRepository = ReturnType<typeof createUserRepository>;
