@@ -58,41 +58,54 @@ describe('charts/signet', () => {
     }
   });
 
-  it.each(['default', 'generated'])('gives every service the environment its config schema requires (%s secrets, zod parses it)', async (which) => {
-    // 'generated': the bare values.yaml, whose secrets the chart generates (their formats must parse too).
-    const objs = which === 'default' ? objects.default! : parseManifests(helmTemplate());
-    const secret = find(objs, 'Secret', 'signet');
-    const secretData = Object.fromEntries(
-      Object.entries(secret.data as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]),
-    );
-    for (const svc of SERVICES) {
-      const mod = (await import(join(ROOT, 'services', svc, 'src/config.ts'))) as Record<string, unknown>;
-      const schema = Object.entries(mod).find(([k]) => k.endsWith('ConfigSchema'))?.[1] as EnvSchema | undefined;
-      expect(schema, `${svc}: no *ConfigSchema export`).toBeDefined();
-      const env: Record<string, string> = { ...find(objs, 'ConfigMap', `signet-${svc}`).data };
-      const container = find(objs, 'Deployment', `signet-${svc}`).spec.template.spec.containers[0];
-      for (const e of container.env ?? []) {
-        const ref = e.valueFrom?.secretKeyRef;
-        expect(ref?.name, `${svc}: ${e.name} from an unexpected source`).toBe('signet');
-        expect(secretData[ref.key], `${svc}: Secret has no ${ref.key}`).toBeDefined();
-        env[e.name] = secretData[ref.key]!;
-      }
-      // Endpoints and public URLs are set by the chart, never left to a default such as localhost.
-      const shape = (schema as unknown as { shape?: Record<string, unknown> }).shape ?? {};
-      for (const key of Object.keys(shape)) {
-        if (/(_URL|_ADDR|_ENDPOINT|^WEBAUTHN_ORIGIN|^WEBAUTHN_RP_ID|^LEDGER_ORIGIN)$/.test(key) && key !== 'OTEL_EXPORTER_OTLP_ENDPOINT') {
-          expect(env[key], `${svc}: the chart does not set ${key}`).toBeDefined();
+  it.each(['default', 'generated'])(
+    'gives every service the environment its config schema requires (%s secrets, zod parses it)',
+    async (which) => {
+      // 'generated': the bare values.yaml, whose secrets the chart generates (their formats must parse too).
+      const objs = which === 'default' ? objects.default! : parseManifests(helmTemplate());
+      const secret = find(objs, 'Secret', 'signet');
+      const secretData = Object.fromEntries(
+        Object.entries(secret.data as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]),
+      );
+      for (const svc of SERVICES) {
+        const mod = (await import(join(ROOT, 'services', svc, 'src/config.ts'))) as Record<string, unknown>;
+        const schema = Object.entries(mod).find(([k]) => k.endsWith('ConfigSchema'))?.[1] as EnvSchema | undefined;
+        expect(schema, `${svc}: no *ConfigSchema export`).toBeDefined();
+        const env: Record<string, string> = { ...find(objs, 'ConfigMap', `signet-${svc}`).data };
+        const container = find(objs, 'Deployment', `signet-${svc}`).spec.template.spec.containers[0];
+        for (const e of container.env ?? []) {
+          const ref = e.valueFrom?.secretKeyRef;
+          expect(ref?.name, `${svc}: ${e.name} from an unexpected source`).toBe('signet');
+          expect(secretData[ref.key], `${svc}: Secret has no ${ref.key}`).toBeDefined();
+          env[e.name] = secretData[ref.key]!;
+        }
+        // Endpoints and public URLs are set by the chart, never left to a default such as localhost.
+        const shape = (schema as unknown as { shape?: Record<string, unknown> }).shape ?? {};
+        for (const key of Object.keys(shape)) {
+          if (
+            /(_URL|_ADDR|_ENDPOINT|^WEBAUTHN_ORIGIN|^WEBAUTHN_RP_ID|^LEDGER_ORIGIN)$/.test(key) &&
+            key !== 'OTEL_EXPORTER_OTLP_ENDPOINT'
+          ) {
+            expect(env[key], `${svc}: the chart does not set ${key}`).toBeDefined();
+          }
+        }
+        // Nothing stale: every variable the chart sets is one the service reads (a removed *_ADDR
+        // would otherwise keep a NetworkPolicy edge open).
+        for (const key of Object.keys(env))
+          expect(Object.keys(shape), `${svc}: the chart sets ${key}, which its config does not read`).toContain(key);
+        if ('PUBLIC_BASE_URL' in shape && which === 'default') expect(env.PUBLIC_BASE_URL).toBe('https://sign.example.test');
+        const parsed = schema!.safeParse(env);
+        expect(
+          parsed.success,
+          `${svc}: ${JSON.stringify(parsed.error?.issues.map((i) => `${i.path.map(String).join('.')}: ${i.message}`))}`,
+        ).toBe(true);
+        // Secrets never sit in a ConfigMap.
+        for (const key of Object.keys(find(objs, 'ConfigMap', `signet-${svc}`).data ?? {})) {
+          expect(key).not.toMatch(/SECRET|PASSWORD|KEY$|MONGO_URL/);
         }
       }
-      if ('PUBLIC_BASE_URL' in shape && which === 'default') expect(env.PUBLIC_BASE_URL).toBe('https://sign.example.test');
-      const parsed = schema!.safeParse(env);
-      expect(parsed.success, `${svc}: ${JSON.stringify(parsed.error?.issues.map((i) => `${i.path.map(String).join('.')}: ${i.message}`))}`).toBe(true);
-      // Secrets never sit in a ConfigMap.
-      for (const key of Object.keys(find(objs, 'ConfigMap', `signet-${svc}`).data ?? {})) {
-        expect(key).not.toMatch(/SECRET|PASSWORD|KEY$|MONGO_URL/);
-      }
-    }
-  });
+    },
+  );
 
   it('takes every secret from existingSecret when one is given (no chart Secret rendered)', () => {
     for (const name of ['external-infra', 'gpu']) {
@@ -102,7 +115,8 @@ describe('charts/signet', () => {
         for (const e of d.spec.template.spec.containers[0].env ?? []) {
           if (e.value !== undefined) continue; // plain settings such as HOME
           const ref = e.valueFrom?.secretKeyRef;
-          if (name === 'external-infra' && e.name === 'WEBHOOK_SECRET') expect(ref).toEqual({ name: 'signet-billing-provider', key: 'signing-secret' });
+          if (name === 'external-infra' && e.name === 'WEBHOOK_SECRET')
+            expect(ref).toEqual({ name: 'signet-billing-provider', key: 'signing-secret' });
           else expect(ref?.name, `${d.metadata.name}: ${e.name}`).toBe('signet-secrets');
         }
       }
@@ -114,9 +128,12 @@ describe('charts/signet', () => {
       const pol = (c: string) => find(objs, 'NetworkPolicy', `signet-${c}`).spec;
       for (const svc of SERVICES) {
         const cm = find(objs, 'ConfigMap', `signet-${svc}`).data as Record<string, string>;
-        const callees = Object.keys(cm).filter((k) => k.endsWith('_ADDR')).map((k) => k.replace(/_ADDR$/, '').toLowerCase());
-        const egressTo = (pol(svc).egress ?? []).flatMap((r: { to?: { podSelector?: { matchLabels?: Record<string, string> } }[] }) =>
-          (r.to ?? []).map((t) => t.podSelector?.matchLabels?.['app.kubernetes.io/component']),
+        const callees = Object.keys(cm)
+          .filter((k) => k.endsWith('_ADDR'))
+          .map((k) => k.replace(/_ADDR$/, '').toLowerCase());
+        const egressTo = (pol(svc).egress ?? []).flatMap(
+          (r: { to?: { podSelector?: { matchLabels?: Record<string, string> } }[] }) =>
+            (r.to ?? []).map((t) => t.podSelector?.matchLabels?.['app.kubernetes.io/component']),
         );
         for (const callee of callees) {
           expect(SERVICES, `${name}: ${svc} dials unknown ${callee}`).toContain(callee);

@@ -53,8 +53,12 @@ export function helmTemplate(valuesFile?: string, extra: string[] = []): string 
   return execFileSync(helmBin(), [...args, ...extra], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type K8sObject = { apiVersion: string; kind: string; metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> }; [k: string]: any };
+export type K8sObject = {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  [k: string]: any;
+};
 
 export function parseManifests(text: string): K8sObject[] {
   const docs = parseAllDocuments(text);

@@ -27,14 +27,30 @@ export function declaredMetrics(): Declared {
       const labels = /labelNames:\s*\[([^\]]*)\]/.exec(m[2]!)?.[1] ?? '';
       out.set(name, { labels: new Set(strings(labels)), type: m[1]!.toLowerCase() as 'counter', file: rel });
     }
-    for (const m of text.matchAll(/\.(counter|histogram|gauge)(?:<[^>(]*>)?\(\s*['"`](signet_\w+)['"`]\s*,\s*(?:'[^']*'|"[^"]*"|`[^`]*`)\s*(?:,\s*\[([^\]]*)\])?/g)) {
+    for (const m of text.matchAll(
+      /\.(counter|histogram|gauge)(?:<[^>(]*>)?\(\s*['"`](signet_\w+)['"`]\s*,\s*(?:'[^']*'|"[^"]*"|`[^`]*`)\s*(?:,\s*\[([^\]]*)\])?/g,
+    )) {
       out.set(m[2]!, { labels: new Set(strings(m[3] ?? '')), type: m[1] as 'counter', file: rel });
     }
   }
   return out;
 }
 
-const FUNCTIONS_AND_KEYWORDS = new Set(['and', 'or', 'unless', 'by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'offset', 'bool', 'inf', 'nan']);
+const FUNCTIONS_AND_KEYWORDS = new Set([
+  'and',
+  'or',
+  'unless',
+  'by',
+  'without',
+  'on',
+  'ignoring',
+  'group_left',
+  'group_right',
+  'offset',
+  'bool',
+  'inf',
+  'nan',
+]);
 /** Labels Prometheus or the registry adds to every series. */
 const IMPLICIT_LABELS = new Set(['service', 'namespace', 'pod', 'job', 'instance', 'container', 'endpoint']);
 
@@ -47,7 +63,12 @@ export function promqlRefs(expr: string): { metrics: string[]; labels: Map<strin
     for (const l of m[2]!.matchAll(/([A-Za-z_]\w*)\s*(?:=~|!~|!=|=)/g)) set.add(l[1]!);
     labels.set(m[1]!, set);
   }
-  const grouping = [...noStrings.matchAll(/\b(?:by|without)\s*\(([^)]*)\)/g)].flatMap((m) => m[1]!.split(',').map((s) => s.trim()).filter(Boolean));
+  const grouping = [...noStrings.matchAll(/\b(?:by|without)\s*\(([^)]*)\)/g)].flatMap((m) =>
+    m[1]!
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
   const bare = noStrings
     .replace(/\{[^}]*\}/g, ' ')
     .replace(/\[[^\]]*\]/g, ' ')
@@ -71,7 +92,12 @@ function baseName(name: string, declared: Declared): string | undefined {
 
 function pendingList(): Set<string> {
   const text = readFileSync(join(ROOT, 'test/chart/metrics-declared-by-issue.txt'), 'utf8');
-  return new Set(text.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#')));
+  return new Set(
+    text
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith('#')),
+  );
 }
 
 function dashboardExprs(): { where: string; expr: string }[] {
@@ -80,7 +106,9 @@ function dashboardExprs(): { where: string; expr: string }[] {
     .filter((f) => f.endsWith('.json'))
     .flatMap((f) => {
       const d = JSON.parse(readFileSync(join(dir, f), 'utf8')) as { panels: { title: string; targets?: { expr: string }[] }[] };
-      return d.panels.flatMap((p) => (p.targets ?? []).map((t) => ({ where: `${f} "${p.title}"`, expr: t.expr.replaceAll('$__rate_interval', '5m') })));
+      return d.panels.flatMap((p) =>
+        (p.targets ?? []).map((t) => ({ where: `${f} "${p.title}"`, expr: t.expr.replaceAll('$__rate_interval', '5m') })),
+      );
     });
 }
 
@@ -88,7 +116,9 @@ function alertExprs(): { where: string; expr: string }[] {
   const objs = parseManifests(helmTemplate(ciValues()['external-infra']));
   const rule = objs.find((o) => o.kind === 'PrometheusRule');
   if (!rule) throw new Error('external-infra values render no PrometheusRule');
-  return rule.spec.groups.flatMap((g: { rules: { alert: string; expr: string }[] }) => g.rules.map((r) => ({ where: `alert ${r.alert}`, expr: r.expr })));
+  return rule.spec.groups.flatMap((g: { rules: { alert: string; expr: string }[] }) =>
+    g.rules.map((r) => ({ where: `alert ${r.alert}`, expr: r.expr })),
+  );
 }
 
 /** Problems of one expression against the declared metrics; names on the pending list pass. */
@@ -100,8 +130,11 @@ export function exprProblems(where: string, expr: string, declared: Declared, pe
   for (const m of refs.metrics) {
     const base = baseName(m, declared);
     if (!base) {
-      const pendingBase = ['', '_bucket', '_sum', '_count'].map((s) => (m.endsWith(s) ? m.slice(0, m.length - s.length) : '')).find((b) => b && pending.has(b));
-      if (!pendingBase && !pending.has(m)) problems.push(`${where}: ${m} is not declared in services/*/src (nor listed in metrics-declared-by-issue.txt)`);
+      const pendingBase = ['', '_bucket', '_sum', '_count']
+        .map((s) => (m.endsWith(s) ? m.slice(0, m.length - s.length) : ''))
+        .find((b) => b && pending.has(b));
+      if (!pendingBase && !pending.has(m))
+        problems.push(`${where}: ${m} is not declared in services/*/src (nor listed in metrics-declared-by-issue.txt)`);
       refs.labels.get(m)?.forEach((l) => known.add(l));
       continue;
     }
@@ -152,9 +185,20 @@ describe('dashboard and alert PromQL against the declared metrics', () => {
   it('catches a typo, an unknown label and a grouping label no metric has', () => {
     const d = declared;
     expect(exprProblems('t', 'sum(rate(signet_http_request_duraton_seconds_count[5m]))', d, new Set())).toHaveLength(1);
-    expect(exprProblems('t', 'sum(rate(signet_events_redelivered_total{subject="x"}[5m]))', d, new Set())[0]).toContain('no label "subject"');
-    expect(exprProblems('t', 'sum by (route) (rate(signet_events_redelivered_total[5m]))', d, new Set())[0]).toContain('groups by "route"');
-    expect(exprProblems('t', 'histogram_quantile(0.95, sum by (le) (rate(signet_grpc_server_handling_seconds_bucket[5m])))', d, new Set())).toEqual([]);
+    expect(exprProblems('t', 'sum(rate(signet_events_redelivered_total{subject="x"}[5m]))', d, new Set())[0]).toContain(
+      'no label "subject"',
+    );
+    expect(exprProblems('t', 'sum by (route) (rate(signet_events_redelivered_total[5m]))', d, new Set())[0]).toContain(
+      'groups by "route"',
+    );
+    expect(
+      exprProblems(
+        't',
+        'histogram_quantile(0.95, sum by (le) (rate(signet_grpc_server_handling_seconds_bucket[5m])))',
+        d,
+        new Set(),
+      ),
+    ).toEqual([]);
     expect(exprProblems('t', 'sum(rate(signet_not_yet_total[5m]))', d, new Set(['signet_not_yet_total']))).toEqual([]);
   });
 

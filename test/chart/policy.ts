@@ -28,7 +28,15 @@ export function policyViolations(objects: K8sObject[]): string[] {
   const netpols = objects.filter((o) => o.kind === 'NetworkPolicy');
   const deployments = objects.filter((o) => o.kind === 'Deployment');
   if (deployments.length === 0) problems.push('no Deployment rendered');
-  if (!netpols.some((n) => Object.keys(n.spec?.podSelector?.matchLabels ?? {}).length > 0 && !n.spec.ingress && !n.spec.egress && (n.spec.policyTypes ?? []).length === 2)) {
+  if (
+    !netpols.some(
+      (n) =>
+        Object.keys(n.spec?.podSelector?.matchLabels ?? {}).length > 0 &&
+        !n.spec.ingress &&
+        !n.spec.egress &&
+        (n.spec.policyTypes ?? []).length === 2,
+    )
+  ) {
     problems.push('no default-deny NetworkPolicy (Ingress+Egress, no rules)');
   }
   for (const d of deployments) {
@@ -59,17 +67,27 @@ export function policyViolations(objects: K8sObject[]): string[] {
       if (!tmp || !volumes.find((v) => v.name === tmp.name && v.emptyDir)) problems.push(`${cn}: no emptyDir at /tmp`);
       if (!isImmutableImage(String(c.image))) problems.push(`${cn}: mutable image reference ${c.image}`);
     }
-    if (!pdbs.some((p) => matches(p.spec?.selector?.matchLabels, labels) && p.spec?.selector?.matchLabels?.['app.kubernetes.io/component'])) {
+    if (
+      !pdbs.some(
+        (p) => matches(p.spec?.selector?.matchLabels, labels) && p.spec?.selector?.matchLabels?.['app.kubernetes.io/component'],
+      )
+    ) {
       problems.push(`${name}: no PodDisruptionBudget of its own`);
     }
-    if (!netpols.some((n) => matches(n.spec?.podSelector?.matchLabels, labels) && n.spec?.podSelector?.matchLabels?.['app.kubernetes.io/component'])) {
+    if (
+      !netpols.some(
+        (n) =>
+          matches(n.spec?.podSelector?.matchLabels, labels) && n.spec?.podSelector?.matchLabels?.['app.kubernetes.io/component'],
+      )
+    ) {
       problems.push(`${name}: no NetworkPolicy of its own`);
     }
   }
   for (const p of objects.filter((o) => o.kind === 'Pod')) {
     for (const c of p.spec?.containers ?? []) {
       if (!isImmutableImage(String(c.image))) problems.push(`Pod/${p.metadata.name}: mutable image reference ${c.image}`);
-      if (c.securityContext?.readOnlyRootFilesystem !== true) problems.push(`Pod/${p.metadata.name}: root filesystem is not read-only`);
+      if (c.securityContext?.readOnlyRootFilesystem !== true)
+        problems.push(`Pod/${p.metadata.name}: root filesystem is not read-only`);
       if (!c.resources?.limits) problems.push(`Pod/${p.metadata.name}: no resource limits`);
     }
   }

@@ -66,7 +66,7 @@ transaction: { port: 50052, protocol: grpc, public: true, calls: [billing, ident
 ceremony:    { port: 50053, protocol: grpc, webauthn: true, calls: [transaction], uses: [mongodb, nats, redis, s3], secrets: [mongoUrl, s3AccessKey, s3SecretKey] }
 biometrics:  { port: 50054, protocol: grpc, calls: [], uses: [mongodb, nats, s3], secrets: [mongoUrl, s3AccessKey, s3SecretKey] }
 ledger:      { port: 50055, protocol: grpc, public: true, ledgerOrigin: true, calls: [], uses: [mongodb, nats], secrets: [mongoUrl, ledgerSigningKey] }
-billing:     { port: 50056, protocol: grpc, calls: [identity], uses: [mongodb, nats, redis], secrets: [mongoUrl, webhookSecret] }
+billing:     { port: 50056, protocol: grpc, calls: [], uses: [mongodb, nats, redis], secrets: [mongoUrl, webhookSecret] }
 {{- end -}}
 
 {{/* Secret entry → environment variable. */}}
