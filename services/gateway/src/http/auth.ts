@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { RpcError } from '@signet/kit';
 import type { Caller, GatewayContext } from './context.js';
@@ -7,12 +7,12 @@ import { HttpError } from './errors.js';
 /**
  * The credential cache, in Redis so every replica sees the same state:
  *   <prefix>auth:<sha256(kind:credential)> → {caller, ver}   (TTL ≤ AUTH_CACHE_TTL_SECONDS)
- *   <prefix>authver                       → a counter bumped on every revocation
- * An entry is used only while its `ver` equals the current counter, so one INCR
+ *   <prefix>authver                       → a random version, replaced on every revocation
+ * An entry is used only while its `ver` equals the current version, so one SET
  * (invalidateCredentials) makes every replica ask identity again on its very next request.
- * Revocations are rare (a key revoked, a password changed), so one global counter costs little and
- * needs no user id before identity has answered. The counter is read *before* identity is asked: a
- * revocation committed after identity answered bumps it past the stored value, so that entry is
+ * Revocations are rare (a key revoked, a password changed), so one global version costs little and
+ * needs no user id before identity has answered. The version is read *before* identity is asked: a
+ * revocation committed after identity answered replaces it, so that entry is
  * stale at once and a revoked credential is never served from the cache.
  */
 const entryKey = (ctx: GatewayContext, kind: string, credential: string) =>
@@ -36,25 +36,40 @@ function cacheCounter(ctx: GatewayContext) {
  * a revocation (API key revoked, password changed or reset).
  */
 export async function invalidateCredentials(ctx: GatewayContext): Promise<void> {
-  await ctx.redis.incr(versionKey(ctx));
+  await ctx.redis.set(versionKey(ctx), randomUUID());
+}
+
+/**
+ * The version when none is stored yet (first use, or evicted): a fresh random one, so entries made
+ * under a lost version can never match again.
+ */
+async function currentVersion(ctx: GatewayContext): Promise<string> {
+  await ctx.redis.set(versionKey(ctx), randomUUID(), 'NX');
+  return (await ctx.redis.get(versionKey(ctx))) ?? randomUUID();
 }
 
 async function resolve(ctx: GatewayContext, kind: 'apiKey' | 'sessionToken', credential: string): Promise<Caller> {
   const counter = cacheCounter(ctx);
   const ek = entryKey(ctx, kind, credential);
   const ttl = ctx.cfg.AUTH_CACHE_TTL_SECONDS;
-  let ver = '0';
+  let ver: string | null = null; // null: the cache cannot be used now
   if (ttl > 0) {
-    const [raw, current] = await ctx.redis.mget(ek, versionKey(ctx));
-    ver = current ?? '0';
-    if (raw) {
-      const cached = JSON.parse(raw) as Cached;
-      if (cached.ver === ver && (cached.caller.expiresAt === undefined || cached.caller.expiresAt > Date.now() / 1000)) {
-        counter.inc({ result: 'hit' });
-        return cached.caller;
-      }
-      counter.inc({ result: 'stale' });
-    } else counter.inc({ result: 'miss' });
+    try {
+      const [raw, current] = await ctx.redis.mget(ek, versionKey(ctx));
+      ver = current ?? (await currentVersion(ctx));
+      if (raw) {
+        const cached = JSON.parse(raw) as Cached;
+        if (cached.ver === ver && (cached.caller.expiresAt === undefined || cached.caller.expiresAt > Date.now() / 1000)) {
+          counter.inc({ result: 'hit' });
+          return cached.caller;
+        }
+        counter.inc({ result: 'stale' });
+      } else counter.inc({ result: 'miss' });
+    } catch {
+      // Redis unavailable: identity still decides, nothing is cached.
+      ver = null;
+      counter.inc({ result: 'unavailable' });
+    }
   }
   const r = await ctx.identity.authenticate({
     credential: kind === 'apiKey' ? { $case: 'apiKey', value: credential } : { $case: 'sessionToken', value: credential },
@@ -67,9 +82,9 @@ async function resolve(ctx: GatewayContext, kind: 'apiKey' | 'sessionToken', cre
     sessionId: r.sessionId,
     ...(r.expiresAt ? { expiresAt: r.expiresAt } : {}),
   };
-  if (ttl > 0) {
+  if (ttl > 0 && ver !== null) {
     const life = caller.expiresAt ? Math.min(ttl, caller.expiresAt - Math.floor(Date.now() / 1000)) : ttl;
-    if (life > 0) await ctx.redis.set(ek, JSON.stringify({ caller, ver } satisfies Cached), 'EX', life);
+    if (life > 0) await ctx.redis.set(ek, JSON.stringify({ caller, ver } satisfies Cached), 'EX', life).catch(() => undefined);
   }
   return caller;
 }
