@@ -1,41 +1,95 @@
 import {
+  addService,
   connectBus,
   connectMongo,
+  createClient,
   createLogger,
-  createS3,
-  ensureBuckets,
+  createMailer,
   Metrics,
   pingMongo,
   serveGrpc,
+  startConsumer,
   type Logger,
 } from '@signet/kit';
-import { Redis } from 'ioredis';
+import { billingV1, transactionV1 } from '@signet/proto';
+import { ensureBuckets } from '@signet/kit';
 import type { TransactionConfig } from './config.js';
+import { createTransactionHandler } from './grpc/create.handler.js';
+import { exportHandler, transactionHandlers } from './grpc/transaction.handler.js';
+import { STATE_DURABLE, STATE_SUBJECTS, stateConsumer } from './events/state.consumer.js';
+import { transactionMetrics } from './metrics.js';
+import { createObjectStore } from './store/object.store.js';
+import { createKeyedLock, createTransactionOutbox } from './store/outbox.relay.js';
+import { createTransactionRepository } from './store/transaction.repository.js';
 
-/** Starts the transaction service. Its domain RPCs arrive with its issue; until then it serves health and metrics. */
-export async function startTransaction(cfg: TransactionConfig, opts: { logger?: Logger } = {}) {
+export type TransactionOptions = { logger?: Logger; ackWaitMs?: number };
+
+/**
+ * Starts the transaction service: gRPC (creation stream, reads, actions, token resolution, export),
+ * the consumer of ceremony/biometrics/ledger events that moves the state, and the outbox relay.
+ */
+export async function startTransaction(cfg: TransactionConfig, opts: TransactionOptions = {}) {
   const logger = opts.logger ?? createLogger('transaction', cfg.LOG_LEVEL);
   const metrics = new Metrics('transaction');
+  const tm = transactionMetrics(metrics);
   const conn = await connectMongo(cfg.MONGO_URL, cfg.MONGO_DB);
   const bus = await connectBus(cfg.NATS_URL, 'transaction');
-  const redis = new Redis(cfg.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2 });
-  await redis.connect();
-  const s3 = createS3(cfg);
-  await ensureBuckets(s3, [cfg.BUCKET_DOCUMENTS, cfg.BUCKET_REFERENCES], cfg.S3_REGION);
+  const repo = createTransactionRepository(conn);
+  await repo.init();
+  const objects = createObjectStore(cfg);
+  await ensureBuckets(objects.client, [cfg.BUCKET_DOCUMENTS, cfg.BUCKET_REFERENCES], cfg.S3_REGION);
+  const mailer = createMailer(cfg.SMTP_URL, cfg.MAIL_FROM);
+  const billing = createClient(billingV1.BillingServiceClient, cfg.BILLING_ADDR, { metrics });
+
+  const lock = createKeyedLock();
+  const outbox = createTransactionOutbox(bus, repo.model, lock, { metrics, logger });
+  const consumer = await startConsumer(
+    bus,
+    { durable: STATE_DURABLE, subjects: STATE_SUBJECTS, ackWaitMs: opts.ackWaitMs },
+    stateConsumer({ repo, tm, logger, lock, outbox }),
+    { metrics, logger },
+  );
+
   const checks = [
     { name: 'mongo', check: () => pingMongo(conn) },
     { name: 'nats', check: async () => bus.nc.flush() },
-    { name: 'redis', check: () => redis.ping() },
-    { name: 's3', check: () => s3.listBuckets() },
+    { name: 's3', check: async () => void (await objects.client.bucketExists(cfg.BUCKET_DOCUMENTS)) },
   ];
-  const served = await serveGrpc({ name: 'transaction', logger, metrics, grpcPort: cfg.GRPC_PORT, opsPort: cfg.OPS_PORT, checks, register: () => {} });
+  const common = { repo, mailer, tm, logger, cfg, lock, outbox };
+  const served = await serveGrpc({
+    name: 'transaction',
+    logger,
+    metrics,
+    grpcPort: cfg.GRPC_PORT,
+    opsPort: cfg.OPS_PORT,
+    checks,
+    register: (server) =>
+      addService(
+        server,
+        transactionV1.TransactionServiceService,
+        {
+          ...transactionHandlers(common),
+          createTransaction: createTransactionHandler({ ...common, objects, billing, metrics }),
+          exportTransactions: exportHandler(common),
+        },
+        { metrics, logger },
+        ['createTransaction', 'exportTransactions'],
+      ),
+  });
+
   return {
     grpcPort: served.grpcPort,
     opsPort: served.opsPort,
+    metrics,
+    repo,
+    objects,
     async stop() {
       await served.stop();
+      await consumer.stop();
+      outbox.stop();
+      billing.close();
+      mailer.close();
       await bus.nc.drain();
-      redis.disconnect();
       await conn.close();
     },
   };

@@ -11,7 +11,10 @@ export const transactionConfigSchema = baseSchema.merge(s3Schema).extend({
   MAIL_FROM: z.string().default('Signet <no-reply@signet.invalid>'),
   PUBLIC_BASE_URL: env.httpUrl,
   /** Certificate references are <REFERENCE_PREFIX>-TX-<8 digits>. */
-  REFERENCE_PREFIX: z.string().regex(/^[A-Z0-9]{2,8}$/, 'must be 2-8 upper-case letters or digits').default('SIG'),
+  REFERENCE_PREFIX: z
+    .string()
+    .regex(/^[A-Z0-9]{2,8}$/, 'must be 2-8 upper-case letters or digits')
+    .default('SIG'),
   BUCKET_DOCUMENTS: z.string().default('signet-documents'),
   BUCKET_REFERENCES: z.string().default('signet-references'),
   BILLING_ADDR: env.grpcAddress,

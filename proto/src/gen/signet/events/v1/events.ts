@@ -101,6 +101,31 @@ export interface TransactionStatusChanged {
   to: string;
 }
 
+/** signet.transaction.created */
+export interface TransactionCreated {
+  eventId: string;
+  occurredAt: string;
+  transactionId: number;
+  ownerId: string;
+  reference: string;
+  signerCount: number;
+  attestationType: string;
+}
+
+/**
+ * signet.transaction.signer.changed: one signer's ceremony state moved (e.g. a failed verdict with
+ * attempts left returns the signer to consent_accepted for a new challenge).
+ */
+export interface SignerStateChanged {
+  eventId: string;
+  occurredAt: string;
+  transactionId: number;
+  signerIndex: number;
+  from: string;
+  to: string;
+  attemptsLeft: number;
+}
+
 /** signet.billing.account.changed */
 export interface AccountChanged {
   eventId: string;
@@ -1201,6 +1226,268 @@ export const TransactionStatusChanged: MessageFns<TransactionStatusChanged> = {
     message.transactionId = object.transactionId ?? 0;
     message.from = object.from ?? "";
     message.to = object.to ?? "";
+    return message;
+  },
+};
+
+function createBaseTransactionCreated(): TransactionCreated {
+  return {
+    eventId: "",
+    occurredAt: "",
+    transactionId: 0,
+    ownerId: "",
+    reference: "",
+    signerCount: 0,
+    attestationType: "",
+  };
+}
+
+export const TransactionCreated: MessageFns<TransactionCreated> = {
+  encode(message: TransactionCreated, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.eventId !== "") {
+      writer.uint32(10).string(message.eventId);
+    }
+    if (message.occurredAt !== "") {
+      writer.uint32(18).string(message.occurredAt);
+    }
+    if (message.transactionId !== 0) {
+      writer.uint32(24).int64(message.transactionId);
+    }
+    if (message.ownerId !== "") {
+      writer.uint32(34).string(message.ownerId);
+    }
+    if (message.reference !== "") {
+      writer.uint32(42).string(message.reference);
+    }
+    if (message.signerCount !== 0) {
+      writer.uint32(48).int32(message.signerCount);
+    }
+    if (message.attestationType !== "") {
+      writer.uint32(58).string(message.attestationType);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TransactionCreated {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTransactionCreated();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.eventId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.occurredAt = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.transactionId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.ownerId = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.reference = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.signerCount = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.attestationType = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<TransactionCreated>): TransactionCreated {
+    return TransactionCreated.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<TransactionCreated>): TransactionCreated {
+    const message = createBaseTransactionCreated();
+    message.eventId = object.eventId ?? "";
+    message.occurredAt = object.occurredAt ?? "";
+    message.transactionId = object.transactionId ?? 0;
+    message.ownerId = object.ownerId ?? "";
+    message.reference = object.reference ?? "";
+    message.signerCount = object.signerCount ?? 0;
+    message.attestationType = object.attestationType ?? "";
+    return message;
+  },
+};
+
+function createBaseSignerStateChanged(): SignerStateChanged {
+  return { eventId: "", occurredAt: "", transactionId: 0, signerIndex: 0, from: "", to: "", attemptsLeft: 0 };
+}
+
+export const SignerStateChanged: MessageFns<SignerStateChanged> = {
+  encode(message: SignerStateChanged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.eventId !== "") {
+      writer.uint32(10).string(message.eventId);
+    }
+    if (message.occurredAt !== "") {
+      writer.uint32(18).string(message.occurredAt);
+    }
+    if (message.transactionId !== 0) {
+      writer.uint32(24).int64(message.transactionId);
+    }
+    if (message.signerIndex !== 0) {
+      writer.uint32(32).int32(message.signerIndex);
+    }
+    if (message.from !== "") {
+      writer.uint32(42).string(message.from);
+    }
+    if (message.to !== "") {
+      writer.uint32(50).string(message.to);
+    }
+    if (message.attemptsLeft !== 0) {
+      writer.uint32(56).int32(message.attemptsLeft);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SignerStateChanged {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSignerStateChanged();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.eventId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.occurredAt = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.transactionId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.signerIndex = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.from = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.to = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.attemptsLeft = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<SignerStateChanged>): SignerStateChanged {
+    return SignerStateChanged.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SignerStateChanged>): SignerStateChanged {
+    const message = createBaseSignerStateChanged();
+    message.eventId = object.eventId ?? "";
+    message.occurredAt = object.occurredAt ?? "";
+    message.transactionId = object.transactionId ?? 0;
+    message.signerIndex = object.signerIndex ?? 0;
+    message.from = object.from ?? "";
+    message.to = object.to ?? "";
+    message.attemptsLeft = object.attemptsLeft ?? 0;
     return message;
   },
 };

@@ -11,7 +11,11 @@ import {
   type ChannelCredentials,
   Client,
   type ClientOptions,
+  type ClientReadableStream,
   type ClientUnaryCall,
+  type ClientWritableStream,
+  type handleClientStreamingCall,
+  type handleServerStreamingCall,
   type handleUnaryCall,
   makeGenericClientConstructor,
   type Metadata,
@@ -101,6 +105,47 @@ export interface SigningContext {
   issuerName: string;
   verificationMode: string;
   attemptsLeft: number;
+}
+
+export interface CreateTransactionBegin {
+  ownerId: string;
+  /** The sender's organisation, named in the signing emails and the certificate. */
+  orgName: string;
+  /** Optional Idempotency-Key header of the request. */
+  idempotencyKey: string;
+}
+
+export interface CreateTransactionFields {
+  signerName: string;
+  signerEmail: string;
+  signerEmails: string[];
+  /** Empty means "signature". */
+  attestationType: string;
+  /** The uploaded file name of the document. */
+  documentName: string;
+}
+
+export interface CreateTransactionChunk {
+  part:
+    | { $case: "begin"; value: CreateTransactionBegin }
+    | { $case: "document"; value: Buffer }
+    | { $case: "reference"; value: Buffer }
+    | { $case: "fields"; value: CreateTransactionFields }
+    | undefined;
+}
+
+export interface CreateTransactionResult {
+  id: number;
+  reference: string;
+  token: string;
+  signUrl: string;
+  status: string;
+  /** True when an earlier request with the same Idempotency-Key produced this result. */
+  replayed: boolean;
+}
+
+export interface ExportTransactionsRequest {
+  ownerId: string;
 }
 
 function createBaseTransactionSummary(): TransactionSummary {
@@ -1148,9 +1193,504 @@ export const SigningContext: MessageFns<SigningContext> = {
   },
 };
 
+function createBaseCreateTransactionBegin(): CreateTransactionBegin {
+  return { ownerId: "", orgName: "", idempotencyKey: "" };
+}
+
+export const CreateTransactionBegin: MessageFns<CreateTransactionBegin> = {
+  encode(message: CreateTransactionBegin, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ownerId !== "") {
+      writer.uint32(10).string(message.ownerId);
+    }
+    if (message.orgName !== "") {
+      writer.uint32(18).string(message.orgName);
+    }
+    if (message.idempotencyKey !== "") {
+      writer.uint32(26).string(message.idempotencyKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateTransactionBegin {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateTransactionBegin();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.ownerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.orgName = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.idempotencyKey = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<CreateTransactionBegin>): CreateTransactionBegin {
+    return CreateTransactionBegin.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CreateTransactionBegin>): CreateTransactionBegin {
+    const message = createBaseCreateTransactionBegin();
+    message.ownerId = object.ownerId ?? "";
+    message.orgName = object.orgName ?? "";
+    message.idempotencyKey = object.idempotencyKey ?? "";
+    return message;
+  },
+};
+
+function createBaseCreateTransactionFields(): CreateTransactionFields {
+  return { signerName: "", signerEmail: "", signerEmails: [], attestationType: "", documentName: "" };
+}
+
+export const CreateTransactionFields: MessageFns<CreateTransactionFields> = {
+  encode(message: CreateTransactionFields, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.signerName !== "") {
+      writer.uint32(10).string(message.signerName);
+    }
+    if (message.signerEmail !== "") {
+      writer.uint32(18).string(message.signerEmail);
+    }
+    for (const v of message.signerEmails) {
+      writer.uint32(26).string(v!);
+    }
+    if (message.attestationType !== "") {
+      writer.uint32(34).string(message.attestationType);
+    }
+    if (message.documentName !== "") {
+      writer.uint32(42).string(message.documentName);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateTransactionFields {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateTransactionFields();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.signerName = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.signerEmail = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.signerEmails.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.attestationType = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.documentName = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<CreateTransactionFields>): CreateTransactionFields {
+    return CreateTransactionFields.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CreateTransactionFields>): CreateTransactionFields {
+    const message = createBaseCreateTransactionFields();
+    message.signerName = object.signerName ?? "";
+    message.signerEmail = object.signerEmail ?? "";
+    message.signerEmails = object.signerEmails?.map((e) => e) || [];
+    message.attestationType = object.attestationType ?? "";
+    message.documentName = object.documentName ?? "";
+    return message;
+  },
+};
+
+function createBaseCreateTransactionChunk(): CreateTransactionChunk {
+  return { part: undefined };
+}
+
+export const CreateTransactionChunk: MessageFns<CreateTransactionChunk> = {
+  encode(message: CreateTransactionChunk, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    switch (message.part?.$case) {
+      case "begin":
+        CreateTransactionBegin.encode(message.part.value, writer.uint32(10).fork()).join();
+        break;
+      case "document":
+        writer.uint32(18).bytes(message.part.value);
+        break;
+      case "reference":
+        writer.uint32(26).bytes(message.part.value);
+        break;
+      case "fields":
+        CreateTransactionFields.encode(message.part.value, writer.uint32(34).fork()).join();
+        break;
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateTransactionChunk {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateTransactionChunk();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.part = { $case: "begin", value: CreateTransactionBegin.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.part = { $case: "document", value: Buffer.from(reader.bytes()) };
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.part = { $case: "reference", value: Buffer.from(reader.bytes()) };
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.part = { $case: "fields", value: CreateTransactionFields.decode(reader, reader.uint32()) };
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<CreateTransactionChunk>): CreateTransactionChunk {
+    return CreateTransactionChunk.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CreateTransactionChunk>): CreateTransactionChunk {
+    const message = createBaseCreateTransactionChunk();
+    switch (object.part?.$case) {
+      case "begin": {
+        if (object.part?.value !== undefined && object.part?.value !== null) {
+          message.part = { $case: "begin", value: CreateTransactionBegin.fromPartial(object.part.value) };
+        }
+        break;
+      }
+      case "document": {
+        if (object.part?.value !== undefined && object.part?.value !== null) {
+          message.part = { $case: "document", value: object.part.value };
+        }
+        break;
+      }
+      case "reference": {
+        if (object.part?.value !== undefined && object.part?.value !== null) {
+          message.part = { $case: "reference", value: object.part.value };
+        }
+        break;
+      }
+      case "fields": {
+        if (object.part?.value !== undefined && object.part?.value !== null) {
+          message.part = { $case: "fields", value: CreateTransactionFields.fromPartial(object.part.value) };
+        }
+        break;
+      }
+    }
+    return message;
+  },
+};
+
+function createBaseCreateTransactionResult(): CreateTransactionResult {
+  return { id: 0, reference: "", token: "", signUrl: "", status: "", replayed: false };
+}
+
+export const CreateTransactionResult: MessageFns<CreateTransactionResult> = {
+  encode(message: CreateTransactionResult, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.reference !== "") {
+      writer.uint32(18).string(message.reference);
+    }
+    if (message.token !== "") {
+      writer.uint32(26).string(message.token);
+    }
+    if (message.signUrl !== "") {
+      writer.uint32(34).string(message.signUrl);
+    }
+    if (message.status !== "") {
+      writer.uint32(42).string(message.status);
+    }
+    if (message.replayed !== false) {
+      writer.uint32(48).bool(message.replayed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateTransactionResult {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateTransactionResult();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.reference = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.signUrl = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.replayed = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<CreateTransactionResult>): CreateTransactionResult {
+    return CreateTransactionResult.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CreateTransactionResult>): CreateTransactionResult {
+    const message = createBaseCreateTransactionResult();
+    message.id = object.id ?? 0;
+    message.reference = object.reference ?? "";
+    message.token = object.token ?? "";
+    message.signUrl = object.signUrl ?? "";
+    message.status = object.status ?? "";
+    message.replayed = object.replayed ?? false;
+    return message;
+  },
+};
+
+function createBaseExportTransactionsRequest(): ExportTransactionsRequest {
+  return { ownerId: "" };
+}
+
+export const ExportTransactionsRequest: MessageFns<ExportTransactionsRequest> = {
+  encode(message: ExportTransactionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ownerId !== "") {
+      writer.uint32(10).string(message.ownerId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExportTransactionsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExportTransactionsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.ownerId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ExportTransactionsRequest>): ExportTransactionsRequest {
+    return ExportTransactionsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ExportTransactionsRequest>): ExportTransactionsRequest {
+    const message = createBaseExportTransactionsRequest();
+    message.ownerId = object.ownerId ?? "";
+    return message;
+  },
+};
+
 /** Transaction owns transactions, signers, their event log and the documents and references buckets. */
 export type TransactionServiceService = typeof TransactionServiceService;
 export const TransactionServiceService = {
+  /**
+   * Client-streaming creation: the first message is `begin`, then `document`/`reference` chunks in
+   * any order (each file's chunks contiguous), then `fields` last. The service streams the document
+   * into object storage while hashing it, checks every field, consumes a signature from billing and
+   * writes the record; on any failure nothing remains. Returns the creation result.
+   */
+  createTransaction: {
+    path: "/signet.transaction.v1.TransactionService/CreateTransaction" as const,
+    requestStream: true as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateTransactionChunk): Buffer =>
+      Buffer.from(CreateTransactionChunk.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateTransactionChunk => CreateTransactionChunk.decode(value),
+    responseSerialize: (value: CreateTransactionResult): Buffer =>
+      Buffer.from(CreateTransactionResult.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateTransactionResult => CreateTransactionResult.decode(value),
+  },
+  /** Every transaction of the owner, most recent first, one message each (for the CSV export). */
+  exportTransactions: {
+    path: "/signet.transaction.v1.TransactionService/ExportTransactions" as const,
+    requestStream: false as const,
+    responseStream: true as const,
+    requestSerialize: (value: ExportTransactionsRequest): Buffer =>
+      Buffer.from(ExportTransactionsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ExportTransactionsRequest => ExportTransactionsRequest.decode(value),
+    responseSerialize: (value: TransactionSummary): Buffer => Buffer.from(TransactionSummary.encode(value).finish()),
+    responseDeserialize: (value: Buffer): TransactionSummary => TransactionSummary.decode(value),
+  },
   listTransactions: {
     path: "/signet.transaction.v1.TransactionService/ListTransactions" as const,
     requestStream: false as const,
@@ -1206,6 +1746,15 @@ export const TransactionServiceService = {
 } as const;
 
 export interface TransactionServiceServer extends UntypedServiceImplementation {
+  /**
+   * Client-streaming creation: the first message is `begin`, then `document`/`reference` chunks in
+   * any order (each file's chunks contiguous), then `fields` last. The service streams the document
+   * into object storage while hashing it, checks every field, consumes a signature from billing and
+   * writes the record; on any failure nothing remains. Returns the creation result.
+   */
+  createTransaction: handleClientStreamingCall<CreateTransactionChunk, CreateTransactionResult>;
+  /** Every transaction of the owner, most recent first, one message each (for the CSV export). */
+  exportTransactions: handleServerStreamingCall<ExportTransactionsRequest, TransactionSummary>;
   listTransactions: handleUnaryCall<ListTransactionsRequest, ListTransactionsResponse>;
   getTransaction: handleUnaryCall<GetTransactionRequest, TransactionDetail>;
   resendTransaction: handleUnaryCall<TransactionActionRequest, TransactionSummary>;
@@ -1215,6 +1764,38 @@ export interface TransactionServiceServer extends UntypedServiceImplementation {
 }
 
 export interface TransactionServiceClient extends Client {
+  /**
+   * Client-streaming creation: the first message is `begin`, then `document`/`reference` chunks in
+   * any order (each file's chunks contiguous), then `fields` last. The service streams the document
+   * into object storage while hashing it, checks every field, consumes a signature from billing and
+   * writes the record; on any failure nothing remains. Returns the creation result.
+   */
+  createTransaction(
+    callback: (error: ServiceError | null, response: CreateTransactionResult) => void,
+  ): ClientWritableStream<CreateTransactionChunk>;
+  createTransaction(
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateTransactionResult) => void,
+  ): ClientWritableStream<CreateTransactionChunk>;
+  createTransaction(
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateTransactionResult) => void,
+  ): ClientWritableStream<CreateTransactionChunk>;
+  createTransaction(
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateTransactionResult) => void,
+  ): ClientWritableStream<CreateTransactionChunk>;
+  /** Every transaction of the owner, most recent first, one message each (for the CSV export). */
+  exportTransactions(
+    request: ExportTransactionsRequest,
+    options?: Partial<CallOptions>,
+  ): ClientReadableStream<TransactionSummary>;
+  exportTransactions(
+    request: ExportTransactionsRequest,
+    metadata?: Metadata,
+    options?: Partial<CallOptions>,
+  ): ClientReadableStream<TransactionSummary>;
   listTransactions(
     request: ListTransactionsRequest,
     callback: (error: ServiceError | null, response: ListTransactionsResponse) => void,

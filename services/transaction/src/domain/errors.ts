@@ -1,0 +1,20 @@
+import { conflict, DomainError, invalid, notFound, rateLimited } from '@signet/kit';
+
+/** Typed errors of the transaction domain; the kit maps them to gRPC statuses once. */
+export const fieldInvalid = (field: string, message: string) => invalid(`${field}: ${message}`, 'INVALID_FIELD');
+export const documentTooLarge = (maxBytes: number) =>
+  new DomainError(
+    'payload_too_large',
+    `document: must be at most ${Math.floor(maxBytes / (1024 * 1024))} MB`,
+    'PAYLOAD_TOO_LARGE',
+  );
+export const transactionNotFound = () => notFound('no such transaction');
+export const signingTokenNotFound = () => notFound('no such signing link, or it no longer works');
+export const notPending = (action: string, status: string) =>
+  conflict(`cannot ${action} a transaction that is ${status}`, 'TRANSACTION_NOT_PENDING');
+export const resendTooSoon = (retryAfterSeconds: number) =>
+  rateLimited('the signing link of this transaction was re-sent less than a minute ago', retryAfterSeconds);
+export const idempotencyMismatch = () =>
+  conflict('Idempotency-Key was already used with a different request body', 'IDEMPOTENCY_KEY_REUSED');
+export const idempotencyInProgress = () =>
+  conflict('a request with this Idempotency-Key is still in progress; retry later', 'IDEMPOTENCY_KEY_IN_PROGRESS');

@@ -1,0 +1,174 @@
+/**
+ * The transaction state machine of DESIGN §3, as pure functions over plain values. The store applies
+ * each result in one conditional update guarded by the status and version it was computed from.
+ */
+export const STATUSES = ['created', 'consent_accepted', 'capture_accepted', 'ledger_issued', 'failed', 'cancelled'] as const;
+export type Status = (typeof STATUSES)[number];
+export const PENDING: readonly Status[] = ['created', 'consent_accepted', 'capture_accepted'];
+export const isPending = (s: string): boolean => (PENDING as readonly string[]).includes(s);
+
+export const SIGNER_STATES = ['created', 'consent_accepted', 'capture_accepted', 'passed', 'failed'] as const;
+export type SignerState = (typeof SIGNER_STATES)[number];
+
+export const ATTESTATION_TYPES = ['signature', 'approval', 'review', 'consent'] as const;
+export type AttestationType = (typeof ATTESTATION_TYPES)[number];
+export const MAX_ADDITIONAL_SIGNERS = 4;
+
+export type VerificationMode = 'biometric' | 'liveness';
+
+export type Signer = {
+  index: number;
+  name: string;
+  email: string;
+  token: string;
+  state: SignerState;
+  verification_mode: VerificationMode;
+  attempts_left: number;
+  /** The capture under analysis (or the last one analysed). */
+  capture_id: string;
+  attempt: number;
+  video_sha256: string;
+  frame_sha256: string;
+  verified_at: Date | null;
+};
+
+export type LogEntry = { type: string; at: Date; actor: string; detail: string };
+
+/** A transaction's status follows from its signers (DESIGN §3); `cancelled` is set only by the sender. */
+export function deriveStatus(signers: Pick<Signer, 'state'>[], certificateIssued: boolean): Status {
+  if (signers.some((s) => s.state === 'failed')) return 'failed';
+  const allPassed = signers.every((s) => s.state === 'passed');
+  if (allPassed && certificateIssued) return 'ledger_issued';
+  if (signers.every((s) => s.state === 'capture_accepted' || s.state === 'passed')) return 'capture_accepted';
+  if (signers.some((s) => s.state !== 'created')) return 'consent_accepted';
+  return 'created';
+}
+
+export type TxState = { status: Status; signers: Signer[]; certificate_issued: boolean; reference: string };
+
+/** What a trigger changes: the new signers/status, log entries, and whether every signer has now passed. */
+export type Change = {
+  signers: Signer[];
+  status: Status;
+  log: LogEntry[];
+  signerChanged?: { index: number; from: SignerState; to: SignerState; attempts_left: number };
+  nowVerified: boolean;
+  certificateIssued?: boolean;
+};
+
+function withSigner(state: TxState, index: number, patch: Partial<Signer>): Signer[] {
+  return state.signers.map((s) => (s.index === index ? { ...s, ...patch } : s));
+}
+
+function finish(
+  state: TxState,
+  signers: Signer[],
+  log: LogEntry[],
+  signerChanged: Change['signerChanged'],
+  certificateIssued = state.certificate_issued,
+): Change {
+  const status = deriveStatus(signers, certificateIssued);
+  const wasAllPassed = state.signers.every((s) => s.state === 'passed');
+  const allPassed = signers.every((s) => s.state === 'passed');
+  return { signers, status, log, signerChanged, nowVerified: allPassed && !wasAllPassed, certificateIssued };
+}
+
+/** The signer consented. Consent again, or a terminal transaction → null (nothing changes). */
+export function applyConsent(state: TxState, index: number, at: Date): Change | null {
+  const s = state.signers[index];
+  if (!s || !isPending(state.status) || s.state !== 'created') return null;
+  const signers = withSigner(state, index, { state: 'consent_accepted' });
+  return finish(
+    state,
+    signers,
+    [{ type: 'consent_accepted', at, actor: `signer:${index}`, detail: `${s.email} accepted consent` }],
+    {
+      index,
+      from: s.state,
+      to: 'consent_accepted',
+      attempts_left: s.attempts_left,
+    },
+  );
+}
+
+/** A capture was submitted for analysis; only from consent_accepted (a live challenge). */
+export function applyCapture(
+  state: TxState,
+  ev: { index: number; capture_id: string; attempt: number; video_sha256: string; frame_sha256: string },
+  at: Date,
+): Change | null {
+  const s = state.signers[ev.index];
+  if (!s || !isPending(state.status) || s.state !== 'consent_accepted') return null;
+  const signers = withSigner(state, ev.index, {
+    state: 'capture_accepted',
+    capture_id: ev.capture_id,
+    attempt: ev.attempt,
+    video_sha256: ev.video_sha256,
+    frame_sha256: ev.frame_sha256,
+  });
+  return finish(
+    state,
+    signers,
+    [{ type: 'capture_submitted', at, actor: `signer:${ev.index}`, detail: `attempt ${ev.attempt} submitted for analysis` }],
+    { index: ev.index, from: s.state, to: 'capture_accepted', attempts_left: s.attempts_left },
+  );
+}
+
+/**
+ * The biometric verdict of one capture. It applies only to the capture under analysis, so a
+ * redelivered or stale verdict changes nothing. FAIL with attempts left returns the signer to
+ * consent_accepted (a new challenge); without attempts left the signer (and so the transaction) fails.
+ */
+export function applyVerdict(
+  state: TxState,
+  ev: { index: number; capture_id: string; outcome: string; failed_checks: string[] },
+  at: Date,
+): Change | null {
+  const s = state.signers[ev.index];
+  if (!s || !isPending(state.status) || s.state !== 'capture_accepted' || s.capture_id !== ev.capture_id) return null;
+  if (ev.outcome === 'PASS') {
+    const signers = withSigner(state, ev.index, { state: 'passed', verified_at: at });
+    return finish(
+      state,
+      signers,
+      [{ type: 'verdict_passed', at, actor: 'biometrics', detail: `signer ${ev.index} passed verification` }],
+      {
+        index: ev.index,
+        from: s.state,
+        to: 'passed',
+        attempts_left: s.attempts_left,
+      },
+    );
+  }
+  const left = Math.max(0, s.attempts_left - 1);
+  const to: SignerState = left > 0 ? 'consent_accepted' : 'failed';
+  const checks = ev.failed_checks.length ? ` (${ev.failed_checks.join(', ')})` : '';
+  const signers = withSigner(state, ev.index, { state: to, attempts_left: left });
+  return finish(
+    state,
+    signers,
+    [
+      {
+        type: 'verdict_failed',
+        at,
+        actor: 'biometrics',
+        detail: `signer ${ev.index} failed verification${checks}; ${left > 0 ? `${left} attempt(s) left` : 'no attempts left'}`,
+      },
+    ],
+    { index: ev.index, from: s.state, to, attempts_left: left },
+  );
+}
+
+/** The ledger issued the certificate: capture_accepted with every signer passed → ledger_issued. */
+export function applyCertificate(state: TxState, reference: string, at: Date): Change | null {
+  if (reference !== state.reference || state.status !== 'capture_accepted' || !state.signers.every((s) => s.state === 'passed'))
+    return null;
+  const change = finish(
+    state,
+    state.signers,
+    [{ type: 'certificate_issued', at, actor: 'ledger', detail: `certificate ${reference} issued` }],
+    undefined,
+    true,
+  );
+  return { ...change, nowVerified: false };
+}

@@ -1,0 +1,21 @@
+import type { Metrics } from '@signet/kit';
+
+type Counter<L extends string> = { inc(labels: Partial<Record<L, string>>, value?: number): void };
+export type TransactionMetrics = {
+  creations: Counter<'outcome'>;
+  transitions: Counter<'to'>;
+  resends: Counter<'result'>;
+  mails: Counter<'result'>;
+};
+
+/** The transaction service's domain instruments (declared in README.md). */
+export function transactionMetrics(metrics: Metrics): TransactionMetrics {
+  return {
+    creations: metrics.counter('signet_transaction_creations_total', 'Transaction creation attempts by outcome', ['outcome']),
+    transitions: metrics.counter('signet_transaction_transitions_total', 'Transaction status transitions by target status', [
+      'to',
+    ]),
+    resends: metrics.counter('signet_transaction_link_resends_total', 'Signing-link resends by result', ['result']),
+    mails: metrics.counter('signet_transaction_link_emails_total', 'Signing-link emails by result', ['result']),
+  };
+}

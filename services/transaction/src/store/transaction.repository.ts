@@ -1,0 +1,237 @@
+import { Schema, type Connection } from 'mongoose';
+import { isDuplicateKey, outboxField, type OutboxEntry } from '@signet/kit';
+import type { AttestationType, LogEntry, Signer, Status } from '../domain/transaction.js';
+
+export type TransactionRecord = {
+  _id: number;
+  owner_id: string;
+  issuer_name: string;
+  reference: string;
+  status: Status;
+  attestation_type: AttestationType;
+  document_name: string;
+  document_key: string;
+  document_sha256: string;
+  document_size: number;
+  reference_key: string;
+  reference_sha256: string;
+  commitment_salt: string;
+  signers: Signer[];
+  log: LogEntry[];
+  certificate_issued: boolean;
+  created_at: Date;
+  verified_at: Date | null;
+  last_resent_at: Date | null;
+  /** Bumped by every update; transitions are conditional on it, so racing writers cannot both win. */
+  version: number;
+};
+
+const signerSchema = new Schema(
+  {
+    index: Number,
+    name: String,
+    email: String,
+    token: String,
+    state: String,
+    verification_mode: String,
+    attempts_left: Number,
+    capture_id: { type: String, default: '' },
+    attempt: { type: Number, default: 0 },
+    video_sha256: { type: String, default: '' },
+    frame_sha256: { type: String, default: '' },
+    verified_at: { type: Date, default: null },
+  },
+  { _id: false },
+);
+
+const transactionSchema = new Schema(
+  {
+    _id: Number,
+    owner_id: { type: String, required: true },
+    issuer_name: { type: String, default: '' },
+    reference: { type: String, required: true },
+    status: { type: String, required: true },
+    attestation_type: { type: String, required: true },
+    document_name: String,
+    document_key: String,
+    document_sha256: String,
+    document_size: Number,
+    reference_key: String,
+    reference_sha256: String,
+    commitment_salt: String,
+    signers: [signerSchema],
+    log: [{ _id: false, type: { type: String }, at: Date, actor: String, detail: String }],
+    certificate_issued: { type: Boolean, default: false },
+    created_at: { type: Date, required: true },
+    verified_at: { type: Date, default: null },
+    last_resent_at: { type: Date, default: null },
+    version: { type: Number, default: 0 },
+    outbox: outboxField,
+  },
+  { collection: 'transactions', versionKey: false },
+);
+// The list and the export read one owner's transactions newest first, paged by id.
+transactionSchema.index({ owner_id: 1, _id: -1 });
+// A certificate reference belongs to exactly one transaction.
+transactionSchema.index({ reference: 1 }, { unique: true });
+
+// Integer ids: one counter document per sequence, advanced with $inc (race-free across replicas).
+const counterSchema = new Schema({ _id: String, seq: Number }, { collection: 'counters', versionKey: false });
+
+// Every reference ever handed out, never deleted: a reference is not reused even when its creation failed later.
+const referenceSchema = new Schema({ _id: String, at: Date }, { collection: 'references', versionKey: false });
+
+// Signing token → signer. _id is the token itself, so lookups are by the primary key.
+const tokenSchema = new Schema(
+  { _id: String, transaction_id: Number, signer_index: Number },
+  { collection: 'signing_tokens', versionKey: false },
+);
+
+// Idempotency-Key records; expired in code after 24 h (FerretDB has no TTL indexes).
+const idempotencySchema = new Schema(
+  {
+    owner_id: String,
+    key: String,
+    fingerprint: String,
+    state: String,
+    result: Object,
+    created_at: Date,
+  },
+  { collection: 'idempotency_keys', versionKey: false },
+);
+// One record per (account, key): the unique index makes claiming a key race-free.
+idempotencySchema.index({ owner_id: 1, key: 1 }, { unique: true });
+
+export type IdempotencyRecord = {
+  _id: unknown;
+  owner_id: string;
+  key: string;
+  fingerprint: string;
+  state: 'pending' | 'done';
+  result: Record<string, unknown> | null;
+  created_at: Date;
+};
+
+const PROJECTION = { outbox: 0 } as const;
+
+export function createTransactionRepository(conn: Connection) {
+  const model = conn.model('Transaction', transactionSchema);
+  const counters = conn.model('Counter', counterSchema);
+  const references = conn.model('Reference', referenceSchema);
+  const tokens = conn.model('SigningToken', tokenSchema);
+  const idempotency = conn.model('IdempotencyKey', idempotencySchema);
+
+  return {
+    model,
+    idempotency,
+    async init() {
+      await Promise.all([model.init(), counters.init(), references.init(), tokens.init(), idempotency.init()]);
+    },
+
+    async nextId(): Promise<number> {
+      const doc = await counters
+        .findOneAndUpdate({ _id: 'transaction' }, { $inc: { seq: 1 } }, { upsert: true, new: true })
+        .lean<{ seq: number }>();
+      return doc!.seq;
+    },
+
+    /** Claims a fresh reference; false when it was ever used before. */
+    async claimReference(reference: string): Promise<boolean> {
+      try {
+        await references.create({ _id: reference, at: new Date() });
+        return true;
+      } catch (err) {
+        if (isDuplicateKey(err)) return false;
+        throw err;
+      }
+    },
+
+    async insert(rec: TransactionRecord, outbox: OutboxEntry[]): Promise<void> {
+      await tokens.insertMany(rec.signers.map((s) => ({ _id: s.token, transaction_id: rec._id, signer_index: s.index })));
+      await model.create({ ...rec, outbox });
+    },
+
+    async findById(id: number): Promise<TransactionRecord | null> {
+      return model.findOne({ _id: id }, PROJECTION).lean<TransactionRecord>();
+    },
+
+    async findOwned(ownerId: string, id: number): Promise<TransactionRecord | null> {
+      return model.findOne({ _id: id, owner_id: ownerId }, PROJECTION).lean<TransactionRecord>();
+    },
+
+    async resolveToken(token: string): Promise<{ transaction_id: number; signer_index: number } | null> {
+      return tokens.findOne({ _id: token }).lean<{ transaction_id: number; signer_index: number }>();
+    },
+
+    /** One owner's transactions, newest first, ids below `beforeId` when given. */
+    async list(ownerId: string, limit: number, beforeId?: number): Promise<TransactionRecord[]> {
+      const filter = beforeId === undefined ? { owner_id: ownerId } : { owner_id: ownerId, _id: { $lt: beforeId } };
+      return model.find(filter, { outbox: 0, log: 0 }).sort({ _id: -1 }).limit(limit).lean<TransactionRecord[]>();
+    },
+
+    /** A cursor over all of an owner's transactions, newest first, never loading them all. */
+    cursor(ownerId: string) {
+      return model
+        .find({ owner_id: ownerId }, { outbox: 0, log: 0 })
+        .sort({ _id: -1 })
+        .lean<TransactionRecord>()
+        .cursor({ batchSize: 200 });
+    },
+
+    /**
+     * The one way a transaction changes: conditional on the status and version it was read with.
+     * Returns the updated record, or null when someone else changed it first.
+     */
+    async update(
+      from: Pick<TransactionRecord, '_id' | 'status' | 'version'>,
+      set: Partial<TransactionRecord>,
+      log: LogEntry[],
+      outbox: OutboxEntry[],
+      extraFilter: Record<string, unknown> = {},
+    ): Promise<TransactionRecord | null> {
+      const push: Record<string, unknown> = {};
+      if (log.length) push.log = { $each: log };
+      if (outbox.length) push.outbox = { $each: outbox };
+      // No projection here: FerretDB 1.x does not support findAndModify with `fields`.
+      const doc = await model
+        .findOneAndUpdate(
+          { _id: from._id, status: from.status, version: from.version, ...extraFilter },
+          { $set: set, $inc: { version: 1 }, ...(Object.keys(push).length ? { $push: push } : {}) },
+          { new: true },
+        )
+        .lean<TransactionRecord & { outbox?: unknown }>();
+      if (!doc) return null;
+      const { outbox: _outbox, ...rec } = doc;
+      return rec;
+    },
+
+    async count(filter: Record<string, unknown> = {}): Promise<number> {
+      return model.countDocuments(filter);
+    },
+
+    // Idempotency-Key records.
+    async findKey(ownerId: string, key: string): Promise<IdempotencyRecord | null> {
+      return idempotency.findOne({ owner_id: ownerId, key }).lean<IdempotencyRecord>();
+    },
+    async claimKey(ownerId: string, key: string, fingerprint: string): Promise<boolean> {
+      try {
+        await idempotency.create({ owner_id: ownerId, key, fingerprint, state: 'pending', result: null, created_at: new Date() });
+        return true;
+      } catch (err) {
+        if (isDuplicateKey(err)) return false;
+        throw err;
+      }
+    },
+    async completeKey(ownerId: string, key: string, result: Record<string, unknown>): Promise<void> {
+      await idempotency.updateOne({ owner_id: ownerId, key }, { $set: { state: 'done', result } });
+    },
+    async releaseKey(rec: Pick<IdempotencyRecord, '_id'>): Promise<void> {
+      await idempotency.deleteOne({ _id: rec._id });
+    },
+    async releaseKeyOf(ownerId: string, key: string): Promise<void> {
+      await idempotency.deleteOne({ owner_id: ownerId, key, state: 'pending' });
+    },
+  };
+}
+
+export type TransactionRepository = ReturnType<typeof createTransactionRepository>;
