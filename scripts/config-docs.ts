@@ -47,6 +47,8 @@ const descriptions: Record<string, string> = {
   WEBHOOK_SECRET: 'payment provider Standard Webhooks secret whsec_… (secret)',
   PRODUCT_CATALOG: 'JSON product id → plan or credit pack',
   GRACE_PERIOD_DAYS: 'days past due before downgrade',
+  SWEEP_INTERVAL_MS: 'period of the billing downgrade sweep (one replica at a time)',
+  WEBHOOK_PROVIDER: 'payment provider path segment: POST /api/webhooks/<provider>',
   REFERENCE_PREFIX: 'certificate reference prefix',
   BUCKET_DOCUMENTS: 'bucket of PDFs',
   BUCKET_REFERENCES: 'bucket of reference photos',

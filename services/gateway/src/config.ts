@@ -18,6 +18,11 @@ export const gatewayConfigSchema = baseSchema.extend({
   REDIS_KEY_PREFIX: z.string().default('signet:'),
   /** Longest time a resolved credential is cached; revocation invalidates it at once regardless. */
   AUTH_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  /** Path segment of the payment provider's webhook: POST /api/webhooks/<WEBHOOK_PROVIDER>. */
+  WEBHOOK_PROVIDER: z
+    .string()
+    .regex(/^[a-z0-9-]{1,32}$/, 'must be lower-case letters, digits or -')
+    .default('dodo'),
   /** Deadline for calls to the services, in milliseconds. */
   RPC_DEADLINE_MS: z.coerce.number().int().positive().default(5000),
 });

@@ -1,0 +1,70 @@
+import { Schema, type Connection } from 'mongoose';
+import { isDuplicateKey } from '@signet/kit';
+
+export type DeliveryState = 'received' | 'done';
+
+export type Delivery = {
+  webhook_id: string;
+  type: string;
+  state: DeliveryState;
+  /** processed, ignored, unmatched, malformed, or the domain outcome. */
+  result: string | null;
+  outcome: string | null;
+  user_id: string | null;
+  event_at: Date | null;
+  received_at: Date;
+  done_at: Date | null;
+  /** The verified body as received, for audit and replay. */
+  body: string;
+};
+
+/**
+ * Every verified delivery, once per webhook-id. A delivery stays `received` until its effect is
+ * written; a retry of one that failed half-way finds it `received` and runs it again (the account
+ * writes are idempotent by payment id and subscription state), while a retry of a finished one is a
+ * no-op.
+ */
+const deliverySchema = new Schema(
+  {
+    webhook_id: { type: String, required: true },
+    type: { type: String, required: true },
+    state: { type: String, required: true },
+    result: { type: String, default: null },
+    outcome: { type: String, default: null },
+    user_id: { type: String, default: null },
+    event_at: { type: Date, default: null },
+    received_at: { type: Date, required: true },
+    done_at: { type: Date, default: null },
+    body: { type: String, required: true },
+  },
+  { collection: 'webhook_deliveries', versionKey: false },
+);
+// webhook-id is the provider's idempotency key: a retried (or concurrently duplicated) delivery cannot be recorded twice.
+deliverySchema.index({ webhook_id: 1 }, { unique: true });
+
+export function createDeliveryRepository(conn: Connection) {
+  const model = conn.model('WebhookDelivery', deliverySchema);
+  return {
+    model,
+    async init() {
+      await model.init();
+    },
+    find: (webhookId: string) => model.findOne({ webhook_id: webhookId }, { _id: 0 }).lean<Delivery>(),
+    /** Records a delivery; false when this webhook-id was recorded before. */
+    async record(d: Omit<Delivery, 'state' | 'result' | 'outcome' | 'user_id' | 'done_at'>): Promise<boolean> {
+      try {
+        await model.create({ ...d, state: 'received' });
+        return true;
+      } catch (err) {
+        if (isDuplicateKey(err)) return false;
+        throw err;
+      }
+    },
+    async finish(webhookId: string, f: { result: string; outcome: string | null; user_id: string | null }): Promise<void> {
+      await model.updateOne({ webhook_id: webhookId }, { $set: { ...f, state: 'done', done_at: new Date() } });
+    },
+    count: (filter: Record<string, unknown> = {}) => model.countDocuments(filter),
+  };
+}
+
+export type DeliveryRepository = ReturnType<typeof createDeliveryRepository>;
