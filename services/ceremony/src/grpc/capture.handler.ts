@@ -37,8 +37,10 @@ export function captureHandler(deps: CeremonyDeps) {
       (err: unknown) => {
         const se = toServiceError(err);
         end({ code: status[se.code ?? status.INTERNAL] });
-        deps.counters.captures.inc({ result: err instanceof DomainError ? err.reason.toLowerCase() : 'error' });
-        if (!(err instanceof DomainError) && !(err instanceof RpcError)) deps.logger.error({ err }, 'capture failed');
+        const result = call.cancelled ? 'cancelled' : err instanceof DomainError ? err.reason.toLowerCase() : 'error';
+        deps.counters.captures.inc({ result });
+        // A call the gateway cancelled (e.g. an upload over the limit) is not a failure of ours.
+        if (result === 'error' && !(err instanceof RpcError)) deps.logger.error({ err }, 'capture failed');
         // Stop reading: the client sees the status at once.
         call.removeAllListeners('data');
         callback(se as ServiceError, null);

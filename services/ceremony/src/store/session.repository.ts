@@ -106,7 +106,20 @@ export function createSessionRepository(conn: Connection) {
   const model = conn.model('Session', sessionSchema, 'sessions');
   const forensic = conn.model('ForensicBatch', forensicSchema, 'forensic_batches');
   const credentials = conn.model('WebauthnCredential', credentialSchema, 'webauthn_credentials');
-  const plain = (d: unknown) => (d ? (d as Session) : null);
+  // Fields may be missing on documents written by an older version (or empty arrays dropped by the store).
+  const plain = (d: unknown): Session | null => {
+    if (!d) return null;
+    const s = d as Partial<Session> & { _id: string };
+    return {
+      ...(s as Session),
+      consent: s.consent ?? null,
+      challenge: s.challenge ?? null,
+      attempt: s.attempt ?? 0,
+      captures: s.captures ?? [],
+      webauthn: s.webauthn ?? null,
+      forensic_batches: s.forensic_batches ?? 0,
+    };
+  };
 
   return {
     model,
@@ -188,7 +201,7 @@ export function createSessionRepository(conn: Connection) {
     /** Takes the next forensic batch number, or null when the session has used all of them. */
     async takeForensicBatch(id: string, max: number): Promise<number | null> {
       const d = await model
-        .findOneAndUpdate({ _id: id, forensic_batches: { $lt: max } }, { $inc: { forensic_batches: 1 } }, { new: true, projection: { forensic_batches: 1 } })
+        .findOneAndUpdate({ _id: id, forensic_batches: { $lt: max } }, { $inc: { forensic_batches: 1 } }, { new: true })
         .lean<{ forensic_batches: number }>();
       return d ? d.forensic_batches : null;
     },

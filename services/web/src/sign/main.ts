@@ -25,8 +25,8 @@ let stream: MediaStream | undefined;
 let challenge: Challenge | undefined;
 
 function show(screen: Screen, announce?: string) {
-  for (const s of document.querySelectorAll<HTMLElement>('[data-screen]')) s.hidden = s.dataset.screen !== screen;
-  document.body.dataset.screen = screen;
+  for (const s of document.querySelectorAll<HTMLElement>('section[data-screen]')) s.hidden = s.dataset.screen !== screen;
+  document.body.dataset.current = screen;
   const h = document.querySelector<HTMLElement>(`[data-screen="${screen}"] h1`);
   h?.focus();
   $('status').textContent = announce ?? h?.textContent ?? '';

@@ -1,0 +1,163 @@
+/**
+ * The signing page in Debian's Chromium (playwright-core, headless) with a fake camera fed from a
+ * Y4M made at test time: a real signing link from a transaction created through the API is opened,
+ * consented, challenged, recorded with MediaRecorder, uploaded, and the transaction reaches
+ * capture_accepted with the video and frame in MinIO and the event on the stream. A screenshot of
+ * each screen goes to test-artifacts/ceremony/.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { connectBus, createS3, listKeys, STREAM, type Bus } from '@signet/kit';
+import { eventsV1 } from '@signet/proto';
+import type { Account } from '../../harness/accounts.js';
+import { eventually, infra, startServices } from '../../harness/services.js';
+import { findFaceImage, makeY4m } from '../../fixtures/ceremony-media.js';
+import { createTransaction, senderAccount, transactionStatus, type CreatedTx } from '../ceremony-helpers.js';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+const ARTIFACTS = join(ROOT, 'test-artifacts/ceremony');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const suffix = Math.random().toString(16).slice(2, 8);
+const BUCKETS = { BUCKET_DOCUMENTS: `brw-docs-${suffix}`, BUCKET_REFERENCES: `brw-refs-${suffix}`, BUCKET_CAPTURES: `brw-caps-${suffix}` };
+
+describe('the signing page in headless Chromium with a fake camera', () => {
+  let stack: Awaited<ReturnType<typeof startServices>>;
+  let acct: Account;
+  let tx: CreatedTx;
+  let bus: Bus;
+  let context: BrowserContext;
+  const work = mkdtempSync(join(tmpdir(), 'signet-browser-'));
+  const external: string[] = [];
+
+  beforeAll(async () => {
+    // The page the gateway serves is the built one.
+    execFileSync('pnpm', ['--filter', '@signet/web', 'build'], { cwd: ROOT, stdio: 'ignore' });
+    mkdirSync(ARTIFACTS, { recursive: true });
+    const y4m = makeY4m(work, findFaceImage(ROOT) ?? findFaceImage(join(ROOT, 'services/biometrics')));
+    stack = await startServices(['identity', 'billing', 'transaction', 'ceremony', 'gateway'], { env: BUCKETS });
+    acct = await senderAccount(stack.gatewayUrl);
+    tx = await createTransaction(stack.gatewayUrl, acct, 'Ada Lovelace', stack.env.TRANSACTION_ADDR);
+    bus = await connectBus(infra().NATS_URL, 'ceremony-browser-test');
+    context = await chromium.launchPersistentContext(join(work, 'profile'), {
+      executablePath: CHROMIUM,
+      headless: true,
+      viewport: { width: 360, height: 740 },
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--use-fake-ui-for-media-stream',
+        '--use-fake-device-for-media-stream',
+        `--use-file-for-fake-video-capture=${y4m}`,
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    });
+  });
+  afterAll(async () => {
+    await context?.close();
+    await bus?.nc.drain();
+    await stack?.stop();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  const screen = async (page: Page, name: string, timeout = 20_000) => {
+    await page.waitForSelector(`body[data-current="${name}"]`, { timeout });
+  };
+  const shot = (page: Page, file: string) => page.screenshot({ path: join(ARTIFACTS, file), fullPage: true });
+
+  it('consents, records the challenge and uploads; the transaction reaches capture_accepted', async () => {
+    const page = await context.newPage();
+    page.on('request', (r) => {
+      if (!r.url().startsWith(stack.gatewayUrl) && !r.url().startsWith('blob:') && !r.url().startsWith('data:')) external.push(r.url());
+    });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+
+    await page.goto(tx.sign_url);
+    await screen(page, 'consent');
+    expect(await page.textContent('#c-doc')).toBe('Employment contract.pdf');
+    expect(await page.textContent('#c-attest')).toContain('Ada Lovelace');
+    await shot(page, '01-consent-360.png');
+    // Keyboard only: tab to the checkbox, space to tick, then the button.
+    await page.focus('#c-agree');
+    await page.keyboard.press('Space');
+    await page.focus('#c-submit');
+    await page.keyboard.press('Enter');
+
+    await screen(page, 'camera');
+    await shot(page, '02-camera.png');
+    await page.click('#camera-allow');
+    await screen(page, 'preview');
+    await expect.poll(() => page.$eval('#preview', (v) => (v as unknown as { videoWidth: number }).videoWidth), { timeout: 15_000 }).toBeGreaterThan(0);
+    await shot(page, '03-preview.png');
+    await page.click('#start');
+
+    // WebAuthn is offered when the browser supports it; this test skips it (no authenticator).
+    await page.waitForSelector('body[data-current="webauthn"], body[data-current="record"]');
+    if ((await page.getAttribute('body', 'data-current')) === 'webauthn') {
+      await shot(page, '04-webauthn.png');
+      await page.click('#webauthn-skip');
+    }
+    await screen(page, 'record');
+    await page.locator('#prompt-words', { hasText: '·' }).waitFor();
+    expect((await page.textContent('#prompt-words'))!.split('·')).toHaveLength(4);
+    await shot(page, '05-record-words.png');
+    await page.locator('#prompt-title', { hasText: '1 of 3' }).waitFor({ timeout: 15_000 });
+    await shot(page, '06-record-action.png');
+    await page.waitForSelector('body[data-current="upload"], body[data-current="verifying"]', { timeout: 40_000 });
+    await shot(page, '07-upload.png');
+    await screen(page, 'verifying', 60_000);
+    await shot(page, '08-verifying.png');
+
+    // The transaction moved; the media are in MinIO; the event is on the stream.
+    await eventually(async () => (await transactionStatus(stack.gatewayUrl, acct, tx.id)) === 'capture_accepted', 20_000);
+    const s3 = createS3({ ...(infra() as unknown as { S3_ENDPOINT: string; S3_ACCESS_KEY: string; S3_SECRET_KEY: string }), S3_REGION: 'us-east-1' });
+    const keys = (await listKeys(s3, BUCKETS.BUCKET_CAPTURES, `${tx.id}/`)).sort();
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/\/frame\.jpg$/);
+    expect(keys[1]).toMatch(/\/video\.webm$/);
+    const ev = await eventually(async () => {
+      const consumer = await bus.js.consumers.get(STREAM, { filterSubjects: ['signet.ceremony.capture.submitted'] });
+      const batch = await consumer.fetch({ max_messages: 1000, expires: 1000 });
+      for await (const m of batch) {
+        const e = eventsV1.CaptureSubmitted.decode(m.data);
+        if (e.transactionId === tx.id) return e;
+      }
+      return undefined;
+    });
+    expect(ev).toMatchObject({ attempt: 1, videoKey: keys[1], frameKey: keys[0] });
+    expect(ev.challenge?.words).toHaveLength(4);
+    expect(ev.challenge?.actions).toHaveLength(3);
+    // The recorded video is a real, probe-able video of the fake camera, longer than the prompts.
+    const stat = await s3.statObject(BUCKETS.BUCKET_CAPTURES, keys[1]!);
+    expect(stat.size).toBeGreaterThan(50_000);
+
+    expect(errors).toEqual([]);
+    expect(external).toEqual([]);
+
+    // The same page on a desktop viewport.
+    const desk = await context.newPage();
+    await desk.setViewportSize({ width: 1280, height: 800 });
+    await desk.goto(tx.sign_url);
+    await screen(desk, 'verifying');
+    await shot(desk, '09-desktop-verifying.png');
+  }, 180_000);
+
+  it('a cancelled link shows a readable message instead of the ceremony', async () => {
+    const other = await createTransaction(stack.gatewayUrl, acct, 'Grace Hopper', stack.env.TRANSACTION_ADDR);
+    const cancel = await fetch(`${stack.gatewayUrl}/api/transactions/${other.id}/cancel`, { method: 'POST', headers: { 'x-api-key': acct.apiKey } });
+    expect(cancel.status).toBeLessThan(300);
+    const page = await context.newPage();
+    await page.goto(other.sign_url);
+    await screen(page, 'error');
+    expect(await page.textContent('#error-text')).toMatch(/not valid/);
+    await shot(page, '10-cancelled.png');
+  });
+});
