@@ -62,6 +62,7 @@ export async function createTransaction(gatewayUrl: string, acct: Account, signe
   if (r.status === 201 || r.status === 200) return { ...(r.body as { id: number; token: string; sign_url: string }), signerEmail };
   if (!(r.status === 400 && /aborted/.test(JSON.stringify(r.body)) && transactionAddr))
     throw new Error(`create transaction → ${r.status} ${JSON.stringify(r.body)}`);
+  console.warn('POST /api/transactions answered "the request was aborted"; creating the transaction through the transaction service instead');
   const client = createClient(transactionV1.TransactionServiceClient, transactionAddr, { metrics: new Metrics('ceremony-test') });
   try {
     const res = await new Promise<transactionV1.CreateTransactionResult>((resolve, reject) => {
