@@ -22,7 +22,14 @@ export async function send(base: string, method: string, path: string, init: { j
     headers['content-type'] = mp.contentType;
     body = mp.body as unknown as RequestInit['body'];
   }
-  const res = await fetch(`${base}${path}`, { method, headers, body, duplex: 'half' } as RequestInit);
+  let res: Response;
+  try {
+    res = await fetch(`${base}${path}`, { method, headers, body, duplex: 'half' } as RequestInit);
+  } catch (err) {
+    // A pooled keep-alive socket the server had just closed: an idempotent GET is retried once.
+    if (method !== 'GET' || (err as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw err;
+    res = await fetch(`${base}${path}`, { method, headers });
+  }
   const text = await res.text();
   let parsed: unknown;
   try {
