@@ -141,6 +141,10 @@ describe('the signing page in headless Chromium with a fake camera', () => {
 
     expect(errors).toEqual([]);
     expect(external).toEqual([]);
+    expect((await fetch(`${stack.gatewayUrl}/assets/no-such-file.js`)).status).toBe(404);
+    const html = await fetch(tx.sign_url);
+    expect(html.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(html.headers.get('referrer-policy')).toBe('no-referrer');
 
     // The same page on a desktop viewport.
     const desk = await context.newPage();

@@ -184,7 +184,9 @@ export function signRoutes(ctx: GatewayContext): RouteModule {
     res.setHeader('Permissions-Policy', 'camera=(self), microphone=(self), publickey-credentials-get=(self), publickey-credentials-create=(self)');
     res.setHeader('X-Content-Type-Options', 'nosniff');
   };
-  router.use('/assets', express.static(`${WEB_DIST}assets`, { immutable: true, maxAge: '365d', fallthrough: false }));
+  router.use('/assets', express.static(`${WEB_DIST}assets`, { immutable: true, maxAge: '365d', index: false }), (_req, res) => {
+    res.status(404).type('text/plain').send('not found');
+  });
   router.get('/sign/:token', (req, res) => {
     pageHeaders(res);
     res.setHeader('Cache-Control', 'no-store');
