@@ -68,8 +68,11 @@ const descriptions: Record<string, string> = {
   CEREMONY_ADDR: 'ceremony gRPC address host:port',
   LEDGER_ADDR: 'ledger gRPC address host:port',
   BILLING_ADDR: 'billing gRPC address host:port',
-  LEDGER_SIGNING_KEY: 'Ed25519 private key of the log, PKCS#8 DER base64 (secret)',
-  LEDGER_ORIGIN: 'origin line of the log checkpoints',
+  LEDGER_SIGNING_KEY: 'Ed25519 private key of the log: PKCS#8 PEM, PKCS#8 DER base64 or 32-byte seed base64 (secret)',
+  LEDGER_ORIGIN: 'origin line of the log checkpoints and name of the log key',
+  LEDGER_SEAL_POLL_MS: 'how often the ledger looks for certificates not yet in the log',
+  LEDGER_LEASE_MS: 'lease of the single writer of the Merkle log',
+  LEDGER_BATCH_MAX: 'most certificates appended under one checkpoint',
 };
 
 type Row = { services: string[]; required: boolean; def: string };

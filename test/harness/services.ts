@@ -2,7 +2,7 @@
  * Starts Signet services in this process on free ports against the real infrastructure the
  * globalSetup found. Each call gets its own database names, so test files do not see each other's data.
  */
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { createLogger, parseConfig } from '@signet/kit';
 import { freePort } from './local-infra.js';
@@ -31,6 +31,8 @@ export function testSecrets() {
     JWT_SECRET: randomBytes(32).toString('base64url'),
     TOTP_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     WEBHOOK_SECRET: `whsec_${randomBytes(24).toString('base64')}`,
+    LEDGER_SIGNING_KEY: generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+    LEDGER_ORIGIN: 'signet.test/ledger',
   };
 }
 

@@ -15,10 +15,17 @@ import type { LedgerConfig } from './config.js';
 import { ledgerHandlers } from './grpc/ledger.handler.js';
 import { VERIFIED_SUBJECT, verifiedConsumer } from './events/verified.consumer.js';
 import { createCertificateRepository } from './store/certificate.repository.js';
+import { createTreeRepository } from './store/tree.repository.js';
+import { createLogSigner, parseSigningKey } from './domain/signer.js';
+import { EMPTY_ROOT } from './domain/merkle.js';
+import { createLedgerLog } from './log/ledger-log.js';
 
 export type LedgerOptions = { logger?: Logger; ackWaitMs?: number };
 
-/** Starts the ledger: gRPC on GRPC_PORT, ops on OPS_PORT, the transaction.verified consumer and the outbox relay. */
+/**
+ * Starts the ledger: gRPC on GRPC_PORT, ops on OPS_PORT, the transaction.verified consumer, the
+ * sealing pass of the Merkle log and the outbox relay.
+ */
 export async function startLedger(cfg: LedgerConfig, opts: LedgerOptions = {}) {
   const logger = opts.logger ?? createLogger('ledger', cfg.LOG_LEVEL);
   const metrics = new Metrics('ledger');
@@ -26,16 +33,25 @@ export async function startLedger(cfg: LedgerConfig, opts: LedgerOptions = {}) {
   const bus = await connectBus(cfg.NATS_URL, 'ledger');
   const certs = createCertificateRepository(conn);
   await certs.init();
+  const signer = createLogSigner(parseSigningKey(cfg.LEDGER_SIGNING_KEY), cfg.LEDGER_ORIGIN);
+  const tree = createTreeRepository(conn);
+  await tree.init(EMPTY_ROOT, signer.checkpoint(0, EMPTY_ROOT));
 
   const checks = [
     { name: 'mongo', check: () => pingMongo(conn) },
     { name: 'nats', check: async () => bus.nc.flush() },
   ];
   const relay = createOutboxRelay(bus, [certs.model], { metrics, logger });
+  const log = createLedgerLog(
+    { certs, tree, signer, metrics, logger, onSealed: relay.kick },
+    { batchMax: cfg.LEDGER_BATCH_MAX, leaseMs: cfg.LEDGER_LEASE_MS, pollMs: cfg.LEDGER_SEAL_POLL_MS },
+  );
+  // First pass at start: certificates a crashed process inserted but never appended.
+  log.start();
   const consumer = await startConsumer(
     bus,
     { durable: 'ledger-transaction-verified', subjects: [VERIFIED_SUBJECT], ackWaitMs: opts.ackWaitMs },
-    verifiedConsumer({ certs, metrics, logger, onIssued: relay.kick }),
+    verifiedConsumer({ certs, metrics, logger, onIssued: log.kick }),
     { metrics, logger },
   );
 
@@ -46,17 +62,23 @@ export async function startLedger(cfg: LedgerConfig, opts: LedgerOptions = {}) {
     grpcPort: cfg.GRPC_PORT,
     opsPort: cfg.OPS_PORT,
     checks,
-    register: (server) => addService(server, ledgerV1.LedgerServiceService, ledgerHandlers(certs), { metrics, logger }),
+    register: (server) => addService(server, ledgerV1.LedgerServiceService, ledgerHandlers({ certs, log, signer, publicBaseUrl: cfg.PUBLIC_BASE_URL }), {
+        metrics,
+        logger,
+      }),
   });
 
   return {
     grpcPort: served.grpcPort,
     opsPort: served.opsPort,
     certs,
+    log,
+    signer,
     metrics,
     async stop() {
       await served.stop();
       await consumer.stop();
+      await log.stop();
       relay.stop();
       await bus.nc.drain();
       await conn.close();

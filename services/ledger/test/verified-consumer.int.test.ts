@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectBus, connectMongo, publishEvent, STREAM, type Bus } from '@signet/kit';
 import { eventsV1 } from '@signet/proto';
 import type { Connection } from 'mongoose';
-import { eventually, infra } from '../../../test/harness/services.js';
+import { eventually, infra, testSecrets } from '../../../test/harness/services.js';
 import { freePort } from '../../../test/harness/local-infra.js';
 import { parseConfig } from '@signet/kit';
 import { ledgerConfigSchema } from '../src/config.js';
@@ -60,8 +60,10 @@ describe('ledger consumer of signet.transaction.verified', () => {
   beforeAll(async () => {
     bus = await connectBus(infra().NATS_URL, 'test');
     conn = await connectMongo(infra().MONGO_URL, db);
-    // A clean durable for this test.
+    // A clean durable for this test, and no verified events left by earlier test files: a new
+    // durable delivers the whole subject, and the fixture must die on this test's event, not an old one.
     await bus.jsm.consumers.delete(STREAM, 'ledger-transaction-verified').catch(() => undefined);
+    await bus.jsm.streams.purge(STREAM, { filter: 'signet.transaction.verified' });
   });
   afterAll(async () => {
     await bus.nc.drain();
@@ -73,17 +75,22 @@ describe('ledger consumer of signet.transaction.verified', () => {
     const env = { ...process.env, ...infra(), MONGO_DB: db };
 
     // 1. The consumer process writes, then dies before acking.
-    const child = spawn(process.execPath, ['--conditions=@signet/source', '--import', 'tsx', join(import.meta.dirname, 'fixtures/crash-after-write.ts')], {
-      cwd: root,
-      env,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--conditions=@signet/source', '--import', 'tsx', join(import.meta.dirname, 'fixtures/crash-after-write.ts')],
+      {
+        cwd: root,
+        env,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_c, s) => resolve(s)));
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     await eventually(async () => out.includes('consuming'), 30_000);
     const ev = verifiedEvent(reference);
     await publishEvent(bus, { subject: 'signet.transaction.verified', eventId: ev.eventId, payload: ev.payload });
-    const exit = await new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_c, s) => resolve(s)));
+    const exit = await exited;
     expect(exit).toBe('SIGKILL');
     expect(out).toContain('written');
 
@@ -95,6 +102,7 @@ describe('ledger consumer of signet.transaction.verified', () => {
     // 2. A fresh ledger process takes the redelivery.
     const cfg = parseConfig(ledgerConfigSchema, {
       ...infra(),
+      ...testSecrets(),
       MONGO_DB: db,
       GRPC_PORT: String(await freePort()),
       OPS_PORT: String(await freePort()),
@@ -112,15 +120,20 @@ describe('ledger consumer of signet.transaction.verified', () => {
       expect(await ledger.metrics.registry.getSingleMetricAsString('signet_events_redelivered_total')).toMatch(/ 1\n?$/m);
       expect(await certs.count({ reference })).toBe(1);
 
-      // 3. Exactly one certificate.issued event for it, published through the outbox.
+      // 3. The fresh process appended it to the log once, and published exactly one
+      //    certificate.issued event for it through the outbox.
       await eventually(async () => {
-        const doc = await certs.model.findOne({ reference }, { outbox: 1 }).lean<{ outbox: unknown[] }>();
-        return doc?.outbox.length === 0;
+        const doc = await certs.model.findOne({ reference }, { outbox: 1, leaf_index: 1 }).lean<{ outbox: unknown[]; leaf_index: number | null }>();
+        return doc?.leaf_index !== null && doc?.outbox.length === 0;
       });
+      expect(await conn.collection('ledger_leaves').countDocuments({ reference })).toBe(1);
       const issued = (await subjectMessages(bus, 'signet.ledger.certificate.issued'))
         .map((d) => eventsV1.CertificateIssued.decode(d))
         .filter((e) => e.reference === reference);
       expect(issued).toHaveLength(1);
+      const rec = await certs.findByReference(reference);
+      expect(issued[0]).toMatchObject({ leafIndex: rec!.leaf_index, ledgerSeal: rec!.ledger_seal });
+      expect(rec!.ledger_seal).toMatch(/^v1\.[0-9a-f]{8}\.\d+\./);
     } finally {
       await ledger.stop();
     }

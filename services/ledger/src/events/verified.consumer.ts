@@ -1,14 +1,18 @@
 import { eventsV1 } from '@signet/proto';
-import { outboxEvent, type DeliveredEvent, type Logger, type Metrics } from '@signet/kit';
+import type { DeliveredEvent, Logger, Metrics } from '@signet/kit';
 import { maskEmail, type Certificate } from '../domain/certificate.js';
+import { REFERENCE_PATTERN } from '../domain/reference.js';
 import type { CertificateRepository } from '../store/certificate.repository.js';
 
 export const VERIFIED_SUBJECT = 'signet.transaction.verified';
-export const ISSUED_SUBJECT = 'signet.ledger.certificate.issued';
 
 /** Builds the certificate from the event. Commitments arrive already salted and hashed by the transaction service. */
 export function certificateFromEvent(ev: eventsV1.TransactionVerified): Certificate {
-  const verifiedAt = ev.signers.map((s) => s.verifiedAt).sort().at(-1) ?? ev.occurredAt;
+  const verifiedAt =
+    ev.signers
+      .map((s) => s.verifiedAt)
+      .sort()
+      .at(-1) ?? ev.occurredAt;
   return {
     version: 1,
     reference: ev.reference,
@@ -31,6 +35,9 @@ export function certificateFromEvent(ev: eventsV1.TransactionVerified): Certific
 /**
  * Issues the certificate for a verified transaction. The write is the whole effect and is keyed by
  * the reference (unique index), so a redelivery after a crash before the ack issues nothing twice.
+ * The certificate is inserted unsealed (leaf_index null); the log's sealing pass appends it, seals it
+ * and puts signet.ledger.certificate.issued on its outbox (see log/ledger-log.ts), so a crash between
+ * the insert and the append only delays the seal.
  */
 export function verifiedConsumer(deps: {
   certs: CertificateRepository;
@@ -41,6 +48,13 @@ export function verifiedConsumer(deps: {
   const issued = deps.metrics.counter('signet_ledger_certificates_issued_total', 'Certificates issued', ['result']);
   return async (delivered: DeliveredEvent): Promise<void> => {
     const ev = eventsV1.TransactionVerified.decode(delivered.data);
+    ev.documentSha256 = ev.documentSha256.toLowerCase();
+    if (!REFERENCE_PATTERN.test(ev.reference) || !/^[0-9a-f]{64}$/.test(ev.documentSha256) || ev.signers.length === 0) {
+      // A malformed fact cannot become a certificate; redelivering it would not help either.
+      issued.inc({ result: 'rejected' });
+      deps.logger.error({ transaction_id: ev.transactionId, event_id: delivered.eventId }, 'transaction.verified event is malformed; no certificate');
+      return;
+    }
     const certificate = certificateFromEvent(ev);
     const inserted = await deps.certs.insertOnce(
       {
@@ -53,21 +67,11 @@ export function verifiedConsumer(deps: {
         issued_at: new Date(),
         source_event_id: delivered.eventId,
       },
-      [
-        outboxEvent(ISSUED_SUBJECT, (meta) =>
-          eventsV1.CertificateIssued.encode({
-            eventId: meta.event_id,
-            occurredAt: meta.occurred_at,
-            transactionId: ev.transactionId,
-            reference: ev.reference,
-            leafIndex: -1,
-            ledgerSeal: '',
-          }).finish(),
-        ),
-      ],
+      [],
     );
     issued.inc({ result: inserted ? 'issued' : 'duplicate' });
     deps.logger.info({ transaction_id: ev.transactionId, duplicate: !inserted }, 'certificate issued');
-    if (inserted) deps.onIssued?.();
+    // Seal now; a duplicate may be one whose append a crash interrupted, so kick for it too.
+    deps.onIssued?.();
   };
 }

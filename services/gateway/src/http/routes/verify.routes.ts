@@ -1,36 +1,110 @@
-import { Router } from 'express';
+import { Router, type Response } from 'express';
+import { RpcError } from '@signet/kit';
 import type { GatewayContext, RouteModule } from '../context.js';
-import { badRequest } from '../errors.js';
+import { badRequest, httpStatusOf } from '../errors.js';
+import { verifyPageHtml, verifyPageScriptHash, verifyPageStyleHash } from './verify.page.js';
 
 const REFERENCE = /^[A-Z0-9]{2,8}-TX-\d{8}$/;
 const PREFIX = /^[0-9a-fA-F]{16}$/;
 
-/** GET /api/verify/{label}/{hash}: public certificate verification. */
+/** A sealed certificate never changes, so a verdict can be kept; a miss is kept briefly (it may be issued soon). */
+const HIT_TTL_MS = 60_000;
+const MISS_TTL_MS = 1_000;
+const MAX_ENTRIES = 10_000;
+
+type Cached = { status: number; body: string; expires: number };
+
+/** A small in-process cache of serialized answers, bounded, oldest evicted first. */
+function answerCache() {
+  const entries = new Map<string, Cached>();
+  return {
+    get(key: string): Cached | undefined {
+      const e = entries.get(key);
+      if (!e) return undefined;
+      if (e.expires > Date.now()) return e;
+      entries.delete(key);
+      return undefined;
+    },
+    set(key: string, status: number, body: string) {
+      if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
+      entries.set(key, { status, body, expires: Date.now() + (status === 200 ? HIT_TTL_MS : MISS_TTL_MS) });
+    },
+  };
+}
+
+function send(res: Response, c: { status: number; body: string }) {
+  res.setHeader('Cache-Control', c.status === 200 ? 'public, max-age=60' : 'no-cache');
+  res.status(c.status).type('application/json').send(c.body);
+}
+
+/** GET /api/verify/{label}/{hash}: public certificate verification; GET /verify: the page for people. */
 export function verifyRoutes(ctx: GatewayContext): RouteModule {
   const r = Router();
+  const cache = answerCache();
+  const lookups = ctx.metrics.counter('signet_gateway_verify_cache_lookups_total', 'GET /api/verify answers by cache outcome', ['result']);
+
   r.get('/api/verify/:label/:hash', async (req, res) => {
     const { label, hash } = req.params;
     if (!REFERENCE.test(label)) throw badRequest('label must be a certificate reference like ABC-TX-00000001');
     if (!PREFIX.test(hash)) throw badRequest('hash must be the first 16 hexadecimal characters of the document SHA-256');
-    const result = await ctx.ledger.verifyCertificate({ reference: label, documentSha256Prefix: hash.toLowerCase() });
-    res.setHeader('Cache-Control', 'public, max-age=60');
-    res.json({
-      valid: result.valid,
-      reference: result.reference,
-      signer_name: result.signerName,
-      issuer_name: result.issuerName,
-      verified_at: result.verifiedAt,
-      document_sha256_prefix: result.documentSha256Prefix,
-      verification_mode: result.verificationMode,
-      ledger_seal: result.ledgerSeal,
-    });
+    const prefix = hash.toLowerCase();
+    const key = `${label}/${prefix}`;
+    const hit = cache.get(key);
+    if (hit) {
+      lookups.inc({ result: 'hit' });
+      return send(res, hit);
+    }
+    lookups.inc({ result: 'miss' });
+    try {
+      const result = await ctx.ledger.verifyCertificate({ reference: label, documentSha256Prefix: prefix });
+      const body = JSON.stringify({
+        valid: result.valid,
+        reference: result.reference,
+        signer_name: result.signerName,
+        issuer_name: result.issuerName,
+        verified_at: result.verifiedAt,
+        document_sha256_prefix: result.documentSha256Prefix,
+        verification_mode: result.verificationMode,
+        ledger_seal: result.ledgerSeal,
+      });
+      cache.set(key, 200, body);
+      send(res, { status: 200, body });
+    } catch (err) {
+      // An unknown reference and a wrong prefix are the same 404 (the ledger makes them so); keep it briefly.
+      if (err instanceof RpcError && httpStatusOf(err) === 404) {
+        const miss = { status: 404, body: JSON.stringify({ detail: err.details }) };
+        cache.set(key, miss.status, miss.body);
+        return send(res, miss);
+      }
+      throw err;
+    }
   });
+
+  const csp = [
+    "default-src 'none'",
+    `script-src 'sha256-${verifyPageScriptHash}'`,
+    `style-src 'sha256-${verifyPageStyleHash}'`,
+    "connect-src 'self'",
+    "img-src 'self' data:",
+    "form-action 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+  r.get('/verify', (_req, res) => {
+    res.setHeader('Content-Security-Policy', csp);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    res.type('html').send(verifyPageHtml);
+  });
+
   return {
     router: r,
     openapi: {
       '/api/verify/{label}/{hash}': {
         get: {
           summary: 'Verify a certificate by its reference and the first 16 hex characters of the document SHA-256',
+          description: 'Unknown references and wrong prefixes get the same 404. Answers are cached briefly by the gateway.',
           security: [],
           parameters: [
             { name: 'label', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Z0-9]{2,8}-TX-\\d{8}$' } },

@@ -23,6 +23,76 @@ export const protobufPackage = "signet.ledger.v1";
 
 export const protobufFileName = "signet/ledger/v1/ledger.proto";
 
+export interface GetProofBundleRequest {
+  reference: string;
+  documentSha256Prefix: string;
+}
+
+export interface GetProofBundleResponse {
+  /** The bundle as JSON, format "signet-certificate-bundle/v1" (see services/verify-cli/README.md). */
+  bundleJson: string;
+}
+
+export interface GetCheckpointRequest {
+}
+
+export interface GetCheckpointResponse {
+  origin: string;
+  treeSize: number;
+  rootHash: Buffer;
+  /** The C2SP signed note: checkpoint body, blank line, signature line(s). */
+  checkpoint: string;
+}
+
+export interface GetConsistencyProofRequest {
+  fromSize: number;
+  /** 0 means the current tree size. */
+  toSize: number;
+}
+
+export interface GetConsistencyProofResponse {
+  fromSize: number;
+  toSize: number;
+  fromRoot: Buffer;
+  toRoot: Buffer;
+  proof: Buffer[];
+  /** Signed checkpoints of these sizes, when the log published one at exactly that size (else empty). */
+  fromCheckpoint: string;
+  toCheckpoint: string;
+}
+
+export interface GetPublicKeyRequest {
+}
+
+export interface GetPublicKeyResponse {
+  origin: string;
+  algorithm: string;
+  /** 4-byte key id, hex: SHA-256(origin || 0x0A || 0x01 || public key)[:4]. */
+  keyId: string;
+  /** <origin>+<key id>+<base64(0x01 || public key)>: what signet-verify --key takes. */
+  verifierKey: string;
+  publicKeyPem: string;
+  publicKey: Buffer;
+}
+
+/** One entry of the transaction's event log, supplied by the transaction service (the ledger does not own it). */
+export interface CertificateEventLogEntry {
+  type: string;
+  at: string;
+  actor: string;
+  detail: string;
+}
+
+export interface RenderCertificatePdfRequest {
+  reference: string;
+  events: CertificateEventLogEntry[];
+}
+
+export interface RenderCertificatePdfResponse {
+  pdf: Buffer;
+  filename: string;
+}
+
 export interface VerifyCertificateRequest {
   reference: string;
   documentSha256Prefix: string;
@@ -49,6 +119,847 @@ export interface GetCertificateResponse {
   ledgerSeal: string;
   leafIndex: number;
 }
+
+function createBaseGetProofBundleRequest(): GetProofBundleRequest {
+  return { reference: "", documentSha256Prefix: "" };
+}
+
+export const GetProofBundleRequest: MessageFns<GetProofBundleRequest> = {
+  encode(message: GetProofBundleRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.reference !== "") {
+      writer.uint32(10).string(message.reference);
+    }
+    if (message.documentSha256Prefix !== "") {
+      writer.uint32(18).string(message.documentSha256Prefix);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetProofBundleRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetProofBundleRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.reference = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.documentSha256Prefix = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<GetProofBundleRequest>): GetProofBundleRequest {
+    return GetProofBundleRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetProofBundleRequest>): GetProofBundleRequest {
+    const message = createBaseGetProofBundleRequest();
+    message.reference = object.reference ?? "";
+    message.documentSha256Prefix = object.documentSha256Prefix ?? "";
+    return message;
+  },
+};
+
+function createBaseGetProofBundleResponse(): GetProofBundleResponse {
+  return { bundleJson: "" };
+}
+
+export const GetProofBundleResponse: MessageFns<GetProofBundleResponse> = {
+  encode(message: GetProofBundleResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.bundleJson !== "") {
+      writer.uint32(10).string(message.bundleJson);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetProofBundleResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetProofBundleResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.bundleJson = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<GetProofBundleResponse>): GetProofBundleResponse {
+    return GetProofBundleResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetProofBundleResponse>): GetProofBundleResponse {
+    const message = createBaseGetProofBundleResponse();
+    message.bundleJson = object.bundleJson ?? "";
+    return message;
+  },
+};
+
+function createBaseGetCheckpointRequest(): GetCheckpointRequest {
+  return {};
+}
+
+export const GetCheckpointRequest: MessageFns<GetCheckpointRequest> = {
+  encode(_: GetCheckpointRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetCheckpointRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetCheckpointRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<GetCheckpointRequest>): GetCheckpointRequest {
+    return GetCheckpointRequest.fromPartial(base ?? {});
+  },
+  fromPartial(_: DeepPartial<GetCheckpointRequest>): GetCheckpointRequest {
+    const message = createBaseGetCheckpointRequest();
+    return message;
+  },
+};
+
+function createBaseGetCheckpointResponse(): GetCheckpointResponse {
+  return { origin: "", treeSize: 0, rootHash: Buffer.alloc(0), checkpoint: "" };
+}
+
+export const GetCheckpointResponse: MessageFns<GetCheckpointResponse> = {
+  encode(message: GetCheckpointResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.origin !== "") {
+      writer.uint32(10).string(message.origin);
+    }
+    if (message.treeSize !== 0) {
+      writer.uint32(16).int64(message.treeSize);
+    }
+    if (message.rootHash.length !== 0) {
+      writer.uint32(26).bytes(message.rootHash);
+    }
+    if (message.checkpoint !== "") {
+      writer.uint32(34).string(message.checkpoint);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetCheckpointResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetCheckpointResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.origin = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.treeSize = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.rootHash = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.checkpoint = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<GetCheckpointResponse>): GetCheckpointResponse {
+    return GetCheckpointResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetCheckpointResponse>): GetCheckpointResponse {
+    const message = createBaseGetCheckpointResponse();
+    message.origin = object.origin ?? "";
+    message.treeSize = object.treeSize ?? 0;
+    message.rootHash = object.rootHash ?? Buffer.alloc(0);
+    message.checkpoint = object.checkpoint ?? "";
+    return message;
+  },
+};
+
+function createBaseGetConsistencyProofRequest(): GetConsistencyProofRequest {
+  return { fromSize: 0, toSize: 0 };
+}
+
+export const GetConsistencyProofRequest: MessageFns<GetConsistencyProofRequest> = {
+  encode(message: GetConsistencyProofRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.fromSize !== 0) {
+      writer.uint32(8).int64(message.fromSize);
+    }
+    if (message.toSize !== 0) {
+      writer.uint32(16).int64(message.toSize);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetConsistencyProofRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetConsistencyProofRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.fromSize = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.toSize = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<GetConsistencyProofRequest>): GetConsistencyProofRequest {
+    return GetConsistencyProofRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetConsistencyProofRequest>): GetConsistencyProofRequest {
+    const message = createBaseGetConsistencyProofRequest();
+    message.fromSize = object.fromSize ?? 0;
+    message.toSize = object.toSize ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetConsistencyProofResponse(): GetConsistencyProofResponse {
+  return {
+    fromSize: 0,
+    toSize: 0,
+    fromRoot: Buffer.alloc(0),
+    toRoot: Buffer.alloc(0),
+    proof: [],
+    fromCheckpoint: "",
+    toCheckpoint: "",
+  };
+}
+
+export const GetConsistencyProofResponse: MessageFns<GetConsistencyProofResponse> = {
+  encode(message: GetConsistencyProofResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.fromSize !== 0) {
+      writer.uint32(8).int64(message.fromSize);
+    }
+    if (message.toSize !== 0) {
+      writer.uint32(16).int64(message.toSize);
+    }
+    if (message.fromRoot.length !== 0) {
+      writer.uint32(26).bytes(message.fromRoot);
+    }
+    if (message.toRoot.length !== 0) {
+      writer.uint32(34).bytes(message.toRoot);
+    }
+    for (const v of message.proof) {
+      writer.uint32(42).bytes(v!);
+    }
+    if (message.fromCheckpoint !== "") {
+      writer.uint32(50).string(message.fromCheckpoint);
+    }
+    if (message.toCheckpoint !== "") {
+      writer.uint32(58).string(message.toCheckpoint);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetConsistencyProofResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetConsistencyProofResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.fromSize = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.toSize = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.fromRoot = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.toRoot = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.proof.push(Buffer.from(reader.bytes()));
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.fromCheckpoint = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.toCheckpoint = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<GetConsistencyProofResponse>): GetConsistencyProofResponse {
+    return GetConsistencyProofResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetConsistencyProofResponse>): GetConsistencyProofResponse {
+    const message = createBaseGetConsistencyProofResponse();
+    message.fromSize = object.fromSize ?? 0;
+    message.toSize = object.toSize ?? 0;
+    message.fromRoot = object.fromRoot ?? Buffer.alloc(0);
+    message.toRoot = object.toRoot ?? Buffer.alloc(0);
+    message.proof = object.proof?.map((e) => e) || [];
+    message.fromCheckpoint = object.fromCheckpoint ?? "";
+    message.toCheckpoint = object.toCheckpoint ?? "";
+    return message;
+  },
+};
+
+function createBaseGetPublicKeyRequest(): GetPublicKeyRequest {
+  return {};
+}
+
+export const GetPublicKeyRequest: MessageFns<GetPublicKeyRequest> = {
+  encode(_: GetPublicKeyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPublicKeyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPublicKeyRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<GetPublicKeyRequest>): GetPublicKeyRequest {
+    return GetPublicKeyRequest.fromPartial(base ?? {});
+  },
+  fromPartial(_: DeepPartial<GetPublicKeyRequest>): GetPublicKeyRequest {
+    const message = createBaseGetPublicKeyRequest();
+    return message;
+  },
+};
+
+function createBaseGetPublicKeyResponse(): GetPublicKeyResponse {
+  return { origin: "", algorithm: "", keyId: "", verifierKey: "", publicKeyPem: "", publicKey: Buffer.alloc(0) };
+}
+
+export const GetPublicKeyResponse: MessageFns<GetPublicKeyResponse> = {
+  encode(message: GetPublicKeyResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.origin !== "") {
+      writer.uint32(10).string(message.origin);
+    }
+    if (message.algorithm !== "") {
+      writer.uint32(18).string(message.algorithm);
+    }
+    if (message.keyId !== "") {
+      writer.uint32(26).string(message.keyId);
+    }
+    if (message.verifierKey !== "") {
+      writer.uint32(34).string(message.verifierKey);
+    }
+    if (message.publicKeyPem !== "") {
+      writer.uint32(42).string(message.publicKeyPem);
+    }
+    if (message.publicKey.length !== 0) {
+      writer.uint32(50).bytes(message.publicKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPublicKeyResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPublicKeyResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.origin = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.algorithm = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.keyId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.verifierKey = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.publicKeyPem = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.publicKey = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<GetPublicKeyResponse>): GetPublicKeyResponse {
+    return GetPublicKeyResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetPublicKeyResponse>): GetPublicKeyResponse {
+    const message = createBaseGetPublicKeyResponse();
+    message.origin = object.origin ?? "";
+    message.algorithm = object.algorithm ?? "";
+    message.keyId = object.keyId ?? "";
+    message.verifierKey = object.verifierKey ?? "";
+    message.publicKeyPem = object.publicKeyPem ?? "";
+    message.publicKey = object.publicKey ?? Buffer.alloc(0);
+    return message;
+  },
+};
+
+function createBaseCertificateEventLogEntry(): CertificateEventLogEntry {
+  return { type: "", at: "", actor: "", detail: "" };
+}
+
+export const CertificateEventLogEntry: MessageFns<CertificateEventLogEntry> = {
+  encode(message: CertificateEventLogEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.type !== "") {
+      writer.uint32(10).string(message.type);
+    }
+    if (message.at !== "") {
+      writer.uint32(18).string(message.at);
+    }
+    if (message.actor !== "") {
+      writer.uint32(26).string(message.actor);
+    }
+    if (message.detail !== "") {
+      writer.uint32(34).string(message.detail);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CertificateEventLogEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCertificateEventLogEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.at = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.actor = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.detail = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<CertificateEventLogEntry>): CertificateEventLogEntry {
+    return CertificateEventLogEntry.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CertificateEventLogEntry>): CertificateEventLogEntry {
+    const message = createBaseCertificateEventLogEntry();
+    message.type = object.type ?? "";
+    message.at = object.at ?? "";
+    message.actor = object.actor ?? "";
+    message.detail = object.detail ?? "";
+    return message;
+  },
+};
+
+function createBaseRenderCertificatePdfRequest(): RenderCertificatePdfRequest {
+  return { reference: "", events: [] };
+}
+
+export const RenderCertificatePdfRequest: MessageFns<RenderCertificatePdfRequest> = {
+  encode(message: RenderCertificatePdfRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.reference !== "") {
+      writer.uint32(10).string(message.reference);
+    }
+    for (const v of message.events) {
+      CertificateEventLogEntry.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RenderCertificatePdfRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRenderCertificatePdfRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.reference = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.events.push(CertificateEventLogEntry.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<RenderCertificatePdfRequest>): RenderCertificatePdfRequest {
+    return RenderCertificatePdfRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RenderCertificatePdfRequest>): RenderCertificatePdfRequest {
+    const message = createBaseRenderCertificatePdfRequest();
+    message.reference = object.reference ?? "";
+    message.events = object.events?.map((e) => CertificateEventLogEntry.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseRenderCertificatePdfResponse(): RenderCertificatePdfResponse {
+  return { pdf: Buffer.alloc(0), filename: "" };
+}
+
+export const RenderCertificatePdfResponse: MessageFns<RenderCertificatePdfResponse> = {
+  encode(message: RenderCertificatePdfResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.pdf.length !== 0) {
+      writer.uint32(10).bytes(message.pdf);
+    }
+    if (message.filename !== "") {
+      writer.uint32(18).string(message.filename);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RenderCertificatePdfResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRenderCertificatePdfResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.pdf = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.filename = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<RenderCertificatePdfResponse>): RenderCertificatePdfResponse {
+    return RenderCertificatePdfResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RenderCertificatePdfResponse>): RenderCertificatePdfResponse {
+    const message = createBaseRenderCertificatePdfResponse();
+    message.pdf = object.pdf ?? Buffer.alloc(0);
+    message.filename = object.filename ?? "";
+    return message;
+  },
+};
 
 function createBaseVerifyCertificateRequest(): VerifyCertificateRequest {
   return { reference: "", documentSha256Prefix: "" };
@@ -426,6 +1337,67 @@ export const LedgerServiceService = {
       Buffer.from(GetCertificateResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetCertificateResponse => GetCertificateResponse.decode(value),
   },
+  /**
+   * The evidence bundle of a sealed certificate (cert.json): certificate, seal, inclusion proof, signed
+   * checkpoint. Public like VerifyCertificate: it needs the document hash prefix too.
+   */
+  getProofBundle: {
+    path: "/signet.ledger.v1.LedgerService/GetProofBundle" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetProofBundleRequest): Buffer =>
+      Buffer.from(GetProofBundleRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetProofBundleRequest => GetProofBundleRequest.decode(value),
+    responseSerialize: (value: GetProofBundleResponse): Buffer =>
+      Buffer.from(GetProofBundleResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetProofBundleResponse => GetProofBundleResponse.decode(value),
+  },
+  /** The latest signed checkpoint of the log. */
+  getCheckpoint: {
+    path: "/signet.ledger.v1.LedgerService/GetCheckpoint" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetCheckpointRequest): Buffer => Buffer.from(GetCheckpointRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetCheckpointRequest => GetCheckpointRequest.decode(value),
+    responseSerialize: (value: GetCheckpointResponse): Buffer =>
+      Buffer.from(GetCheckpointResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetCheckpointResponse => GetCheckpointResponse.decode(value),
+  },
+  /** An RFC 9162 consistency proof between two tree sizes. */
+  getConsistencyProof: {
+    path: "/signet.ledger.v1.LedgerService/GetConsistencyProof" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetConsistencyProofRequest): Buffer =>
+      Buffer.from(GetConsistencyProofRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetConsistencyProofRequest => GetConsistencyProofRequest.decode(value),
+    responseSerialize: (value: GetConsistencyProofResponse): Buffer =>
+      Buffer.from(GetConsistencyProofResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetConsistencyProofResponse => GetConsistencyProofResponse.decode(value),
+  },
+  /** The log's public key (C2SP signed-note verifier key and PEM). */
+  getPublicKey: {
+    path: "/signet.ledger.v1.LedgerService/GetPublicKey" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetPublicKeyRequest): Buffer => Buffer.from(GetPublicKeyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetPublicKeyRequest => GetPublicKeyRequest.decode(value),
+    responseSerialize: (value: GetPublicKeyResponse): Buffer =>
+      Buffer.from(GetPublicKeyResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetPublicKeyResponse => GetPublicKeyResponse.decode(value),
+  },
+  /** The certificate of completion as a PDF (sender-facing; the caller checks ownership first). */
+  renderCertificatePdf: {
+    path: "/signet.ledger.v1.LedgerService/RenderCertificatePdf" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RenderCertificatePdfRequest): Buffer =>
+      Buffer.from(RenderCertificatePdfRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RenderCertificatePdfRequest => RenderCertificatePdfRequest.decode(value),
+    responseSerialize: (value: RenderCertificatePdfResponse): Buffer =>
+      Buffer.from(RenderCertificatePdfResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RenderCertificatePdfResponse => RenderCertificatePdfResponse.decode(value),
+  },
 } as const;
 
 export interface LedgerServiceServer extends UntypedServiceImplementation {
@@ -433,6 +1405,19 @@ export interface LedgerServiceServer extends UntypedServiceImplementation {
   verifyCertificate: handleUnaryCall<VerifyCertificateRequest, VerifyCertificateResponse>;
   /** The certificate record for a reference (sender-facing; the gateway checks ownership first). */
   getCertificate: handleUnaryCall<GetCertificateRequest, GetCertificateResponse>;
+  /**
+   * The evidence bundle of a sealed certificate (cert.json): certificate, seal, inclusion proof, signed
+   * checkpoint. Public like VerifyCertificate: it needs the document hash prefix too.
+   */
+  getProofBundle: handleUnaryCall<GetProofBundleRequest, GetProofBundleResponse>;
+  /** The latest signed checkpoint of the log. */
+  getCheckpoint: handleUnaryCall<GetCheckpointRequest, GetCheckpointResponse>;
+  /** An RFC 9162 consistency proof between two tree sizes. */
+  getConsistencyProof: handleUnaryCall<GetConsistencyProofRequest, GetConsistencyProofResponse>;
+  /** The log's public key (C2SP signed-note verifier key and PEM). */
+  getPublicKey: handleUnaryCall<GetPublicKeyRequest, GetPublicKeyResponse>;
+  /** The certificate of completion as a PDF (sender-facing; the caller checks ownership first). */
+  renderCertificatePdf: handleUnaryCall<RenderCertificatePdfRequest, RenderCertificatePdfResponse>;
 }
 
 export interface LedgerServiceClient extends Client {
@@ -467,6 +1452,89 @@ export interface LedgerServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetCertificateResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The evidence bundle of a sealed certificate (cert.json): certificate, seal, inclusion proof, signed
+   * checkpoint. Public like VerifyCertificate: it needs the document hash prefix too.
+   */
+  getProofBundle(
+    request: GetProofBundleRequest,
+    callback: (error: ServiceError | null, response: GetProofBundleResponse) => void,
+  ): ClientUnaryCall;
+  getProofBundle(
+    request: GetProofBundleRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetProofBundleResponse) => void,
+  ): ClientUnaryCall;
+  getProofBundle(
+    request: GetProofBundleRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetProofBundleResponse) => void,
+  ): ClientUnaryCall;
+  /** The latest signed checkpoint of the log. */
+  getCheckpoint(
+    request: GetCheckpointRequest,
+    callback: (error: ServiceError | null, response: GetCheckpointResponse) => void,
+  ): ClientUnaryCall;
+  getCheckpoint(
+    request: GetCheckpointRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetCheckpointResponse) => void,
+  ): ClientUnaryCall;
+  getCheckpoint(
+    request: GetCheckpointRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetCheckpointResponse) => void,
+  ): ClientUnaryCall;
+  /** An RFC 9162 consistency proof between two tree sizes. */
+  getConsistencyProof(
+    request: GetConsistencyProofRequest,
+    callback: (error: ServiceError | null, response: GetConsistencyProofResponse) => void,
+  ): ClientUnaryCall;
+  getConsistencyProof(
+    request: GetConsistencyProofRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetConsistencyProofResponse) => void,
+  ): ClientUnaryCall;
+  getConsistencyProof(
+    request: GetConsistencyProofRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetConsistencyProofResponse) => void,
+  ): ClientUnaryCall;
+  /** The log's public key (C2SP signed-note verifier key and PEM). */
+  getPublicKey(
+    request: GetPublicKeyRequest,
+    callback: (error: ServiceError | null, response: GetPublicKeyResponse) => void,
+  ): ClientUnaryCall;
+  getPublicKey(
+    request: GetPublicKeyRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetPublicKeyResponse) => void,
+  ): ClientUnaryCall;
+  getPublicKey(
+    request: GetPublicKeyRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetPublicKeyResponse) => void,
+  ): ClientUnaryCall;
+  /** The certificate of completion as a PDF (sender-facing; the caller checks ownership first). */
+  renderCertificatePdf(
+    request: RenderCertificatePdfRequest,
+    callback: (error: ServiceError | null, response: RenderCertificatePdfResponse) => void,
+  ): ClientUnaryCall;
+  renderCertificatePdf(
+    request: RenderCertificatePdfRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RenderCertificatePdfResponse) => void,
+  ): ClientUnaryCall;
+  renderCertificatePdf(
+    request: RenderCertificatePdfRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RenderCertificatePdfResponse) => void,
   ): ClientUnaryCall;
 }
 

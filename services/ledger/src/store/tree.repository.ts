@@ -1,0 +1,163 @@
+/**
+ * Storage of the Merkle log, in four collections of the ledger database:
+ * - ledger_head: one document, the tree head (size, root, signed checkpoint) and the append lease;
+ * - ledger_leaves: one per leaf, `_id` = leaf index (inserting it claims the index), its reference and leaf hash;
+ * - ledger_nodes: the hash of every complete aligned subtree above the leaves, `_id` = nodeKey(level, index);
+ * - ledger_checkpoints: every signed checkpoint, `_id` = tree size (for consistency checks by clients).
+ * Nodes and leaves are immutable once the head covers them. Uses the driver collections directly:
+ * appends are the hot path and hashes are plain binary.
+ */
+import type { Connection } from 'mongoose';
+import { isDuplicateKey } from '@signet/kit';
+import { nodeKey, type NodeId, type PerfectNode } from '../domain/merkle.js';
+
+export type TreeHead = { size: number; root: Buffer; checkpoint: string };
+export type LeafRecord = { index: number; reference: string; hash: Buffer };
+
+type HeadDoc = { _id: string; size: number; root: unknown; checkpoint: string; lease_token: string | null; lease_until: Date };
+type LeafDoc = { _id: number; reference: string; h: unknown };
+type NodeDoc = { _id: number; h: unknown };
+type CheckpointDoc = { _id: number; note: string; at: Date };
+
+const HEAD_ID = 'head';
+
+function buf(v: unknown): Buffer {
+  if (Buffer.isBuffer(v)) return v;
+  const b = (v as { buffer?: ArrayBufferLike | Uint8Array }).buffer;
+  if (b instanceof Uint8Array) return Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+  if (b) return Buffer.from(b as ArrayBuffer);
+  throw new Error('not a binary value');
+}
+
+export class LeaseLost extends Error {
+  constructor() {
+    super('the log append lease was lost to another writer');
+  }
+}
+
+export function createTreeRepository(conn: Connection) {
+  const heads = conn.collection<HeadDoc>('ledger_head');
+  const leaves = conn.collection<LeafDoc>('ledger_leaves');
+  const nodes = conn.collection<NodeDoc>('ledger_nodes');
+  const checkpoints = conn.collection<CheckpointDoc>('ledger_checkpoints');
+  const toHead = (d: HeadDoc): TreeHead => ({ size: d.size, root: buf(d.root), checkpoint: d.checkpoint });
+
+  return {
+    async init(emptyRoot: Buffer, emptyCheckpoint: string) {
+      // A reference is appended at most once, whatever happens to the writer.
+      await leaves.createIndex({ reference: 1 }, { unique: true });
+      try {
+        await heads.updateOne(
+          { _id: HEAD_ID },
+          { $setOnInsert: { size: 0, root: emptyRoot, checkpoint: emptyCheckpoint, lease_token: null, lease_until: new Date(0) } },
+          { upsert: true },
+        );
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err; // another replica created it first
+      }
+    },
+
+    async head(): Promise<TreeHead> {
+      const d = await heads.findOne({ _id: HEAD_ID });
+      if (!d) throw new Error('tree head missing: init() was not called');
+      return toHead(d);
+    },
+
+    /**
+     * Takes (or renews) the single-writer lease: succeeds when the lease has expired or is ours.
+     * Returns the head as of the acquisition, or null while another writer holds it.
+     */
+    async acquire(token: string, leaseMs: number): Promise<TreeHead | null> {
+      const now = new Date();
+      const d = await heads.findOneAndUpdate(
+        { _id: HEAD_ID, $or: [{ lease_until: { $lt: now } }, { lease_token: token }] },
+        { $set: { lease_token: token, lease_until: new Date(now.getTime() + leaseMs) } },
+        { returnDocument: 'after' },
+      );
+      return d ? toHead(d) : null;
+    },
+
+    async release(token: string) {
+      await heads.updateOne({ _id: HEAD_ID, lease_token: token }, { $set: { lease_token: null, lease_until: new Date(0) } });
+    },
+
+    /**
+     * Moves the head from `from` to a new size, only if we still hold the lease and nobody moved it:
+     * a writer whose lease expired mid-batch fails here and publishes nothing.
+     */
+    async advance(token: string, from: number, head: TreeHead, leaseMs: number) {
+      const r = await heads.updateOne(
+        { _id: HEAD_ID, size: from, lease_token: token },
+        { $set: { size: head.size, root: head.root, checkpoint: head.checkpoint, lease_until: new Date(Date.now() + leaseMs) } },
+      );
+      if (r.matchedCount !== 1) throw new LeaseLost();
+    },
+
+    /** Claims leaf indexes in order; a duplicate index means another writer is active. */
+    async insertLeaves(recs: LeafRecord[]) {
+      if (recs.length === 0) return;
+      try {
+        await leaves.insertMany(
+          recs.map((r) => ({ _id: r.index, reference: r.reference, h: r.hash })),
+          { ordered: true },
+        );
+      } catch (err) {
+        if (isDuplicateKey(err)) throw new LeaseLost();
+        throw err;
+      }
+    },
+
+    /** Leaves at or beyond `from`, by index: claimed by a writer that stopped before moving the head. */
+    async leavesFrom(from: number): Promise<LeafRecord[]> {
+      const docs = await leaves.find({ _id: { $gte: from } }).sort({ _id: 1 }).toArray();
+      return docs.map((d) => ({ index: d._id, reference: d.reference, hash: buf(d.h) }));
+    },
+
+    async leavesByReference(references: string[]): Promise<Map<string, LeafRecord>> {
+      if (references.length === 0) return new Map();
+      const docs = await leaves.find({ reference: { $in: references } }).toArray();
+      return new Map(docs.map((d) => [d.reference, { index: d._id, reference: d.reference, hash: buf(d.h) }]));
+    },
+
+    async leafByReference(reference: string): Promise<LeafRecord | null> {
+      const d = await leaves.findOne({ reference });
+      return d ? { index: d._id, reference: d.reference, hash: buf(d.h) } : null;
+    },
+
+    /** The hashes of these perfect nodes (level 0 from the leaves). Throws if one is missing. */
+    async nodes(ids: NodeId[]): Promise<(id: NodeId) => Buffer> {
+      const leafIdx = ids.filter((i) => i.level === 0).map((i) => i.index);
+      const nodeKeys = ids.filter((i) => i.level > 0).map(nodeKey);
+      const [ls, ns] = await Promise.all([
+        leafIdx.length ? leaves.find({ _id: { $in: leafIdx } }, { projection: { h: 1 } }).toArray() : [],
+        nodeKeys.length ? nodes.find({ _id: { $in: nodeKeys } }).toArray() : [],
+      ]);
+      const map = new Map<number, Buffer>();
+      for (const d of ls) map.set(nodeKey({ level: 0, index: d._id }), buf(d.h));
+      for (const d of ns) map.set(d._id, buf(d.h));
+      return (id) => {
+        const h = map.get(nodeKey(id));
+        if (!h) throw new Error(`Merkle node ${id.level}/${id.index} is missing`);
+        return h;
+      };
+    },
+
+    /** Stores newly complete nodes above the leaves. Idempotent: a node's hash never changes. */
+    async putNodes(made: PerfectNode[]) {
+      const ops = made
+        .filter((n) => n.level > 0)
+        .map((n) => ({ replaceOne: { filter: { _id: nodeKey(n) }, replacement: { h: n.hash }, upsert: true } }));
+      if (ops.length) await nodes.bulkWrite(ops, { ordered: false });
+    },
+
+    async putCheckpoint(size: number, note: string) {
+      await checkpoints.replaceOne({ _id: size }, { note, at: new Date() }, { upsert: true });
+    },
+
+    async checkpointAt(size: number): Promise<string | null> {
+      return (await checkpoints.findOne({ _id: size }))?.note ?? null;
+    },
+  };
+}
+
+export type TreeRepository = ReturnType<typeof createTreeRepository>;

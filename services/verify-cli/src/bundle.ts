@@ -1,0 +1,110 @@
+/**
+ * The certificate bundle ("cert.json") served by GET /api/ledger/proof/{reference}: everything an
+ * offline verifier needs besides the document and the log's public key.
+ */
+import { createRequire } from 'node:module';
+import { leafHash, rootFromInclusionProof } from './merkle.js';
+import { parseSeal, verifyCheckpoint, verifySeal, type VerifierKey } from './note.js';
+
+// RFC 8785 (JSON Canonicalization Scheme); a CommonJS module whose export is the function.
+const canonicalizeJson = createRequire(import.meta.url)('canonicalize') as (value: unknown) => string | undefined;
+
+export const BUNDLE_FORMAT = 'signet-certificate-bundle/v1';
+
+export type CertificateBundle = {
+  format: typeof BUNDLE_FORMAT;
+  /** The certificate exactly as sealed; its RFC 8785 canonical JSON is the leaf. */
+  certificate: { reference: string; document_sha256: string } & Record<string, unknown>;
+  ledger_seal: string;
+  leaf_index: number;
+  tree_size: number;
+  /** Base64 SHA-256 hashes, from the leaf's sibling up to the root (RFC 9162 §2.1.3.1). */
+  inclusion_proof: string[];
+  /** The C2SP signed checkpoint of the tree of tree_size. */
+  checkpoint: string;
+};
+
+/** The leaf bytes of a certificate: its canonical JSON (RFC 8785), UTF-8. */
+export function certificateLeaf(certificate: unknown): Buffer {
+  const text = canonicalizeJson(certificate);
+  if (text === undefined) throw new Error('certificate cannot be canonicalized');
+  return Buffer.from(text, 'utf8');
+}
+
+export type Check = { name: string; ok: boolean; detail: string };
+export type BundleReport = { ok: boolean; reference?: string; checks: Check[] };
+
+const isIndex = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+
+/** Parses a bundle; throws naming the first bad field. */
+export function parseBundle(value: unknown): CertificateBundle {
+  if (typeof value !== 'object' || value === null) throw new Error('bundle must be a JSON object');
+  const b = value as Record<string, unknown>;
+  if (b.format !== BUNDLE_FORMAT) throw new Error(`bundle format must be ${BUNDLE_FORMAT}`);
+  const cert = b.certificate as Record<string, unknown> | undefined;
+  if (typeof cert !== 'object' || cert === null || Array.isArray(cert)) throw new Error('bundle certificate must be an object');
+  if (typeof cert.reference !== 'string') throw new Error('certificate reference must be a string');
+  if (typeof cert.document_sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(cert.document_sha256))
+    throw new Error('certificate document_sha256 must be 64 lower-case hex characters');
+  if (typeof b.ledger_seal !== 'string') throw new Error('ledger_seal must be a string');
+  if (!isIndex(b.leaf_index)) throw new Error('leaf_index must be a non-negative integer');
+  if (!isIndex(b.tree_size)) throw new Error('tree_size must be a non-negative integer');
+  if (!Array.isArray(b.inclusion_proof) || b.inclusion_proof.some((h) => typeof h !== 'string'))
+    throw new Error('inclusion_proof must be an array of base64 strings');
+  if (typeof b.checkpoint !== 'string') throw new Error('checkpoint must be a string');
+  return b as unknown as CertificateBundle;
+}
+
+/**
+ * Checks a bundle against the log key and, when given, the document's SHA-256 (hex). Every check is
+ * reported, passed or not; `ok` only when all of them pass.
+ */
+export function verifyBundle(value: unknown, opts: { key: VerifierKey; documentSha256?: string }): BundleReport {
+  const checks: Check[] = [];
+  let bundle: CertificateBundle;
+  try {
+    bundle = parseBundle(value);
+  } catch (err) {
+    return { ok: false, checks: [{ name: 'bundle', ok: false, detail: (err as Error).message }] };
+  }
+  checks.push({ name: 'bundle', ok: true, detail: `${BUNDLE_FORMAT} for ${bundle.certificate.reference}` });
+
+  const leaf = leafHash(certificateLeaf(bundle.certificate));
+  checks.push({ name: 'leaf', ok: true, detail: `leaf hash ${leaf.toString('hex')} = SHA-256(0x00 ‖ RFC 8785 certificate)` });
+
+  const cp = verifyCheckpoint(bundle.checkpoint, opts.key);
+  checks.push(
+    cp
+      ? { name: 'checkpoint', ok: true, detail: `checkpoint of ${cp.origin} at size ${cp.size} signed by key ${opts.key.keyId.toString('hex')}` }
+      : { name: 'checkpoint', ok: false, detail: `checkpoint is not a valid note signed by ${opts.key.name} (key ${opts.key.keyId.toString('hex')})` },
+  );
+
+  const proof = bundle.inclusion_proof.map((h) => Buffer.from(h, 'base64'));
+  const root = rootFromInclusionProof(bundle.leaf_index, bundle.tree_size, leaf, proof);
+  if (!root) {
+    checks.push({ name: 'inclusion', ok: false, detail: `inclusion proof does not fit leaf ${bundle.leaf_index} of a tree of ${bundle.tree_size}` });
+  } else if (!cp) {
+    checks.push({ name: 'inclusion', ok: false, detail: 'no trusted checkpoint to compare the computed root with' });
+  } else if (cp.size !== bundle.tree_size || !cp.root.equals(root)) {
+    checks.push({ name: 'inclusion', ok: false, detail: `computed root ${root.toString('base64')} (size ${bundle.tree_size}) is not the checkpoint root ${cp.root.toString('base64')} (size ${cp.size})` });
+  } else {
+    checks.push({ name: 'inclusion', ok: true, detail: `leaf ${bundle.leaf_index} is in the tree of ${cp.size} (${proof.length} proof hashes to root ${root.toString('base64')})` });
+  }
+
+  const seal = parseSeal(bundle.ledger_seal);
+  checks.push(
+    seal && verifySeal(bundle.ledger_seal, opts.key, bundle.leaf_index, leaf)
+      ? { name: 'seal', ok: true, detail: `ledger seal signs leaf ${bundle.leaf_index} of ${opts.key.name}` }
+      : { name: 'seal', ok: false, detail: 'ledger seal is not the log key’s signature over this certificate and leaf index' },
+  );
+
+  if (opts.documentSha256 !== undefined) {
+    const expected = bundle.certificate.document_sha256;
+    checks.push(
+      opts.documentSha256.toLowerCase() === expected
+        ? { name: 'document', ok: true, detail: `document SHA-256 ${expected} matches the certificate` }
+        : { name: 'document', ok: false, detail: `document SHA-256 ${opts.documentSha256.toLowerCase()} is not the certified ${expected}` },
+    );
+  }
+  return { ok: checks.every((c) => c.ok), reference: bundle.certificate.reference, checks };
+}

@@ -1,0 +1,3 @@
+export * from './merkle.js';
+export * from './note.js';
+export * from './bundle.js';
