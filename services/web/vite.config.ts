@@ -12,6 +12,11 @@ export default defineConfig({
     // No inlined assets: the pages' CSP has no data: scripts and everything is served from 'self'.
     assetsInlineLimit: 0,
     modulePreload: { polyfill: false },
-    rollupOptions: { input: { sign: resolve(import.meta.dirname, 'sign.html') } },
+    rollupOptions: {
+      input: {
+        sign: resolve(import.meta.dirname, 'sign.html'),
+        dashboard: resolve(import.meta.dirname, 'dashboard.html'),
+      },
+    },
   },
 });

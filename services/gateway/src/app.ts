@@ -20,6 +20,7 @@ import { errorBoundary, sendError } from './http/errors.js';
 import { openapiDocument } from './http/openapi.js';
 import { adminRoutes } from './http/routes/admin.routes.js';
 import { authRoutes } from './http/routes/auth.routes.js';
+import { dashboardRoutes } from './http/routes/dashboard.routes.js';
 import { ledgerRoutes } from './http/routes/ledger.routes.js';
 import { signRoutes } from './http/routes/sign.routes.js';
 import { transactionsRoutes } from './http/routes/transactions.routes.js';
@@ -37,6 +38,7 @@ export function buildApp(ctx: GatewayContext, checks: ReadinessCheck[]): Express
     verifyRoutes(ctx),
     authRoutes(ctx),
     adminRoutes(ctx),
+    dashboardRoutes(ctx), // after adminRoutes: its /api/admin route relies on the admin guard
     transactionsRoutes(ctx),
     signRoutes(ctx),
     webhooksRoutes(ctx),

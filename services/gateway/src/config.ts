@@ -23,6 +23,10 @@ export const gatewayConfigSchema = baseSchema.extend({
     .string()
     .regex(/^[a-z0-9-]{1,32}$/, 'must be lower-case letters, digits or -')
     .default('dodo'),
+  /** Dashboard checkout links (payment provider pages); the billing page hides a link that is unset. */
+  CHECKOUT_URL_PRO: env.httpUrl.optional(),
+  CHECKOUT_URL_FIRM: env.httpUrl.optional(),
+  CHECKOUT_URL_CREDITS: env.httpUrl.optional(),
   /** Deadline for calls to the services, in milliseconds. */
   RPC_DEADLINE_MS: z.coerce.number().int().positive().default(5000),
 });

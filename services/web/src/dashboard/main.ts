@@ -1,0 +1,112 @@
+import './dashboard.css';
+import { api, session, type Profile } from './api.js';
+import { announce, h, message } from './dom.js';
+import { loginView, resetView, signupView } from './views/auth.js';
+import { accountView } from './views/account.js';
+import { billingView } from './views/billing.js';
+import { developerView } from './views/developer.js';
+import { createView, detailView, listView } from './views/transactions.js';
+
+export type View = { id: string; title: string; nav?: string; node: HTMLElement };
+export type App = {
+  go(path: string, opts?: { replace?: boolean; notice?: string }): void;
+  profile(): Promise<Profile>;
+  signedIn(token: string): Promise<void>;
+};
+
+const main = document.getElementById('main')!;
+let profile: Profile | null = null;
+let pendingNotice: string | undefined;
+
+const PUBLIC = new Set(['/app/login', '/app/signup', '/app/reset']);
+
+const app: App = {
+  go(path, opts = {}) {
+    pendingNotice = opts.notice;
+    if (opts.replace) history.replaceState(null, '', path);
+    else history.pushState(null, '', path);
+    void route();
+  },
+  async profile() {
+    if (!profile) profile = await api.me();
+    return profile;
+  },
+  async signedIn(token) {
+    session.set(token);
+    profile = null;
+    await app.profile().catch(() => null);
+    app.go('/app/transactions', { replace: true });
+  },
+};
+
+session.onUnauthorized(() => {
+  profile = null;
+  if (!PUBLIC.has(location.pathname)) app.go('/app/login', { replace: true, notice: 'Your session has ended. Sign in again.' });
+});
+
+async function resolveView(path: string): Promise<View> {
+  if (path === '/app/login') return loginView(app);
+  if (path === '/app/signup') return signupView(app);
+  if (path === '/app/reset') return resetView(app);
+  if (path === '/app' || path === '/app/' || path === '/app/transactions') return listView(app);
+  if (path === '/app/transactions/new') return createView(app);
+  const m = /^\/app\/transactions\/(\d{1,15})$/.exec(path);
+  if (m) return detailView(app, Number(m[1]));
+  if (path === '/app/developer') return developerView(app);
+  if (path === '/app/billing') return billingView(app);
+  if (path === '/app/account') return accountView(app);
+  return { id: 'not-found', title: 'Not found', node: h('section', {}, h('h1', { tabindex: -1 }, 'Page not found'), h('p', {}, h('a', { href: '/app/transactions', 'data-link': true }, 'Go to your transactions'))) };
+}
+
+async function route() {
+  const path = location.pathname.replace(/\/+$/, '') || '/app';
+  const signed = !!session.token;
+  if (!signed && !PUBLIC.has(path)) return app.go('/app/login', { replace: true, notice: pendingNotice });
+  if (signed && PUBLIC.has(path)) return app.go('/app/transactions', { replace: true });
+  document.getElementById('nav')!.hidden = !signed;
+  document.getElementById('who')!.hidden = !signed;
+  if (signed) void app.profile().then((p) => (document.getElementById('who-org')!.textContent = p.org_name)).catch(() => undefined);
+
+  main.setAttribute('aria-busy', 'true');
+  let view: View;
+  try {
+    view = await resolveView(path);
+  } catch (err) {
+    if (!session.token) return; // the 401 handler already moved to the login page
+    view = {
+      id: 'error',
+      title: 'Error',
+      node: h('section', {}, h('h1', { tabindex: -1 }, 'This page could not be loaded'), h('p', { class: 'form-error', role: 'alert' }, message(err))),
+    };
+  }
+  main.removeAttribute('aria-busy');
+  main.replaceChildren(view.node);
+  const notice = pendingNotice;
+  pendingNotice = undefined;
+  if (notice) view.node.prepend(h('p', { class: 'notice', role: 'status' }, notice));
+  document.title = `${view.title} · Signet`;
+  document.body.dataset.page = view.id;
+  for (const a of document.querySelectorAll<HTMLAnchorElement>('[data-nav]')) {
+    if (a.dataset.nav === view.nav) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  }
+  // Screen readers hear the new page: focus its heading.
+  view.node.querySelector<HTMLElement>('h1')?.focus();
+  announce(view.title);
+}
+
+// Links inside the app navigate without a reload.
+document.addEventListener('click', (e) => {
+  const a = (e.target as HTMLElement).closest?.('a[data-link]') as HTMLAnchorElement | null;
+  if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+  e.preventDefault();
+  app.go(a.getAttribute('href')!);
+});
+window.addEventListener('popstate', () => void route());
+document.getElementById('logout')!.addEventListener('click', () => {
+  session.clear();
+  profile = null;
+  app.go('/app/login', { replace: true, notice: 'You are signed out.' });
+});
+
+void route();

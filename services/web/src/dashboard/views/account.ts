@@ -1,0 +1,114 @@
+/** Account: profile, change password, two-factor setup (QR + manual secret) and disable. */
+import { api, session } from '../api.js';
+import { announce, field, fmtDate, formError, h, message, onSubmit, value } from '../dom.js';
+import type { App, View } from '../main.js';
+
+export async function accountView(app: App): Promise<View> {
+  const p = await app.profile();
+  const root = h('section', {});
+  root.append(
+    h('h1', { tabindex: -1 }, 'Account'),
+    h(
+      'dl',
+      { class: 'facts' },
+      h('dt', {}, 'Name'),
+      h('dd', {}, p.name),
+      h('dt', {}, 'Email'),
+      h('dd', {}, p.email),
+      h('dt', {}, 'Organisation'),
+      h('dd', {}, p.org_name),
+      h('dt', {}, 'Member since'),
+      h('dd', {}, fmtDate(p.created_at)),
+    ),
+  );
+
+  // Change password: the API returns a fresh session; every older one stops working.
+  const pw = h(
+    'form',
+    { novalidate: true, 'aria-labelledby': 'h-pw', class: 'card' },
+    h('h2', { id: 'h-pw' }, 'Change password'),
+    field('Current password', 'current_password', { type: 'password', autocomplete: 'current-password', required: true }),
+    field('New password', 'new_password', { type: 'password', autocomplete: 'new-password', required: true, minlength: 10 }, { hint: 'At least 10 characters. Other signed-in devices are signed out.' }),
+    formError(),
+    h('button', { type: 'submit', class: 'primary' }, 'Change password'),
+  );
+  onSubmit(pw, async (f) => {
+    const s = await api.changePassword(value(f, 'current_password'), value(f, 'new_password'));
+    session.set(s.token);
+    f.reset();
+    announce('Password changed.');
+    const ok = f.querySelector('.ok') ?? h('p', { class: 'ok', role: 'status' });
+    ok.textContent = 'Password changed. Other sessions are signed out.';
+    f.append(ok);
+  }, { current_password: 'current_password' });
+  root.append(pw);
+
+  const twofa = h('section', { class: 'card', 'aria-labelledby': 'h-2fa', id: 'twofa' });
+  root.append(twofa);
+  const render = (enabled: boolean) => {
+    twofa.replaceChildren(h('h2', { id: 'h-2fa' }, 'Two-factor authentication'));
+    if (!enabled) {
+      const start = h('button', { type: 'button', class: 'primary', id: 'twofa-setup' }, 'Set up two-factor authentication');
+      const err = h('p', { class: 'form-error', role: 'alert', hidden: true });
+      twofa.append(
+        h('p', { 'data-twofa': 'off' }, 'Off. Add a second step to sign-in with an authenticator app (TOTP).'),
+        h('div', { class: 'row' }, start),
+        err,
+      );
+      start.addEventListener('click', async () => {
+        start.disabled = true;
+        err.hidden = true;
+        try {
+          setup(await api.setup2fa());
+        } catch (e) {
+          err.textContent = message(e);
+          err.hidden = false;
+          start.disabled = false;
+        }
+      });
+      return;
+    }
+    const f = h(
+      'form',
+      { novalidate: true, 'aria-labelledby': 'h-2fa-off' },
+      h('p', { 'data-twofa': 'on' }, 'On. Sign-in asks for a code from your authenticator app.'),
+      h('h3', { id: 'h-2fa-off' }, 'Turn it off'),
+      field('Password', 'password', { type: 'password', autocomplete: 'current-password', required: true }),
+      field('Authentication code', 'code', { inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: 6, required: true }),
+      formError(),
+      h('button', { type: 'submit', class: 'danger' }, 'Turn off two-factor'),
+    );
+    onSubmit(f, async () => {
+      await api.disable2fa(value(f, 'password'), value(f, 'code').trim());
+      p.two_factor_enabled = false;
+      announce('Two-factor authentication is off.');
+      render(false);
+    });
+    twofa.append(f);
+  };
+
+  const setup = (s: { secret: string; otpauth_uri: string; qr_data_url: string }) => {
+    const f = h(
+      'form',
+      { novalidate: true, 'aria-labelledby': 'h-2fa-setup' },
+      h('h3', { id: 'h-2fa-setup', tabindex: -1 }, 'Scan with your authenticator app'),
+      h('img', { src: s.qr_data_url, alt: 'QR code for your authenticator app (the same secret is written below)', class: 'qr', width: 200, height: 200 }),
+      h('p', {}, 'Cannot scan? Enter this secret by hand:'),
+      h('p', {}, h('code', { id: 'twofa-secret', class: 'secret' }, s.secret.replace(/(.{4})/g, '$1 ').trim())),
+      field('Code from the app', 'code', { inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: 6, required: true }),
+      formError(),
+      h('button', { type: 'submit', class: 'primary' }, 'Turn on'),
+    );
+    onSubmit(f, async () => {
+      await api.enable2fa(value(f, 'code').trim());
+      p.two_factor_enabled = true;
+      announce('Two-factor authentication is on.');
+      render(true);
+    });
+    twofa.replaceChildren(h('h2', { id: 'h-2fa' }, 'Two-factor authentication'), f);
+    f.querySelector<HTMLElement>('h3')?.focus();
+  };
+
+  render(p.two_factor_enabled);
+  return { id: 'account', title: 'Account', nav: 'account', node: root };
+}

@@ -1,0 +1,130 @@
+/** Developer: API keys (create, shown once with copy, list, revoke) and a curl quick-start. */
+import { api, type ApiKey } from '../api.js';
+import { announce, confirmDialog, field, fmtDate, formError, h, message, onSubmit, value } from '../dom.js';
+import type { App, View } from '../main.js';
+
+function curl(key: string) {
+  const base = location.origin;
+  return [
+    `# Who does this key belong to?`,
+    `curl -X POST ${base}/api/auth/me -H "X-API-Key: ${key}"`,
+    ``,
+    `# Your transactions, newest first`,
+    `curl ${base}/api/transactions?limit=20 -H "X-API-Key: ${key}"`,
+    ``,
+    `# Send a document for signing`,
+    `curl ${base}/api/transactions -H "X-API-Key: ${key}" \\`,
+    `  -F signer_name="Ada Lovelace" -F signer_email=ada@example.com \\`,
+    `  -F document=@contract.pdf -F reference=@face.jpg`,
+  ].join('\n');
+}
+
+export async function developerView(_app: App): Promise<View> {
+  let keys = await api.apiKeys();
+  const root = h('section', {}, h('h1', { tabindex: -1 }, 'Developer'));
+
+  const created = h('div', { id: 'key-created', hidden: true });
+  const form = h(
+    'form',
+    { novalidate: true, 'aria-labelledby': 'h-newkey', class: 'card' },
+    h('h2', { id: 'h-newkey' }, 'Create an API key'),
+    field('Key name', 'name', { required: true, maxlength: 100, placeholder: 'e.g. CRM integration' }, { hint: 'Only you see the name; it helps you tell keys apart.' }),
+    formError(),
+    h('button', { type: 'submit', class: 'primary' }, 'Create key'),
+  );
+  const quick = h('pre', { class: 'code', id: 'quickstart', tabindex: 0, 'aria-label': 'curl quick-start' }, curl('<YOUR_API_KEY>'));
+
+  const listBox = h('div', { id: 'keys' });
+  const listError = h('p', { class: 'form-error', role: 'alert', hidden: true });
+  const renderList = () => {
+    if (!keys.length) return listBox.replaceChildren(h('p', { class: 'hint' }, 'No API keys yet.'));
+    const rows = keys.map((k) => {
+      const revoke = h('button', { type: 'button', class: 'danger small', 'data-revoke': k.id, 'aria-label': `Revoke key ${k.name}` }, 'Revoke');
+      revoke.addEventListener('click', () => void doRevoke(k, revoke));
+      return h(
+        'tr',
+        { 'data-key': k.id },
+        h('th', { scope: 'row' }, k.name),
+        h('td', { 'data-label': 'Prefix' }, h('code', {}, k.prefix)),
+        h('td', { 'data-label': 'Created' }, fmtDate(k.created_at)),
+        h('td', { 'data-label': 'Last used' }, k.last_used_at ? fmtDate(k.last_used_at) : 'Never'),
+        h('td', {}, revoke),
+      );
+    });
+    listBox.replaceChildren(
+      h(
+        'table',
+        { class: 'table stack' },
+        h('caption', { class: 'visually-hidden' }, 'Your API keys'),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Name'), h('th', { scope: 'col' }, 'Prefix'), h('th', { scope: 'col' }, 'Created'), h('th', { scope: 'col' }, 'Last used'), h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')))),
+        h('tbody', {}, ...rows),
+      ),
+    );
+  };
+  const doRevoke = async (k: ApiKey, btn: HTMLButtonElement) => {
+    const ok = await confirmDialog(`Revoke “${k.name}”?`, `Requests with the key ${k.prefix}… stop working at once. This cannot be undone.`, 'Revoke key');
+    if (!ok) return btn.focus();
+    listError.hidden = true;
+    try {
+      await api.revokeApiKey(k.id);
+      keys = keys.filter((x) => x.id !== k.id);
+      renderList();
+      announce(`Key ${k.name} revoked.`);
+      (form.querySelector('input') as HTMLInputElement).focus();
+    } catch (err) {
+      listError.textContent = message(err);
+      listError.hidden = false;
+      btn.focus();
+    }
+  };
+
+  onSubmit(form, async (f) => {
+    const k = await api.createApiKey(value(f, 'name').trim());
+    keys = [k, ...keys];
+    renderList();
+    f.reset();
+    const copy = h('button', { type: 'button', id: 'copy-key' }, 'Copy key');
+    const copied = h('span', { role: 'status', class: 'hint' });
+    copy.addEventListener('click', async () => {
+      try {
+        await navigator.clipboard.writeText(k.key);
+        copied.textContent = 'Copied.';
+      } catch {
+        // No clipboard permission: select the key so Ctrl+C copies it.
+        const range = document.createRange();
+        range.selectNodeContents(created.querySelector('#new-key')!);
+        getSelection()?.removeAllRanges();
+        getSelection()?.addRange(range);
+        copied.textContent = 'Selected — press Ctrl+C to copy.';
+      }
+    });
+    created.replaceChildren(
+      h(
+        'div',
+        { class: 'alert warn', role: 'region', 'aria-labelledby': 'h-secret' },
+        h('h2', { id: 'h-secret', tabindex: -1 }, `Your new key “${k.name}”`),
+        h('p', {}, h('strong', {}, 'Copy it now: it is shown only this once.'), ' Signet keeps only a hash; if you lose it, revoke it and create another.'),
+        h('p', {}, h('code', { id: 'new-key', class: 'secret' }, k.key)),
+        h('div', { class: 'row' }, copy, copied),
+      ),
+    );
+    created.hidden = false;
+    quick.textContent = curl(k.key);
+    created.querySelector<HTMLElement>('h2')?.focus();
+  });
+
+  renderList();
+  root.append(
+    form,
+    created,
+    h('section', { class: 'card', 'aria-labelledby': 'h-keys' }, h('h2', { id: 'h-keys' }, 'API keys'), listError, listBox),
+    h(
+      'section',
+      { class: 'card', 'aria-labelledby': 'h-quick' },
+      h('h2', { id: 'h-quick' }, 'Quick start'),
+      h('p', {}, 'Send the key in the ', h('code', {}, 'X-API-Key'), ' header. The full reference is ', h('a', { href: '/api/openapi.json' }, 'the OpenAPI document'), '.'),
+      quick,
+    ),
+  );
+  return { id: 'developer', title: 'Developer', nav: 'developer', node: root };
+}
