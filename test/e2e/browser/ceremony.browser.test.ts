@@ -128,7 +128,8 @@ describe('the signing page in headless Chromium with a fake camera', () => {
       const batch = await consumer.fetch({ max_messages: 1000, expires: 1000 });
       for await (const m of batch) {
         const e = eventsV1.CaptureSubmitted.decode(m.data);
-        if (e.transactionId === tx.id) return e;
+        // Transaction ids restart in each test database; the object key (with its capture id) is unique.
+        if (e.transactionId === tx.id && e.videoKey === keys[1]) return e;
       }
       return undefined;
     });

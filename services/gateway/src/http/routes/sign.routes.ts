@@ -36,7 +36,13 @@ const consentBody = z.object({ consent_text_version: z.string().min(1).max(64) }
 const verifyBody = z.object({ response: z.record(z.string(), z.unknown()) });
 const forensicBody = z.object({
   events: z
-    .array(z.object({ type: z.string().min(1).max(64), t: z.number().finite().nonnegative(), data: z.record(z.string(), z.unknown()).optional() }))
+    .array(
+      z.object({
+        type: z.string().min(1).max(64),
+        t: z.number().finite().nonnegative(),
+        data: z.record(z.string(), z.unknown()).optional(),
+      }),
+    )
     .min(1)
     .max(500),
 });
@@ -138,7 +144,8 @@ export function signRoutes(ctx: GatewayContext): RouteModule {
 
   router.post('/api/sign/:token/capture', guard, async (req, res) => {
     await consume('capture', hashToken(tokenOf(req)));
-    if (!req.is('multipart/form-data')) throw badRequest('capture must be multipart/form-data with fields nonce, video and frame');
+    if (!req.is('multipart/form-data'))
+      throw badRequest('capture must be multipart/form-data with fields nonce, video and frame');
     const receipt = await streamCapture(ctx, req, tokenOf(req), ua(req));
     res.status(201).json({
       capture_id: receipt.captureId,
@@ -181,7 +188,10 @@ export function signRoutes(ctx: GatewayContext): RouteModule {
       "default-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; connect-src 'self'; style-src 'self'; script-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'",
     );
     res.setHeader('Referrer-Policy', 'no-referrer');
-    res.setHeader('Permissions-Policy', 'camera=(self), microphone=(self), publickey-credentials-get=(self), publickey-credentials-create=(self)');
+    res.setHeader(
+      'Permissions-Policy',
+      'camera=(self), microphone=(self), publickey-credentials-get=(self), publickey-credentials-create=(self)',
+    );
     res.setHeader('X-Content-Type-Options', 'nosniff');
   };
   router.use('/assets', express.static(`${WEB_DIST}assets`, { immutable: true, maxAge: '365d', index: false }), (_req, res) => {
@@ -213,9 +223,14 @@ function streamCapture(ctx: GatewayContext, req: Request, token: string, userAge
     let call: ReturnType<typeof ctx.ceremony.raw.submitCapture> | undefined;
     let outcome: Promise<ceremonyV1.CaptureReceipt> | undefined;
     const seen = { video: false, frame: false };
+    let pumping = Promise.resolve();
+    // Streams waiting for the gRPC call to drain; a failure resumes them so the rest is discarded.
+    const paused = new Set<{ resume(): unknown }>();
     const fail = (e: HttpError | RpcError) => {
       if (!failure) failure = e;
       call?.cancel();
+      for (const p of paused) p.resume();
+      paused.clear();
     };
     let bb: busboy.Busboy;
     try {
@@ -231,17 +246,26 @@ function streamCapture(ctx: GatewayContext, req: Request, token: string, userAge
       const md = new Metadata();
       for (const [k, v] of Object.entries(injectContext())) md.set(k, v);
       outcome = new Promise((res, rej) => {
-        call = ctx.ceremony.raw.submitCapture(md, { deadline: new Date(Date.now() + CAPTURE_DEADLINE_MS) }, (err: ServiceError | null, r?: ceremonyV1.CaptureReceipt) => {
-          if (err) {
-            const e = RpcError.from(err);
-            // A cancellation we asked for carries no information; keep our own reason.
-            if (!failure) failure = e;
-            rej(failure);
-          } else res(r!);
-        });
+        call = ctx.ceremony.raw.submitCapture(
+          md,
+          { deadline: new Date(Date.now() + CAPTURE_DEADLINE_MS) },
+          (err: ServiceError | null, r?: ceremonyV1.CaptureReceipt) => {
+            if (err) {
+              const e = RpcError.from(err);
+              // A cancellation we asked for carries no information; keep our own reason.
+              if (!failure) failure = e;
+              rej(failure);
+            } else res(r!);
+          },
+        );
       });
       outcome.catch(() => undefined);
-      call!.write({ part: { $case: 'begin', value: { token, nonce: nonce!, ip: req.ip ?? '', userAgent, videoContentType: '', frameContentType: '' } } });
+      call!.write({
+        part: {
+          $case: 'begin',
+          value: { token, nonce: nonce!, ip: req.ip ?? '', userAgent, videoContentType: '', frameContentType: '' },
+        },
+      });
     };
     bb.on('field', (name, value) => {
       if (name === 'nonce') nonce = value.trim();
@@ -275,29 +299,47 @@ function streamCapture(ctx: GatewayContext, req: Request, token: string, userAge
       seen[name] = true;
       void info;
       if (!call) open();
-      let bytes = 0;
-      stream.on('data', (chunk: Buffer) => {
-        if (failure || !call) return;
-        bytes += chunk.length;
-        if (name === 'frame' && bytes > MAX_FRAME_BYTES) return fail(new HttpError(413, 'frame is too large (10 MB at most)'));
-        if (!call.write({ part: { $case: name, value: chunk } })) {
-          stream.pause();
-          call.once('drain', () => stream.resume());
-        }
-      });
-      stream.on('limit', () => fail(new HttpError(413, `${name} is too large (50 MB at most)`)));
+      // Files are forwarded strictly one after another: busboy may announce the frame while the
+      // video's stream still holds buffered data, so each file waits for the previous one to end.
+      pumping = pumping.then(
+        () =>
+          new Promise<void>((done) => {
+            let bytes = 0;
+            stream.on('limit', () => fail(new HttpError(413, `${name} is too large (50 MB at most)`)));
+            stream.on('end', () => done());
+            stream.on('error', () => done());
+            stream.on('data', (chunk: Buffer) => {
+              if (failure || !call) return;
+              bytes += chunk.length;
+              if (name === 'frame' && bytes > MAX_FRAME_BYTES)
+                return fail(new HttpError(413, 'frame is too large (10 MB at most)'));
+              if (!call.write({ part: { $case: name, value: chunk } })) {
+                stream.pause();
+                paused.add(stream);
+                call.once('drain', () => {
+                  paused.delete(stream);
+                  stream.resume();
+                });
+              }
+            });
+          }),
+      );
     });
     bb.on('error', () => fail(badRequest('malformed multipart body')));
-    bb.on('close', () => {
-      if (!failure && (!seen.video || !seen.frame)) fail(badRequest(`${!seen.video ? 'video' : 'frame'} is required`));
-      if (failure) {
-        // Report our own reason; the ceremony's answer (if it already had one) is in `failure` too.
-        reject(failure);
-        return;
-      }
-      call!.end();
-      outcome!.then(resolve, reject);
-    });
+    bb.on(
+      'close',
+      () =>
+        void pumping.then(() => {
+          if (!failure && (!seen.video || !seen.frame)) fail(badRequest(`${!seen.video ? 'video' : 'frame'} is required`));
+          if (failure) {
+            // Report our own reason; the ceremony's answer (if it already had one) is in `failure` too.
+            reject(failure);
+            return;
+          }
+          call!.end();
+          outcome!.then(resolve, reject);
+        }),
+    );
     req.pipe(bb);
   });
 }
@@ -325,7 +367,11 @@ function signOpenapi() {
         requestBody: {
           content: {
             'application/json': {
-              schema: { type: 'object', required: ['consent_text_version'], properties: { consent_text_version: { type: 'string' } } },
+              schema: {
+                type: 'object',
+                required: ['consent_text_version'],
+                properties: { consent_text_version: { type: 'string' } },
+              },
             },
           },
         },
@@ -355,7 +401,9 @@ function signOpenapi() {
         responses: { '201': { description: 'Capture accepted' }, '413': { description: 'Too large' }, ...errors },
       }),
     },
-    '/api/sign/{token}/webauthn/options': { post: op('WebAuthn registration or authentication options bound to the document and nonce') },
+    '/api/sign/{token}/webauthn/options': {
+      post: op('WebAuthn registration or authentication options bound to the document and nonce'),
+    },
     '/api/sign/{token}/webauthn/verify': { post: op('Verify the WebAuthn registration or assertion ({"response": ...})') },
     '/api/sign/{token}/forensic': {
       post: op('Log a batch of client forensic events (≤64 KB, ≤200 batches a session)', {
