@@ -102,9 +102,9 @@ describe('the sender’s dashboard in headless Chromium', () => {
   }
 
   /** axe-core over the page (WCAG 2 A/AA and best practice), injected without touching the page's CSP. */
-  async function axe(name: string) {
+  async function axeViolations() {
     if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
-    const r = (await page.evaluate(async () => {
+    return (await page.evaluate(async () => {
       const res = await (window as unknown as { axe: { run(c: unknown, o: unknown): Promise<unknown> } }).axe.run(document, {
         runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
       });
@@ -114,11 +114,13 @@ describe('the sender’s dashboard in headless Chromium', () => {
         targets: v.nodes.map((n) => n.target.join(' ')),
       }));
     })) as { id: string; impact: string; targets: string[] }[];
-    expect(r, `axe violations on ${name}`).toEqual([]);
+  }
+  async function axe(name: string) {
+    expect(await axeViolations(), `axe violations on ${name}`).toEqual([]);
   }
 
   /** Tab from the top of the page: every visible, enabled control must receive focus. */
-  async function keyboard(name: string) {
+  async function unreachable(): Promise<string[]> {
     const total = await page.evaluate(() => {
       const sel = 'a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"])';
       let n = 0;
@@ -141,11 +143,13 @@ describe('the sender’s dashboard in headless Chromium', () => {
       const k = await page.evaluate(() => document.activeElement?.getAttribute('data-kb') ?? null);
       if (k !== null) seen.add(k);
     }
-    const missed = await page.evaluate(
+    return page.evaluate(
       (s) => [...document.querySelectorAll('[data-kb]')].filter((e) => !s.includes(e.getAttribute('data-kb')!)).map((e) => e.outerHTML.slice(0, 120)),
       [...seen],
     );
-    expect(missed, `controls not reachable by Tab on ${name}`).toEqual([]);
+  }
+  async function keyboard(name: string) {
+    expect(await unreachable(), `controls not reachable by Tab on ${name}`).toEqual([]);
   }
 
   const check = async (name: string) => {
@@ -158,6 +162,16 @@ describe('the sender’s dashboard in headless Chromium', () => {
     // Sign up: register → emailed code → organisation.
     await page.goto(`${stack.gatewayUrl}/`);
     await at('login');
+    // The checks can fail: an unlabelled field and a button kept out of the Tab order are caught.
+    await page.evaluate(() => {
+      const bad = document.createElement('div');
+      bad.id = 'bad';
+      bad.innerHTML = '<input type="text"><button type="button" tabindex="-1">Hidden from Tab</button>';
+      document.querySelector('main')!.append(bad);
+    });
+    expect((await axeViolations()).map((v) => v.id)).toContain('label');
+    expect(await unreachable()).toEqual([expect.stringContaining('Hidden from Tab')]);
+    await page.evaluate(() => document.getElementById('bad')!.remove());
     await check('01-login');
     await page.click('text=Create an account');
     await at('signup');

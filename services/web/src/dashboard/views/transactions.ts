@@ -473,7 +473,14 @@ export async function detailView(app: App, id: number): Promise<View> {
           h(
             'tr',
             {},
-            h('th', { scope: 'row' }, s.name || s.email, s.index === 0 ? h('span', { class: 'hint' }, ' (primary)') : null, h('br', {}), h('span', { class: 'hint' }, s.email)),
+            h(
+              'th',
+              { scope: 'row' },
+              s.name || s.email,
+              s.index === 0 ? h('span', { class: 'hint' }, ' (primary)') : null,
+              s.name ? h('br', {}) : null,
+              s.name ? h('span', { class: 'hint' }, s.email) : null,
+            ),
             h('td', { 'data-label': 'Step' }, h('span', { class: `chip chip-${s.state}` }, STEP_LABEL[s.state] ?? s.state)),
             h('td', { 'data-label': 'Check' }, s.verification_mode === 'biometric' ? 'Face match + liveness' : 'Liveness'),
             h('td', { 'data-label': 'Attempts left' }, String(s.attempts_left)),
