@@ -18,6 +18,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { authenticator } from 'otplib';
+import { Webhook } from 'standardwebhooks';
 import { eventually, startServices } from '../../harness/services.js';
 import { makePng, tinyPdf } from '../../fixtures/ceremony-media.js';
 import { codeFromMail, mailsTo } from '../identity-helpers.js';
@@ -65,7 +66,9 @@ describe('the sender’s dashboard in headless Chromium', () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     face = makePng(work);
     writeFileSync(join(work, 'Employment contract.pdf'), pdf);
-    stack = await startServices(['identity', 'billing', 'transaction', 'gateway'], { env: { ...BUCKETS, ...CHECKOUT, REFERENCE_PREFIX: 'DASH' } });
+    stack = await startServices(['identity', 'billing', 'transaction', 'gateway'], {
+      env: { ...BUCKETS, ...CHECKOUT, REFERENCE_PREFIX: 'DASH', PRODUCT_CATALOG: JSON.stringify({ prod_pro: { plan: 'pro' }, prod_credits10: { credits: 10 } }) },
+    });
     context = await chromium.launchPersistentContext(join(work, 'profile'), {
       executablePath: CHROMIUM,
       headless: true,
@@ -93,6 +96,7 @@ describe('the sender’s dashboard in headless Chromium', () => {
 
   /** The page at 1280 px and at 360 px. */
   async function shots(name: string) {
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await page.screenshot({ path: join(ARTIFACTS, `${name}-1280.png`), fullPage: true });
     await page.setViewportSize({ width: 360, height: 740 });
     await page.screenshot({ path: join(ARTIFACTS, `${name}-360.png`), fullPage: true });
@@ -433,4 +437,97 @@ describe('the sender’s dashboard in headless Chromium', () => {
     await at('transactions');
     expect(errors).toEqual([]);
   }, 120_000);
+
+  it('pages the list with the API cursor, searches past the first page, and shows a paid plan past due with credits', async () => {
+    const token = (await page.evaluate(() => localStorage.getItem('signet.session')))!;
+    const me = (await (await fetch(`${stack.gatewayUrl}/api/auth/me`, { method: 'POST', headers: { authorization: `Bearer ${token}` } })).json()) as {
+      user_id: string;
+    };
+    // The payment provider's webhooks, signed as Standard Webhooks: Pro, then 10 credits.
+    const wh = new Webhook(stack.secrets.WEBHOOK_SECRET);
+    const customer = { customer_id: 'cus_dash', email, name: 'Grace Sender' };
+    const deliver = async (type: string, data: Record<string, unknown>, at = new Date()) => {
+      const body = JSON.stringify({ business_id: 'bus_test', type, timestamp: at.toISOString(), data });
+      const id = `msg_${Math.random().toString(16).slice(2)}`;
+      const res = await fetch(`${stack.gatewayUrl}/api/webhooks/dodo`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': wh.sign(id, at, body) },
+        body,
+      });
+      expect(res.status, await res.clone().text()).toBe(200);
+      expect(((await res.json()) as { result: string }).result).toBe('processed');
+    };
+    const subscription = (status: string) => ({
+      payload_type: 'Subscription',
+      subscription_id: 'sub_dash',
+      customer,
+      metadata: { user_id: me.user_id, plan: 'pro' },
+      status,
+      product_id: 'prod_pro',
+      next_billing_date: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+      previous_billing_date: new Date().toISOString(),
+      cancel_at_next_billing_date: false,
+    });
+    await deliver('subscription.active', subscription('active'));
+    await deliver('payment.succeeded', {
+      payload_type: 'Payment',
+      payment_id: `pay_${suffix}`,
+      customer,
+      metadata: { user_id: me.user_id, plan: 'payg' },
+      subscription_id: null,
+      product_cart: [{ product_id: 'prod_credits10', quantity: 1 }],
+      total_amount: 1000,
+      currency: 'USD',
+    });
+
+    // 27 more transactions through the API (Pro's 25 a month, then credits): 30 in all.
+    const refs: string[] = [];
+    for (let i = 0; i < 27; i++) {
+      const fd = new FormData();
+      fd.append('signer_name', `Paged Signer ${String(i).padStart(2, '0')}`);
+      fd.append('signer_email', `paged-${i}-${suffix}@example.com`);
+      fd.append('document', new Blob([new Uint8Array(tinyPdf(`paged ${i}`))], { type: 'application/pdf' }), 'p.pdf');
+      fd.append('reference', new Blob([new Uint8Array(face)], { type: 'image/png' }), 'p.png');
+      const r = await fetch(`${stack.gatewayUrl}/api/transactions`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: fd });
+      expect(r.status, await r.clone().text()).toBe(201);
+      refs.push(((await r.json()) as { reference: string }).reference);
+    }
+    await page.click('a[data-nav=transactions]');
+    await at('transactions');
+    await expect.poll(() => page.locator('#tx-table tbody tr').count()).toBe(25);
+    // Newest first.
+    expect(await page.locator('#tx-table tbody tr').first().locator('th').textContent()).toBe(refs[26]);
+    expect(await page.isVisible('#load-more')).toBe(true);
+    await page.click('#load-more');
+    await expect.poll(() => page.locator('#tx-table tbody tr').count()).toBe(30);
+    expect(await page.isHidden('#load-more')).toBe(true);
+    await check('20-transactions-paged');
+    // A search reaches rows beyond the pages loaded so far.
+    await page.reload();
+    await at('transactions');
+    await expect.poll(() => page.locator('#tx-table tbody tr').count()).toBe(25);
+    await page.getByLabel('Search by signer or reference').fill('ada lovelace');
+    await expect.poll(() => page.locator('#tx-table tbody tr').count()).toBe(1);
+    expect(await page.textContent('#list-info')).toMatch(/30 searched/);
+
+    // The payment fails: past due, with the grace end date.
+    await deliver('subscription.failed', subscription('failed'), new Date(Date.now() + 1000));
+    await page.click('a[data-nav=billing]');
+    await at('billing');
+    expect(await page.textContent('#plan')).toBe('Pro');
+    expect(await page.textContent('#usage')).toMatch(/^25 of 25 used/);
+    expect(await page.textContent('#credits')).toBe('5');
+    const notice = (await page.textContent('#past-due'))!;
+    expect(notice).toMatch(/past due/);
+    const account = (await (await fetch(`${stack.gatewayUrl}/api/admin/account`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+      grace_ends_at: string;
+    };
+    expect(account.grace_ends_at).toBeTruthy();
+    expect(notice).toContain(await page.evaluate((iso) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'long' }), account.grace_ends_at));
+    expect(await page.isVisible('a:text("Upgrade to Pro")')).toBe(false);
+    expect(await page.getAttribute('a:text("Upgrade to Firm")', 'href')).toBe(CHECKOUT.CHECKOUT_URL_FIRM);
+    await check('21-billing-past-due');
+    expect(errors).toEqual([]);
+    expect(external).toEqual([]);
+  }, 180_000);
 });
