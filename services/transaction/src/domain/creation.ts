@@ -10,6 +10,12 @@ export const PDF_MAGIC = Buffer.from('%PDF-');
 const JPEG_MAGIC = Buffer.from([0xff, 0xd8, 0xff]);
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
+// Control characters (C0 and DEL) have no place in names shown in emails and certificates.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+// eslint-disable-next-line no-control-regex
+const CONTROL_ALL = /[\u0000-\u001f\u007f]/g;
+
 // Deliberately simple: one @, no spaces, a dotted domain. The mail server is the final judge.
 const EMAIL =
   /^[^\s@<>(),;:"\\[\]]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
@@ -34,7 +40,7 @@ export function validateFields(raw: {
   const name = raw.signerName.trim();
   if (!name) throw fieldInvalid('signer_name', 'is required');
   if (name.length > 200) throw fieldInvalid('signer_name', 'must be at most 200 characters');
-  if (/[\u0000-\u001f\u007f]/.test(name)) throw fieldInvalid('signer_name', 'must not contain control characters');
+  if (CONTROL.test(name)) throw fieldInvalid('signer_name', 'must not contain control characters');
   const email = raw.signerEmail.trim();
   if (!email) throw fieldInvalid('signer_email', 'is required');
   if (!isEmail(email)) throw fieldInvalid('signer_email', 'is not an email address');
@@ -47,7 +53,7 @@ export function validateFields(raw: {
   const type = raw.attestationType.trim() || 'signature';
   if (!(ATTESTATION_TYPES as readonly string[]).includes(type))
     throw fieldInvalid('attestation_type', `must be one of ${ATTESTATION_TYPES.join(', ')}`);
-  const documentName = (raw.documentName.trim() || 'document.pdf').replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 200);
+  const documentName = (raw.documentName.trim() || 'document.pdf').replace(CONTROL_ALL, '').slice(0, 200);
   return {
     signer_name: name,
     signer_email: email,
