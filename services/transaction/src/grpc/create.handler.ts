@@ -31,6 +31,9 @@ import type { TransactionRecord, TransactionRepository } from '../store/transact
 import type { TransactionMetrics } from '../metrics.js';
 import type { KeyedLock, TransactionOutbox } from '../store/outbox.relay.js';
 
+/** A Buffer view of the decoded bytes, without copying them. */
+const asBuffer = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
+
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 
 export type CreateDeps = {
@@ -127,7 +130,7 @@ async function create(
           break;
         case 'document': {
           if (docDone) throw fieldInvalid('document', 'sent more than once');
-          let chunk = Buffer.from(part.value);
+          let chunk = asBuffer(part.value);
           if (!doc) {
             // Decide on the first bytes, before anything is stored.
             docHead = Buffer.concat([docHead, chunk]);
@@ -145,7 +148,7 @@ async function create(
         }
         case 'reference': {
           if (refChecked && lastPart !== 'reference') throw fieldInvalid('reference', 'sent more than once');
-          const chunk = Buffer.from(part.value);
+          const chunk = asBuffer(part.value);
           refSize += chunk.length;
           if (refSize > MAX_REFERENCE_BYTES) throw fieldInvalid('reference', 'must be at most 10 MB');
           refParts.push(chunk);
@@ -231,7 +234,7 @@ async function commit(
     });
   });
 
-  const id = await deps.repo.nextId();
+  let id = await deps.repo.nextId();
   let reference = '';
   for (let i = 0; i < 20 && !reference; i++) {
     const candidate = newReference(deps.cfg.REFERENCE_PREFIX);
@@ -280,7 +283,7 @@ async function commit(
     last_resent_at: null,
     version: 0,
   };
-  const created = [
+  const created = (id: number) => [
     outboxEvent('signet.transaction.created', (m) =>
       eventsV1.TransactionCreated.encode({
         eventId: m.event_id,
@@ -293,10 +296,18 @@ async function commit(
       }).finish(),
     ),
   ];
-  await deps.lock(id, async () => {
-    await deps.repo.insert(rec, created);
-    await deps.outbox.flush(id);
-  });
+  // A duplicate id (replicas racing on FerretDB's non-atomic $inc) takes the next one.
+  for (let attempt = 0; ; attempt++) {
+    const inserted = await deps.lock(id, async () => {
+      if (!(await deps.repo.insert(rec, created(id)))) return false;
+      await deps.outbox.flush(id);
+      return true;
+    });
+    if (inserted) break;
+    if (attempt >= 10) throw new Error('could not allocate a transaction id');
+    id = await deps.repo.nextId();
+    rec._id = id;
+  }
   deps.tm.transitions.inc({ to: 'created' });
 
   const signUrl = (token: string) => `${deps.cfg.PUBLIC_BASE_URL.replace(/\/$/, '')}/sign/${token}`;
@@ -309,9 +320,11 @@ async function commit(
     replayed: false,
   };
   if (key) await deps.repo.completeKey(owner, key, { ...result });
-  // The record is written: from here on nothing is undone. A mail that fails is logged; the sender can resend.
+  // The record is written: from here on nothing is undone.
   cleanups.length = 0;
-  await sendLinks(deps, rec, signers, false);
+  // Mail after answering: the SMTP round trips are not the sender's wait. A failure is logged and
+  // counted; the sender can resend.
+  void sendLinks(deps, rec, signers, false);
   return result;
 }
 

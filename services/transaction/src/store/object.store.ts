@@ -1,12 +1,14 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { PassThrough } from 'node:stream';
 import { Client } from 'minio';
 import type { S3Config } from '@signet/kit';
 
+const PART_SIZE = 6 * 1024 * 1024;
+const PARALLEL_PARTS = 2;
+
 /**
- * Object storage for the documents and references buckets. Its own client with a fixed 8 MB part
- * size: with an unknown length, minio-js would otherwise size parts for a 5 TB object and hold a
- * whole part (hundreds of MB) in memory.
+ * Object storage for the documents and references buckets. Documents of unknown length are uploaded
+ * part by part here rather than with minio-js putObject, which sizes parts for a 5 TB object when
+ * the length is unknown (a whole part of hundreds of MB in memory) and sends them one at a time.
  */
 export function createObjectStore(cfg: S3Config & { BUCKET_DOCUMENTS: string; BUCKET_REFERENCES: string }) {
   const u = new URL(cfg.S3_ENDPOINT);
@@ -19,27 +21,49 @@ export function createObjectStore(cfg: S3Config & { BUCKET_DOCUMENTS: string; BU
     secretKey: cfg.S3_SECRET_KEY,
     region: cfg.S3_REGION,
     pathStyle: true,
-    partSize: 8 * 1024 * 1024,
   });
 
   /**
    * A streaming upload: write() chunks (awaiting backpressure), then finish() for the SHA-256 and
-   * size, or abort() to remove whatever was stored. Nothing is buffered beyond one part.
+   * size, or abort() to remove whatever was stored. A document that fits in one part is stored with
+   * one PUT; a larger one becomes a multipart upload with up to PARALLEL_PARTS parts in flight while
+   * the next part fills, so memory stays at a few parts whatever the document size.
    */
   function upload(bucket: string, contentType: string) {
     const key = `${new Date().toISOString().slice(0, 7)}/${randomUUID()}`;
-    const pass = new PassThrough({ highWaterMark: 1024 * 1024 });
     const hash = createHash('sha256');
     let size = 0;
+    let filling: Buffer[] = [];
+    let fillingBytes = 0;
+    let uploadId: Promise<string> | undefined;
+    let partNumber = 0;
+    const inFlight = new Set<Promise<unknown>>();
+    const etags: { part: number; etag: string }[] = [];
     let failure: unknown;
-    const done = client.putObject(bucket, key, pass, undefined, { 'Content-Type': contentType }).then(
-      () => undefined,
-      (err: unknown) => {
-        failure = err;
-        throw err;
-      },
-    );
-    done.catch(() => undefined);
+
+    const sendPart = (data: Buffer) => {
+      const part = ++partNumber;
+      uploadId ??= client.initiateNewMultipartUpload(bucket, key, { 'Content-Type': contentType });
+      const p = uploadId
+        .then((id) =>
+          client.uploadPart({ bucketName: bucket, objectName: key, uploadID: id, partNumber: part, headers: {} }, data),
+        )
+        .then(
+          (r) => void etags.push({ part, etag: r.etag }),
+          (err: unknown) => {
+            failure ??= err;
+          },
+        )
+        .finally(() => inFlight.delete(p));
+      inFlight.add(p);
+    };
+    const takeFilling = () => {
+      const data = Buffer.concat(filling, fillingBytes);
+      filling = [];
+      fillingBytes = 0;
+      return data;
+    };
+
     return {
       key,
       bucket,
@@ -50,22 +74,34 @@ export function createObjectStore(cfg: S3Config & { BUCKET_DOCUMENTS: string; BU
         if (failure) throw failure;
         hash.update(chunk);
         size += chunk.length;
-        if (!pass.write(chunk)) {
-          await Promise.race([new Promise<void>((resolve) => pass.once('drain', resolve)), done]);
-        }
+        filling.push(chunk);
+        fillingBytes += chunk.length;
+        if (fillingBytes < PART_SIZE) return;
+        while (inFlight.size >= PARALLEL_PARTS) await Promise.race(inFlight);
+        if (failure) throw failure;
+        sendPart(takeFilling());
       },
       async finish(): Promise<{ key: string; sha256: string; size: number }> {
-        pass.end();
-        await done;
+        if (!uploadId) {
+          const data = takeFilling();
+          await client.putObject(bucket, key, data, data.length, { 'Content-Type': contentType });
+        } else {
+          if (fillingBytes > 0) sendPart(takeFilling());
+          while (inFlight.size) await Promise.race(inFlight);
+          if (failure) throw failure;
+          etags.sort((a, b) => a.part - b.part);
+          await client.completeMultipartUpload(bucket, key, await uploadId, etags);
+        }
         return { key, sha256: hash.digest('hex'), size };
       },
       async abort(): Promise<void> {
-        // minio-js cannot cancel a streaming upload midway, so finish it and remove the object; an
-        // incomplete multipart upload (the upload itself failed) is removed too.
-        pass.end();
-        await done.catch(() => undefined);
+        filling = [];
+        while (inFlight.size) await Promise.race(inFlight);
+        if (uploadId) {
+          const id = await uploadId.catch(() => undefined);
+          if (id) await client.abortMultipartUpload(bucket, key, id).catch(() => undefined);
+        }
         await client.removeObject(bucket, key).catch(() => undefined);
-        await client.removeIncompleteUpload(bucket, key).catch(() => undefined);
       },
     };
   }

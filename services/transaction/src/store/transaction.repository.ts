@@ -121,6 +121,15 @@ export function createTransactionRepository(conn: Connection) {
   const tokens = conn.model('SigningToken', tokenSchema);
   const idempotency = conn.model('IdempotencyKey', idempotencySchema);
 
+  // See nextId.
+  let idQueue: Promise<unknown> = Promise.resolve();
+  const incrementId = async (): Promise<number> => {
+    const doc = await counters
+      .findOneAndUpdate({ _id: 'transaction' }, { $inc: { seq: 1 } }, { upsert: true, new: true })
+      .lean<{ seq: number }>();
+    return doc!.seq;
+  };
+
   return {
     model,
     idempotency,
@@ -128,13 +137,19 @@ export function createTransactionRepository(conn: Connection) {
       await Promise.all([model.init(), counters.init(), references.init(), tokens.init(), idempotency.init()]);
     },
 
+    /**
+     * The next integer id. On MongoDB `$inc` is atomic; FerretDB 1.x applies it as read-modify-write,
+     * so this process also takes ids one at a time, and the unique _id of the insert catches a race
+     * between replicas (the caller then takes the next id).
+     */
     async nextId(): Promise<number> {
-      const doc = await counters
-        .findOneAndUpdate({ _id: 'transaction' }, { $inc: { seq: 1 } }, { upsert: true, new: true })
-        .lean<{ seq: number }>();
-      return doc!.seq;
+      const run = idQueue.then(() => incrementId());
+      idQueue = run.then(
+        () => undefined,
+        () => undefined,
+      );
+      return run;
     },
-
     /** Claims a fresh reference; false when it was ever used before. */
     async claimReference(reference: string): Promise<boolean> {
       try {
@@ -146,9 +161,23 @@ export function createTransactionRepository(conn: Connection) {
       }
     },
 
-    async insert(rec: TransactionRecord, outbox: OutboxEntry[]): Promise<void> {
-      await tokens.insertMany(rec.signers.map((s) => ({ _id: s.token, transaction_id: rec._id, signer_index: s.index })));
-      await model.create({ ...rec, outbox });
+    /** Inserts the record (false when its id is taken) and then its signing tokens. */
+    async insert(rec: TransactionRecord, outbox: OutboxEntry[]): Promise<boolean> {
+      try {
+        await model.create({ ...rec, outbox });
+      } catch (err) {
+        if (isDuplicateKey(err) && (err as { keyPattern?: Record<string, unknown> }).keyPattern?.reference === undefined)
+          return false;
+        throw err;
+      }
+      try {
+        await tokens.insertMany(rec.signers.map((s) => ({ _id: s.token, transaction_id: rec._id, signer_index: s.index })));
+      } catch (err) {
+        // A record whose links cannot resolve must not stay: the caller refunds and cleans up.
+        await model.deleteOne({ _id: rec._id });
+        throw err;
+      }
+      return true;
     },
 
     async findById(id: number): Promise<TransactionRecord | null> {

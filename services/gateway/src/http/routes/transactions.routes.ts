@@ -14,7 +14,7 @@ const MAX_REFERENCE_BYTES = 10 * 1024 * 1024;
 /** Uploads are long calls: the deadline covers a 200 MB document from a slow client. */
 const UPLOAD_DEADLINE_MS = 15 * 60 * 1000;
 const EXPORT_DEADLINE_MS = 10 * 60 * 1000;
-/** Document bytes are forwarded in messages of about this size. */
+/** File bytes are forwarded in messages of about this size (fewer, larger messages cost less per byte). */
 const FORWARD_CHUNK = 256 * 1024;
 const ATTESTATION_TYPES = ['signature', 'approval', 'review', 'consent'] as const;
 const TEXT_FIELDS = new Set(['signer_name', 'signer_email', 'attestation_type', 'signer_emails']);
