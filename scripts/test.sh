@@ -6,7 +6,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 set -e
 bash scripts/install.sh
 pnpm install --frozen-lockfile --reporter=append-only | tail -n 3
-echo "== typecheck"; pnpm -s typecheck && npx tsc -p test/tsconfig.json
+echo "== typecheck"; pnpm -s typecheck && npx tsc -p test/tsconfig.json && npx tsc -p services/biometrics/test/tsconfig.json
 echo "== lint"; pnpm -s lint
 set +e
 mkdir -p .data

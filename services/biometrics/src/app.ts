@@ -1,35 +1,87 @@
 import {
+  addService,
   connectBus,
   connectMongo,
   createLogger,
+  createOutboxRelay,
   createS3,
   Metrics,
   pingMongo,
   serveGrpc,
+  startConsumer,
   type Logger,
 } from '@signet/kit';
+import { biometricsV1 } from '@signet/proto';
 import type { BiometricsConfig } from './config.js';
+import type { Analyzer } from './domain/analyzer.js';
+import { CAPTURE_SUBJECT, captureConsumer } from './events/capture.consumer.js';
+import { biometricsHandlers } from './grpc/biometrics.handler.js';
+import { createAnalysisRepository } from './store/analysis.repository.js';
+import { createHumanAnalyzer } from './analysis/adapter.js';
 
-/** Starts the biometrics service. Its domain RPCs arrive with its issue; until then it serves health and metrics. */
-export async function startBiometrics(cfg: BiometricsConfig, opts: { logger?: Logger } = {}) {
+/**
+ * Starts the biometrics service: loads the models shipped in npm packages, then consumes
+ * signet.ceremony.capture.submitted and publishes signet.biometrics.verdict through its outbox.
+ */
+export async function startBiometrics(cfg: BiometricsConfig, opts: { logger?: Logger; analyzer?: Analyzer } = {}) {
   const logger = opts.logger ?? createLogger('biometrics', cfg.LOG_LEVEL);
   const metrics = new Metrics('biometrics');
+  const analyzer = opts.analyzer ?? (await createHumanAnalyzer({ backend: cfg.TF_BACKEND, workers: cfg.ANALYSIS_WORKERS }));
+  logger.info({ models: analyzer.models }, 'models loaded');
   const conn = await connectMongo(cfg.MONGO_URL, cfg.MONGO_DB);
   const bus = await connectBus(cfg.NATS_URL, 'biometrics');
   const s3 = createS3(cfg);
+  const analyses = createAnalysisRepository(conn);
+  await analyses.init();
   const checks = [
     { name: 'mongo', check: () => pingMongo(conn) },
     { name: 'nats', check: async () => bus.nc.flush() },
     { name: 's3', check: () => s3.listBuckets() },
   ];
-  const served = await serveGrpc({ name: 'biometrics', logger, metrics, grpcPort: cfg.GRPC_PORT, opsPort: cfg.OPS_PORT, checks, register: () => {} });
+  const relay = createOutboxRelay(bus, [analyses.model], { metrics, logger });
+  const consumer = await startConsumer(
+    bus,
+    // An analysis may take up to its deadline: the ack wait must outlast it.
+    {
+      durable: 'biometrics-capture-submitted',
+      subjects: [CAPTURE_SUBJECT],
+      ackWaitMs: cfg.ANALYSIS_DEADLINE_MS + 30_000,
+      maxBatch: 1,
+    },
+    captureConsumer({
+      s3,
+      buckets: { captures: cfg.BUCKET_CAPTURES, references: cfg.BUCKET_REFERENCES },
+      analyzer,
+      analyses,
+      deadlineMs: cfg.ANALYSIS_DEADLINE_MS,
+      metrics,
+      logger,
+      onVerdict: relay.kick,
+    }),
+    { metrics, logger },
+  );
+  const served = await serveGrpc({
+    name: 'biometrics',
+    logger,
+    metrics,
+    grpcPort: cfg.GRPC_PORT,
+    opsPort: cfg.OPS_PORT,
+    checks,
+    register: (server) =>
+      addService(server, biometricsV1.BiometricsServiceService, biometricsHandlers(analyses), { metrics, logger }),
+  });
   return {
     grpcPort: served.grpcPort,
     opsPort: served.opsPort,
+    metrics,
+    analyses,
     async stop() {
       await served.stop();
+      await consumer.stop();
+      relay.stop();
       await bus.nc.drain();
       await conn.close();
+      await (analyzer as { close?: () => Promise<void> }).close?.();
     },
   };
 }

@@ -6,6 +6,13 @@ export const biometricsConfigSchema = baseSchema.merge(s3Schema).extend({
   MONGO_URL: env.mongoUrl,
   MONGO_DB: z.string().default('signet_biometrics'),
   NATS_URL: env.natsUrl,
+  /** Buckets the media are read from by key (owned by ceremony and transaction). */
+  BUCKET_CAPTURES: z.string().default('signet-captures'),
+  BUCKET_REFERENCES: z.string().default('signet-references'),
   ANALYSIS_DEADLINE_MS: z.coerce.number().int().positive().default(60_000),
+  /** Worker threads for face detection (the wasm backend uses one core per thread); 0 = in the main thread. */
+  ANALYSIS_WORKERS: z.coerce.number().int().min(0).max(16).default(0),
+  /** tfjs backend: wasm (default) or cpu. */
+  TF_BACKEND: z.enum(['wasm', 'cpu']).default('wasm'),
 });
 export type BiometricsConfig = z.infer<typeof biometricsConfigSchema>;

@@ -1,0 +1,55 @@
+/**
+ * The service's view of the analysis core: models loaded once from installed packages, one
+ * verdict per call. A missed deadline throws (the consumer retries, then records FAIL).
+ */
+import type { Analyzer, AnalyzerResult } from '../domain/analyzer.js';
+import { analyzeCapture, InvalidChallengeError } from './analyze.js';
+import { loadModels } from './models.js';
+
+export async function createHumanAnalyzer(opts: {
+  backend: 'wasm' | 'cpu';
+  workers?: number;
+}): Promise<Analyzer & { close(): Promise<void> }> {
+  const models = await loadModels({ backend: opts.backend, workers: opts.workers ?? 0 });
+  const names = models.models.map((m) => `${m.name} ${m.version}`);
+  return {
+    models: names,
+    async analyze(input): Promise<AnalyzerResult> {
+      try {
+        const r = await analyzeCapture(models, {
+          video: input.video,
+          finalFrame: input.finalFrame,
+          reference: input.reference,
+          challenge: { actions: input.actions },
+          deadlineMs: input.deadlineMs,
+        });
+        return {
+          outcome: r.outcome,
+          failedChecks: r.failed_checks,
+          checks: r.checks as Record<string, unknown>,
+          models: r.models.map((m) => `${m.name} ${m.version}`),
+          framesAnalysed: r.frames_analysed,
+          durationMs: r.duration_ms,
+          inferenceMs: r.timings.inference_ms,
+        };
+      } catch (err) {
+        // A challenge the analysis cannot judge is a failed ceremony, not a technical error.
+        if (err instanceof InvalidChallengeError) {
+          return {
+            outcome: 'FAIL',
+            failedChecks: ['sequence'],
+            checks: { sequence: { passed: false, detail: err.message } },
+            models: names,
+            framesAnalysed: 0,
+            durationMs: 0,
+            inferenceMs: 0,
+          };
+        }
+        throw err;
+      }
+    },
+    async close() {
+      await models.close();
+    },
+  };
+}

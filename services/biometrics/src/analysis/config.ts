@@ -1,0 +1,59 @@
+/**
+ * Every threshold of the analysis, in one place. Values were calibrated on the synthetic corpus
+ * (corpus/make-corpus.ts) and the package-photo evaluation (eval/evaluate.ts); see
+ * eval/biometrics-evaluation.md for how little data that is. Distances are raw Euclidean
+ * distances between L2-normalised Human faceres descriptors (0…2), never Human's similarity.
+ */
+export const ACTIONS = ['turn_left', 'turn_right', 'blink', 'smile', 'look_up'] as const;
+export type Action = (typeof ACTIONS)[number];
+
+export const analysisConfig = {
+  /** Video sampling: frames per second and width (px) handed to the detector. */
+  sampling: { fps: 8, width: 640 },
+  /** Detector: faces per frame that are counted (≥ 2 so a second face is seen). */
+  maxFacesPerFrame: 3,
+
+  /** face_present: fraction of sampled frames with ≥ 1 face. */
+  facePresentMinFraction: 0.9,
+  /** single_face: fraction of sampled frames with exactly one face (given a face); and the
+   *  final frame / reference must contain exactly one face. */
+  singleFaceMinFraction: 0.9,
+  /** A detected face smaller than this fraction of the largest face's width is ignored
+   *  (tiny background faces, e.g. on a poster far away). */
+  minRelativeFaceWidth: 0.35,
+
+  /** Baseline: the signer's own first frames (seconds) define neutral yaw/pitch/EAR/mouth. */
+  baselineSeconds: 1.0,
+
+  /** Head turns. Human reports about half the rendered yaw, so this is a *change* from the
+   *  baseline in Human's degrees (rendered 35° → reported 17–26°). Sign: turn_left = subject's own
+   *  left (nose towards image right in a non-mirrored capture), which DEcreases Human's yaw, hence
+   *  leftSign −1. */
+  turn: { minDeltaDeg: 7.5, returnDeg: 4, minFrames: 2, leftSign: -1 as 1 | -1 },
+  /** Look up: pitch change from baseline (Human degrees); looking up decreases Human's pitch. */
+  lookUp: { minDeltaDeg: 6, returnDeg: 3, minFrames: 2, upSign: -1 as 1 | -1 },
+  /** Blink: mean eye-aspect-ratio drop relative to the baseline EAR, for ≥ minFrames frames and
+   *  recovery; only counted while the head is near neutral (|Δyaw|, |Δpitch| below maxPoseDeg). */
+  blink: { minDrop: 0.3, recoverDrop: 0.15, minFrames: 1, maxPoseDeg: 6 },
+  /** Smile: mouth width ratio increase (relative) OR corner lift increase (in inter-ocular units),
+   *  near-neutral head pose, ≥ minFrames, and back. */
+  smile: { minWidthIncrease: 0.07, minLiftIncrease: 0.03, minFrames: 2, maxPoseDeg: 8 },
+
+  /** liveness_motion: max non-rigid landmark residual (Procrustes, inter-ocular units). */
+  livenessMotion: { minResidual: 0.025 },
+  /** sensor_noise: median mean-absolute inter-frame difference (grey levels, 0–255) of
+   *  consecutive sampled frames; a virtual camera replaying one image gives ≈ 0. */
+  sensorNoise: { minMeanAbsDiff: 0.3 },
+
+  /** Identity: raw descriptor distance (Euclidean on L2-normalised Human faceres embeddings).
+   *  identity_consistency: every embedding frame must be within this distance of the signer's
+   *  baseline embedding. */
+  identity: { maxDistance: 0.75, embeddingFrames: 10, maxPoseDeg: 10 },
+  /** final_frame_match: descriptor distance to the last embedded video frames AND pixel
+   *  correlation (NCC of 64×48 grey thumbnails) with one of the last `lastSeconds` frames. */
+  finalFrame: { maxDistance: 0.6, minNcc: 0.9, lastSeconds: 1.5 },
+  /** reference_match: descriptor distance between the reference photo and the video's face. */
+  reference: { maxDistance: 0.75 },
+} as const;
+
+export type AnalysisConfig = typeof analysisConfig;

@@ -1,0 +1,236 @@
+/**
+ * Media decoding through the ffmpeg/ffprobe binaries (spawned, data piped through stdin/stdout;
+ * raw media never touches disk here).
+ */
+import { spawn } from 'node:child_process';
+
+export const FFMPEG = process.env.FFMPEG_PATH ?? '/usr/bin/ffmpeg';
+
+/** An RGB image, 3 bytes per pixel, row-major. */
+export interface RgbImage {
+  width: number;
+  height: number;
+  data: Uint8Array;
+}
+
+export interface DecodedVideo {
+  frames: RgbImage[];
+  /** presentation time of each sampled frame, seconds (fps-based) */
+  times: number[];
+  fps: number;
+  width: number;
+  height: number;
+}
+
+interface RunResult {
+  stdout: Buffer;
+  stderr: string;
+}
+
+/** ffmpeg did not finish within its time budget (the analysis deadline). */
+export class FfmpegTimeoutError extends Error {
+  constructor(public readonly timeoutMs: number) {
+    super(`ffmpeg timed out after ${timeoutMs} ms`);
+    this.name = 'FfmpegTimeoutError';
+  }
+}
+
+/** True when the buffer is an ISO-BMFF (mp4/mov) file, which ffmpeg may need to seek in. */
+export function isMp4(b: Buffer): boolean {
+  return b.length > 12 && b.toString('latin1', 4, 8) === 'ftyp';
+}
+
+/**
+ * An mp4 whose `moov` atom sits after `mdat` cannot be demuxed from a pipe (ffmpeg must seek), so
+ * such input is written to a private temporary file (mode 0600, in os.tmpdir(), removed right
+ * after). WebM and fast-start mp4 are piped from memory.
+ */
+async function withInput<T>(media: Buffer, fn: (inputArg: string, stdin: Buffer | null) => Promise<T>): Promise<T> {
+  if (!isMp4(media) || moovFirst(media)) return fn('pipe:0', media);
+  const { mkdtemp, writeFile, rm } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const path = await import('node:path');
+  const dir = await mkdtemp(path.join(tmpdir(), 'bio-'));
+  const file = path.join(dir, 'in.mp4');
+  try {
+    await writeFile(file, media, { mode: 0o600 });
+    return await fn(file, null);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Walk top-level mp4 boxes: true when `moov` comes before `mdat`. */
+function moovFirst(b: Buffer): boolean {
+  let off = 0;
+  while (off + 8 <= b.length) {
+    let size = b.readUInt32BE(off);
+    const type = b.toString('latin1', off + 4, off + 8);
+    if (type === 'moov') return true;
+    if (type === 'mdat') return false;
+    if (size === 1 && off + 16 <= b.length) size = Number(b.readBigUInt64BE(off + 8));
+    if (size < 8) return false;
+    off += size;
+  }
+  return false;
+}
+
+/** Run ffmpeg with `input` on stdin; resolves with stdout. Rejects on non-zero exit or timeout. */
+export function runFfmpeg(args: string[], input: Buffer | null, timeoutMs = 60_000): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(FFMPEG, ['-hide_banner', '-nostdin', '-v', 'error', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    let err = '';
+    const timer = setTimeout(() => {
+      p.kill('SIGKILL');
+      reject(new FfmpegTimeoutError(timeoutMs));
+    }, timeoutMs);
+    p.stdout.on('data', (b: Buffer) => out.push(b));
+    p.stderr.on('data', (b: Buffer) => {
+      err += b.toString();
+    });
+    p.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    p.on('close', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve({ stdout: Buffer.concat(out), stderr: err });
+      else reject(new Error(`ffmpeg exited ${code}: ${err.trim().slice(0, 500)}`));
+    });
+    p.stdin.on('error', () => {
+      /* ffmpeg may close stdin early; the exit code tells */
+    });
+    if (input) p.stdin.end(input);
+    else p.stdin.end();
+  });
+}
+
+/** Scale filter that keeps aspect ratio with an even height. */
+function scaleFilter(width: number): string {
+  return `scale=${width}:-2:flags=bilinear`;
+}
+
+/**
+ * Decode a video (webm or mp4, from memory) into RGB frames sampled at `fps`, scaled to `width`.
+ * WebM and fast-start mp4 are piped through stdin; other mp4 goes through a private temp file.
+ */
+export async function decodeVideo(
+  video: Buffer,
+  opts: { fps: number; width: number; timeoutMs?: number },
+): Promise<DecodedVideo> {
+  return withInput(video, async (inp, stdin) => {
+    const args = [
+      '-i',
+      inp,
+      '-an',
+      '-vf',
+      `fps=${opts.fps},${scaleFilter(opts.width)}`,
+      '-f',
+      'rawvideo',
+      '-pix_fmt',
+      'rgb24',
+      'pipe:1',
+    ];
+    const dims = await probeDims(video, opts.timeoutMs, inp, stdin);
+    const height = Math.round((dims.height * opts.width) / dims.width / 2) * 2;
+    const { stdout } = await runFfmpeg(args, stdin, opts.timeoutMs);
+    const frameBytes = opts.width * height * 3;
+    const n = Math.floor(stdout.length / frameBytes);
+    const frames: RgbImage[] = [];
+    const times: number[] = [];
+    for (let i = 0; i < n; i++) {
+      frames.push({
+        width: opts.width,
+        height,
+        data: new Uint8Array(stdout.buffer, stdout.byteOffset + i * frameBytes, frameBytes),
+      });
+      times.push(i / opts.fps);
+    }
+    return { frames, times, fps: opts.fps, width: opts.width, height };
+  });
+}
+
+/** Width/height of the first video stream (decodes one frame; ffprobe cannot always read pipes of webm without duration). */
+export async function probeDims(
+  media: Buffer,
+  timeoutMs = 30_000,
+  inputArg = 'pipe:0',
+  stdin: Buffer | null = media,
+): Promise<{ width: number; height: number }> {
+  const { stderr } = await runFfmpegInfo(stdin, timeoutMs, inputArg);
+  const m = /Stream #[^\n]*Video:[^\n]*?(\d{2,5})x(\d{2,5})/.exec(stderr);
+  if (!m) throw new Error('no video stream found');
+  return { width: Number(m[1]), height: Number(m[2]) };
+}
+
+function runFfmpegInfo(media: Buffer | null, timeoutMs: number, inputArg: string): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(FFMPEG, ['-hide_banner', '-nostdin', '-i', inputArg, '-frames:v', '1', '-f', 'null', '-'], {
+      stdio: ['pipe', 'ignore', 'pipe'],
+    });
+    let err = '';
+    const timer = setTimeout(() => {
+      p.kill('SIGKILL');
+      reject(new FfmpegTimeoutError(timeoutMs));
+    }, timeoutMs);
+    p.stderr.on('data', (b: Buffer) => {
+      err += b.toString();
+    });
+    p.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    p.on('close', () => {
+      clearTimeout(timer);
+      resolve({ stdout: Buffer.alloc(0), stderr: err });
+    });
+    p.stdin.on('error', () => {
+      /* ignore EPIPE */
+    });
+    if (media) p.stdin.end(media);
+    else p.stdin.end();
+  });
+}
+
+/** Decode a still image (jpeg/png) to RGB, optionally scaled to `width`. */
+export async function decodeImage(image: Buffer, width?: number, timeoutMs = 30_000): Promise<RgbImage> {
+  const dims = await probeDims(image, timeoutMs);
+  const w = width ?? dims.width;
+  const h = width ? Math.round((dims.height * width) / dims.width / 2) * 2 : dims.height;
+  const vf = width ? ['-vf', `scale=${w}:${h}:flags=bicubic`] : [];
+  const { stdout } = await runFfmpeg(
+    ['-i', 'pipe:0', ...vf, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'],
+    image,
+    timeoutMs,
+  );
+  if (stdout.length < w * h * 3) throw new Error(`image decode produced ${stdout.length} bytes, expected ${w * h * 3}`);
+  return { width: w, height: h, data: new Uint8Array(stdout.buffer, stdout.byteOffset, w * h * 3) };
+}
+
+/** Nearest/bilinear resize of an RGB image (pure JS, for small thumbnails). */
+export function resizeRgb(img: RgbImage, width: number, height: number): RgbImage {
+  const out = new Uint8Array(width * height * 3);
+  const sx = img.width / width;
+  const sy = img.height / height;
+  for (let y = 0; y < height; y++) {
+    const fy = Math.min(img.height - 1, (y + 0.5) * sy - 0.5);
+    const y0 = Math.max(0, Math.floor(fy));
+    const y1 = Math.min(img.height - 1, y0 + 1);
+    const wy = Math.max(0, fy - y0);
+    for (let x = 0; x < width; x++) {
+      const fx = Math.min(img.width - 1, (x + 0.5) * sx - 0.5);
+      const x0 = Math.max(0, Math.floor(fx));
+      const x1 = Math.min(img.width - 1, x0 + 1);
+      const wx = Math.max(0, fx - x0);
+      for (let c = 0; c < 3; c++) {
+        const a = img.data[(y0 * img.width + x0) * 3 + c];
+        const b = img.data[(y0 * img.width + x1) * 3 + c];
+        const d = img.data[(y1 * img.width + x0) * 3 + c];
+        const e = img.data[(y1 * img.width + x1) * 3 + c];
+        out[(y * width + x) * 3 + c] = Math.round((a * (1 - wx) + b * wx) * (1 - wy) + (d * (1 - wx) + e * wx) * wy);
+      }
+    }
+  }
+  return { width, height, data: out };
+}

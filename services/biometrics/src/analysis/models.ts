@@ -1,0 +1,252 @@
+/**
+ * Model loading: every model comes from files shipped inside installed npm packages.
+ *
+ * - Human (`@vladmandic/human`) is loaded by path from `dist/human.node-wasm.js`, because the
+ *   package `exports` map uses keys without the leading "./" and Node refuses them.
+ * - Its models live in `<human package>/models/*.json|.bin`. Node's `fetch` cannot read `file://`,
+ *   so a tfjs IO load router for `file://` URLs reads the model JSON and weight shards from disk.
+ * - The tfjs backend is `@tensorflow/tfjs-backend-wasm`; its `.wasm` binaries are located in the
+ *   installed package directory (Human's default wasm path is a CDN URL, so it is overridden).
+ *
+ * Nothing is fetched from the network: the router refuses any non-`file://` URL that reaches it and
+ * `loadModels` checks the model base path is a local directory.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, existsSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import * as tf from '@tensorflow/tfjs-core';
+import type { Human as HumanClass, Config as HumanConfig } from '@vladmandic/human';
+import { DetectorPool } from './pool.js';
+
+const require = createRequire(import.meta.url);
+
+export type Human = HumanClass;
+
+export interface ModelInfo {
+  name: string;
+  /** package@version plus a short sha256 of the weights file, e.g. `@vladmandic/human@3.3.6 sha256:ab12…` */
+  version: string;
+  file: string;
+  bytes: number;
+}
+
+export interface LoadedModels {
+  human: Human;
+  tf: typeof tf;
+  backend: string;
+  models: ModelInfo[];
+  packageVersions: Record<string, string>;
+  loadMs: number;
+  /** worker-thread detector pool (null = detect in this thread) */
+  pool: DetectorPool | null;
+  /** stop the worker threads, if any */
+  close: () => Promise<void>;
+}
+
+export interface LoadModelsOptions {
+  /** tfjs backend; `wasm` (default) or `cpu` (pure JS, much slower). */
+  backend?: 'wasm' | 'cpu';
+  /** Enable Human's antispoof + liveness models (supporting signals only). Default true. */
+  supportingModels?: boolean;
+  /** Override the models directory (must be a local directory). Default: Human's bundled `models/`. */
+  modelDir?: string;
+  /** Worker threads for detection, each with its own models (0 = detect in the calling thread).
+   *  Default 0; use one per core for the service. */
+  workers?: number;
+}
+
+/** Directory of an installed package (resolved from its package.json, bypassing `exports`). */
+export function packageDir(name: string): string {
+  // `require.resolve(name + '/package.json')` fails for packages whose exports map hides it,
+  // so walk the module search paths instead.
+  const paths = require.resolve.paths(name) ?? [];
+  for (const p of paths) {
+    const dir = path.join(p, name);
+    if (existsSync(path.join(dir, 'package.json'))) return dir;
+  }
+  throw new Error(`package ${name} is not installed`);
+}
+
+export function packageVersion(name: string): string {
+  const pkg = JSON.parse(readFileSync(path.join(packageDir(name), 'package.json'), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+interface WeightsManifestGroup {
+  paths: string[];
+  weights: tf.io.WeightsManifestEntry[];
+}
+interface ModelJson {
+  modelTopology: unknown;
+  weightsManifest: WeightsManifestGroup[];
+  format?: string;
+  generatedBy?: string;
+  convertedBy?: string;
+  signature?: unknown;
+  userDefinedMetadata?: Record<string, unknown>;
+  modelInitializer?: unknown;
+}
+
+/** tfjs IOHandler that reads a graph model (model.json + shards) from the local file system. */
+export function fileHandler(url: string): tf.io.IOHandler {
+  const jsonPath = fileURLToPath(url);
+  return {
+    load: async (): Promise<tf.io.ModelArtifacts> => {
+      const json = JSON.parse(readFileSync(jsonPath, 'utf8')) as ModelJson;
+      const dir = path.dirname(jsonPath);
+      const specs: tf.io.WeightsManifestEntry[] = [];
+      const buffers: Buffer[] = [];
+      for (const group of json.weightsManifest) {
+        specs.push(...group.weights);
+        for (const p of group.paths) buffers.push(readFileSync(path.join(dir, p)));
+      }
+      const all = Buffer.concat(buffers);
+      const weightData = all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer;
+      return {
+        modelTopology: json.modelTopology as tf.io.ModelArtifacts['modelTopology'],
+        weightSpecs: specs,
+        weightData,
+        format: json.format,
+        generatedBy: json.generatedBy,
+        convertedBy: json.convertedBy ?? undefined,
+        signature: json.signature as object | undefined,
+        userDefinedMetadata: json.userDefinedMetadata as tf.io.ModelArtifacts['userDefinedMetadata'],
+        modelInitializer: json.modelInitializer as object | undefined,
+      };
+    },
+  };
+}
+
+let routerRegistered = false;
+function registerFileRouter(): void {
+  if (routerRegistered) return;
+  // tfjs routers return null for URLs they do not handle (the IORouter type omits that)
+  const router = ((url: string | string[]) => {
+    const u = Array.isArray(url) ? url[0] : url;
+    if (typeof u === 'string' && u.startsWith('file://')) return fileHandler(u);
+    return null;
+  }) as unknown as Parameters<typeof tf.io.registerLoadRouter>[0];
+  tf.io.registerLoadRouter(router);
+  routerRegistered = true;
+}
+
+function sha256Short(file: string): string {
+  return createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 12);
+}
+
+/** Human models used by the analysis (the Human config below enables exactly these). */
+const HUMAN_MODELS_CORE = ['blazeface', 'facemesh', 'iris', 'faceres'] as const;
+const HUMAN_MODELS_SUPPORTING = ['antispoof', 'liveness'] as const;
+
+/** Human configuration for analysis: caching OFF (short blinks vanish otherwise), nothing else enabled. */
+export function humanConfig(
+  modelBasePath: string,
+  wasmPath: string,
+  backend: 'wasm' | 'cpu',
+  supporting: boolean,
+  maxDetected = 3,
+): Partial<HumanConfig> {
+  return {
+    backend,
+    modelBasePath,
+    wasmPath,
+    wasmPlatformFetch: false,
+    debug: false,
+    async: true,
+    warmup: 'none',
+    cacheModels: false,
+    cacheSensitivity: 0,
+    deallocate: true,
+    filter: { enabled: false, equalization: false, flip: false } as HumanConfig['filter'],
+    gesture: { enabled: false },
+    body: { enabled: false } as HumanConfig['body'],
+    hand: { enabled: false } as HumanConfig['hand'],
+    object: { enabled: false } as HumanConfig['object'],
+    segmentation: { enabled: false } as HumanConfig['segmentation'],
+    face: {
+      enabled: true,
+      detector: {
+        modelPath: 'blazeface.json',
+        rotation: false,
+        maxDetected,
+        skipFrames: 0,
+        skipTime: 0,
+        minConfidence: 0.3,
+        iouThreshold: 0.1,
+        mask: false,
+        return: false,
+        square: false,
+        scale: 1.4,
+        cropFactor: 1.6,
+      },
+      mesh: { enabled: true, modelPath: 'facemesh.json', keepInvalid: false },
+      attention: { enabled: false, modelPath: 'facemesh-attention.json' },
+      iris: { enabled: true, modelPath: 'iris.json', scale: 2.3 },
+      emotion: { enabled: false, minConfidence: 0.1, skipFrames: 0, skipTime: 0, modelPath: 'emotion.json' },
+      description: { enabled: true, modelPath: 'faceres.json', skipFrames: 0, skipTime: 0, minConfidence: 0.1 },
+      antispoof: { enabled: supporting, modelPath: 'antispoof.json', skipFrames: 0, skipTime: 0 },
+      liveness: { enabled: supporting, modelPath: 'liveness.json', skipFrames: 0, skipTime: 0 },
+      gear: { enabled: false, modelPath: 'gear.json', skipFrames: 0, skipTime: 0, minConfidence: 0.1 },
+    } as unknown as HumanConfig['face'],
+  };
+}
+
+/**
+ * Load Human and its bundled models with the wasm (default) or cpu backend.
+ * Returns the Human instance, tfjs, and the list of models with versions.
+ */
+export async function loadModels(opts: LoadModelsOptions = {}): Promise<LoadedModels> {
+  const t0 = performance.now();
+  const backend = opts.backend ?? 'wasm';
+  const supporting = opts.supportingModels ?? true;
+  const humanDir = packageDir('@vladmandic/human');
+  const modelDir = opts.modelDir ?? path.join(humanDir, 'models');
+  if (!existsSync(modelDir) || !statSync(modelDir).isDirectory()) throw new Error(`model directory not found: ${modelDir}`);
+  const wasmDir = path.join(packageDir('@tensorflow/tfjs-backend-wasm'), 'dist') + path.sep;
+
+  registerFileRouter();
+  if (backend === 'cpu') await import('@tensorflow/tfjs-backend-cpu');
+
+  // Human's node-wasm build requires @tensorflow/tfjs-core, -converter, -backend-wasm externally, so
+  // it shares this process's tfjs-core instance (and therefore the file:// router above).
+  const mod = require(path.join(humanDir, 'dist', 'human.node-wasm.js')) as { Human: new (c: Partial<HumanConfig>) => Human };
+  const modelBasePath = pathToFileURL(modelDir).href + '/';
+  const human = new mod.Human(humanConfig(modelBasePath, wasmDir, backend, supporting));
+  await human.init();
+  await human.load();
+  if (tf.getBackend() !== backend) throw new Error(`tfjs backend is ${tf.getBackend()}, expected ${backend}`);
+
+  const names = [...HUMAN_MODELS_CORE, ...(supporting ? HUMAN_MODELS_SUPPORTING : [])];
+  const humanVersion = packageVersion('@vladmandic/human');
+  const models: ModelInfo[] = names.map((name) => {
+    const file = path.join(modelDir, `${name}.bin`);
+    return { name, file, bytes: statSync(file).size, version: `@vladmandic/human@${humanVersion} sha256:${sha256Short(file)}` };
+  });
+  // every enabled model must actually be loaded
+  const loaded = human.models.loaded();
+  const missing = names.filter((n) => !loaded.some((l: string) => l.toLowerCase().includes(n)));
+  if (missing.length > 0) throw new Error(`models failed to load: ${missing.join(', ')} (loaded: ${loaded.join(', ')})`);
+
+  const packageVersions: Record<string, string> = {};
+  for (const p of ['@vladmandic/human', '@tensorflow/tfjs-core', '@tensorflow/tfjs-converter', '@tensorflow/tfjs-backend-wasm'])
+    packageVersions[p] = packageVersion(p);
+  const workers = opts.workers ?? 0;
+  const pool =
+    workers > 0
+      ? (await DetectorPool.start(workers, { backend, supportingModels: supporting, modelDir: opts.modelDir })).pool
+      : null;
+  return {
+    human,
+    tf,
+    backend: tf.getBackend(),
+    models,
+    packageVersions,
+    loadMs: performance.now() - t0,
+    pool,
+    close: async () => {
+      await pool?.close();
+    },
+  };
+}

@@ -1,0 +1,134 @@
+/**
+ * A pool of worker threads, each with its own Human + wasm backend (the wasm backend is
+ * single-threaded in Node), so one process uses every core. Requests are queued and handed to
+ * the first idle worker.
+ */
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { DetectOpts, DetectResult } from './detect.js';
+import type { RgbImage } from './media.js';
+import type { LoadModelsOptions, ModelInfo } from './models.js';
+
+interface Job {
+  id: number;
+  img: RgbImage;
+  opts: DetectOpts;
+  resolve: (r: DetectResult) => void;
+  reject: (e: Error) => void;
+}
+interface Slot {
+  worker: Worker;
+  busy: Job | null;
+}
+
+export class DetectorPool {
+  private slots: Slot[] = [];
+  private queue: Job[] = [];
+  private nextId = 1;
+  private closed = false;
+
+  private constructor(readonly size: number) {}
+
+  /** Start `size` workers and wait until each has loaded its models. */
+  static async start(size: number, opts: LoadModelsOptions): Promise<{ pool: DetectorPool; models: ModelInfo[] }> {
+    const pool = new DetectorPool(size);
+    const here = new URL(import.meta.url);
+    const isTs = here.pathname.endsWith('.ts');
+    const workerUrl = new URL(isTs ? './worker.ts' : './worker.js', here);
+    // Running from TypeScript sources (tests, tsx): Node 20 does not pass module hooks to worker
+    // threads and `execArgv: ['--import', 'tsx']` does not help, so a tiny bootstrap registers
+    // tsx's loader inside the worker first. Compiled JavaScript loads worker.js directly.
+    const workerData = { backend: opts.backend, supportingModels: opts.supportingModels, modelDir: opts.modelDir };
+    const spawnWorker = (): Worker => {
+      if (!isTs) return new Worker(workerUrl, { workerData });
+      // the ESM entry of tsx's API (require.resolve would pick the CJS one, which fails here)
+      const tsxPkg = createRequire(import.meta.url).resolve('tsx/package.json');
+      const tsxApi = pathToFileURL(path.join(path.dirname(tsxPkg), 'dist', 'esm', 'api', 'index.mjs')).href;
+      const boot = `import(${JSON.stringify(tsxApi)}).then((m) => { (m.register ?? m.default.register)(); return import(${JSON.stringify(workerUrl.href)}); })`;
+      return new Worker(boot, { eval: true, workerData });
+    };
+    const ready = await Promise.all(
+      Array.from(
+        { length: size },
+        () =>
+          new Promise<{ worker: Worker; models: ModelInfo[] }>((resolve, reject) => {
+            const worker = spawnWorker();
+            const onMsg = (m: { type: string; models?: ModelInfo[] }) => {
+              if (m.type === 'ready') {
+                worker.off('message', onMsg);
+                resolve({ worker, models: m.models ?? [] });
+              }
+            };
+            worker.on('message', onMsg);
+            worker.once('error', reject);
+          }),
+      ),
+    );
+    for (const r of ready) {
+      const slot: Slot = { worker: r.worker, busy: null };
+      r.worker.on('message', (m: { type: string; id: number; faces?: DetectResult['faces']; ms?: number; message?: string }) =>
+        this_onResult(pool, slot, m),
+      );
+      r.worker.on('error', (e) => {
+        const j = slot.busy;
+        slot.busy = null;
+        j?.reject(e);
+      });
+      r.worker.unref(); // an idle pool does not keep the process alive; a busy worker does (see pump)
+      pool.slots.push(slot);
+    }
+    return { pool, models: ready[0]?.models ?? [] };
+  }
+
+  detect(img: RgbImage, opts: DetectOpts): Promise<DetectResult> {
+    if (this.closed) return Promise.reject(new Error('detector pool is closed'));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ id: this.nextId++, img, opts, resolve, reject });
+      this.pump();
+    });
+  }
+
+  /** Drop queued (not yet running) jobs, e.g. when an analysis passed its deadline. */
+  cancelQueued(reason: Error): void {
+    const q = this.queue;
+    this.queue = [];
+    for (const j of q) j.reject(reason);
+  }
+
+  pump(): void {
+    for (const s of this.slots) {
+      if (s.busy || this.queue.length === 0) continue;
+      const job = this.queue.shift()!;
+      s.busy = job;
+      s.worker.ref();
+      // copy: the frame may be a view into a larger decode buffer
+      const data = Uint8Array.from(job.img.data);
+      s.worker.postMessage({ type: 'detect', id: job.id, width: job.img.width, height: job.img.height, data, opts: job.opts }, [
+        data.buffer,
+      ]);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.cancelQueued(new Error('detector pool closed'));
+    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+    this.slots = [];
+  }
+}
+
+function this_onResult(
+  pool: DetectorPool,
+  slot: Slot,
+  m: { type: string; id: number; faces?: DetectResult['faces']; ms?: number; message?: string },
+): void {
+  const job = slot.busy;
+  if (!job || job.id !== m.id) return;
+  slot.busy = null;
+  slot.worker.unref();
+  if (m.type === 'result') job.resolve({ faces: m.faces ?? [], ms: m.ms ?? 0 });
+  else job.reject(new Error(m.message ?? 'worker error'));
+  pool.pump();
+}

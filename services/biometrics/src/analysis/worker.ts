@@ -1,0 +1,27 @@
+/** Worker thread: loads the models once, then serves detection requests from the pool. */
+import { parentPort, workerData } from 'node:worker_threads';
+import { detectFacesLocal, type DetectOpts } from './detect.js';
+import { loadModels, type LoadModelsOptions } from './models.js';
+
+interface DetectMsg {
+  type: 'detect';
+  id: number;
+  width: number;
+  height: number;
+  data: Uint8Array;
+  opts: DetectOpts;
+}
+
+const port = parentPort;
+if (!port) throw new Error('worker.ts must run in a worker thread');
+const models = await loadModels({ ...(workerData as LoadModelsOptions), workers: 0 });
+port.postMessage({ type: 'ready', models: models.models });
+port.on('message', async (msg: DetectMsg) => {
+  if (msg.type !== 'detect') return;
+  try {
+    const r = await detectFacesLocal(models, { width: msg.width, height: msg.height, data: msg.data }, msg.opts);
+    port.postMessage({ type: 'result', id: msg.id, ...r });
+  } catch (e) {
+    port.postMessage({ type: 'error', id: msg.id, message: e instanceof Error ? e.message : String(e) });
+  }
+});

@@ -1,0 +1,19 @@
+import { notFound } from '@signet/kit';
+import type { biometricsV1 } from '@signet/proto';
+import type { AnalysisRepository } from '../store/analysis.repository.js';
+
+export function biometricsHandlers(analyses: AnalysisRepository) {
+  return {
+    async getAnalysis(req: biometricsV1.GetAnalysisRequest): Promise<biometricsV1.Analysis> {
+      const a = await analyses.find(req.captureId);
+      if (!a) throw notFound('no analysis for this capture');
+      return {
+        captureId: a.capture_id,
+        outcome: a.outcome,
+        failedChecks: a.failed_checks,
+        models: a.models,
+        analysedAt: a.analysed_at.toISOString(),
+      };
+    },
+  };
+}
