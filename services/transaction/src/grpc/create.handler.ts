@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { ServerReadableStream, sendUnaryData, ServiceError } from '@grpc/grpc-js';
+import { status, type ServerReadableStream, type sendUnaryData, type ServiceError } from '@grpc/grpc-js';
 import {
   invalid,
   outboxEvent,
@@ -88,7 +88,7 @@ export function createTransactionHandler(deps: CreateDeps) {
         const outcome = cancelled ? 'aborted' : outcomeOf(err);
         outcomes.inc({ outcome });
         const se = toServiceError(err);
-        end({ code: String(se.code) });
+        end({ code: status[se.code ?? status.INTERNAL] });
         if (outcome === 'error' || outcome === 'upstream_error') deps.logger.error({ err }, 'transaction creation failed');
         callback(se as ServiceError, null);
       },
