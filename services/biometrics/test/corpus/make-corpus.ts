@@ -496,3 +496,35 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const man = await makeCorpus(out, { log: (s) => console.log(s) });
   console.log(`corpus: ${man.cases.length} cases in ${out}, ${(man.generationMs / 1000).toFixed(1)} s`);
 }
+
+/**
+ * One genuine capture for a challenge issued at test time: a person from the package photos
+ * performs exactly `actions`; with the matching reference photo. Used by end-to-end tests, where
+ * the ceremony picks the actions at random.
+ */
+export async function makeGenuineCapture(
+  outDir: string,
+  actions: readonly Action[] | null,
+  opts: { models?: LoadedModels; seed?: number } = {},
+): Promise<{ video?: string; finalFrame?: string; reference: string }> {
+  mkdirSync(outDir, { recursive: true });
+  const m = opts.models ?? (await loadModels({ supportingModels: false }));
+  const people = pickPeople(await findSourceFaces(m));
+  const face = people[0];
+  if (!face) throw new Error('no usable face in the package photos');
+  const reference = path.join(outDir, 'reference.jpg');
+  await writeImage(reference, camera(placeFull(placementFor(face, [W / 2, H / 2], 260)), 0, 0, 1.08, null, 0));
+  if (!actions) return { reference };
+  const tris = rigTriangles(m.human.faceTriangulation);
+  const p = placementFor(face, [W / 2, H / 2 - 10], FACE_WIDTH);
+  const scene = await buildScene(m, p, [{ face, placement: p }]);
+  const video = path.join(outDir, 'capture.webm');
+  const last = await renderVideo(
+    video,
+    { sceneAt: () => scene, performed: actions, live: true, noise: true, seed: opts.seed ?? 21 },
+    tris,
+  );
+  const finalFrame = path.join(outDir, 'capture.final.jpg');
+  await writeImage(finalFrame, last);
+  return { video, finalFrame, reference };
+}
