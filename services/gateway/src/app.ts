@@ -31,7 +31,12 @@ import { webhooksRoutes } from './http/routes/webhooks.routes.js';
 export function buildApp(ctx: GatewayContext, checks: ReadinessCheck[]): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', ctx.cfg.TRUSTED_PROXIES.split(',').map((s) => s.trim()).filter(Boolean));
+  app.set(
+    'trust proxy',
+    ctx.cfg.TRUSTED_PROXIES.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
   app.use(requestInstrumentation(ctx.metrics));
   mountOps(app, ctx.metrics, checks, { metrics: false });
   const modules: RouteModule[] = [

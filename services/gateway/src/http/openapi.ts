@@ -5,7 +5,10 @@ export function openapiDocument(modules: RouteModule[], baseUrl: string) {
   const paths: Record<string, unknown> = {};
   for (const m of modules) Object.assign(paths, m.openapi ?? {});
   const error = { type: 'object', required: ['detail'], properties: { detail: { type: 'string' } } };
-  const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
+  const errorResponse = (description: string) => ({
+    description,
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  });
   return {
     openapi: '3.1.0',
     info: { title: 'Signet API', version: '1', description: 'Remote signing and attestation service.' },
