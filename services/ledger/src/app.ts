@@ -43,15 +43,24 @@ export async function startLedger(cfg: LedgerConfig, opts: LedgerOptions = {}) {
   ];
   const relay = createOutboxRelay(bus, [certs.model], { metrics, logger });
   const log = createLedgerLog(
-    { certs, tree, signer, metrics, logger, onSealed: relay.kick },
+    { certs, tree, signer, metrics, logger },
     { batchMax: cfg.LEDGER_BATCH_MAX, leaseMs: cfg.LEDGER_LEASE_MS, pollMs: cfg.LEDGER_SEAL_POLL_MS },
   );
-  // First pass at start: certificates a crashed process inserted but never appended.
+  // First pass at start: leaves a crashed process claimed but never checkpointed.
   log.start();
   const consumer = await startConsumer(
     bus,
     { durable: 'ledger-transaction-verified', subjects: [VERIFIED_SUBJECT], ackWaitMs: opts.ackWaitMs },
-    verifiedConsumer({ certs, metrics, logger, onIssued: log.kick }),
+    verifiedConsumer({
+      certs,
+      log,
+      metrics,
+      logger,
+      onIssued: () => {
+        log.kick();
+        relay.kick();
+      },
+    }),
     { metrics, logger },
   );
 

@@ -1,5 +1,5 @@
 /**
- * The Merkle log against the real store (FerretDB/MongoDB): concurrent writers, crash recovery at
+ * The Merkle log against the real store (FerretDB/MongoDB): concurrent replicas, crash recovery at
  * each step of an append, proofs from stored nodes, and the certificate PDF over gRPC.
  */
 import { randomUUID } from 'node:crypto';
@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Connection } from 'mongoose';
 import { PDFDocument } from 'pdf-lib';
 import { connectMongo, createClient, createLogger, Metrics, parseConfig } from '@signet/kit';
-import { ledgerV1 } from '@signet/proto';
+import { eventsV1, ledgerV1 } from '@signet/proto';
 import { certificateLeaf, parseVerifierKey, verifyBundle, verifyCheckpoint, verifyConsistency } from '@signet/verify';
 import { eventually, infra, testSecrets } from '../../../test/harness/services.js';
 import { freePort } from '../../../test/harness/local-infra.js';
@@ -17,8 +17,9 @@ import { EMPTY_ROOT, leafHash, nodeHash, splitPoint } from '../src/domain/merkle
 import { createLogSigner, parseSigningKey } from '../src/domain/signer.js';
 import type { Certificate } from '../src/domain/certificate.js';
 import { createLedgerLog } from '../src/log/ledger-log.js';
+import { verifiedConsumer } from '../src/events/verified.consumer.js';
 import { createCertificateRepository, type CertificateRepository } from '../src/store/certificate.repository.js';
-import { createTreeRepository } from '../src/store/tree.repository.js';
+import { createTreeRepository, type TreeRepository } from '../src/store/tree.repository.js';
 
 const logger = createLogger('test', 'silent');
 const mth = (d: Buffer[]): Buffer => {
@@ -48,27 +49,43 @@ describe('the Merkle log in the store', () => {
   const signer = createLogSigner(parseSigningKey(testSecrets().LEDGER_SIGNING_KEY), 'signet.test/ledger');
   const key = parseVerifierKey(signer.verifierKey);
   let certs: CertificateRepository;
-  let tree: ReturnType<typeof createTreeRepository>;
-  const newLog = (c: CertificateRepository = certs, batchMax = 50) => createLedgerLog({ certs: c, tree, signer, metrics: new Metrics('ledger'), logger }, { batchMax, leaseMs: 5000 });
+  let tree: TreeRepository;
+  const newLog = (t: TreeRepository = tree, batchMax = 50) => createLedgerLog({ certs, tree: t, signer, metrics: new Metrics('ledger'), logger }, { batchMax, leaseMs: 5000 });
 
-  async function insert(n: number): Promise<string[]> {
-    const refs = Array.from({ length: n }, reference);
-    for (const r of refs) {
-      await certs.insertOnce({ reference: r, transaction_id: 1, document_sha256: cert(r).document_sha256, certificate: cert(r), ledger_seal: '', leaf_index: null, issued_at: new Date(), source_event_id: randomUUID() }, []);
-    }
-    return refs;
+  /** What the consumer does for one verified transaction. */
+  async function issue(log: ReturnType<typeof newLog>, ref: string, c: Certificate = cert(ref)) {
+    const consumer = verifiedConsumer({ certs, log, metrics: new Metrics('ledger'), logger });
+    const eventId = randomUUID();
+    await consumer({
+      subject: 'signet.transaction.verified',
+      eventId,
+      redelivered: false,
+      deliveryCount: 1,
+      data: eventsV1.TransactionVerified.encode({
+        eventId,
+        occurredAt: new Date().toISOString(),
+        transactionId: 1,
+        reference: ref,
+        documentSha256: c.document_sha256,
+        issuerName: c.issuer_name,
+        attestationType: c.attestation_type,
+        ownerId: 'u',
+        signers: c.signers.map((s) => ({ name: s.name, email: 'ada@example.com', verificationMode: s.verification_mode, videoSha256: '', frameSha256: '', referenceSha256: '', verifiedAt: s.verified_at })),
+      }).finish(),
+    });
   }
 
   /** Every invariant at once: one leaf per certificate, indexes 0..n-1, head root = MTH of the certificates in leaf order. */
   async function checkLog() {
     const head = await tree.head();
-    const all = await certs.model.find({}, { reference: 1, leaf_index: 1, certificate: 1 }).sort({ leaf_index: 1 }).lean<{ reference: string; leaf_index: number | null; certificate: Certificate }[]>();
-    expect(all.every((c) => c.leaf_index !== null)).toBe(true);
+    const all = await certs.model.find({}, { reference: 1, leaf_index: 1, certificate: 1, ledger_seal: 1 }).sort({ leaf_index: 1 }).lean<{ reference: string; leaf_index: number; certificate: Certificate; ledger_seal: string }[]>();
     expect(all.map((c) => c.leaf_index)).toEqual(all.map((_, i) => i));
     expect(head.size).toBe(all.length);
     expect(await conn.collection('ledger_leaves').countDocuments()).toBe(all.length);
-    expect(head.root.equals(mth(all.map((c) => leafHash(certificateLeaf(c.certificate)))))).toBe(true);
+    const leaves = all.map((c) => leafHash(certificateLeaf(c.certificate)));
+    expect(head.root.equals(mth(leaves))).toBe(true);
     expect(verifyCheckpoint(head.checkpoint, key)?.size).toBe(head.size);
+    all.forEach((c, i) => expect(c.ledger_seal).toBe(signer.seal(i, leaves[i]!)));
     return head;
   }
 
@@ -84,53 +101,66 @@ describe('the Merkle log in the store', () => {
     await conn.close();
   });
 
-  it('appends with two writers racing, one at a time, each certificate once', async () => {
-    await insert(120);
+  it('appends with two replicas racing: every certificate once, indexes without gaps, one writer per checkpoint', async () => {
     const a = newLog();
     const b = newLog();
-    for (let i = 0; i < 40 && (await certs.count({ leaf_index: null } as never)) > 0; i++) {
-      await Promise.allSettled([a.sealPending(), b.sealPending(), a.sealPending()]);
-    }
+    const refs = Array.from({ length: 90 }, reference);
+    // Two consumers claim concurrently while two sealers checkpoint concurrently.
+    const sealing = (async () => {
+      for (let i = 0; i < 30; i++) {
+        await Promise.allSettled([a.sealPending(), b.sealPending()]);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    })();
+    await Promise.all([0, 1, 2].map(async (w) => {
+      for (const r of refs.filter((_, i) => i % 3 === w)) await issue(w === 1 ? b : a, r);
+    }));
+    await sealing;
+    while ((await a.sealPending()) > 0);
     const head = await checkLog();
-    expect(head.size).toBe(120);
+    expect(head.size).toBe(90);
     // A proof from stored nodes verifies offline.
     const any = (await certs.model.findOne({ leaf_index: 77 }).lean<{ reference: string; document_sha256: string }>())!;
     const report = verifyBundle(await a.bundle(any.reference), { key, documentSha256: any.document_sha256 });
     expect(report.checks.filter((c) => !c.ok)).toEqual([]);
   });
 
-  it('recovers leaves claimed by a writer that died before moving the head', async () => {
-    const before = await tree.head();
-    const refs = await insert(3);
-    // The dead writer claimed the first two indexes, then stopped.
-    await tree.insertLeaves(refs.slice(0, 2).map((r, i) => ({ index: before.size + i, reference: r, hash: leafHash(certificateLeaf(cert(r))) })));
-    await newLog().sealPending();
-    const head = await checkLog();
-    expect(head.size).toBe(before.size + 3);
-    expect((await certs.findByReference(refs[0]!))!.leaf_index).toBe(before.size);
-    expect((await certs.findByReference(refs[2]!))!.leaf_index).toBe(before.size + 2);
+  it('reuses the leaf a killed consumer claimed, with the leaf’s own bytes, and appends nothing twice', async () => {
+    const log = newLog();
+    const ref = reference();
+    const first = cert(ref);
+    // The killed consumer claimed the leaf and never inserted the certificate.
+    const claimed = await log.claim(ref, certificateLeaf(first));
+    expect(await certs.findByReference(ref)).toBeNull();
+    // The redelivered event (even one that now says something else) issues the certificate the log holds.
+    await issue(newLog(), ref, { ...first, issuer_name: 'Changed Ltd' });
+    const rec = (await certs.findByReference(ref))!;
+    expect(rec.leaf_index).toBe(claimed.index);
+    expect(rec.certificate.issuer_name).toBe('Acme Ltd');
+    await issue(newLog(), ref); // and once more: a duplicate
+    await log.sealPending();
+    await checkLog();
   });
 
-  it('recovers certificates whose append finished but whose seal was never recorded', async () => {
+  it('recovers from a sealer that died between storing nodes and moving the head', async () => {
     const before = await tree.head();
-    const refs = await insert(4);
-    const crashing = { ...certs, markSealed: async () => Promise.reject(new Error('killed')) } as CertificateRepository;
-    await expect(newLog(crashing).sealPending()).rejects.toThrow('killed');
-    expect((await tree.head()).size).toBe(before.size + 4);
-    expect(await certs.count({ leaf_index: null } as never)).toBe(4);
-    const sealed = await newLog().sealPending();
-    expect(sealed).toBe(4);
+    const log = newLog();
+    for (let i = 0; i < 7; i++) await issue(log, reference());
+    const dying = { ...tree, advance: async () => Promise.reject(new Error('killed')) } as TreeRepository;
+    await expect(newLog(dying).sealPending()).rejects.toThrow('killed');
+    expect((await tree.head()).size).toBe(before.size);
+    // Not yet public: the head does not cover them.
+    const last = (await certs.model.findOne({ leaf_index: before.size + 6 }).lean<{ reference: string }>())!;
+    await expect(log.bundle(last.reference)).rejects.toThrow(/no certificate/);
+    expect(await newLog().sealPending()).toBe(7);
     const head = await checkLog();
-    expect(head.size).toBe(before.size + 4); // nothing appended twice
-    const rec = (await certs.findByReference(refs[3]!))!;
-    expect(rec.ledger_seal).toBe(signer.seal(rec.leaf_index!, leafHash(certificateLeaf(rec.certificate))));
-    expect((await certs.model.findOne({ reference: refs[3] }, { outbox: 1 }).lean<{ outbox: unknown[] }>())!.outbox).toHaveLength(1);
+    expect(head.size).toBe(before.size + 7);
   });
 
   it('proves consistency between any two sizes from stored nodes', async () => {
     const log = newLog();
     const head = await tree.head();
-    for (const [m, n] of [[1, head.size], [7, 64], [64, head.size], [head.size, head.size], [33, 100]] as [number, number][]) {
+    for (const [m, n] of [[1, head.size], [7, 64], [64, head.size], [head.size, head.size], [33, 90]] as [number, number][]) {
       const p = await log.consistency(m, n);
       expect(verifyConsistency(m, n, p.fromRoot, p.toRoot, p.proof), `${m} → ${n}`).toBe(true);
     }
@@ -149,9 +179,10 @@ describe('the ledger service over gRPC', () => {
     try {
       const ref = reference();
       const c = { ...cert(ref), signers: [...cert(ref).signers, { ...cert(ref).signers[0]!, name: 'Zoë Ünïcode 李', verification_mode: 'liveness' }] };
-      await ledger.certs.insertOnce({ reference: ref, transaction_id: 9, document_sha256: c.document_sha256, certificate: c, ledger_seal: '', leaf_index: null, issued_at: new Date(), source_event_id: 'e' }, []);
-      // The service's own sealing pass appends it (a direct call could find the lease taken by it).
-      await eventually(async () => (await ledger.certs.findByReference(ref))?.leaf_index != null);
+      const leaf = await ledger.log.claim(ref, certificateLeaf(c));
+      await ledger.certs.insertOnce({ reference: ref, transaction_id: 9, document_sha256: c.document_sha256, certificate: c, ledger_seal: leaf.seal, leaf_index: leaf.index, issued_at: new Date(), source_event_id: 'e' }, []);
+      // The service's own sealing pass checkpoints it (it polls every second).
+      await eventually(async () => (await ledger.log.head()).size > leaf.index);
       const out = await client.renderCertificatePdf({ reference: ref, events: [{ type: 'created', at: '2026-11-25T09:00:00Z', actor: 'sender', detail: '' }] });
       expect(Buffer.from(out.pdf).subarray(0, 5).toString()).toBe('%PDF-');
       expect(out.filename).toBe(`${ref}-certificate.pdf`);

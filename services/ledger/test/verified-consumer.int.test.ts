@@ -72,7 +72,8 @@ describe('ledger consumer of signet.transaction.verified', () => {
 
   it('killed after its write and before its ack, the redelivered event changes nothing twice', async () => {
     const reference = `TST-TX-${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
-    const env = { ...process.env, ...infra(), MONGO_DB: db };
+    const secrets = testSecrets(); // one log key for the killed process and its successor
+    const env = { ...process.env, ...infra(), ...secrets, MONGO_DB: db };
 
     // 1. The consumer process writes, then dies before acking.
     const child = spawn(
@@ -102,7 +103,7 @@ describe('ledger consumer of signet.transaction.verified', () => {
     // 2. A fresh ledger process takes the redelivery.
     const cfg = parseConfig(ledgerConfigSchema, {
       ...infra(),
-      ...testSecrets(),
+      ...secrets,
       MONGO_DB: db,
       GRPC_PORT: String(await freePort()),
       OPS_PORT: String(await freePort()),
@@ -127,6 +128,8 @@ describe('ledger consumer of signet.transaction.verified', () => {
         return doc?.leaf_index !== null && doc?.outbox.length === 0;
       });
       expect(await conn.collection('ledger_leaves').countDocuments({ reference })).toBe(1);
+      // The successor's sealing pass covered the leaf the killed process claimed with a checkpoint.
+      await eventually(async () => (await ledger.log.head()).size === 1);
       const issued = (await subjectMessages(bus, 'signet.ledger.certificate.issued'))
         .map((d) => eventsV1.CertificateIssued.decode(d))
         .filter((e) => e.reference === reference);

@@ -1,18 +1,17 @@
 import { eventsV1 } from '@signet/proto';
-import type { DeliveredEvent, Logger, Metrics } from '@signet/kit';
+import { outboxEvent, type DeliveredEvent, type Logger, type Metrics } from '@signet/kit';
+import { certificateLeaf } from '@signet/verify';
 import { maskEmail, type Certificate } from '../domain/certificate.js';
 import { REFERENCE_PATTERN } from '../domain/reference.js';
+import { ISSUED_SUBJECT, type LedgerLog } from '../log/ledger-log.js';
 import type { CertificateRepository } from '../store/certificate.repository.js';
 
 export const VERIFIED_SUBJECT = 'signet.transaction.verified';
+export { ISSUED_SUBJECT };
 
 /** Builds the certificate from the event. Commitments arrive already salted and hashed by the transaction service. */
 export function certificateFromEvent(ev: eventsV1.TransactionVerified): Certificate {
-  const verifiedAt =
-    ev.signers
-      .map((s) => s.verifiedAt)
-      .sort()
-      .at(-1) ?? ev.occurredAt;
+  const verifiedAt = ev.signers.map((s) => s.verifiedAt).sort().at(-1) ?? ev.occurredAt;
   return {
     version: 1,
     reference: ev.reference,
@@ -33,14 +32,15 @@ export function certificateFromEvent(ev: eventsV1.TransactionVerified): Certific
 }
 
 /**
- * Issues the certificate for a verified transaction. The write is the whole effect and is keyed by
- * the reference (unique index), so a redelivery after a crash before the ack issues nothing twice.
- * The certificate is inserted unsealed (leaf_index null); the log's sealing pass appends it, seals it
- * and puts signet.ledger.certificate.issued on its outbox (see log/ledger-log.ts), so a crash between
- * the insert and the append only delays the seal.
+ * Issues the certificate for a verified transaction: claims its leaf in the log (one insert, unique
+ * reference), then inserts the certificate with its leaf index, seal and certificate.issued event
+ * (one insert, keyed by the reference). A redelivery after a crash at any point issues nothing twice:
+ * the certificate exists (duplicate), or its leaf does and is reused — with the leaf's own bytes, so
+ * the record always matches what the log holds. The sealing pass then checkpoints the leaf.
  */
 export function verifiedConsumer(deps: {
   certs: CertificateRepository;
+  log: Pick<LedgerLog, 'claim'>;
   metrics: Metrics;
   logger: Logger;
   onIssued?: () => void;
@@ -55,23 +55,40 @@ export function verifiedConsumer(deps: {
       deps.logger.error({ transaction_id: ev.transactionId, event_id: delivered.eventId }, 'transaction.verified event is malformed; no certificate');
       return;
     }
-    const certificate = certificateFromEvent(ev);
+    if (await deps.certs.findByReference(ev.reference)) {
+      issued.inc({ result: 'duplicate' });
+      deps.logger.info({ transaction_id: ev.transactionId, duplicate: true }, 'certificate already issued');
+      deps.onIssued?.();
+      return;
+    }
+    const leaf = await deps.log.claim(ev.reference, certificateLeaf(certificateFromEvent(ev)));
+    const certificate = JSON.parse(leaf.leaf!) as Certificate;
     const inserted = await deps.certs.insertOnce(
       {
         reference: ev.reference,
         transaction_id: ev.transactionId,
-        document_sha256: ev.documentSha256,
+        document_sha256: certificate.document_sha256,
         certificate,
-        ledger_seal: '',
-        leaf_index: null,
+        ledger_seal: leaf.seal,
+        leaf_index: leaf.index,
         issued_at: new Date(),
         source_event_id: delivered.eventId,
       },
-      [],
+      [
+        outboxEvent(ISSUED_SUBJECT, (meta) =>
+          eventsV1.CertificateIssued.encode({
+            eventId: meta.event_id,
+            occurredAt: meta.occurred_at,
+            transactionId: ev.transactionId,
+            reference: ev.reference,
+            leafIndex: leaf.index,
+            ledgerSeal: leaf.seal,
+          }).finish(),
+        ),
+      ],
     );
     issued.inc({ result: inserted ? 'issued' : 'duplicate' });
-    deps.logger.info({ transaction_id: ev.transactionId, duplicate: !inserted }, 'certificate issued');
-    // Seal now; a duplicate may be one whose append a crash interrupted, so kick for it too.
+    deps.logger.info({ transaction_id: ev.transactionId, leaf_index: leaf.index, duplicate: !inserted }, 'certificate issued');
     deps.onIssued?.();
   };
 }

@@ -33,7 +33,8 @@ export function ledgerHandlers({ certs, log, signer, publicBaseUrl }: LedgerHand
     // Compare anyway on a miss, so a wrong prefix and an unknown reference take the same path.
     const known = rec?.document_sha256.slice(0, 16) ?? '0'.repeat(16);
     const matches = samePrefix(known, prefix);
-    if (!rec || !matches || rec.leaf_index === null) throw certificateNotFound();
+    // Public once a signed checkpoint covers its leaf (normally within one sealing pass of issue).
+    if (!rec || !matches || rec.leaf_index === null || rec.leaf_index >= (await log.head()).size) throw certificateNotFound();
     return rec;
   }
 

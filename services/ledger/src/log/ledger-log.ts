@@ -1,21 +1,21 @@
 /**
- * The append-only log of certificates. Certificates are inserted by the consumer with leaf_index
- * null; the sealing pass appends every pending one, in order, under a single-writer lease:
+ * The append-only log of certificates.
  *
- *   1. take the lease on the tree head (findOneAndUpdate; expires, so a dead writer does not block);
- *   2. claim leaf indexes by inserting leaf documents (_id = index; unique reference);
- *   3. store the newly complete subtree hashes; sign the checkpoint of the new size;
- *   4. move the head with a compare-and-set on (size, lease token);
- *   5. mark each certificate sealed (leaf index, seal) and put certificate.issued on its outbox.
- *
- * A crash after any step is repaired by the next pass: leaves beyond the head are re-appended as they
- * are (their indexes are already claimed), and certificates whose leaf the head covers are marked.
- * Nothing is appended twice (unique reference) and no index is given twice (unique _id).
+ * Appending is two steps, both insert-only:
+ *   1. claim (the consumer, per certificate, before it inserts the certificate): insert the leaf
+ *      document `_id` = next index, unique `reference`; the index and the seal go into the certificate
+ *      record and its certificate.issued event. A retry after a crash gets the same leaf back.
+ *   2. checkpoint (the sealing pass, under a single-writer lease on the tree head): read the claimed
+ *      leaves beyond the head in index order, store the newly complete subtree hashes, sign the
+ *      checkpoint of the new size and move the head with a compare-and-set on (size, lease token).
+ * A certificate is public (verify, proof) once the head covers its leaf. A crash anywhere is repaired
+ * by the next pass: nodes are content-addressed, leaves are already claimed, the head moves once.
+ * The seal is a signed promise of inclusion at that index (as a CT signed certificate timestamp is);
+ * the checkpoint that proves it follows within one pass.
  */
 import { randomUUID } from 'node:crypto';
-import { eventsV1 } from '@signet/proto';
-import { invalid, notFound, outboxEvent, type Logger, type Metrics } from '@signet/kit';
-import { BUNDLE_FORMAT, certificateLeaf, type CertificateBundle } from '@signet/verify';
+import { invalid, notFound, type Logger, type Metrics } from '@signet/kit';
+import { BUNDLE_FORMAT, type CertificateBundle } from '@signet/verify';
 import {
   consistencyRanges,
   EMPTY_ROOT,
@@ -28,7 +28,7 @@ import {
   type PerfectNode,
 } from '../domain/merkle.js';
 import type { LogSigner } from '../domain/signer.js';
-import type { CertificateRepository, SealUpdate } from '../store/certificate.repository.js';
+import type { CertificateRepository } from '../store/certificate.repository.js';
 import { LeaseLost, type LeafRecord, type TreeHead, type TreeRepository } from '../store/tree.repository.js';
 
 export const ISSUED_SUBJECT = 'signet.ledger.certificate.issued';
@@ -36,18 +36,20 @@ export const ISSUED_SUBJECT = 'signet.ledger.certificate.issued';
 export type LedgerLogOptions = { batchMax?: number; leaseMs?: number; pollMs?: number };
 
 export function createLedgerLog(
-  deps: { certs: CertificateRepository; tree: TreeRepository; signer: LogSigner; metrics: Metrics; logger: Logger; onSealed?: () => void },
+  deps: { certs: CertificateRepository; tree: TreeRepository; signer: LogSigner; metrics: Metrics; logger: Logger },
   opts: LedgerLogOptions = {},
 ) {
   const { certs, tree, signer, logger } = deps;
-  const batchMax = opts.batchMax ?? 500;
+  const batchMax = opts.batchMax ?? 5000;
   const leaseMs = opts.leaseMs ?? 10_000;
-  const appended = deps.metrics.counter('signet_ledger_leaves_appended_total', 'Certificates appended to the Merkle log');
+  const claimed = deps.metrics.counter('signet_ledger_leaves_claimed_total', 'Leaf indexes claimed for certificates');
+  const appended = deps.metrics.counter('signet_ledger_leaves_appended_total', 'Leaves covered by a signed checkpoint');
   const treeSize = deps.metrics.gauge('signet_ledger_tree_size_leaves', 'Size of the Merkle log as of the last checkpoint');
   const passes = deps.metrics.counter('signet_ledger_seal_passes_total', 'Sealing passes', ['result']);
   const passSeconds = deps.metrics.histogram('signet_ledger_seal_pass_duration_seconds', 'Duration of a sealing pass that appended', [], [
     0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5,
   ]);
+  let hint: number | null = null;
 
   async function frontierAt(size: number): Promise<Frontier> {
     const ids = perfectSubtrees([0, size]);
@@ -55,63 +57,43 @@ export function createLedgerLog(
     return Frontier.of(size, ids.map((id) => ({ ...id, hash: get(id) })));
   }
 
-  /** One batch under the lease: returns how many certificates it sealed, and whether more may wait. */
-  async function batch(token: string, head: TreeHead): Promise<{ head: TreeHead; sealed: number; more: boolean }> {
-    const pending = await certs.pending(batchMax);
-    const orphans = await tree.leavesFrom(head.size);
-    if (pending.length === 0 && orphans.length === 0) return { head, sealed: 0, more: false };
-    orphans.forEach((l, i) => {
-      if (l.index !== head.size + i) throw new Error(`leaf ${head.size + i} is missing beyond the tree head`);
-    });
-    const known = await tree.leavesByReference(pending.map((c) => c.reference));
-    for (const l of orphans) known.set(l.reference, l);
-    const fresh: LeafRecord[] = pending
-      .filter((c) => !known.has(c.reference))
-      .map((c, j) => ({ index: head.size + orphans.length + j, reference: c.reference, hash: leafHash(certificateLeaf(c.certificate)) }));
-    await tree.insertLeaves(fresh);
-    for (const l of fresh) known.set(l.reference, l);
-
-    const added = [...orphans, ...fresh];
-    let next = head;
-    if (added.length > 0) {
-      const frontier = await frontierAt(head.size);
-      const made: PerfectNode[] = [];
-      for (const l of added) made.push(...frontier.append(l.hash));
-      await tree.putNodes(made);
-      const root = frontier.root();
-      next = { size: frontier.size, root, checkpoint: signer.checkpoint(frontier.size, root) };
-      await tree.putCheckpoint(next.size, next.checkpoint);
-      await tree.advance(token, head.size, next, leaseMs);
-      appended.inc(added.length);
-      treeSize.set(next.size);
-    }
-
-    const updates: SealUpdate[] = [];
-    for (const c of pending) {
-      const leaf = known.get(c.reference);
-      if (!leaf || leaf.index >= next.size) continue;
-      const seal = signer.seal(leaf.index, leaf.hash);
-      updates.push({
-        reference: c.reference,
-        leaf_index: leaf.index,
-        ledger_seal: seal,
-        outbox: outboxEvent(ISSUED_SUBJECT, (meta) =>
-          eventsV1.CertificateIssued.encode({
-            eventId: meta.event_id,
-            occurredAt: meta.occurred_at,
-            transactionId: c.transaction_id,
-            reference: c.reference,
-            leafIndex: leaf.index,
-            ledgerSeal: seal,
-          }).finish(),
-        ),
-      });
-    }
-    const sealed = await certs.markSealed(updates);
-    return { head: next, sealed, more: pending.length === batchMax };
+  /** The leaf of a certificate: claimed now, or the one a previous attempt claimed. */
+  // Claims in this process run one at a time: each inserts at (last claimed or largest index) + 1, which
+  // exists, so the leaves never have a gap the checkpoints would stall at. Replicas race on the unique _id.
+  let queue: Promise<unknown> = Promise.resolve();
+  function claim(reference: string, leafBytes: Buffer): Promise<LeafRecord & { seal: string }> {
+    const run = async () => {
+      if (hint === null) hint = await tree.nextIndex();
+      const leaf = await tree.claimLeaf(reference, leafBytes.toString('utf8'), leafHash(leafBytes), hint);
+      hint = Math.max(hint, leaf.index + 1);
+      claimed.inc();
+      return { ...leaf, seal: signer.seal(leaf.index, leaf.hash) };
+    };
+    const next = queue.then(run, run);
+    queue = next.catch(() => undefined);
+    return next;
   }
 
-  /** Appends every pending certificate; returns how many were sealed (0 when another replica holds the lease). */
+  /** One checkpoint under the lease: covers the claimed leaves beyond the head, in order, without gaps. */
+  async function batch(token: string, head: TreeHead): Promise<{ head: TreeHead; added: number }> {
+    const beyond = await tree.leavesFrom(head.size, batchMax);
+    let n = 0;
+    while (n < beyond.length && beyond[n]!.index === head.size + n) n++;
+    if (n === 0) return { head, added: 0 };
+    const frontier = await frontierAt(head.size);
+    const made: PerfectNode[] = [];
+    for (const l of beyond.slice(0, n)) made.push(...frontier.append(l.hash));
+    await tree.putNodes(made);
+    const root = frontier.root();
+    const next = { size: frontier.size, root, checkpoint: signer.checkpoint(frontier.size, root) };
+    await tree.putCheckpoint(next.size, next.checkpoint);
+    await tree.advance(token, head.size, next, leaseMs);
+    appended.inc(n);
+    treeSize.set(next.size);
+    return { head: next, added: n };
+  }
+
+  /** Covers every claimed leaf with a signed checkpoint; returns how many it added (0 when another replica holds the lease). */
   async function sealPending(): Promise<number> {
     const token = randomUUID();
     let head = await tree.acquire(token, leaseMs);
@@ -125,14 +107,11 @@ export function createLedgerLog(
       for (;;) {
         const r = await batch(token, head);
         head = r.head;
-        total += r.sealed;
-        if (!r.more) break;
+        total += r.added;
+        if (r.added < batchMax) break;
       }
       passes.inc({ result: 'ok' });
-      if (total > 0) {
-        end();
-        deps.onSealed?.();
-      }
+      if (total > 0) end();
       return total;
     } catch (err) {
       passes.inc({ result: err instanceof LeaseLost ? 'lease_lost' : 'error' });
@@ -166,6 +145,7 @@ export function createLedgerLog(
   };
 
   return {
+    claim,
     sealPending,
     /** Seal soon (after an insert); concurrent kicks coalesce into one more pass. */
     kick: () => void run(),
@@ -187,8 +167,8 @@ export function createLedgerLog(
     /** The bundle a verifier needs: certificate, seal, inclusion proof to the current head and its signed checkpoint. */
     async bundle(reference: string): Promise<CertificateBundle> {
       const rec = await certs.findByReference(reference);
-      if (!rec || rec.leaf_index === null) throw notFound('no certificate for this reference');
       const head = await tree.head();
+      if (!rec || rec.leaf_index === null || rec.leaf_index >= head.size) throw notFound('no certificate for this reference');
       const ranges = inclusionRanges(rec.leaf_index, head.size);
       const get = await tree.nodes(nodesFor(ranges));
       return {

@@ -1,0 +1,373 @@
+/**
+ * Ledger benchmark (issue 8, Performance). Run: `npx tsx --conditions=@signet/source test/bench/ledger.bench.ts`
+ *
+ * 1. GET /api/verify/{label}/{hash} for a known certificate through the gateway (its own process,
+ *    calling the ledger, its own process) against a bare Express endpoint (its own process) that returns
+ *    the same JSON, with the same client in the same run: requests/s and p99, and their ratios (goal ≥ 0.5).
+ * 2. Append throughput of the Merkle log in the real store: BENCH_APPENDS leaf claims by concurrent
+ *    writers plus the checkpoints covering them, and one at a time; and end to end (BENCH_EVENTS
+ *    transaction.verified events published to JetStream → consumed → checkpointed) with the ledger as
+ *    its own process (goal ≥ 500 certificates/s).
+ * 3. Proof sizes at 10^6 leaves, computed from the RFC 9162 recursion (no tree is built).
+ *
+ * Infrastructure: the URLs in the environment (MONGO_URL, NATS_URL, REDIS_URL, S3_*, SMTP_URL,
+ * MAILPIT_URL) when all are set, else the local binaries started under a temporary folder.
+ * Options: BENCH_SECONDS (default 10), BENCH_CONCURRENCY (default 32), BENCH_APPENDS (default 5000),
+ * BENCH_EVENTS (default 1000).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash, generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connectBus, connectMongo, createLogger, Metrics, publishEvent } from '@signet/kit';
+import { eventsV1 } from '@signet/proto';
+import { freePort, startLocalInfra, type InfraUrls } from '../harness/local-infra.js';
+import { EMPTY_ROOT, consistencyRanges, inclusionRanges } from '../../services/ledger/src/domain/merkle.js';
+import { createLogSigner, parseSigningKey } from '../../services/ledger/src/domain/signer.js';
+import { createLedgerLog } from '../../services/ledger/src/log/ledger-log.js';
+import { certificateLeaf } from '../../services/verify-cli/src/index.js';
+import { createCertificateRepository } from '../../services/ledger/src/store/certificate.repository.js';
+import { createTreeRepository } from '../../services/ledger/src/store/tree.repository.js';
+
+const root = join(import.meta.dirname, '../..');
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
+const APPENDS = Number(process.env.BENCH_APPENDS ?? 5000);
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 1000);
+const KEYS: (keyof InfraUrls)[] = [
+  'MONGO_URL',
+  'NATS_URL',
+  'REDIS_URL',
+  'S3_ENDPOINT',
+  'S3_ACCESS_KEY',
+  'S3_SECRET_KEY',
+  'SMTP_URL',
+  'MAILPIT_URL',
+];
+
+const procs: ChildProcess[] = [];
+function startService(name: string, env: Record<string, string>) {
+  const proc = spawn(
+    process.execPath,
+    ['--conditions=@signet/source', '--import', 'tsx', join(root, `services/${name}/src/main.ts`)],
+    {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  procs.push(proc);
+  return proc;
+}
+
+/** The baseline: a bare Express app in its own process answering the same JSON on the same route shape. */
+function startBaseline(port: number, body: string) {
+  const code = `
+    import express from 'express';
+    const app = express();
+    app.disable('x-powered-by');
+    const body = process.env.BODY;
+    app.get('/api/verify/:label/:hash', (_req, res) => { res.setHeader('Cache-Control', 'public, max-age=60'); res.type('application/json').send(body); });
+    app.listen(Number(process.env.PORT), '127.0.0.1', () => process.stdout.write('listening\\n'));`;
+  const proc = spawn(process.execPath, ['--input-type=module', '-e', code], {
+    cwd: join(root, 'services/gateway'),
+    env: { ...process.env, PORT: String(port), BODY: body },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  procs.push(proc);
+}
+
+async function waitFor(fn: () => Promise<boolean>, what: string, ms = 60_000) {
+  const start = Date.now();
+  while (Date.now() - start < ms) {
+    try {
+      if (await fn()) return;
+    } catch {
+      /* not yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${what} not ready in ${ms} ms`);
+}
+
+/** Closed-loop load: CONCURRENCY keep-alive connections, each sending the next request when the last answered. */
+async function load(url: string, seconds: number): Promise<{ rps: number; p50: number; p99: number; errors: number }> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const u = new URL(url);
+  const lat: number[] = [];
+  let errors = 0;
+  const end = Date.now() + seconds * 1000;
+  const one = () =>
+    new Promise<void>((resolve) => {
+      const t0 = process.hrtime.bigint();
+      const req = http.get({ host: u.hostname, port: u.port, path: u.pathname, agent }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          if (res.statusCode === 200) lat.push(Number(process.hrtime.bigint() - t0) / 1e6);
+          else errors++;
+          resolve();
+        });
+      });
+      req.on('error', () => {
+        errors++;
+        resolve();
+      });
+    });
+  const started = Date.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (Date.now() < end) await one();
+    }),
+  );
+  const elapsed = (Date.now() - started) / 1000;
+  agent.destroy();
+  lat.sort((a, b) => a - b);
+  const q = (p: number) => lat[Math.min(lat.length - 1, Math.floor(p * lat.length))] ?? NaN;
+  return { rps: lat.length / elapsed, p50: q(0.5), p99: q(0.99), errors };
+}
+
+function certificate(reference: string) {
+  return {
+    version: 1 as const,
+    reference,
+    document_sha256: createHash('sha256').update(reference).digest('hex'),
+    issuer_name: 'Acme Ltd',
+    attestation_type: 'signature',
+    signers: [
+      {
+        name: 'Ada Lovelace',
+        email_masked: 'a***@example.com',
+        verification_mode: 'biometric',
+        verified_at: '2026-11-25T10:00:00.000Z',
+        video_commitment: 'a'.repeat(64),
+        frame_commitment: 'b'.repeat(64),
+        reference_commitment: 'c'.repeat(64),
+      },
+    ],
+    verified_at: '2026-11-25T10:00:00.000Z',
+  };
+}
+
+function verifiedEvent(reference: string, sha: string) {
+  const eventId = randomUUID();
+  return {
+    eventId,
+    payload: eventsV1.TransactionVerified.encode({
+      eventId,
+      occurredAt: new Date().toISOString(),
+      transactionId: 1,
+      reference,
+      documentSha256: sha,
+      issuerName: 'Acme Ltd',
+      attestationType: 'signature',
+      ownerId: 'bench',
+      signers: [
+        {
+          name: 'Ada Lovelace',
+          email: 'ada@example.com',
+          verificationMode: 'biometric',
+          videoSha256: 'a'.repeat(64),
+          frameSha256: 'b'.repeat(64),
+          referenceSha256: 'c'.repeat(64),
+          verifiedAt: '2026-11-25T10:00:00.000Z',
+        },
+      ],
+    }).finish(),
+  };
+}
+
+const fmt = (n: number, d = 1) => n.toFixed(d);
+
+async function main() {
+  let infra: InfraUrls;
+  let stopInfra = async () => {};
+  let dataDir: string | undefined;
+  if (KEYS.every((k) => process.env[k])) {
+    infra = Object.fromEntries(KEYS.map((k) => [k, process.env[k]!])) as InfraUrls;
+  } else {
+    dataDir = mkdtempSync(join(tmpdir(), 'signet-bench-'));
+    const local = await startLocalInfra({ dataDir });
+    infra = local.urls;
+    stopInfra = () => local.stop();
+  }
+  const run = randomBytes(3).toString('hex');
+  const signingKey = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+  const [ledgerGrpc, ledgerOps, gwHttp, gwOps, basePort] = await Promise.all([
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+  ]);
+  const gatewayUrl = `http://127.0.0.1:${gwHttp}`;
+  const common = {
+    ...(infra as unknown as Record<string, string>),
+    LOG_LEVEL: 'warn',
+    PUBLIC_BASE_URL: gatewayUrl,
+    JWT_SECRET: randomBytes(32).toString('base64url'),
+    TOTP_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    WEBHOOK_SECRET: `whsec_${randomBytes(24).toString('base64')}`,
+    LEDGER_SIGNING_KEY: signingKey,
+    LEDGER_ORIGIN: 'bench.signet/ledger',
+    REDIS_KEY_PREFIX: `bench_${run}:`,
+  };
+  const addr = '127.0.0.1:1';
+  try {
+    // ---- 1. GET /api/verify through the gateway vs a bare Express endpoint ---------------------------
+    const bus = await connectBus(infra.NATS_URL, 'bench');
+    const ledgerDb = `bench_${run}_ledger`;
+    startService('ledger', { ...common, GRPC_PORT: String(ledgerGrpc), OPS_PORT: String(ledgerOps), MONGO_DB: ledgerDb });
+    startService('gateway', {
+      ...common,
+      HTTP_PORT: String(gwHttp),
+      OPS_PORT: String(gwOps),
+      LEDGER_ADDR: `127.0.0.1:${ledgerGrpc}`,
+      IDENTITY_ADDR: addr,
+      TRANSACTION_ADDR: addr,
+      CEREMONY_ADDR: addr,
+      BILLING_ADDR: addr,
+      READINESS_UPSTREAMS: 'ledger',
+    });
+    await waitFor(async () => (await fetch(`${gatewayUrl}/readyz`)).ok, 'gateway');
+    const reference = `BEN-TX-${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+    const sha = createHash('sha256').update(randomBytes(64)).digest('hex');
+    const ev = verifiedEvent(reference, sha);
+    await publishEvent(bus, { subject: 'signet.transaction.verified', eventId: ev.eventId, payload: ev.payload });
+    const path = `/api/verify/${reference}/${sha.slice(0, 16)}`;
+    let body = '';
+    await waitFor(async () => {
+      const res = await fetch(`${gatewayUrl}${path}`);
+      body = await res.text();
+      return res.status === 200;
+    }, 'certificate');
+    startBaseline(basePort, body);
+    const baseUrl = `http://127.0.0.1:${basePort}`;
+    await waitFor(async () => (await fetch(`${baseUrl}${path}`)).text().then((t) => t === body), 'baseline');
+
+    await load(`${gatewayUrl}${path}`, 2); // warm-up
+    await load(`${baseUrl}${path}`, 2);
+    const gw = await load(`${gatewayUrl}${path}`, SECONDS);
+    const bare = await load(`${baseUrl}${path}`, SECONDS);
+    console.log(
+      `\nGET /api/verify (known certificate), ${CONCURRENCY} connections, ${SECONDS} s each, same client, same machine`,
+    );
+    console.log(
+      `  gateway → ledger (cached): ${fmt(gw.rps, 0)} req/s, p50 ${fmt(gw.p50, 2)} ms, p99 ${fmt(gw.p99, 2)} ms, errors ${gw.errors}`,
+    );
+    console.log(
+      `  bare Express, same JSON:   ${fmt(bare.rps, 0)} req/s, p50 ${fmt(bare.p50, 2)} ms, p99 ${fmt(bare.p99, 2)} ms, errors ${bare.errors}`,
+    );
+    console.log(
+      `  ratio RPS gateway/bare = ${fmt(gw.rps / bare.rps, 2)} (goal ≥ 0.5); p99 bare/gateway = ${fmt(bare.p99 / gw.p99, 2)}`,
+    );
+
+    // ---- 2a. Append throughput of the log, in the real store -------------------------------------------
+    // An append is a leaf claim (one insert per certificate, done by the consumer) plus its share of a
+    // signed checkpoint (the sealing pass: node inserts, one signature, one head update per batch).
+    const conn = await connectMongo(infra.MONGO_URL, `bench_${run}_append`);
+    const certs = createCertificateRepository(conn);
+    await certs.init();
+    const tree = createTreeRepository(conn);
+    const signer = createLogSigner(parseSigningKey(signingKey), 'bench.signet/ledger');
+    await tree.init(EMPTY_ROOT, signer.checkpoint(0, EMPTY_ROOT));
+    const log = createLedgerLog({ certs, tree, signer, metrics: new Metrics('ledger'), logger: createLogger('bench', 'silent') });
+    const leaves = Array.from({ length: APPENDS }, (_, i) => certificateLeaf(certificate(`APP-TX-${String(i).padStart(8, '0')}`)));
+    const WRITERS = 8; // concurrent callers; claims in one process are serialized (gap-free indexes)
+    const t0 = performance.now();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: WRITERS }, async () => {
+        for (let i = next++; i < APPENDS; i = next++) await log.claim(`APP-TX-${String(i).padStart(8, '0')}`, leaves[i]!);
+      }),
+    );
+    const claimSec = (performance.now() - t0) / 1000;
+    const t1 = performance.now();
+    let sealed = 0;
+    for (let n = -1; n !== 0; ) sealed += n = await log.sealPending();
+    const sealSec = (performance.now() - t1) / 1000;
+    const head = await tree.head();
+    // Appends one at a time: claim, then a checkpoint for that one certificate.
+    const ONE = 200;
+    const t2 = performance.now();
+    for (let i = 0; i < ONE; i++) {
+      await log.claim(`ONE-TX-${String(i).padStart(8, '0')}`, certificateLeaf(certificate(`ONE-TX-${String(i).padStart(8, '0')}`)));
+      await log.sealPending();
+    }
+    const oneSec = (performance.now() - t2) / 1000;
+    await conn.dropDatabase();
+    await conn.close();
+    console.log(`\nAppend throughput of the log (real store: ${infra.MONGO_URL.split('@').pop()})`);
+    console.log(`  ${APPENDS} leaf claims by ${WRITERS} concurrent writers: ${fmt(claimSec, 2)} s = ${fmt(APPENDS / claimSec, 0)} claims/s`);
+    console.log(`  checkpointing them: ${sealed} leaves in ${fmt(sealSec, 2)} s = ${fmt(sealed / sealSec, 0)} leaves/s (tree size ${head.size})`);
+    console.log(`  together: ${fmt(APPENDS / (claimSec + sealSec), 0)} certificates/s appended and checkpointed (goal ≥ 500)`);
+    console.log(`  one at a time (claim + its own checkpoint): ${fmt(ONE / oneSec, 0)} certificates/s`);
+
+    // ---- 2b. End to end: events → consumer → sealed, ledger as its own process -----------------------
+    const e2eConn = await connectMongo(infra.MONGO_URL, ledgerDb);
+    const before = (await e2eConn.collection<{ size: number }>('ledger_head').findOne({}))!.size;
+    const refs = Array.from({ length: EVENTS }, (_, i) => `EVT-TX-${String(i).padStart(8, '0')}`);
+    const t3 = performance.now();
+    for (let i = 0; i < refs.length; i += 100) {
+      await Promise.all(
+        refs.slice(i, i + 100).map((r) => {
+          const e = verifiedEvent(r, createHash('sha256').update(r).digest('hex'));
+          return publishEvent(bus, { subject: 'signet.transaction.verified', eventId: e.eventId, payload: e.payload });
+        }),
+      );
+    }
+    const published = (performance.now() - t3) / 1000;
+    await waitFor(
+      async () => (await e2eConn.collection('certificates').countDocuments({ leaf_index: { $ne: null } })) - before >= EVENTS,
+      'end-to-end sealing',
+      600_000,
+    );
+    const e2eSec = (performance.now() - t3) / 1000;
+    await e2eConn.close();
+    await bus.nc.drain();
+    console.log(`\nEnd to end (${EVENTS} transaction.verified events → certificates issued and checkpointed, one ledger process)`);
+    console.log(
+      `  published in ${fmt(published, 2)} s; all sealed after ${fmt(e2eSec, 2)} s = ${fmt(EVENTS / e2eSec, 0)} certificates/s`,
+    );
+
+    // ---- 3. Proof sizes at 10^6 leaves --------------------------------------------------------------
+    const N = 1_000_000;
+    let maxInc = 0;
+    let minInc = Infinity;
+    for (let i = 0; i < 2000; i++) {
+      const idx = i < 1000 ? Math.floor(Math.random() * N) : N - 1 - (i - 1000);
+      const l = inclusionRanges(idx, N).length;
+      maxInc = Math.max(maxInc, l);
+      minInc = Math.min(minInc, l);
+    }
+    let maxCons = 0;
+    for (const m of [1, 2, 3, 1000, 65_537, 524_288, 524_289, 999_999])
+      maxCons = Math.max(maxCons, consistencyRanges(m, N).length);
+    const bundle = {
+      format: 'signet-certificate-bundle/v1',
+      certificate: certificate('ABC-TX-00000001'),
+      ledger_seal: signer.seal(N - 1, Buffer.alloc(32)),
+      leaf_index: N - 1,
+      tree_size: N,
+      inclusion_proof: Array.from({ length: maxInc }, () => randomBytes(32).toString('base64')),
+      checkpoint: signer.checkpoint(N, randomBytes(32)),
+    };
+    console.log(`\nProof size at 10^6 leaves (computed from the RFC 9162 recursion)`);
+    console.log(
+      `  inclusion proof: ${minInc}–${maxInc} hashes = ${maxInc * 32} bytes raw (${maxInc * 44} characters base64); ceil(log2 10^6) = ${Math.ceil(Math.log2(N))}`,
+    );
+    console.log(`  consistency proof (sampled old sizes): at most ${maxCons} hashes = ${maxCons * 32} bytes`);
+    console.log(
+      `  whole cert.json bundle: ${Buffer.byteLength(JSON.stringify(bundle))} bytes; ledger seal ${bundle.ledger_seal.length} characters`,
+    );
+  } finally {
+    for (const p of procs) p.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 500));
+    await stopInfra();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
+process.exit(0);
