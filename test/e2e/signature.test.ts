@@ -106,6 +106,20 @@ describe('create → ceremony → biometric PASS → sealed certificate → veri
     );
     expect(detail.verified_at).toBeTruthy();
 
+    // The sender: the certificate of completion; another sender gets 404.
+    const certPdf = await fetch(`${stack.gatewayUrl}/api/transactions/${id}/certificate.pdf`, {
+      headers: { 'x-api-key': acct.apiKey },
+    });
+    expect(certPdf.status).toBe(200);
+    expect(certPdf.headers.get('content-type')).toBe('application/pdf');
+    const pdfText = Buffer.from(await certPdf.arrayBuffer()).toString('latin1');
+    expect(pdfText.startsWith('%PDF-')).toBe(true);
+    const other = await createAccount(stack.gatewayUrl, infra().MAILPIT_URL, { orgName: 'Other Ltd', tag: 'e2e-other' });
+    const foreign = await fetch(`${stack.gatewayUrl}/api/transactions/${id}/certificate.pdf`, {
+      headers: { 'x-api-key': other.apiKey },
+    });
+    expect(foreign.status).toBe(404);
+
     // Anyone: the public verification.
     const verified = await send(stack.gatewayUrl, 'GET', `/api/verify/${certRef}/${sha.slice(0, 16)}`);
     expect(verified.status).toBe(200);

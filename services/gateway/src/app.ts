@@ -20,6 +20,7 @@ import { errorBoundary, sendError } from './http/errors.js';
 import { openapiDocument } from './http/openapi.js';
 import { adminRoutes } from './http/routes/admin.routes.js';
 import { authRoutes } from './http/routes/auth.routes.js';
+import { certificateRoutes } from './http/routes/certificate.routes.js';
 import { dashboardRoutes } from './http/routes/dashboard.routes.js';
 import { ledgerRoutes } from './http/routes/ledger.routes.js';
 import { signRoutes } from './http/routes/sign.routes.js';
@@ -44,6 +45,7 @@ export function buildApp(ctx: GatewayContext, checks: ReadinessCheck[]): Express
     authRoutes(ctx),
     adminRoutes(ctx),
     dashboardRoutes(ctx), // after adminRoutes: its /api/admin route relies on the admin guard
+    certificateRoutes(ctx),
     transactionsRoutes(ctx),
     signRoutes(ctx),
     webhooksRoutes(ctx),
