@@ -9,7 +9,8 @@
  *
  * Infrastructure: the URLs in the environment (MONGO_URL, NATS_URL, REDIS_URL, S3_*, SMTP_URL,
  * MAILPIT_URL) when all are set, else the local binaries started under a temporary folder.
- * Options: BENCH_DOC_MB (default 200), BENCH_SMALL (default 1000), BENCH_CONCURRENCY (default 20).
+ * Options: BENCH_DOC_MB (default 200), BENCH_SMALL (default 1000), BENCH_CONCURRENCY (default 20),
+ * BENCH_ACCOUNTS (default 20: the small creations round-robin over that many funded senders).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
@@ -18,7 +19,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { Client } from 'minio';
-import { createAccount } from '../harness/accounts.js';
+import { createAccount, type Account } from '../harness/accounts.js';
 import { freePort, startLocalInfra, type InfraUrls } from '../harness/local-infra.js';
 import { multipart, pngPhoto, tinyPdf } from '../../services/transaction/test/fixtures.js';
 
@@ -26,6 +27,7 @@ const root = join(import.meta.dirname, '../..');
 const DOC_MB = Number(process.env.BENCH_DOC_MB ?? 200);
 const SMALL = Number(process.env.BENCH_SMALL ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
+const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 20);
 const KEYS: (keyof InfraUrls)[] = [
   'MONGO_URL',
   'NATS_URL',
@@ -154,48 +156,56 @@ async function main() {
     const gateway = svcs.find((s) => s.name === 'gateway')!;
     const transaction = svcs.find((s) => s.name === 'transaction')!;
 
-    // A sender with enough credits for the run (a signed pay-as-you-go payment through the webhook route).
-    const acct = await createAccount(gatewayUrl, urls.MAILPIT_URL, { tag: 'bench' });
-    const body = JSON.stringify({
-      business_id: 'bench',
-      type: 'payment.succeeded',
-      timestamp: new Date().toISOString(),
-      data: {
-        payload_type: 'Payment',
-        payment_id: `pay_${randomUUID()}`,
-        customer: { customer_id: 'cus_bench', email: acct.email, name: 'Bench' },
-        metadata: { user_id: acct.userId, plan: 'payg' },
-        subscription_id: null,
-        product_cart: [{ product_id: 'prod_bench', quantity: Math.ceil((SMALL + 10) / 1000) }],
-        total_amount: 1000,
-        currency: 'USD',
-      },
-    });
-    const id = `msg_${randomUUID()}`;
-    const ts = String(Math.floor(Date.now() / 1000));
-    const sig = createHmac('sha256', Buffer.from(webhookSecret.slice(6), 'base64'))
-      .update(`${id}.${ts}.${body}`)
-      .digest('base64');
-    // Billing learns the user from identity's user.created event; retry until it has.
-    for (let i = 0; ; i++) {
-      const res = await fetch(`${gatewayUrl}/api/webhooks/dodo`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'webhook-id': i ? `${id}_${i}` : id,
-          'webhook-timestamp': ts,
-          'webhook-signature': `v1,${sig}`,
+    // Senders with enough credits for the run (a signed pay-as-you-go payment through the webhook route).
+    // Several accounts: 20 workers on one account measure billing's contention on one document, not creation.
+    const fund = async (acct: Account, credits: number) => {
+      const body = JSON.stringify({
+        business_id: 'bench',
+        type: 'payment.succeeded',
+        timestamp: new Date().toISOString(),
+        data: {
+          payload_type: 'Payment',
+          payment_id: `pay_${randomUUID()}`,
+          customer: { customer_id: 'cus_bench', email: acct.email, name: 'Bench' },
+          metadata: { user_id: acct.userId, plan: 'payg' },
+          subscription_id: null,
+          product_cart: [{ product_id: 'prod_bench', quantity: Math.max(1, Math.ceil(credits / 1000)) }],
+          total_amount: 1000,
+          currency: 'USD',
         },
-        body,
       });
-      const text = await res.text();
-      if (res.ok && !/unmatched/.test(text)) break;
-      if (i > 50) throw new Error(`credits webhook: ${res.status} ${text}`);
-      await new Promise((r) => setTimeout(r, 200));
+      // Billing learns the user from identity's user.created event; retry (a new delivery) until it has.
+      for (let i = 0; ; i++) {
+        const id = `msg_${randomUUID()}`;
+        const ts = String(Math.floor(Date.now() / 1000));
+        const sig = createHmac('sha256', Buffer.from(webhookSecret.slice(6), 'base64'))
+          .update(`${id}.${ts}.${body}`)
+          .digest('base64');
+        const res = await fetch(`${gatewayUrl}/api/webhooks/dodo`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'webhook-id': id,
+            'webhook-timestamp': ts,
+            'webhook-signature': `v1,${sig}`,
+          },
+          body,
+        });
+        const text = await res.text();
+        if (res.ok && !/unmatched/.test(text)) return;
+        if (i > 50) throw new Error(`credits webhook: ${res.status} ${text}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    };
+    const accounts: Account[] = [];
+    for (let i = 0; i < ACCOUNTS; i++) {
+      const acct = await createAccount(gatewayUrl, urls.MAILPIT_URL, { tag: `bench${i}` });
+      await fund(acct, Math.ceil(SMALL / ACCOUNTS) + 10);
+      accounts.push(acct);
     }
 
     const photo = pngPhoto(64, 64);
-    const create = async (doc: Parameters<typeof multipart>[0][number]) => {
+    const create = async (doc: Parameters<typeof multipart>[0][number], acct: Account = accounts[0]!) => {
       const mp = multipart([
         { name: 'signer_name', value: 'Bench Signer' },
         { name: 'signer_email', value: `signer-${randomBytes(4).toString('hex')}@example.com` },
@@ -296,7 +306,10 @@ async function main() {
           const i = next++;
           const s = performance.now();
           try {
-            await create({ name: 'document', filename: 's.pdf', contentType: 'application/pdf', data: tinyPdf(`small ${i}`) });
+            await create(
+              { name: 'document', filename: 's.pdf', contentType: 'application/pdf', data: tinyPdf(`small ${i}`) },
+              accounts[i % accounts.length],
+            );
             latencies.push(performance.now() - s);
           } catch (err) {
             const key = String((err as Error).message).slice(0, 60);
@@ -307,7 +320,7 @@ async function main() {
     );
     const total = performance.now() - t;
     latencies.sort((a, b) => a - b);
-    console.log(`\n== ${SMALL} small creations, concurrency ${CONCURRENCY} ==`);
+    console.log(`\n== ${SMALL} small creations, concurrency ${CONCURRENCY}, ${ACCOUNTS} sender account(s) ==`);
     console.log(
       `total ${(total / 1000).toFixed(1)} s, ${latencies.length} created, ${((latencies.length / total) * 1000).toFixed(1)} creations/s`,
     );
