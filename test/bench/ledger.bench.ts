@@ -273,7 +273,9 @@ async function main() {
     const signer = createLogSigner(parseSigningKey(signingKey), 'bench.signet/ledger');
     await tree.init(EMPTY_ROOT, signer.checkpoint(0, EMPTY_ROOT));
     const log = createLedgerLog({ certs, tree, signer, metrics: new Metrics('ledger'), logger: createLogger('bench', 'silent') });
-    const leaves = Array.from({ length: APPENDS }, (_, i) => certificateLeaf(certificate(`APP-TX-${String(i).padStart(8, '0')}`)));
+    const leaves = Array.from({ length: APPENDS }, (_, i) =>
+      certificateLeaf(certificate(`APP-TX-${String(i).padStart(8, '0')}`)),
+    );
     const WRITERS = 8; // concurrent callers; claims in one process are serialized (gap-free indexes)
     const t0 = performance.now();
     let next = 0;
@@ -285,22 +287,29 @@ async function main() {
     const claimSec = (performance.now() - t0) / 1000;
     const t1 = performance.now();
     let sealed = 0;
-    for (let n = -1; n !== 0; ) sealed += n = await log.sealPending();
+    for (let n = -1; n !== 0;) sealed += n = await log.sealPending();
     const sealSec = (performance.now() - t1) / 1000;
     const head = await tree.head();
     // Appends one at a time: claim, then a checkpoint for that one certificate.
     const ONE = 200;
     const t2 = performance.now();
     for (let i = 0; i < ONE; i++) {
-      await log.claim(`ONE-TX-${String(i).padStart(8, '0')}`, certificateLeaf(certificate(`ONE-TX-${String(i).padStart(8, '0')}`)));
+      await log.claim(
+        `ONE-TX-${String(i).padStart(8, '0')}`,
+        certificateLeaf(certificate(`ONE-TX-${String(i).padStart(8, '0')}`)),
+      );
       await log.sealPending();
     }
     const oneSec = (performance.now() - t2) / 1000;
     await conn.dropDatabase();
     await conn.close();
     console.log(`\nAppend throughput of the log (real store: ${infra.MONGO_URL.split('@').pop()})`);
-    console.log(`  ${APPENDS} leaf claims by ${WRITERS} concurrent writers: ${fmt(claimSec, 2)} s = ${fmt(APPENDS / claimSec, 0)} claims/s`);
-    console.log(`  checkpointing them: ${sealed} leaves in ${fmt(sealSec, 2)} s = ${fmt(sealed / sealSec, 0)} leaves/s (tree size ${head.size})`);
+    console.log(
+      `  ${APPENDS} leaf claims by ${WRITERS} concurrent writers: ${fmt(claimSec, 2)} s = ${fmt(APPENDS / claimSec, 0)} claims/s`,
+    );
+    console.log(
+      `  checkpointing them: ${sealed} leaves in ${fmt(sealSec, 2)} s = ${fmt(sealed / sealSec, 0)} leaves/s (tree size ${head.size})`,
+    );
     console.log(`  together: ${fmt(APPENDS / (claimSec + sealSec), 0)} certificates/s appended and checkpointed (goal ≥ 500)`);
     console.log(`  one at a time (claim + its own checkpoint): ${fmt(ONE / oneSec, 0)} certificates/s`);
 
@@ -326,7 +335,9 @@ async function main() {
     const e2eSec = (performance.now() - t3) / 1000;
     await e2eConn.close();
     await bus.nc.drain();
-    console.log(`\nEnd to end (${EVENTS} transaction.verified events → certificates issued and checkpointed, one ledger process)`);
+    console.log(
+      `\nEnd to end (${EVENTS} transaction.verified events → certificates issued and checkpointed, one ledger process)`,
+    );
     console.log(
       `  published in ${fmt(published, 2)} s; all sealed after ${fmt(e2eSec, 2)} s = ${fmt(EVENTS / e2eSec, 0)} certificates/s`,
     );

@@ -11,7 +11,12 @@ import { makePng, multipart, tinyPdf, type Part } from '../fixtures/ceremony-med
 
 export type Reply = { status: number; body: any; headers: Headers };
 
-export async function send(base: string, method: string, path: string, init: { json?: unknown; parts?: Part[]; headers?: Record<string, string> } = {}): Promise<Reply> {
+export async function send(
+  base: string,
+  method: string,
+  path: string,
+  init: { json?: unknown; parts?: Part[]; headers?: Record<string, string> } = {},
+): Promise<Reply> {
   const headers: Record<string, string> = { ...init.headers };
   let body: RequestInit['body'];
   if (init.json !== undefined) {
@@ -52,7 +57,12 @@ export async function senderAccount(gatewayUrl: string): Promise<Account> {
  * request's 'close' for an abort), the same creation goes through the transaction service's
  * client-streaming CreateTransaction instead, so the ceremony is still tested on a real transaction.
  */
-export async function createTransaction(gatewayUrl: string, acct: Account, signerName = 'Ada Lovelace', transactionAddr?: string): Promise<CreatedTx> {
+export async function createTransaction(
+  gatewayUrl: string,
+  acct: Account,
+  signerName = 'Ada Lovelace',
+  transactionAddr?: string,
+): Promise<CreatedTx> {
   const dir = mkdtempSync(join(tmpdir(), 'signet-tx-'));
   const signerEmail = `signer-${randomBytes(4).toString('hex')}@example.com`;
   const document = tinyPdf(randomUUID());
@@ -66,10 +76,13 @@ export async function createTransaction(gatewayUrl: string, acct: Account, signe
       { name: 'reference', filename: 'face.png', contentType: 'image/png', data: reference },
     ],
   });
-  if (r.status === 201 || r.status === 200) return { ...(r.body as { id: number; token: string; sign_url: string }), signerEmail };
+  if (r.status === 201 || r.status === 200)
+    return { ...(r.body as { id: number; token: string; sign_url: string }), signerEmail };
   if (!(r.status === 400 && /aborted/.test(JSON.stringify(r.body)) && transactionAddr))
     throw new Error(`create transaction → ${r.status} ${JSON.stringify(r.body)}`);
-  console.warn('POST /api/transactions answered "the request was aborted"; creating the transaction through the transaction service instead');
+  console.warn(
+    'POST /api/transactions answered "the request was aborted"; creating the transaction through the transaction service instead',
+  );
   const client = createClient(transactionV1.TransactionServiceClient, transactionAddr, { metrics: new Metrics('ceremony-test') });
   try {
     const res = await new Promise<transactionV1.CreateTransactionResult>((resolve, reject) => {
@@ -78,7 +91,10 @@ export async function createTransaction(gatewayUrl: string, acct: Account, signe
       call.write({ part: { $case: 'document', value: document } });
       call.write({ part: { $case: 'reference', value: reference } });
       call.write({
-        part: { $case: 'fields', value: { signerName, signerEmail, signerEmails: [], attestationType: '', documentName: 'Employment contract.pdf' } },
+        part: {
+          $case: 'fields',
+          value: { signerName, signerEmail, signerEmails: [], attestationType: '', documentName: 'Employment contract.pdf' },
+        },
       });
       call.end();
     });

@@ -10,7 +10,11 @@ import { bigWebm, makeJpeg, makeWebm, type Part } from '../fixtures/ceremony-med
 import { createTransaction, send, senderAccount, transactionStatus, type CreatedTx } from './ceremony-helpers.js';
 
 const suffix = Math.random().toString(16).slice(2, 8);
-const BUCKETS = { BUCKET_DOCUMENTS: `cer-docs-${suffix}`, BUCKET_REFERENCES: `cer-refs-${suffix}`, BUCKET_CAPTURES: `cer-caps-${suffix}` };
+const BUCKETS = {
+  BUCKET_DOCUMENTS: `cer-docs-${suffix}`,
+  BUCKET_REFERENCES: `cer-refs-${suffix}`,
+  BUCKET_CAPTURES: `cer-caps-${suffix}`,
+};
 
 describe('/api/sign/{token}/* through the gateway (real transaction, ceremony, MinIO, FerretDB, NATS)', () => {
   let stack: Awaited<ReturnType<typeof startServices>>;
@@ -20,15 +24,25 @@ describe('/api/sign/{token}/* through the gateway (real transaction, ceremony, M
   const dir = mkdtempSync(join(tmpdir(), 'signet-ceremony-'));
   let webm: Buffer;
   let jpeg: Buffer;
-  const s3 = () => createS3({ ...(infra() as unknown as { S3_ENDPOINT: string; S3_ACCESS_KEY: string; S3_SECRET_KEY: string }), S3_REGION: 'us-east-1' });
+  const s3 = () =>
+    createS3({
+      ...(infra() as unknown as { S3_ENDPOINT: string; S3_ACCESS_KEY: string; S3_SECRET_KEY: string }),
+      S3_REGION: 'us-east-1',
+    });
   const captures = async (id: number) => (await listKeys(s3(), BUCKETS.BUCKET_CAPTURES, `${id}/`)).sort();
   const api = (method: string, path: string, init: Parameters<typeof send>[3] = {}) =>
-    send(stack.gatewayUrl, method, path, { ...init, headers: { 'x-forwarded-for': `10.9.${Math.floor(Math.random() * 250)}.1`, ...init.headers } });
+    send(stack.gatewayUrl, method, path, {
+      ...init,
+      headers: { 'x-forwarded-for': `10.9.${Math.floor(Math.random() * 250)}.1`, ...init.headers },
+    });
   const capture = (token: string, nonce: string | null, video: Part | null, frame: Part | null) =>
     api('POST', `/api/sign/${token}/capture`, {
       parts: [...(nonce !== null ? [{ name: 'nonce', value: nonce }] : []), ...(video ? [video] : []), ...(frame ? [frame] : [])],
     });
-  const videoPart = (data: Part extends infer P ? (P extends { data: infer D } ? D : never) : never, filename = 'video.webm'): Part => ({ name: 'video', filename, contentType: 'video/webm', data });
+  const videoPart = (
+    data: Part extends infer P ? (P extends { data: infer D } ? D : never) : never,
+    filename = 'video.webm',
+  ): Part => ({ name: 'video', filename, contentType: 'video/webm', data });
   const framePart = (): Part => ({ name: 'frame', filename: 'frame.jpg', contentType: 'image/jpeg', data: jpeg });
 
   beforeAll(async () => {
@@ -126,10 +140,20 @@ describe('/api/sign/{token}/* through the gateway (real transaction, ceremony, M
   });
 
   it('a text file named .webm → 400, an image that is not JPEG/PNG → 400, a 51 MB video → 413; nothing stored', async () => {
-    const text = await capture(tx.token, nonce, videoPart(Buffer.from('this is not a video, only text\n'.repeat(100))), framePart());
+    const text = await capture(
+      tx.token,
+      nonce,
+      videoPart(Buffer.from('this is not a video, only text\n'.repeat(100))),
+      framePart(),
+    );
     expect(text.status).toBe(400);
     expect(text.body.detail).toMatch(/WebM or MP4/);
-    const gif = await capture(tx.token, nonce, videoPart(webm), { name: 'frame', filename: 'frame.jpg', contentType: 'image/jpeg', data: Buffer.from('GIF89a....') });
+    const gif = await capture(tx.token, nonce, videoPart(webm), {
+      name: 'frame',
+      filename: 'frame.jpg',
+      contentType: 'image/jpeg',
+      data: Buffer.from('GIF89a....'),
+    });
     expect(gif.status).toBe(400);
     expect(gif.body.detail).toMatch(/JPEG or PNG/);
     const big = await capture(tx.token, nonce, videoPart(bigWebm(51 * 1024 * 1024)), framePart());
@@ -145,7 +169,12 @@ describe('/api/sign/{token}/* through the gateway (real transaction, ceremony, M
 
   it('forensic batches are schema-checked, size-limited and stored', async () => {
     const ok = await api('POST', `/api/sign/${tx.token}/forensic`, {
-      json: { events: [{ type: 'camera_enumeration', t: Date.now(), data: { video_inputs: 1 } }, { type: 'visibility_change', t: 1, data: { state: 'hidden' } }] },
+      json: {
+        events: [
+          { type: 'camera_enumeration', t: Date.now(), data: { video_inputs: 1 } },
+          { type: 'visibility_change', t: 1, data: { state: 'hidden' } },
+        ],
+      },
     });
     expect(ok.status, JSON.stringify(ok.body)).toBe(202);
     expect(ok.body.batch).toBe(1);
@@ -204,7 +233,9 @@ describe('/api/sign/{token}/* through the gateway (real transaction, ceremony, M
   it("a cancelled transaction's link → 404 on every route", async () => {
     const other = await createTransaction(stack.gatewayUrl, acct, 'Grace Hopper', stack.env.TRANSACTION_ADDR);
     expect((await api('GET', `/api/sign/${other.token}/summary`)).status).toBe(200);
-    const cancel = await send(stack.gatewayUrl, 'POST', `/api/transactions/${other.id}/cancel`, { headers: { 'x-api-key': acct.apiKey } });
+    const cancel = await send(stack.gatewayUrl, 'POST', `/api/transactions/${other.id}/cancel`, {
+      headers: { 'x-api-key': acct.apiKey },
+    });
     expect(cancel.status).toBeLessThan(300);
     const t = other.token;
     const replies = [

@@ -13,12 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectBus, publishEvent, type Bus } from '@signet/kit';
 import { eventsV1 } from '@signet/proto';
 import { eventually, infra, startServices } from '../harness/services.js';
-import {
-  formatVerifierKey,
-  parseVerifierKey,
-  verifyCheckpoint,
-  verifyConsistency,
-} from '../../services/verify-cli/src/index.js';
+import { formatVerifierKey, parseVerifierKey, verifyCheckpoint, verifyConsistency } from '../../services/verify-cli/src/index.js';
 
 const root = join(import.meta.dirname, '../..');
 const CLI = join(root, 'services/verify-cli/src/cli.ts');
@@ -26,7 +21,10 @@ const CLI = join(root, 'services/verify-cli/src/cli.ts');
 /** Runs signet-verify as its own process, as a user would. */
 function signetVerify(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--conditions=@signet/source', '--import', 'tsx', CLI, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--conditions=@signet/source', '--import', 'tsx', CLI, ...args], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -60,8 +58,24 @@ async function publishVerified(bus: Bus, ref: string, documentSha256: string) {
       attestationType: 'signature',
       ownerId: 'u1',
       signers: [
-        { name: 'Ada Lovelace', email: 'ada@example.com', verificationMode: 'biometric', videoSha256: 'a'.repeat(64), frameSha256: 'b'.repeat(64), referenceSha256: 'c'.repeat(64), verifiedAt: '2026-11-25T10:00:00.000Z' },
-        { name: 'Charles Babbage', email: 'cb@example.org', verificationMode: 'liveness', videoSha256: 'd'.repeat(64), frameSha256: 'e'.repeat(64), referenceSha256: '', verifiedAt: '2026-11-25T10:05:00.000Z' },
+        {
+          name: 'Ada Lovelace',
+          email: 'ada@example.com',
+          verificationMode: 'biometric',
+          videoSha256: 'a'.repeat(64),
+          frameSha256: 'b'.repeat(64),
+          referenceSha256: 'c'.repeat(64),
+          verifiedAt: '2026-11-25T10:00:00.000Z',
+        },
+        {
+          name: 'Charles Babbage',
+          email: 'cb@example.org',
+          verificationMode: 'liveness',
+          videoSha256: 'd'.repeat(64),
+          frameSha256: 'e'.repeat(64),
+          referenceSha256: '',
+          verifiedAt: '2026-11-25T10:05:00.000Z',
+        },
       ],
     }).finish(),
   });
@@ -122,7 +136,9 @@ describe('sealed certificates, verified online and offline', () => {
     expect(bundle.certificate).toMatchObject({ reference: ref, document_sha256: sha });
     // Masked emails and commitments only: no address, no face data.
     expect(JSON.stringify(bundle)).not.toContain('ada@example.com');
-    const key = await json<{ verifier_key: string; key_id: string; origin: string; public_key: string }>('/api/ledger/public-key');
+    const key = await json<{ verifier_key: string; key_id: string; origin: string; public_key: string }>(
+      '/api/ledger/public-key',
+    );
     expect(key.verifier_key).toBe(formatVerifierKey(key.origin, Buffer.from(key.public_key, 'base64')));
     expect(parseVerifierKey(key.verifier_key).keyId.toString('hex')).toBe(key.key_id);
 
@@ -196,14 +212,19 @@ describe('sealed certificates, verified online and offline', () => {
     const text = await (await get('/api/ledger/checkpoint', { headers: { accept: 'text/plain' } })).text();
     expect(text.startsWith(`${key.name}\n`)).toBe(true);
 
-    const more = Array.from({ length: 5 }, () => [reference(), createHash('sha256').update(randomBytes(8)).digest('hex')] as const);
+    const more = Array.from(
+      { length: 5 },
+      () => [reference(), createHash('sha256').update(randomBytes(8)).digest('hex')] as const,
+    );
     for (const [r, h] of more) await publishVerified(bus, r, h);
     for (const [r, h] of more) await eventually(async () => (await get(`/api/verify/${r}/${h.slice(0, 16)}`)).status === 200);
     const after = await json<{ tree_size: number; root_hash: string; checkpoint: string }>('/api/ledger/checkpoint');
     expect(after.tree_size).toBe(before.tree_size + 5);
     expect(verifyCheckpoint(after.checkpoint, key)?.size).toBe(after.tree_size);
 
-    const c = await json<{ from: number; to: number; from_root: string; to_root: string; proof: string[] }>(`/api/ledger/consistency?from=${before.tree_size}&to=${after.tree_size}`);
+    const c = await json<{ from: number; to: number; from_root: string; to_root: string; proof: string[] }>(
+      `/api/ledger/consistency?from=${before.tree_size}&to=${after.tree_size}`,
+    );
     expect(c.from_root).toBe(before.root_hash);
     expect(c.to_root).toBe(after.root_hash);
     const b = (s: string) => Buffer.from(s, 'base64');
@@ -227,36 +248,53 @@ describe('sealed certificates, verified online and offline', () => {
   });
 
   const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-  it.skipIf(!existsSync(chromium))('lets a person drop the PDF on /verify and see every check pass, or the document fail', async () => {
-    const { chromium: pw } = await import('playwright-core');
-    const browser = await pw.launch({ executablePath: chromium, args: ['--no-sandbox'] });
-    try {
-      const page = await browser.newPage();
-      const errors: string[] = [];
-      page.on('pageerror', (e) => errors.push(e.message));
-      page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-      await page.goto(`${stack.gatewayUrl}/verify`);
-      await page.fill('#ref', ref);
-      await page.setInputFiles('#pdf', { name: 'document.pdf', mimeType: 'application/pdf', buffer: pdf });
-      await page.waitForFunction(() => /^(Verified|Not verified)/.test((globalThis as unknown as PageGlobal).document.getElementById('result')?.textContent ?? ''), null, { timeout: 15_000 });
-      expect(await page.textContent('#result')).toBe(`Verified: ${ref}`);
-      expect(await page.inputValue('#hash')).toBe(prefix);
-      const checks = await page.$$eval('#checks li', (lis) => lis.map((li) => `${li.className} ${li.textContent}`));
-      expect(checks.some((c) => c.startsWith('ok') && c.includes('full SHA-256 is the certified'))).toBe(true);
-      expect(checks.some((c) => c.startsWith('ok') && c.includes('inclusion proof'))).toBe(true);
-      expect(checks.filter((c) => c.startsWith('bad'))).toEqual([]);
-      // Chromium has Ed25519 in WebCrypto: the signatures are checked in the page, not skipped.
-      expect(checks.some((c) => c.startsWith('ok') && c.includes('checkpoint signed by the log key'))).toBe(true);
-      expect(checks.some((c) => c.startsWith('ok') && c.includes('ledger seal is the log key'))).toBe(true);
+  it.skipIf(!existsSync(chromium))(
+    'lets a person drop the PDF on /verify and see every check pass, or the document fail',
+    async () => {
+      const { chromium: pw } = await import('playwright-core');
+      const browser = await pw.launch({ executablePath: chromium, args: ['--no-sandbox'] });
+      try {
+        const page = await browser.newPage();
+        const errors: string[] = [];
+        page.on('pageerror', (e) => errors.push(e.message));
+        page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+        await page.goto(`${stack.gatewayUrl}/verify`);
+        await page.fill('#ref', ref);
+        await page.setInputFiles('#pdf', { name: 'document.pdf', mimeType: 'application/pdf', buffer: pdf });
+        await page.waitForFunction(
+          () =>
+            /^(Verified|Not verified)/.test(
+              (globalThis as unknown as PageGlobal).document.getElementById('result')?.textContent ?? '',
+            ),
+          null,
+          { timeout: 15_000 },
+        );
+        expect(await page.textContent('#result')).toBe(`Verified: ${ref}`);
+        expect(await page.inputValue('#hash')).toBe(prefix);
+        const checks = await page.$$eval('#checks li', (lis) => lis.map((li) => `${li.className} ${li.textContent}`));
+        expect(checks.some((c) => c.startsWith('ok') && c.includes('full SHA-256 is the certified'))).toBe(true);
+        expect(checks.some((c) => c.startsWith('ok') && c.includes('inclusion proof'))).toBe(true);
+        expect(checks.filter((c) => c.startsWith('bad'))).toEqual([]);
+        // Chromium has Ed25519 in WebCrypto: the signatures are checked in the page, not skipped.
+        expect(checks.some((c) => c.startsWith('ok') && c.includes('checkpoint signed by the log key'))).toBe(true);
+        expect(checks.some((c) => c.startsWith('ok') && c.includes('ledger seal is the log key'))).toBe(true);
 
-      // The same reference with a PDF that differs in one byte: the prefix no longer matches.
-      const changed = Buffer.from(pdf);
-      changed[200] = changed[200]! ^ 0x80;
-      await page.setInputFiles('#pdf', { name: 'changed.pdf', mimeType: 'application/pdf', buffer: changed });
-      await page.waitForFunction(() => ((globalThis as unknown as PageGlobal).document.getElementById('result')?.textContent ?? '').startsWith('Not verified'), null, { timeout: 15_000 });
-      expect(errors.filter((e) => !/404/.test(e))).toEqual([]);
-    } finally {
-      await browser.close();
-    }
-  });
+        // The same reference with a PDF that differs in one byte: the prefix no longer matches.
+        const changed = Buffer.from(pdf);
+        changed[200] = changed[200]! ^ 0x80;
+        await page.setInputFiles('#pdf', { name: 'changed.pdf', mimeType: 'application/pdf', buffer: changed });
+        await page.waitForFunction(
+          () =>
+            ((globalThis as unknown as PageGlobal).document.getElementById('result')?.textContent ?? '').startsWith(
+              'Not verified',
+            ),
+          null,
+          { timeout: 15_000 },
+        );
+        expect(errors.filter((e) => !/404/.test(e))).toEqual([]);
+      } finally {
+        await browser.close();
+      }
+    },
+  );
 });

@@ -71,10 +71,16 @@ export async function startLedger(cfg: LedgerConfig, opts: LedgerOptions = {}) {
     grpcPort: cfg.GRPC_PORT,
     opsPort: cfg.OPS_PORT,
     checks,
-    register: (server) => addService(server, ledgerV1.LedgerServiceService, ledgerHandlers({ certs, log, signer, publicBaseUrl: cfg.PUBLIC_BASE_URL }), {
-        metrics,
-        logger,
-      }),
+    register: (server) =>
+      addService(
+        server,
+        ledgerV1.LedgerServiceService,
+        ledgerHandlers({ certs, log, signer, publicBaseUrl: cfg.PUBLIC_BASE_URL }),
+        {
+          metrics,
+          logger,
+        },
+      ),
   });
 
   return {

@@ -38,7 +38,17 @@ function cert(ref: string): Certificate {
     document_sha256: leafHash(Buffer.from(ref)).toString('hex'),
     issuer_name: 'Acme Ltd',
     attestation_type: 'signature',
-    signers: [{ name: 'Ada', email_masked: 'a***@example.com', verification_mode: 'biometric', verified_at: '2026-11-25T10:00:00.000Z', video_commitment: '', frame_commitment: '', reference_commitment: '' }],
+    signers: [
+      {
+        name: 'Ada',
+        email_masked: 'a***@example.com',
+        verification_mode: 'biometric',
+        verified_at: '2026-11-25T10:00:00.000Z',
+        video_commitment: '',
+        frame_commitment: '',
+        reference_commitment: '',
+      },
+    ],
     verified_at: '2026-11-25T10:00:00.000Z',
   };
 }
@@ -50,7 +60,8 @@ describe('the Merkle log in the store', () => {
   const key = parseVerifierKey(signer.verifierKey);
   let certs: CertificateRepository;
   let tree: TreeRepository;
-  const newLog = (t: TreeRepository = tree, batchMax = 50) => createLedgerLog({ certs, tree: t, signer, metrics: new Metrics('ledger'), logger }, { batchMax, leaseMs: 5000 });
+  const newLog = (t: TreeRepository = tree, batchMax = 50) =>
+    createLedgerLog({ certs, tree: t, signer, metrics: new Metrics('ledger'), logger }, { batchMax, leaseMs: 5000 });
 
   /** What the consumer does for one verified transaction. */
   async function issue(log: ReturnType<typeof newLog>, ref: string, c: Certificate = cert(ref)) {
@@ -70,7 +81,15 @@ describe('the Merkle log in the store', () => {
         issuerName: c.issuer_name,
         attestationType: c.attestation_type,
         ownerId: 'u',
-        signers: c.signers.map((s) => ({ name: s.name, email: 'ada@example.com', verificationMode: s.verification_mode, videoSha256: '', frameSha256: '', referenceSha256: '', verifiedAt: s.verified_at })),
+        signers: c.signers.map((s) => ({
+          name: s.name,
+          email: 'ada@example.com',
+          verificationMode: s.verification_mode,
+          videoSha256: '',
+          frameSha256: '',
+          referenceSha256: '',
+          verifiedAt: s.verified_at,
+        })),
       }).finish(),
     });
   }
@@ -78,7 +97,10 @@ describe('the Merkle log in the store', () => {
   /** Every invariant at once: one leaf per certificate, indexes 0..n-1, head root = MTH of the certificates in leaf order. */
   async function checkLog() {
     const head = await tree.head();
-    const all = await certs.model.find({}, { reference: 1, leaf_index: 1, certificate: 1, ledger_seal: 1 }).sort({ leaf_index: 1 }).lean<{ reference: string; leaf_index: number; certificate: Certificate; ledger_seal: string }[]>();
+    const all = await certs.model
+      .find({}, { reference: 1, leaf_index: 1, certificate: 1, ledger_seal: 1 })
+      .sort({ leaf_index: 1 })
+      .lean<{ reference: string; leaf_index: number; certificate: Certificate; ledger_seal: string }[]>();
     expect(all.map((c) => c.leaf_index)).toEqual(all.map((_, i) => i));
     expect(head.size).toBe(all.length);
     expect(await conn.collection('ledger_leaves').countDocuments()).toBe(all.length);
@@ -112,9 +134,11 @@ describe('the Merkle log in the store', () => {
         await new Promise((r) => setTimeout(r, 5));
       }
     })();
-    await Promise.all([0, 1, 2].map(async (w) => {
-      for (const r of refs.filter((_, i) => i % 3 === w)) await issue(w === 1 ? b : a, r);
-    }));
+    await Promise.all(
+      [0, 1, 2].map(async (w) => {
+        for (const r of refs.filter((_, i) => i % 3 === w)) await issue(w === 1 ? b : a, r);
+      }),
+    );
     await sealing;
     while ((await a.sealPending()) > 0);
     const head = await checkLog();
@@ -160,7 +184,13 @@ describe('the Merkle log in the store', () => {
   it('proves consistency between any two sizes from stored nodes', async () => {
     const log = newLog();
     const head = await tree.head();
-    for (const [m, n] of [[1, head.size], [7, 64], [64, head.size], [head.size, head.size], [33, 90]] as [number, number][]) {
+    for (const [m, n] of [
+      [1, head.size],
+      [7, 64],
+      [64, head.size],
+      [head.size, head.size],
+      [33, 90],
+    ] as [number, number][]) {
       const p = await log.consistency(m, n);
       expect(verifyConsistency(m, n, p.fromRoot, p.toRoot, p.proof), `${m} → ${n}`).toBe(true);
     }
@@ -173,17 +203,45 @@ describe('the Merkle log in the store', () => {
 describe('the ledger service over gRPC', () => {
   it('renders the certificate of completion PDF for a sealed certificate', async () => {
     const db = `t_${randomUUID().slice(0, 8)}_ledger_pdf`;
-    const cfg = parseConfig(ledgerConfigSchema, { ...infra(), ...testSecrets(), MONGO_DB: db, GRPC_PORT: String(await freePort()), OPS_PORT: String(await freePort()), LOG_LEVEL: 'silent' });
+    const cfg = parseConfig(ledgerConfigSchema, {
+      ...infra(),
+      ...testSecrets(),
+      MONGO_DB: db,
+      GRPC_PORT: String(await freePort()),
+      OPS_PORT: String(await freePort()),
+      LOG_LEVEL: 'silent',
+    });
     const ledger = await startLedger(cfg);
-    const client = createClient(ledgerV1.LedgerServiceClient, `127.0.0.1:${ledger.grpcPort}`, { metrics: new Metrics('test'), defaultDeadlineMs: 10_000 });
+    const client = createClient(ledgerV1.LedgerServiceClient, `127.0.0.1:${ledger.grpcPort}`, {
+      metrics: new Metrics('test'),
+      defaultDeadlineMs: 10_000,
+    });
     try {
       const ref = reference();
-      const c = { ...cert(ref), signers: [...cert(ref).signers, { ...cert(ref).signers[0]!, name: 'Zoë Ünïcode 李', verification_mode: 'liveness' }] };
+      const c = {
+        ...cert(ref),
+        signers: [...cert(ref).signers, { ...cert(ref).signers[0]!, name: 'Zoë Ünïcode 李', verification_mode: 'liveness' }],
+      };
       const leaf = await ledger.log.claim(ref, certificateLeaf(c));
-      await ledger.certs.insertOnce({ reference: ref, transaction_id: 9, document_sha256: c.document_sha256, certificate: c, ledger_seal: leaf.seal, leaf_index: leaf.index, issued_at: new Date(), source_event_id: 'e' }, []);
+      await ledger.certs.insertOnce(
+        {
+          reference: ref,
+          transaction_id: 9,
+          document_sha256: c.document_sha256,
+          certificate: c,
+          ledger_seal: leaf.seal,
+          leaf_index: leaf.index,
+          issued_at: new Date(),
+          source_event_id: 'e',
+        },
+        [],
+      );
       // The service's own sealing pass checkpoints it (it polls every second).
       await eventually(async () => (await ledger.log.head()).size > leaf.index);
-      const out = await client.renderCertificatePdf({ reference: ref, events: [{ type: 'created', at: '2026-11-25T09:00:00Z', actor: 'sender', detail: '' }] });
+      const out = await client.renderCertificatePdf({
+        reference: ref,
+        events: [{ type: 'created', at: '2026-11-25T09:00:00Z', actor: 'sender', detail: '' }],
+      });
       expect(Buffer.from(out.pdf).subarray(0, 5).toString()).toBe('%PDF-');
       expect(out.filename).toBe(`${ref}-certificate.pdf`);
       const pdf = await PDFDocument.load(out.pdf);

@@ -124,7 +124,9 @@ describe('ledger consumer of signet.transaction.verified', () => {
       // 3. The fresh process appended it to the log once, and published exactly one
       //    certificate.issued event for it through the outbox.
       await eventually(async () => {
-        const doc = await certs.model.findOne({ reference }, { outbox: 1, leaf_index: 1 }).lean<{ outbox: unknown[]; leaf_index: number | null }>();
+        const doc = await certs.model
+          .findOne({ reference }, { outbox: 1, leaf_index: 1 })
+          .lean<{ outbox: unknown[]; leaf_index: number | null }>();
         return doc?.leaf_index !== null && doc?.outbox.length === 0;
       });
       expect(await conn.collection('ledger_leaves').countDocuments({ reference })).toBe(1);

@@ -75,20 +75,40 @@ export function verifyBundle(value: unknown, opts: { key: VerifierKey; documentS
   const cp = verifyCheckpoint(bundle.checkpoint, opts.key);
   checks.push(
     cp
-      ? { name: 'checkpoint', ok: true, detail: `checkpoint of ${cp.origin} at size ${cp.size} signed by key ${opts.key.keyId.toString('hex')}` }
-      : { name: 'checkpoint', ok: false, detail: `checkpoint is not a valid note signed by ${opts.key.name} (key ${opts.key.keyId.toString('hex')})` },
+      ? {
+          name: 'checkpoint',
+          ok: true,
+          detail: `checkpoint of ${cp.origin} at size ${cp.size} signed by key ${opts.key.keyId.toString('hex')}`,
+        }
+      : {
+          name: 'checkpoint',
+          ok: false,
+          detail: `checkpoint is not a valid note signed by ${opts.key.name} (key ${opts.key.keyId.toString('hex')})`,
+        },
   );
 
   const proof = bundle.inclusion_proof.map((h) => Buffer.from(h, 'base64'));
   const root = rootFromInclusionProof(bundle.leaf_index, bundle.tree_size, leaf, proof);
   if (!root) {
-    checks.push({ name: 'inclusion', ok: false, detail: `inclusion proof does not fit leaf ${bundle.leaf_index} of a tree of ${bundle.tree_size}` });
+    checks.push({
+      name: 'inclusion',
+      ok: false,
+      detail: `inclusion proof does not fit leaf ${bundle.leaf_index} of a tree of ${bundle.tree_size}`,
+    });
   } else if (!cp) {
     checks.push({ name: 'inclusion', ok: false, detail: 'no trusted checkpoint to compare the computed root with' });
   } else if (cp.size !== bundle.tree_size || !cp.root.equals(root)) {
-    checks.push({ name: 'inclusion', ok: false, detail: `computed root ${root.toString('base64')} (size ${bundle.tree_size}) is not the checkpoint root ${cp.root.toString('base64')} (size ${cp.size})` });
+    checks.push({
+      name: 'inclusion',
+      ok: false,
+      detail: `computed root ${root.toString('base64')} (size ${bundle.tree_size}) is not the checkpoint root ${cp.root.toString('base64')} (size ${cp.size})`,
+    });
   } else {
-    checks.push({ name: 'inclusion', ok: true, detail: `leaf ${bundle.leaf_index} is in the tree of ${cp.size} (${proof.length} proof hashes to root ${root.toString('base64')})` });
+    checks.push({
+      name: 'inclusion',
+      ok: true,
+      detail: `leaf ${bundle.leaf_index} is in the tree of ${cp.size} (${proof.length} proof hashes to root ${root.toString('base64')})`,
+    });
   }
 
   const seal = parseSeal(bundle.ledger_seal);
@@ -103,7 +123,11 @@ export function verifyBundle(value: unknown, opts: { key: VerifierKey; documentS
     checks.push(
       opts.documentSha256.toLowerCase() === expected
         ? { name: 'document', ok: true, detail: `document SHA-256 ${expected} matches the certificate` }
-        : { name: 'document', ok: false, detail: `document SHA-256 ${opts.documentSha256.toLowerCase()} is not the certified ${expected}` },
+        : {
+            name: 'document',
+            ok: false,
+            detail: `document SHA-256 ${opts.documentSha256.toLowerCase()} is not the certified ${expected}`,
+          },
     );
   }
   return { ok: checks.every((c) => c.ok), reference: bundle.certificate.reference, checks };

@@ -9,12 +9,19 @@ export const HASH_SIZE = 32;
 
 /** SHA-256(0x00 ‖ leaf bytes). */
 export function leafHash(leaf: Uint8Array): Buffer {
-  return createHash('sha256').update(Buffer.from([0])).update(leaf).digest();
+  return createHash('sha256')
+    .update(Buffer.from([0]))
+    .update(leaf)
+    .digest();
 }
 
 /** SHA-256(0x01 ‖ left ‖ right). */
 export function nodeHash(left: Uint8Array, right: Uint8Array): Buffer {
-  return createHash('sha256').update(Buffer.from([1])).update(left).update(right).digest();
+  return createHash('sha256')
+    .update(Buffer.from([1]))
+    .update(left)
+    .update(right)
+    .digest();
 }
 
 const odd = (n: number) => n % 2 === 1;

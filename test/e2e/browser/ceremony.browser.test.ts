@@ -22,7 +22,11 @@ const ROOT = resolve(import.meta.dirname, '../../..');
 const ARTIFACTS = join(ROOT, 'test-artifacts/ceremony');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const suffix = Math.random().toString(16).slice(2, 8);
-const BUCKETS = { BUCKET_DOCUMENTS: `brw-docs-${suffix}`, BUCKET_REFERENCES: `brw-refs-${suffix}`, BUCKET_CAPTURES: `brw-caps-${suffix}` };
+const BUCKETS = {
+  BUCKET_DOCUMENTS: `brw-docs-${suffix}`,
+  BUCKET_REFERENCES: `brw-refs-${suffix}`,
+  BUCKET_CAPTURES: `brw-caps-${suffix}`,
+};
 
 describe('the signing page in headless Chromium with a fake camera', () => {
   let stack: Awaited<ReturnType<typeof startServices>>;
@@ -75,7 +79,8 @@ describe('the signing page in headless Chromium with a fake camera', () => {
   it('consents, records the challenge and uploads; the transaction reaches capture_accepted', async () => {
     const page = await context.newPage();
     page.on('request', (r) => {
-      if (!r.url().startsWith(stack.gatewayUrl) && !r.url().startsWith('blob:') && !r.url().startsWith('data:')) external.push(r.url());
+      if (!r.url().startsWith(stack.gatewayUrl) && !r.url().startsWith('blob:') && !r.url().startsWith('data:'))
+        external.push(r.url());
     });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));
@@ -95,7 +100,9 @@ describe('the signing page in headless Chromium with a fake camera', () => {
     await shot(page, '02-camera.png');
     await page.click('#camera-allow');
     await screen(page, 'preview');
-    await expect.poll(() => page.$eval('#preview', (v) => (v as unknown as { videoWidth: number }).videoWidth), { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(() => page.$eval('#preview', (v) => (v as unknown as { videoWidth: number }).videoWidth), { timeout: 15_000 })
+      .toBeGreaterThan(0);
     await shot(page, '03-preview.png');
     await page.click('#start');
 
@@ -118,7 +125,10 @@ describe('the signing page in headless Chromium with a fake camera', () => {
 
     // The transaction moved; the media are in MinIO; the event is on the stream.
     await eventually(async () => (await transactionStatus(stack.gatewayUrl, acct, tx.id)) === 'capture_accepted', 20_000);
-    const s3 = createS3({ ...(infra() as unknown as { S3_ENDPOINT: string; S3_ACCESS_KEY: string; S3_SECRET_KEY: string }), S3_REGION: 'us-east-1' });
+    const s3 = createS3({
+      ...(infra() as unknown as { S3_ENDPOINT: string; S3_ACCESS_KEY: string; S3_SECRET_KEY: string }),
+      S3_REGION: 'us-east-1',
+    });
     const keys = (await listKeys(s3, BUCKETS.BUCKET_CAPTURES, `${tx.id}/`)).sort();
     expect(keys).toHaveLength(2);
     expect(keys[0]).toMatch(/\/frame\.jpg$/);
@@ -157,7 +167,10 @@ describe('the signing page in headless Chromium with a fake camera', () => {
 
   it('a cancelled link shows a readable message instead of the ceremony', async () => {
     const other = await createTransaction(stack.gatewayUrl, acct, 'Grace Hopper', stack.env.TRANSACTION_ADDR);
-    const cancel = await fetch(`${stack.gatewayUrl}/api/transactions/${other.id}/cancel`, { method: 'POST', headers: { 'x-api-key': acct.apiKey } });
+    const cancel = await fetch(`${stack.gatewayUrl}/api/transactions/${other.id}/cancel`, {
+      method: 'POST',
+      headers: { 'x-api-key': acct.apiKey },
+    });
     expect(cancel.status).toBeLessThan(300);
     const page = await context.newPage();
     await page.goto(other.sign_url);

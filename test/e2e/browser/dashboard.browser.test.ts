@@ -67,14 +67,27 @@ describe('the sender’s dashboard in headless Chromium', () => {
     face = makePng(work);
     writeFileSync(join(work, 'Employment contract.pdf'), pdf);
     stack = await startServices(['identity', 'billing', 'transaction', 'gateway'], {
-      env: { ...BUCKETS, ...CHECKOUT, REFERENCE_PREFIX: 'DASH', PRODUCT_CATALOG: JSON.stringify({ prod_pro: { plan: 'pro' }, prod_credits10: { credits: 10 } }) },
+      env: {
+        ...BUCKETS,
+        ...CHECKOUT,
+        REFERENCE_PREFIX: 'DASH',
+        PRODUCT_CATALOG: JSON.stringify({ prod_pro: { plan: 'pro' }, prod_credits10: { credits: 10 } }),
+      },
     });
     context = await chromium.launchPersistentContext(join(work, 'profile'), {
       executablePath: CHROMIUM,
       headless: true,
       viewport: { width: 1280, height: 800 },
       acceptDownloads: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
     page = context.pages()[0] ?? (await context.newPage());
     page.on('request', (r) => {
@@ -133,7 +146,8 @@ describe('the sender’s dashboard in headless Chromium', () => {
       const scope = document.querySelector('dialog[open]') ?? document;
       for (const el of scope.querySelectorAll<HTMLElement>(sel)) {
         el.removeAttribute('data-kb');
-        const visible = !!(el.offsetWidth || el.offsetHeight || el.getClientRects().length) && getComputedStyle(el).visibility !== 'hidden';
+        const visible =
+          !!(el.offsetWidth || el.offsetHeight || el.getClientRects().length) && getComputedStyle(el).visibility !== 'hidden';
         if (!visible || (el as HTMLButtonElement).disabled || el.closest('[hidden]') || el.classList.contains('skip')) continue;
         el.setAttribute('data-kb', String(n++));
       }
@@ -148,7 +162,10 @@ describe('the sender’s dashboard in headless Chromium', () => {
       if (k !== null) seen.add(k);
     }
     return page.evaluate(
-      (s) => [...document.querySelectorAll('[data-kb]')].filter((e) => !s.includes(e.getAttribute('data-kb')!)).map((e) => e.outerHTML.slice(0, 120)),
+      (s) =>
+        [...document.querySelectorAll('[data-kb]')]
+          .filter((e) => !s.includes(e.getAttribute('data-kb')!))
+          .map((e) => e.outerHTML.slice(0, 120)),
       [...seen],
     );
   }
@@ -185,7 +202,9 @@ describe('the sender’s dashboard in headless Chromium', () => {
     await page.getByLabel('Password').fill('short');
     await page.click('button[type=submit]');
     // The API's 400 appears beside the password field.
-    await expect.poll(() => page.locator('[data-field=password] .field-error').textContent()).toMatch(/password: must be at least 10/);
+    await expect
+      .poll(() => page.locator('[data-field=password] .field-error').textContent())
+      .toMatch(/password: must be at least 10/);
     expect(await page.getByLabel('Password').getAttribute('aria-invalid')).toBe('true');
     await page.getByLabel('Password').fill(password);
     await page.click('button[type=submit]');
@@ -250,7 +269,8 @@ describe('the sender’s dashboard in headless Chromium', () => {
         const dt = new DataTransfer();
         dt.items.add(new File([new Uint8Array(bytes)], 'ada.png', { type: 'image/png' }));
         const zone = document.querySelector('[data-field=reference]')!;
-        for (const type of ['dragover', 'drop']) zone.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }));
+        for (const type of ['dragover', 'drop'])
+          zone.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }));
       },
       { bytes: [...face] },
     );
@@ -372,7 +392,11 @@ describe('the sender’s dashboard in headless Chromium', () => {
       fd.append('signer_email', `filler-${i}-${suffix}@example.com`);
       fd.append('document', new Blob([new Uint8Array(tinyPdf(`filler ${i}`))], { type: 'application/pdf' }), 'f.pdf');
       fd.append('reference', new Blob([new Uint8Array(face)], { type: 'image/png' }), 'f.png');
-      const r = await fetch(`${stack.gatewayUrl}/api/transactions`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: fd });
+      const r = await fetch(`${stack.gatewayUrl}/api/transactions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+        body: fd,
+      });
       expect(r.status, await r.clone().text()).toBe(201);
     }
     await page.click('a[data-nav=transactions]');
@@ -382,7 +406,9 @@ describe('the sender’s dashboard in headless Chromium', () => {
     await page.getByLabel('Full legal name').fill('Over Quota');
     await page.getByLabel('Email', { exact: true }).fill(`over-${suffix}@example.com`);
     await page.getByLabel('Document (PDF)').setInputFiles(join(work, 'Employment contract.pdf'));
-    await page.getByLabel('Face photo of the primary signer').setInputFiles({ name: 'f.png', mimeType: 'image/png', buffer: face });
+    await page
+      .getByLabel('Face photo of the primary signer')
+      .setInputFiles({ name: 'f.png', mimeType: 'image/png', buffer: face });
     await page.waitForSelector('[data-field=reference] img.thumb');
     await page.click('#create-form button[type=submit]');
     await page.waitForSelector('#quota-reached:not([hidden])');
@@ -399,7 +425,9 @@ describe('the sender’s dashboard in headless Chromium', () => {
     await page.getByLabel('Current password').fill('not my password');
     await page.getByLabel('New password', { exact: true }).fill('an even better password');
     await page.click('button:text("Change password")');
-    await expect.poll(() => page.locator('form:has(#h-pw) .form-error, [data-field=current_password] .field-error').first().textContent()).toBeTruthy();
+    await expect
+      .poll(() => page.locator('form:has(#h-pw) .form-error, [data-field=current_password] .field-error').first().textContent())
+      .toBeTruthy();
     await page.getByLabel('Current password').fill(password);
     await page.click('button:text("Change password")');
     await expect.poll(() => page.textContent('form:has(#h-pw) .ok')).toMatch(/Password changed/);
@@ -440,7 +468,9 @@ describe('the sender’s dashboard in headless Chromium', () => {
 
   it('pages the list with the API cursor, searches past the first page, and shows a paid plan past due with credits', async () => {
     const token = (await page.evaluate(() => localStorage.getItem('signet.session')))!;
-    const me = (await (await fetch(`${stack.gatewayUrl}/api/auth/me`, { method: 'POST', headers: { authorization: `Bearer ${token}` } })).json()) as {
+    const me = (await (
+      await fetch(`${stack.gatewayUrl}/api/auth/me`, { method: 'POST', headers: { authorization: `Bearer ${token}` } })
+    ).json()) as {
       user_id: string;
     };
     // The payment provider's webhooks, signed as Standard Webhooks: Pro, then 10 credits.
@@ -451,7 +481,12 @@ describe('the sender’s dashboard in headless Chromium', () => {
       const id = `msg_${Math.random().toString(16).slice(2)}`;
       const res = await fetch(`${stack.gatewayUrl}/api/webhooks/dodo`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': wh.sign(id, at, body) },
+        headers: {
+          'content-type': 'application/json',
+          'webhook-id': id,
+          'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+          'webhook-signature': wh.sign(id, at, body),
+        },
         body,
       });
       expect(res.status, await res.clone().text()).toBe(200);
@@ -488,7 +523,11 @@ describe('the sender’s dashboard in headless Chromium', () => {
       fd.append('signer_email', `paged-${i}-${suffix}@example.com`);
       fd.append('document', new Blob([new Uint8Array(tinyPdf(`paged ${i}`))], { type: 'application/pdf' }), 'p.pdf');
       fd.append('reference', new Blob([new Uint8Array(face)], { type: 'image/png' }), 'p.png');
-      const r = await fetch(`${stack.gatewayUrl}/api/transactions`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: fd });
+      const r = await fetch(`${stack.gatewayUrl}/api/transactions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+        body: fd,
+      });
       expect(r.status, await r.clone().text()).toBe(201);
       refs.push(((await r.json()) as { reference: string }).reference);
     }
@@ -519,11 +558,15 @@ describe('the sender’s dashboard in headless Chromium', () => {
     expect(await page.textContent('#credits')).toBe('5');
     const notice = (await page.textContent('#past-due'))!;
     expect(notice).toMatch(/past due/);
-    const account = (await (await fetch(`${stack.gatewayUrl}/api/admin/account`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+    const account = (await (
+      await fetch(`${stack.gatewayUrl}/api/admin/account`, { headers: { authorization: `Bearer ${token}` } })
+    ).json()) as {
       grace_ends_at: string;
     };
     expect(account.grace_ends_at).toBeTruthy();
-    expect(notice).toContain(await page.evaluate((iso) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'long' }), account.grace_ends_at));
+    expect(notice).toContain(
+      await page.evaluate((iso) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'long' }), account.grace_ends_at),
+    );
     expect(await page.isVisible('a:text("Upgrade to Pro")')).toBe(false);
     expect(await page.getAttribute('a:text("Upgrade to Firm")', 'href')).toBe(CHECKOUT.CHECKOUT_URL_FIRM);
     await check('21-billing-past-due');

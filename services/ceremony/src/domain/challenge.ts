@@ -42,13 +42,30 @@ export function randomActions(n = ACTION_COUNT): Action[] {
  * SHA-256("signet-ceremony-nonce-v1" | document SHA-256 | transaction:signer | signer email | salt).
  * It is recorded with the capture, so a capture cannot be replayed onto another document.
  */
-export function deriveNonce(p: { documentSha256: string; transactionId: number; signerIndex: number; signerEmail: string; salt: string }) {
+export function deriveNonce(p: {
+  documentSha256: string;
+  transactionId: number;
+  signerIndex: number;
+  signerEmail: string;
+  salt: string;
+}) {
   return createHash('sha256')
-    .update(['signet-ceremony-nonce-v1', p.documentSha256, `${p.transactionId}:${p.signerIndex}`, p.signerEmail.toLowerCase(), p.salt].join('|'))
+    .update(
+      [
+        'signet-ceremony-nonce-v1',
+        p.documentSha256,
+        `${p.transactionId}:${p.signerIndex}`,
+        p.signerEmail.toLowerCase(),
+        p.salt,
+      ].join('|'),
+    )
     .digest('hex');
 }
 
-export function newChallenge(p: { documentSha256: string; transactionId: number; signerIndex: number; signerEmail: string }, now = new Date()): ChallengeRecord {
+export function newChallenge(
+  p: { documentSha256: string; transactionId: number; signerIndex: number; signerEmail: string },
+  now = new Date(),
+): ChallengeRecord {
   const salt = randomBytes(32).toString('hex');
   return {
     words: randomWords(),

@@ -3,7 +3,10 @@ import { sniffImage, sniffVideo } from './media.js';
 
 describe('magic bytes', () => {
   it('recognises WebM, MP4, JPEG and PNG and nothing else', () => {
-    const webm = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01, 0x42, 0x82, 0x84]), Buffer.from('webm')]);
+    const webm = Buffer.concat([
+      Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01, 0x42, 0x82, 0x84]),
+      Buffer.from('webm'),
+    ]);
     expect(sniffVideo(webm)).toBe('webm');
     const mkv = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x82, 0x88]), Buffer.from('matroska')]);
     expect(sniffVideo(mkv)).toBeUndefined();

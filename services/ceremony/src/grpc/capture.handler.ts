@@ -24,7 +24,10 @@ const EXT = { webm: 'webm', mp4: 'mp4', jpeg: 'jpg', png: 'png' } as const;
  * writes the event. If that update loses (nonce replaced meanwhile) the uploaded objects are removed.
  */
 export function captureHandler(deps: CeremonyDeps) {
-  return (call: ServerReadableStream<ceremonyV1.CaptureChunk, ceremonyV1.CaptureReceipt>, callback: sendUnaryData<ceremonyV1.CaptureReceipt>) => {
+  return (
+    call: ServerReadableStream<ceremonyV1.CaptureChunk, ceremonyV1.CaptureReceipt>,
+    callback: sendUnaryData<ceremonyV1.CaptureReceipt>,
+  ) => {
     const end = deps.metrics.grpcServerDuration.startTimer({ method: 'signet.ceremony.v1.CeremonyService/SubmitCapture' });
     const timer = deps.counters.captureSeconds.startTimer();
     submit(deps, call).then(
@@ -116,7 +119,9 @@ async function submit(deps: CeremonyDeps, call: ServerReadableStream<ceremonyV1.
     const frameKey = `${prefix}/frame.${EXT[frameKind]}`;
     const bucket = deps.cfg.BUCKET_CAPTURES;
     uploaded.push(videoKey);
-    await deps.s3.putObject(bucket, videoKey, createReadStream(videoPath), videoBytes, { 'Content-Type': CONTENT_TYPES[videoKind] });
+    await deps.s3.putObject(bucket, videoKey, createReadStream(videoPath), videoBytes, {
+      'Content-Type': CONTENT_TYPES[videoKind],
+    });
     uploaded.push(frameKey);
     await deps.s3.putObject(bucket, frameKey, frame, frameBytes, { 'Content-Type': CONTENT_TYPES[frameKind] });
 
@@ -129,7 +134,14 @@ async function submit(deps: CeremonyDeps, call: ServerReadableStream<ceremonyV1.
       capture_id: captureId,
       attempt,
       nonce: ch.nonce,
-      challenge: { words: ch.words, actions: ch.actions, nonce: ch.nonce, salt: ch.salt, issued_at: ch.issued_at, expires_at: ch.expires_at },
+      challenge: {
+        words: ch.words,
+        actions: ch.actions,
+        nonce: ch.nonce,
+        salt: ch.salt,
+        issued_at: ch.issued_at,
+        expires_at: ch.expires_at,
+      },
       video_key: videoKey,
       frame_key: frameKey,
       video_sha256: videoSha256,

@@ -76,7 +76,12 @@ export function ceremonyHandlers(deps: CeremonyDeps) {
       );
       const updated = await sessions.recordConsent(
         r.session._id,
-        { text_version: req.consentTextVersion, at: new Date(), ip: req.ip.slice(0, 64), user_agent: req.userAgent.slice(0, 512) },
+        {
+          text_version: req.consentTextVersion,
+          at: new Date(),
+          ip: req.ip.slice(0, 64),
+          user_agent: req.userAgent.slice(0, 512),
+        },
         event,
       );
       if (!updated) {
@@ -141,7 +146,10 @@ export function ceremonyHandlers(deps: CeremonyDeps) {
           challenge: commit.bytes,
           timeout: 120_000,
           userVerification: 'preferred',
-          allowCredentials: creds.map((c) => ({ id: c.credential_id, transports: c.transports as AuthenticatorTransportFuture[] })),
+          allowCredentials: creds.map((c) => ({
+            id: c.credential_id,
+            transports: c.transports as AuthenticatorTransportFuture[],
+          })),
         });
       }
       await deps.redis.set(
@@ -168,7 +176,12 @@ export function ceremonyHandlers(deps: CeremonyDeps) {
       if (!raw) throw conflict('no WebAuthn challenge is pending; request options first', 'NO_WEBAUTHN_CHALLENGE');
       const pending = JSON.parse(raw) as { kind: string; challenge: string; salt: string; nonce: string };
       if (r.session.challenge?.nonce !== pending.nonce) throw noLiveChallenge();
-      const expect = { expectedChallenge: pending.challenge, expectedOrigin: deps.cfg.WEBAUTHN_ORIGIN, expectedRPID: deps.cfg.WEBAUTHN_RP_ID, requireUserVerification: false };
+      const expect = {
+        expectedChallenge: pending.challenge,
+        expectedOrigin: deps.cfg.WEBAUTHN_ORIGIN,
+        expectedRPID: deps.cfg.WEBAUTHN_RP_ID,
+        requireUserVerification: false,
+      };
       let verified = false;
       let credentialId = '';
       try {
@@ -193,7 +206,12 @@ export function ceremonyHandlers(deps: CeremonyDeps) {
           const v = await verifyAuthenticationResponse({
             response: resp,
             ...expect,
-            credential: { id: cred.credential_id, publicKey: new Uint8Array(cred.public_key), counter: cred.counter, transports: cred.transports as AuthenticatorTransportFuture[] },
+            credential: {
+              id: cred.credential_id,
+              publicKey: new Uint8Array(cred.public_key),
+              counter: cred.counter,
+              transports: cred.transports as AuthenticatorTransportFuture[],
+            },
           });
           if (v.verified) {
             // A counter that does not advance (when the authenticator keeps one) suggests a cloned key.

@@ -30,12 +30,18 @@ export function ceremonyCounters(metrics: Metrics): CeremonyCounters {
     consents: metrics.counter('signet_ceremony_consents_total', 'Consent requests by result', ['result']),
     challenges: metrics.counter('signet_ceremony_challenges_issued_total', 'Challenges issued'),
     captures: metrics.counter('signet_ceremony_captures_total', 'Capture submissions by result', ['result']),
-    captureBytes: metrics.histogram('signet_ceremony_capture_video_bytes', 'Size of accepted videos', [], [
-      1e5, 5e5, 1e6, 2.5e6, 5e6, 1e7, 2.5e7, 5e7,
-    ]),
-    captureSeconds: metrics.histogram('signet_ceremony_capture_processing_seconds', 'Time to check and store a capture', [], [
-      0.1, 0.25, 0.5, 1, 2, 5, 10, 30,
-    ]),
+    captureBytes: metrics.histogram(
+      'signet_ceremony_capture_video_bytes',
+      'Size of accepted videos',
+      [],
+      [1e5, 5e5, 1e6, 2.5e6, 5e6, 1e7, 2.5e7, 5e7],
+    ),
+    captureSeconds: metrics.histogram(
+      'signet_ceremony_capture_processing_seconds',
+      'Time to check and store a capture',
+      [],
+      [0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
+    ),
     webauthn: metrics.counter('signet_ceremony_webauthn_total', 'WebAuthn verifications by kind and result', ['kind', 'result']),
     forensic: metrics.counter('signet_ceremony_forensic_batches_total', 'Forensic batches by result', ['result']),
     verdicts: metrics.counter('signet_ceremony_verdicts_recorded_total', 'Biometric verdicts recorded on sessions', ['outcome']),
@@ -51,7 +57,8 @@ export async function resolve(deps: CeremonyDeps, token: string): Promise<Resolv
   try {
     ctx = await deps.transaction.resolveSigningToken({ token });
   } catch (err) {
-    if (err instanceof RpcError && (err.code === status.NOT_FOUND || err.code === status.INVALID_ARGUMENT)) throw sessionNotFound();
+    if (err instanceof RpcError && (err.code === status.NOT_FOUND || err.code === status.INVALID_ARGUMENT))
+      throw sessionNotFound();
     throw err;
   }
   const session = await deps.sessions.ensure({

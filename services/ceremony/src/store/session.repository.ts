@@ -205,7 +205,14 @@ export function createSessionRepository(conn: Connection) {
         .lean<{ forensic_batches: number }>();
       return d ? d.forensic_batches : null;
     },
-    async appendForensic(doc: { session_id: string; batch: number; received_at: Date; ip: string; user_agent: string; events: unknown[] }) {
+    async appendForensic(doc: {
+      session_id: string;
+      batch: number;
+      received_at: Date;
+      ip: string;
+      user_agent: string;
+      events: unknown[];
+    }) {
       await forensic.create(doc);
     },
     async credentialsOf(email: string): Promise<Credential[]> {

@@ -14,7 +14,6 @@ import {
   rangeHash,
   splitPoint,
   type NodeId,
-  type PerfectNode,
 } from './merkle.js';
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
@@ -45,7 +44,9 @@ const ref = {
   path(m: number, d: Buffer[]): Buffer[] {
     if (d.length <= 1) return [];
     const k = splitPoint(d.length);
-    return m < k ? [...ref.path(m, d.slice(0, k)), ref.mth(d.slice(k))] : [...ref.path(m - k, d.slice(k)), ref.mth(d.slice(0, k))];
+    return m < k
+      ? [...ref.path(m, d.slice(0, k)), ref.mth(d.slice(k))]
+      : [...ref.path(m - k, d.slice(k)), ref.mth(d.slice(0, k))];
   },
   subproof(m: number, d: Buffer[], b: boolean): Buffer[] {
     if (m === d.length) return b ? [] : [ref.mth(d)];

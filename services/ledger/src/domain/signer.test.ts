@@ -26,7 +26,14 @@ function certificate(i: number) {
     document_sha256: leafHash(Buffer.from(`doc ${i}`)).toString('hex'),
     issuer_name: 'Acme Ltd – Zürich',
     attestation_type: 'signature',
-    signers: [{ name: `Signer ${i}`, email_masked: 's***@example.com', verification_mode: 'biometric', verified_at: '2026-11-25T10:00:00.000Z' }],
+    signers: [
+      {
+        name: `Signer ${i}`,
+        email_masked: 's***@example.com',
+        verification_mode: 'biometric',
+        verified_at: '2026-11-25T10:00:00.000Z',
+      },
+    ],
     verified_at: '2026-11-25T10:00:00.000Z',
   };
 }
@@ -64,7 +71,9 @@ describe('the log key, checkpoints and the certificate bundle', () => {
     expect(createLogSigner(parseSigningKey(der.toString('base64')), ORIGIN).publicKey).toHaveLength(32);
     expect(() => parseSigningKey('too short')).toThrow(/Ed25519/);
     expect(() => parseSigningKey(Buffer.alloc(40).toString('base64'))).toThrow();
-    expect(() => parseSigningKey(generateKeyPairSync('x25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString())).toThrow();
+    expect(() =>
+      parseSigningKey(generateKeyPairSync('x25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString()),
+    ).toThrow();
     expect(signer.keyId).toEqual(keyId(ORIGIN, signer.publicKey));
     expect(signer.verifierKey).toMatch(new RegExp(`^${ORIGIN}\\+${signer.keyId.toString('hex')}\\+[A-Za-z0-9+/]{44}$`));
   });
@@ -75,7 +84,8 @@ describe('the log key, checkpoints and the certificate bundle', () => {
     const peter = createLogSigner(key, 'PeterNeumann');
     expect(peter.verifierKey).toBe('PeterNeumann+c74f20a3+ARpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TW');
     const text = "If you think cryptography is the answer to your problem,\nthen you don't know what your problem is.\n";
-    const line = '\u2014 PeterNeumann x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdngotpRZb6KE6RyyBwJnAM=\n';
+    const line =
+      '\u2014 PeterNeumann x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdngotpRZb6KE6RyyBwJnAM=\n';
     expect(signatureLine('PeterNeumann', peter.publicKey, sign(null, Buffer.from(text), key))).toBe(line);
     expect(verifyNote(`${text}\n${line}`, parseVerifierKey(peter.verifierKey))).toBe(text);
   });
@@ -110,7 +120,10 @@ describe('the log key, checkpoints and the certificate bundle', () => {
     expect(r.ok).toBe(true);
   });
 
-  const failing = (value: unknown, documentSha256 = doc, k = key) => verifyBundle(value, { key: k, documentSha256 }).checks.filter((c) => !c.ok).map((c) => c.name);
+  const failing = (value: unknown, documentSha256 = doc, k = key) =>
+    verifyBundle(value, { key: k, documentSha256 })
+      .checks.filter((c) => !c.ok)
+      .map((c) => c.name);
 
   it('rejects a tampered certificate', () => {
     expect(failing({ ...b, certificate: { ...b.certificate, issuer_name: 'Evil Ltd' } })).toEqual(['inclusion', 'seal']);

@@ -18,7 +18,8 @@ export function parseSigningKey(value: string): KeyObject {
     key = createPrivateKey({ key: v.replace(/\\n/g, '\n'), format: 'pem' });
   } else {
     const raw = Buffer.from(v, v.includes('-') || v.includes('_') ? 'base64url' : 'base64');
-    if (raw.length === 32) key = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, raw]), format: 'der', type: 'pkcs8' });
+    if (raw.length === 32)
+      key = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, raw]), format: 'der', type: 'pkcs8' });
     else if (raw.length > 32) key = createPrivateKey({ key: raw, format: 'der', type: 'pkcs8' });
     else throw new Error('LEDGER_SIGNING_KEY must be an Ed25519 key: PKCS#8 PEM, PKCS#8 DER in base64, or a base64 32-byte seed');
   }

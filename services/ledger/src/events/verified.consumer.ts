@@ -11,7 +11,11 @@ export { ISSUED_SUBJECT };
 
 /** Builds the certificate from the event. Commitments arrive already salted and hashed by the transaction service. */
 export function certificateFromEvent(ev: eventsV1.TransactionVerified): Certificate {
-  const verifiedAt = ev.signers.map((s) => s.verifiedAt).sort().at(-1) ?? ev.occurredAt;
+  const verifiedAt =
+    ev.signers
+      .map((s) => s.verifiedAt)
+      .sort()
+      .at(-1) ?? ev.occurredAt;
   return {
     version: 1,
     reference: ev.reference,
@@ -52,7 +56,10 @@ export function verifiedConsumer(deps: {
     if (!REFERENCE_PATTERN.test(ev.reference) || !/^[0-9a-f]{64}$/.test(ev.documentSha256) || ev.signers.length === 0) {
       // A malformed fact cannot become a certificate; redelivering it would not help either.
       issued.inc({ result: 'rejected' });
-      deps.logger.error({ transaction_id: ev.transactionId, event_id: delivered.eventId }, 'transaction.verified event is malformed; no certificate');
+      deps.logger.error(
+        { transaction_id: ev.transactionId, event_id: delivered.eventId },
+        'transaction.verified event is malformed; no certificate',
+      );
       return;
     }
     if (await deps.certs.findByReference(ev.reference)) {

@@ -46,15 +46,21 @@ export function createLedgerLog(
   const appended = deps.metrics.counter('signet_ledger_leaves_appended_total', 'Leaves covered by a signed checkpoint');
   const treeSize = deps.metrics.gauge('signet_ledger_tree_size_leaves', 'Size of the Merkle log as of the last checkpoint');
   const passes = deps.metrics.counter('signet_ledger_seal_passes_total', 'Sealing passes', ['result']);
-  const passSeconds = deps.metrics.histogram('signet_ledger_seal_pass_duration_seconds', 'Duration of a sealing pass that appended', [], [
-    0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5,
-  ]);
+  const passSeconds = deps.metrics.histogram(
+    'signet_ledger_seal_pass_duration_seconds',
+    'Duration of a sealing pass that appended',
+    [],
+    [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  );
   let hint: number | null = null;
 
   async function frontierAt(size: number): Promise<Frontier> {
     const ids = perfectSubtrees([0, size]);
     const get = await tree.nodes(ids);
-    return Frontier.of(size, ids.map((id) => ({ ...id, hash: get(id) })));
+    return Frontier.of(
+      size,
+      ids.map((id) => ({ ...id, hash: get(id) })),
+    );
   }
 
   /** The leaf of a certificate: claimed now, or the one a previous attempt claimed. */

@@ -22,10 +22,12 @@ export type CertificatePdfInput = {
 
 /** The standard fonts encode WinAnsi only: anything else is shown as "?" rather than failing the render. */
 function winAnsi(text: string): string {
-  return [...text].map((ch) => {
-    const c = ch.codePointAt(0)!;
-    return (c >= 0x20 && c <= 0x7e) || (c >= 0xa0 && c <= 0xff) || ch === '\u2014' || ch === '\u2013' ? ch : '?';
-  }).join('');
+  return [...text]
+    .map((ch) => {
+      const c = ch.codePointAt(0)!;
+      return (c >= 0x20 && c <= 0x7e) || (c >= 0xa0 && c <= 0xff) || ch === '\u2014' || ch === '\u2013' ? ch : '?';
+    })
+    .join('');
 }
 
 class Writer {

@@ -45,7 +45,11 @@ export function createTreeRepository(conn: Connection) {
   const toHead = (d: HeadDoc): TreeHead => ({ size: d.size, root: buf(d.root), checkpoint: d.checkpoint });
   /** One past the largest claimed leaf index. */
   const nextIndex = async (): Promise<number> => {
-    const last = await leaves.find({}, { projection: { _id: 1 } }).sort({ _id: -1 }).limit(1).toArray();
+    const last = await leaves
+      .find({}, { projection: { _id: 1 } })
+      .sort({ _id: -1 })
+      .limit(1)
+      .toArray();
     return last.length ? last[0]!._id + 1 : 0;
   };
 
@@ -56,7 +60,9 @@ export function createTreeRepository(conn: Connection) {
       try {
         await heads.updateOne(
           { _id: HEAD_ID },
-          { $setOnInsert: { size: 0, root: emptyRoot, checkpoint: emptyCheckpoint, lease_token: null, lease_until: new Date(0) } },
+          {
+            $setOnInsert: { size: 0, root: emptyRoot, checkpoint: emptyCheckpoint, lease_token: null, lease_until: new Date(0) },
+          },
           { upsert: true },
         );
       } catch (err) {
@@ -125,7 +131,11 @@ export function createTreeRepository(conn: Connection) {
 
     /** Leaves at or beyond `from`, by index: claimed by a writer that stopped before moving the head. */
     async leavesFrom(from: number, limit: number): Promise<LeafRecord[]> {
-      const docs = await leaves.find({ _id: { $gte: from } }).sort({ _id: 1 }).limit(limit).toArray();
+      const docs = await leaves
+        .find({ _id: { $gte: from } })
+        .sort({ _id: 1 })
+        .limit(limit)
+        .toArray();
       return docs.map((d) => ({ index: d._id, reference: d.reference, hash: buf(d.h) }));
     },
 
@@ -160,7 +170,8 @@ export function createTreeRepository(conn: Connection) {
         await nodes.insertMany(docs, { ordered: false });
       } catch (err) {
         // Written already by a writer that stopped before moving the head: same hashes.
-        if (!isDuplicateKey(err) && !(err as { writeErrors?: { code?: number }[] }).writeErrors?.every((e) => e.code === 11000)) throw err;
+        if (!isDuplicateKey(err) && !(err as { writeErrors?: { code?: number }[] }).writeErrors?.every((e) => e.code === 11000))
+          throw err;
       }
     },
 

@@ -134,13 +134,15 @@ const get = async <T>(path: string) => (await call<T>('GET', path)).body;
 
 export const api = {
   // Account
-  register: (b: { email: string; password: string; name: string }) => post<{ email: string }>('/api/auth/register', b, { auth: false }),
+  register: (b: { email: string; password: string; name: string }) =>
+    post<{ email: string }>('/api/auth/register', b, { auth: false }),
   sendCode: (email: string) => post('/api/auth/send-code', { email }, { auth: false }),
   verifyEmail: (email: string, code: string) =>
     post<{ onboarding_token: string }>('/api/auth/verify-email', { email, code }, { auth: false }),
   onboarding: (onboarding_token: string, org_name: string) =>
     post<LoginResult>('/api/auth/onboarding', { onboarding_token, org_name }, { auth: false }),
-  login: (email: string, password: string) => post<LoginResult | MfaChallenge>('/api/auth/login', { email, password }, { auth: false }),
+  login: (email: string, password: string) =>
+    post<LoginResult | MfaChallenge>('/api/auth/login', { email, password }, { auth: false }),
   mfaLogin: (challenge: string, code: string) => post<LoginResult>('/api/auth/2fa/login', { challenge, code }, { auth: false }),
   me: () => post<Profile>('/api/auth/me'),
   changePassword: (current_password: string, new_password: string) =>
@@ -156,7 +158,8 @@ export const api = {
   account: () => get<Account>('/api/admin/account'),
   apiKeys: async () => (await get<{ api_keys: ApiKey[] }>('/api/admin/api-keys')).api_keys,
   createApiKey: (name: string) => post<ApiKey & { key: string }>('/api/admin/api-keys', { name }, { csrf: true }),
-  revokeApiKey: async (id: string) => void (await call('DELETE', `/api/admin/api-keys/${encodeURIComponent(id)}`, { csrf: true })),
+  revokeApiKey: async (id: string) =>
+    void (await call('DELETE', `/api/admin/api-keys/${encodeURIComponent(id)}`, { csrf: true })),
 
   // Transactions
   async transactions(limit: number, cursor?: string): Promise<{ items: Summary[]; next: string | null }> {
@@ -171,7 +174,10 @@ export const api = {
   async exportCsv(): Promise<Blob> {
     let res: Response;
     try {
-      res = await fetch('/api/transactions/export.csv', { headers: { Authorization: `Bearer ${token ?? ''}` }, cache: 'no-store' });
+      res = await fetch('/api/transactions/export.csv', {
+        headers: { Authorization: `Bearer ${token ?? ''}` },
+        cache: 'no-store',
+      });
     } catch {
       throw new ApiError(0, 'The network is unavailable. Check your connection and try again.');
     }

@@ -4,7 +4,11 @@ import { ApiError } from './api.js';
 type Attrs = Record<string, string | number | boolean | null | undefined | ((e: Event) => void)>;
 type Child = Node | string | null | undefined | false;
 
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Attrs = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (v === undefined || v === null || v === false) continue;
@@ -32,7 +36,11 @@ export function field(
   const described = [hintId, errId].filter(Boolean).join(' ');
   let control: HTMLElement;
   if (opts.tag === 'select') {
-    control = h('select', { id, name, 'aria-describedby': described, ...attrs }, ...(opts.options ?? []).map(([v, l]) => h('option', { value: v }, l)));
+    control = h(
+      'select',
+      { id, name, 'aria-describedby': described, ...attrs },
+      ...(opts.options ?? []).map(([v, l]) => h('option', { value: v }, l)),
+    );
   } else control = h(opts.tag ?? 'input', { id, name, 'aria-describedby': described, ...attrs });
   return h(
     'div',
@@ -97,7 +105,11 @@ export const value = (form: HTMLFormElement, name: string) => {
 };
 
 /** Runs a submit handler with the button busy and errors shown beside their cause. */
-export function onSubmit(form: HTMLFormElement, fn: (form: HTMLFormElement) => Promise<void>, aliases: Record<string, string> = {}) {
+export function onSubmit(
+  form: HTMLFormElement,
+  fn: (form: HTMLFormElement) => Promise<void>,
+  aliases: Record<string, string> = {},
+) {
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     clearErrors(form);

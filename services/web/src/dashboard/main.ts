@@ -55,7 +55,16 @@ async function resolveView(path: string): Promise<View> {
   if (path === '/app/developer') return developerView(app);
   if (path === '/app/billing') return billingView(app);
   if (path === '/app/account') return accountView(app);
-  return { id: 'not-found', title: 'Not found', node: h('section', {}, h('h1', { tabindex: -1 }, 'Page not found'), h('p', {}, h('a', { href: '/app/transactions', 'data-link': true }, 'Go to your transactions'))) };
+  return {
+    id: 'not-found',
+    title: 'Not found',
+    node: h(
+      'section',
+      {},
+      h('h1', { tabindex: -1 }, 'Page not found'),
+      h('p', {}, h('a', { href: '/app/transactions', 'data-link': true }, 'Go to your transactions')),
+    ),
+  };
 }
 
 async function route() {
@@ -65,7 +74,11 @@ async function route() {
   if (signed && PUBLIC.has(path)) return app.go('/app/transactions', { replace: true });
   document.getElementById('nav')!.hidden = !signed;
   document.getElementById('who')!.hidden = !signed;
-  if (signed) void app.profile().then((p) => (document.getElementById('who-org')!.textContent = p.org_name)).catch(() => undefined);
+  if (signed)
+    void app
+      .profile()
+      .then((p) => (document.getElementById('who-org')!.textContent = p.org_name))
+      .catch(() => undefined);
 
   main.setAttribute('aria-busy', 'true');
   let view: View;
@@ -76,7 +89,12 @@ async function route() {
     view = {
       id: 'error',
       title: 'Error',
-      node: h('section', {}, h('h1', { tabindex: -1 }, 'This page could not be loaded'), h('p', { class: 'form-error', role: 'alert' }, message(err))),
+      node: h(
+        'section',
+        {},
+        h('h1', { tabindex: -1 }, 'This page could not be loaded'),
+        h('p', { class: 'form-error', role: 'alert' }, message(err)),
+      ),
     };
   }
   main.removeAttribute('aria-busy');

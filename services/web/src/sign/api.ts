@@ -17,7 +17,14 @@ export type Summary = {
   consent_text: string;
 };
 
-export type Challenge = { words: string[]; actions: string[]; nonce: string; expires_at: string; attempt: number; action_seconds: number };
+export type Challenge = {
+  words: string[];
+  actions: string[];
+  nonce: string;
+  expires_at: string;
+  attempt: number;
+  action_seconds: number;
+};
 
 export class ApiError extends Error {
   constructor(
@@ -48,11 +55,18 @@ export function api(token: string) {
     summary: () => call<Summary>('/summary'),
     consent: (version: string) => post<Summary>('/consent', { consent_text_version: version }),
     challenge: () => call<Challenge>('/challenge'),
-    webauthnOptions: () => post<{ kind: 'registration' | 'authentication'; options: Record<string, unknown> }>('/webauthn/options'),
-    webauthnVerify: (response: unknown) => post<{ verified: boolean; verification_mode: string }>('/webauthn/verify', { response }),
+    webauthnOptions: () =>
+      post<{ kind: 'registration' | 'authentication'; options: Record<string, unknown> }>('/webauthn/options'),
+    webauthnVerify: (response: unknown) =>
+      post<{ verified: boolean; verification_mode: string }>('/webauthn/verify', { response }),
     forensic: (events: unknown[]) => post<unknown>('/forensic', { events }),
     /** Multipart upload with progress (XHR: fetch has no upload progress). Rejects with ApiError; status 0 is a network failure. */
-    capture(nonce: string, video: Blob, frame: Blob, onProgress: (fraction: number) => void): Promise<{ capture_id: string; attempt: number }> {
+    capture(
+      nonce: string,
+      video: Blob,
+      frame: Blob,
+      onProgress: (fraction: number) => void,
+    ): Promise<{ capture_id: string; attempt: number }> {
       const form = new FormData();
       form.append('nonce', nonce);
       form.append('video', video, video.type.includes('mp4') ? 'video.mp4' : 'video.webm');

@@ -3,7 +3,8 @@ import { api, ApiError, type Challenge, type Summary } from './api.js';
 import { cameraEnumeration, devtoolsHeuristic, forensicLog, sensorSampler } from './forensic.js';
 import { runWebauthn, webauthnSupported } from './webauthn.js';
 
-type Screen = 'loading' | 'error' | 'consent' | 'camera' | 'preview' | 'webauthn' | 'record' | 'upload' | 'verifying' | 'retry' | 'done';
+type Screen =
+  'loading' | 'error' | 'consent' | 'camera' | 'preview' | 'webauthn' | 'record' | 'upload' | 'verifying' | 'retry' | 'done';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 const token = decodeURIComponent(location.pathname.split('/').filter(Boolean).pop() ?? '');
@@ -68,7 +69,8 @@ function route(s: Summary) {
   if (s.step === 'consent') return showConsent(s);
   if (s.step === 'verifying') return void verifying();
   if (s.step === 'passed') return finish('Your identity has been verified. You can close this page.');
-  if (s.step === 'failed') return finish('The verification did not succeed and no attempts are left. The sender has been informed.');
+  if (s.step === 'failed')
+    return finish('The verification did not succeed and no attempts are left. The sender has been informed.');
   return void toCamera();
 }
 
@@ -110,7 +112,8 @@ async function openCamera() {
   const err = $('camera-error');
   err.hidden = true;
   if (!navigator.mediaDevices?.getUserMedia) {
-    err.textContent = 'This browser cannot use a camera here. Open the link in a current browser (Chrome, Safari, Firefox, Edge).';
+    err.textContent =
+      'This browser cannot use a camera here. Open the link in a current browser (Chrome, Safari, Firefox, Edge).';
     err.hidden = false;
     return;
   }
@@ -246,7 +249,10 @@ async function record() {
   const frame = await grabFrame(v);
   rec.stop();
   await stopped;
-  log.add('timing', { recorded_ms: Math.round(performance.now() - t0), windows: windows.map((w) => `${w.action}@${w.start_ms}`) });
+  log.add('timing', {
+    recorded_ms: Math.round(performance.now() - t0),
+    windows: windows.map((w) => `${w.action}@${w.start_ms}`),
+  });
   const video = new Blob(chunks, { type: (rec.mimeType || mime || 'video/webm').split(';')[0] });
   await upload(video, frame);
 }
@@ -317,7 +323,8 @@ async function verifying() {
     }
     summary = s;
     if (s.step === 'passed') return finish('Your identity has been verified. You can close this page.');
-    if (s.step === 'failed') return finish('The verification did not succeed and no attempts are left. The sender has been informed.');
+    if (s.step === 'failed')
+      return finish('The verification did not succeed and no attempts are left. The sender has been informed.');
     if (s.step === 'challenge' && s.outcome === 'fail') {
       $('retry-left').textContent = `Attempts left: ${s.attempts_left}.`;
       $('retry-go').onclick = () => void toCamera();

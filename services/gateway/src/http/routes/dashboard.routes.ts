@@ -77,7 +77,11 @@ export function dashboardRoutes(ctx: GatewayContext): RouteModule {
                       signature_credits: { type: 'integer' },
                       past_due: { type: 'boolean' },
                       past_due_since: { type: ['string', 'null'], format: 'date-time' },
-                      grace_ends_at: { type: ['string', 'null'], format: 'date-time', description: 'When a past-due account is downgraded' },
+                      grace_ends_at: {
+                        type: ['string', 'null'],
+                        format: 'date-time',
+                        description: 'When a past-due account is downgraded',
+                      },
                       checkout: {
                         type: 'object',
                         properties: {

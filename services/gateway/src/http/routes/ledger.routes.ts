@@ -6,7 +6,9 @@ import { badRequest } from '../errors.js';
 const REFERENCE = /^[A-Z0-9]{2,8}-TX-\d{8}$/;
 
 const proofQuery = z.object({
-  hash: z.string({ error: 'hash is required: the first 16 hexadecimal characters of the document SHA-256' }).regex(/^[0-9a-fA-F]{16}$/, 'hash must be the first 16 hexadecimal characters of the document SHA-256'),
+  hash: z
+    .string({ error: 'hash is required: the first 16 hexadecimal characters of the document SHA-256' })
+    .regex(/^[0-9a-fA-F]{16}$/, 'hash must be the first 16 hexadecimal characters of the document SHA-256'),
   download: z.enum(['0', '1']).optional(),
 });
 
@@ -85,14 +87,21 @@ export function ledgerRoutes(ctx: GatewayContext): RouteModule {
     openapi: {
       '/api/ledger/proof/{reference}': {
         get: {
-          summary: 'The evidence bundle (cert.json) of a certificate: certificate, ledger seal, inclusion proof and signed checkpoint',
+          summary:
+            'The evidence bundle (cert.json) of a certificate: certificate, ledger seal, inclusion proof and signed checkpoint',
           description:
             'Needs the document hash prefix like /api/verify, so that references cannot be enumerated for signer names. Verify offline with `signet-verify cert.json document.pdf --key <verifier_key>`.',
           security: [],
           parameters: [
             { name: 'reference', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Z0-9]{2,8}-TX-\\d{8}$' } },
             { name: 'hash', in: 'query', required: true, schema: { type: 'string', pattern: '^[0-9a-fA-F]{16}$' } },
-            { name: 'download', in: 'query', required: false, schema: { type: 'string', enum: ['0', '1'] }, description: '1: served as an attachment <reference>.cert.json' },
+            {
+              name: 'download',
+              in: 'query',
+              required: false,
+              schema: { type: 'string', enum: ['0', '1'] },
+              description: '1: served as an attachment <reference>.cert.json',
+            },
           ],
           responses: {
             '200': json(
@@ -125,7 +134,15 @@ export function ledgerRoutes(ctx: GatewayContext): RouteModule {
               description: 'The checkpoint',
               content: {
                 'application/json': {
-                  schema: { type: 'object', properties: { origin: { type: 'string' }, tree_size: { type: 'integer' }, root_hash: b64s, checkpoint: { type: 'string' } } },
+                  schema: {
+                    type: 'object',
+                    properties: {
+                      origin: { type: 'string' },
+                      tree_size: { type: 'integer' },
+                      root_hash: b64s,
+                      checkpoint: { type: 'string' },
+                    },
+                  },
                 },
                 'text/plain': { schema: { type: 'string' } },
               },
@@ -139,7 +156,13 @@ export function ledgerRoutes(ctx: GatewayContext): RouteModule {
           security: [],
           parameters: [
             { name: 'from', in: 'query', required: true, schema: { type: 'integer', minimum: 1 } },
-            { name: 'to', in: 'query', required: false, schema: { type: 'integer', minimum: 1 }, description: 'default: the current size' },
+            {
+              name: 'to',
+              in: 'query',
+              required: false,
+              schema: { type: 'integer', minimum: 1 },
+              description: 'default: the current size',
+            },
           ],
           responses: {
             '200': json(

@@ -41,7 +41,9 @@ function send(res: Response, c: { status: number; body: string }) {
 export function verifyRoutes(ctx: GatewayContext): RouteModule {
   const r = Router();
   const cache = answerCache();
-  const lookups = ctx.metrics.counter('signet_gateway_verify_cache_lookups_total', 'GET /api/verify answers by cache outcome', ['result']);
+  const lookups = ctx.metrics.counter('signet_gateway_verify_cache_lookups_total', 'GET /api/verify answers by cache outcome', [
+    'result',
+  ]);
 
   r.get('/api/verify/:label/:hash', async (req, res) => {
     const { label, hash } = req.params;
@@ -111,7 +113,10 @@ export function verifyRoutes(ctx: GatewayContext): RouteModule {
             { name: 'hash', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9a-fA-F]{16}$' } },
           ],
           responses: {
-            '200': { description: 'The certificate verification result', content: { 'application/json': { schema: { $ref: '#/components/schemas/Verification' } } } },
+            '200': {
+              description: 'The certificate verification result',
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Verification' } } },
+            },
             '400': { $ref: '#/components/responses/BadRequest' },
             '404': { $ref: '#/components/responses/NotFound' },
           },

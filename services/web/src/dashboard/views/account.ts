@@ -28,19 +28,28 @@ export async function accountView(app: App): Promise<View> {
     { novalidate: true, 'aria-labelledby': 'h-pw', class: 'card' },
     h('h2', { id: 'h-pw' }, 'Change password'),
     field('Current password', 'current_password', { type: 'password', autocomplete: 'current-password', required: true }),
-    field('New password', 'new_password', { type: 'password', autocomplete: 'new-password', required: true, minlength: 10 }, { hint: 'At least 10 characters. Other signed-in devices are signed out.' }),
+    field(
+      'New password',
+      'new_password',
+      { type: 'password', autocomplete: 'new-password', required: true, minlength: 10 },
+      { hint: 'At least 10 characters. Other signed-in devices are signed out.' },
+    ),
     formError(),
     h('button', { type: 'submit', class: 'primary' }, 'Change password'),
   );
-  onSubmit(pw, async (f) => {
-    const s = await api.changePassword(value(f, 'current_password'), value(f, 'new_password'));
-    session.set(s.token);
-    f.reset();
-    announce('Password changed.');
-    const ok = f.querySelector('.ok') ?? h('p', { class: 'ok', role: 'status' });
-    ok.textContent = 'Password changed. Other sessions are signed out.';
-    f.append(ok);
-  }, { current_password: 'current_password' });
+  onSubmit(
+    pw,
+    async (f) => {
+      const s = await api.changePassword(value(f, 'current_password'), value(f, 'new_password'));
+      session.set(s.token);
+      f.reset();
+      announce('Password changed.');
+      const ok = f.querySelector('.ok') ?? h('p', { class: 'ok', role: 'status' });
+      ok.textContent = 'Password changed. Other sessions are signed out.';
+      f.append(ok);
+    },
+    { current_password: 'current_password' },
+  );
   root.append(pw);
 
   const twofa = h('section', { class: 'card', 'aria-labelledby': 'h-2fa', id: 'twofa' });
@@ -92,7 +101,13 @@ export async function accountView(app: App): Promise<View> {
       'form',
       { novalidate: true, 'aria-labelledby': 'h-2fa-setup' },
       h('h3', { id: 'h-2fa-setup', tabindex: -1 }, 'Scan with your authenticator app'),
-      h('img', { src: s.qr_data_url, alt: 'QR code for your authenticator app (the same secret is written below)', class: 'qr', width: 200, height: 200 }),
+      h('img', {
+        src: s.qr_data_url,
+        alt: 'QR code for your authenticator app (the same secret is written below)',
+        class: 'qr',
+        width: 200,
+        height: 200,
+      }),
       h('p', {}, 'Cannot scan? Enter this secret by hand:'),
       h('p', {}, h('code', { id: 'twofa-secret', class: 'secret' }, s.secret.replace(/(.{4})/g, '$1 ').trim())),
       field('Code from the app', 'code', { inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: 6, required: true }),

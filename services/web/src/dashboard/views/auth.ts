@@ -40,7 +40,13 @@ export function loginView(app: App): View {
       { novalidate: true, 'aria-labelledby': 'h-mfa', 'data-step': 'mfa' },
       h('h1', { id: 'h-mfa', tabindex: -1 }, 'Two-factor code'),
       h('p', {}, 'Enter the 6-digit code from your authenticator app.'),
-      field('Authentication code', 'code', { inputmode: 'numeric', autocomplete: 'one-time-code', pattern: '[0-9]{6}', maxlength: 6, required: true }),
+      field('Authentication code', 'code', {
+        inputmode: 'numeric',
+        autocomplete: 'one-time-code',
+        pattern: '[0-9]{6}',
+        maxlength: 6,
+        required: true,
+      }),
       formError(),
       submit('Verify'),
       h('p', { class: 'links' }, link('/app/login', 'Start again')),
@@ -66,7 +72,12 @@ export function signupView(app: App): View {
     h('h1', { id: 'h-signup', tabindex: -1 }, 'Create your account'),
     field('Your name', 'name', { autocomplete: 'name', required: true, maxlength: 200 }),
     field('Work email', 'email', { type: 'email', autocomplete: 'email', required: true }),
-    field('Password', 'password', { type: 'password', autocomplete: 'new-password', required: true, minlength: 10 }, { hint: 'At least 10 characters.' }),
+    field(
+      'Password',
+      'password',
+      { type: 'password', autocomplete: 'new-password', required: true, minlength: 10 },
+      { hint: 'At least 10 characters.' },
+    ),
     formError(),
     submit('Continue'),
     h('p', { class: 'links' }, 'Already have an account? ', link('/app/login', 'Sign in')),
@@ -110,9 +121,14 @@ export function signupView(app: App): View {
       'form',
       { novalidate: true, 'aria-labelledby': 'h-org', 'data-step': 'org' },
       h('h1', { id: 'h-org', tabindex: -1 }, 'Your organisation'),
-      field('Organisation name', 'org_name', { autocomplete: 'organization', required: true, maxlength: 200 }, {
-        hint: 'Shown on every certificate you issue.',
-      }),
+      field(
+        'Organisation name',
+        'org_name',
+        { autocomplete: 'organization', required: true, maxlength: 200 },
+        {
+          hint: 'Shown on every certificate you issue.',
+        },
+      ),
       formError(),
       submit('Finish'),
     );
@@ -151,9 +167,14 @@ export function resetView(app: App): View {
       h('h1', { id: 'h-reset2', tabindex: -1 }, 'Choose a new password'),
       h('p', {}, 'If an account exists for ', h('strong', {}, email), ', a 6-digit code is on its way.'),
       field('Reset code', 'code', { inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: 6, required: true }),
-      field('New password', 'new_password', { type: 'password', autocomplete: 'new-password', required: true, minlength: 10 }, {
-        hint: 'At least 10 characters.',
-      }),
+      field(
+        'New password',
+        'new_password',
+        { type: 'password', autocomplete: 'new-password', required: true, minlength: 10 },
+        {
+          hint: 'At least 10 characters.',
+        },
+      ),
       formError(),
       submit('Set password'),
     );

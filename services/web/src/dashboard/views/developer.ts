@@ -28,18 +28,31 @@ export async function developerView(_app: App): Promise<View> {
     'form',
     { novalidate: true, 'aria-labelledby': 'h-newkey', class: 'card' },
     h('h2', { id: 'h-newkey' }, 'Create an API key'),
-    field('Key name', 'name', { required: true, maxlength: 100, placeholder: 'e.g. CRM integration' }, { hint: 'Only you see the name; it helps you tell keys apart.' }),
+    field(
+      'Key name',
+      'name',
+      { required: true, maxlength: 100, placeholder: 'e.g. CRM integration' },
+      { hint: 'Only you see the name; it helps you tell keys apart.' },
+    ),
     formError(),
     h('button', { type: 'submit', class: 'primary' }, 'Create key'),
   );
-  const quick = h('pre', { class: 'code', id: 'quickstart', tabindex: 0, 'aria-label': 'curl quick-start' }, curl('<YOUR_API_KEY>'));
+  const quick = h(
+    'pre',
+    { class: 'code', id: 'quickstart', tabindex: 0, 'aria-label': 'curl quick-start' },
+    curl('<YOUR_API_KEY>'),
+  );
 
   const listBox = h('div', { id: 'keys' });
   const listError = h('p', { class: 'form-error', role: 'alert', hidden: true });
   const renderList = () => {
     if (!keys.length) return listBox.replaceChildren(h('p', { class: 'hint' }, 'No API keys yet.'));
     const rows = keys.map((k) => {
-      const revoke = h('button', { type: 'button', class: 'danger small', 'data-revoke': k.id, 'aria-label': `Revoke key ${k.name}` }, 'Revoke');
+      const revoke = h(
+        'button',
+        { type: 'button', class: 'danger small', 'data-revoke': k.id, 'aria-label': `Revoke key ${k.name}` },
+        'Revoke',
+      );
       revoke.addEventListener('click', () => void doRevoke(k, revoke));
       return h(
         'tr',
@@ -56,13 +69,29 @@ export async function developerView(_app: App): Promise<View> {
         'table',
         { class: 'table stack' },
         h('caption', { class: 'visually-hidden' }, 'Your API keys'),
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Name'), h('th', { scope: 'col' }, 'Prefix'), h('th', { scope: 'col' }, 'Created'), h('th', { scope: 'col' }, 'Last used'), h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')))),
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            h('th', { scope: 'col' }, 'Name'),
+            h('th', { scope: 'col' }, 'Prefix'),
+            h('th', { scope: 'col' }, 'Created'),
+            h('th', { scope: 'col' }, 'Last used'),
+            h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')),
+          ),
+        ),
         h('tbody', {}, ...rows),
       ),
     );
   };
   const doRevoke = async (k: ApiKey, btn: HTMLButtonElement) => {
-    const ok = await confirmDialog(`Revoke “${k.name}”?`, `Requests with the key ${k.prefix}… stop working at once. This cannot be undone.`, 'Revoke key');
+    const ok = await confirmDialog(
+      `Revoke “${k.name}”?`,
+      `Requests with the key ${k.prefix}… stop working at once. This cannot be undone.`,
+      'Revoke key',
+    );
     if (!ok) return btn.focus();
     listError.hidden = true;
     try {
@@ -103,7 +132,12 @@ export async function developerView(_app: App): Promise<View> {
         'div',
         { class: 'alert warn', role: 'region', 'aria-labelledby': 'h-secret' },
         h('h2', { id: 'h-secret', tabindex: -1 }, `Your new key “${k.name}”`),
-        h('p', {}, h('strong', {}, 'Copy it now: it is shown only this once.'), ' Signet keeps only a hash; if you lose it, revoke it and create another.'),
+        h(
+          'p',
+          {},
+          h('strong', {}, 'Copy it now: it is shown only this once.'),
+          ' Signet keeps only a hash; if you lose it, revoke it and create another.',
+        ),
         h('p', {}, h('code', { id: 'new-key', class: 'secret' }, k.key)),
         h('div', { class: 'row' }, copy, copied),
       ),
@@ -122,7 +156,15 @@ export async function developerView(_app: App): Promise<View> {
       'section',
       { class: 'card', 'aria-labelledby': 'h-quick' },
       h('h2', { id: 'h-quick' }, 'Quick start'),
-      h('p', {}, 'Send the key in the ', h('code', {}, 'X-API-Key'), ' header. The full reference is ', h('a', { href: '/api/openapi.json' }, 'the OpenAPI document'), '.'),
+      h(
+        'p',
+        {},
+        'Send the key in the ',
+        h('code', {}, 'X-API-Key'),
+        ' header. The full reference is ',
+        h('a', { href: '/api/openapi.json' }, 'the OpenAPI document'),
+        '.',
+      ),
       quick,
     ),
   );

@@ -36,7 +36,12 @@ export async function listView(_app: App): Promise<View> {
       'div',
       { class: 'head-row' },
       h('h1', { tabindex: -1 }, 'Transactions'),
-      h('div', { class: 'row' }, h('a', { href: '/app/transactions/new', 'data-link': true, class: 'button primary', id: 'new-tx' }, 'New transaction'), exportBtn),
+      h(
+        'div',
+        { class: 'row' },
+        h('a', { href: '/app/transactions/new', 'data-link': true, class: 'button primary', id: 'new-tx' }, 'New transaction'),
+        exportBtn,
+      ),
     ),
     exportErr,
   );
@@ -54,8 +59,17 @@ export async function listView(_app: App): Promise<View> {
     }
   });
 
-  const search = field('Search by signer or reference', 'q', { type: 'search', autocomplete: 'off', placeholder: 'Name, email or ABC-TX-…' });
-  const status = field('Status', 'status', {}, { tag: 'select', options: [['', 'All statuses'], ...Object.entries(STATUS_LABEL)] });
+  const search = field('Search by signer or reference', 'q', {
+    type: 'search',
+    autocomplete: 'off',
+    placeholder: 'Name, email or ABC-TX-…',
+  });
+  const status = field(
+    'Status',
+    'status',
+    {},
+    { tag: 'select', options: [['', 'All statuses'], ...Object.entries(STATUS_LABEL)] },
+  );
   root.append(h('form', { class: 'filters', role: 'search', 'aria-label': 'Filter transactions' }, search, status));
 
   const tbody = h('tbody', {});
@@ -66,7 +80,14 @@ export async function listView(_app: App): Promise<View> {
     h(
       'thead',
       {},
-      h('tr', {}, h('th', { scope: 'col' }, 'Reference'), h('th', { scope: 'col' }, 'Signer'), h('th', { scope: 'col' }, 'Status'), h('th', { scope: 'col' }, 'Created')),
+      h(
+        'tr',
+        {},
+        h('th', { scope: 'col' }, 'Reference'),
+        h('th', { scope: 'col' }, 'Signer'),
+        h('th', { scope: 'col' }, 'Status'),
+        h('th', { scope: 'col' }, 'Created'),
+      ),
     ),
     tbody,
   );
@@ -96,7 +117,13 @@ export async function listView(_app: App): Promise<View> {
       'tr',
       { 'data-id': s.id },
       h('th', { scope: 'row' }, h('a', { href: `/app/transactions/${s.id}`, 'data-link': true }, s.reference || `#${s.id}`)),
-      h('td', { 'data-label': 'Signer' }, h('span', {}, s.signer_name), h('br', {}), h('span', { class: 'hint' }, s.signer_email)),
+      h(
+        'td',
+        { 'data-label': 'Signer' },
+        h('span', {}, s.signer_name),
+        h('br', {}),
+        h('span', { class: 'hint' }, s.signer_email),
+      ),
       h('td', { 'data-label': 'Status' }, chip(s.status)),
       h('td', { 'data-label': 'Created' }, fmtDate(s.created_at)),
     );
@@ -106,7 +133,8 @@ export async function listView(_app: App): Promise<View> {
     tbody.replaceChildren(...visible.map(row));
     if (!rows.length && done) info.textContent = 'No transactions yet. Create one to send a document for signing.';
     else if (!visible.length && done) info.textContent = 'No transaction matches.';
-    else info.textContent = `Showing ${visible.length}${done ? '' : '+'} ${filtering() ? 'matching ' : ''}transaction${visible.length === 1 ? '' : 's'}${filtering() ? ` (${rows.length} searched)` : ''}.`;
+    else
+      info.textContent = `Showing ${visible.length}${done ? '' : '+'} ${filtering() ? 'matching ' : ''}transaction${visible.length === 1 ? '' : 's'}${filtering() ? ` (${rows.length} searched)` : ''}.`;
     more.hidden = done && rows.filter(matches).length <= shown;
   };
 
@@ -172,7 +200,13 @@ async function head(file: File, n: number) {
 }
 
 /** A drop zone around a labelled file input, with a preview and the field's error slot. */
-function dropZone(name: 'document' | 'reference', label: string, accept: string, hint: string, check: (f: File) => Promise<string | null>) {
+function dropZone(
+  name: 'document' | 'reference',
+  label: string,
+  accept: string,
+  hint: string,
+  check: (f: File) => Promise<string | null>,
+) {
   const id = uid(name);
   const input = h('input', { type: 'file', id, name, accept, class: 'file-input', 'aria-describedby': `${id}-hint ${id}-err` });
   const preview = h('div', { class: 'preview', 'aria-live': 'polite', id: `${id}-preview` });
@@ -238,13 +272,19 @@ export async function createView(app: App): Promise<View> {
     const b = await head(f, 5);
     return String.fromCharCode(...b) === '%PDF-' ? null : 'document: is not a PDF (it must begin with %PDF-)';
   });
-  const ref = dropZone('reference', 'Face photo of the primary signer', 'image/jpeg,image/png', 'JPEG or PNG up to 10 MB; used to match the signer’s face.', async (f) => {
-    if (f.size > 10 * 1024 * 1024) return 'reference: must be at most 10 MB';
-    const b = await head(f, 4);
-    const jpeg = b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
-    const png = b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47;
-    return jpeg || png ? null : 'reference: must be a JPEG or PNG image';
-  });
+  const ref = dropZone(
+    'reference',
+    'Face photo of the primary signer',
+    'image/jpeg,image/png',
+    'JPEG or PNG up to 10 MB; used to match the signer’s face.',
+    async (f) => {
+      if (f.size > 10 * 1024 * 1024) return 'reference: must be at most 10 MB';
+      const b = await head(f, 4);
+      const jpeg = b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
+      const png = b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47;
+      return jpeg || png ? null : 'reference: must be a JPEG or PNG image';
+    },
+  );
 
   const extra = h('div', { id: 'extra-signers' });
   const addBtn = h('button', { type: 'button', id: 'add-signer' }, 'Add another signer');
@@ -277,7 +317,12 @@ export async function createView(app: App): Promise<View> {
   });
 
   const progress = h('progress', { max: 100, value: 0, id: 'upload-progress', 'aria-label': 'Upload progress' });
-  const progressBox = h('div', { class: 'progress', hidden: true }, progress, h('span', { id: 'upload-pct', 'aria-hidden': 'true' }));
+  const progressBox = h(
+    'div',
+    { class: 'progress', hidden: true },
+    progress,
+    h('span', { id: 'upload-pct', 'aria-hidden': 'true' }),
+  );
   const limit = h('div', { class: 'alert', role: 'alert', id: 'quota-reached', hidden: true });
 
   const form = h(
@@ -289,24 +334,46 @@ export async function createView(app: App): Promise<View> {
       {},
       h('legend', {}, 'Primary signer'),
       field('Full legal name', 'signer_name', { autocomplete: 'off', required: true, maxlength: 200 }),
-      field('Email', 'signer_email', { type: 'email', autocomplete: 'off', required: true }, { hint: 'The signing link is sent here.' }),
+      field(
+        'Email',
+        'signer_email',
+        { type: 'email', autocomplete: 'off', required: true },
+        { hint: 'The signing link is sent here.' },
+      ),
     ),
-    h('fieldset', {}, h('legend', {}, 'Additional signers (up to four)'), h('p', { class: 'hint' }, 'Each gets a link of their own and is checked by liveness.'), extra, addBtn),
-    field('Attestation', 'attestation_type', {}, {
-      tag: 'select',
-      options: [
-        ['signature', 'Signature'],
-        ['approval', 'Approval'],
-        ['review', 'Review'],
-        ['consent', 'Consent'],
-      ],
-    }),
+    h(
+      'fieldset',
+      {},
+      h('legend', {}, 'Additional signers (up to four)'),
+      h('p', { class: 'hint' }, 'Each gets a link of their own and is checked by liveness.'),
+      extra,
+      addBtn,
+    ),
+    field(
+      'Attestation',
+      'attestation_type',
+      {},
+      {
+        tag: 'select',
+        options: [
+          ['signature', 'Signature'],
+          ['approval', 'Approval'],
+          ['review', 'Review'],
+          ['consent', 'Consent'],
+        ],
+      },
+    ),
     doc.zone,
     ref.zone,
     progressBox,
     limit,
     formError(),
-    h('div', { class: 'row' }, h('button', { type: 'submit', class: 'primary' }, 'Send for signing'), h('a', { href: '/app/transactions', 'data-link': true, class: 'button' }, 'Cancel')),
+    h(
+      'div',
+      { class: 'row' },
+      h('button', { type: 'submit', class: 'primary' }, 'Send for signing'),
+      h('a', { href: '/app/transactions', 'data-link': true, class: 'button' }, 'Cancel'),
+    ),
   );
 
   // One key per filled-in form: a retry after a lost answer returns the same transaction.
@@ -383,7 +450,12 @@ export async function detailView(app: App, id: number): Promise<View> {
         id: 'not-found',
         title: 'Not found',
         nav: 'transactions',
-        node: h('section', {}, h('h1', { tabindex: -1 }, 'Transaction not found'), h('p', {}, h('a', { href: '/app/transactions', 'data-link': true }, 'Back to transactions'))),
+        node: h(
+          'section',
+          {},
+          h('h1', { tabindex: -1 }, 'Transaction not found'),
+          h('p', {}, h('a', { href: '/app/transactions', 'data-link': true }, 'Back to transactions')),
+        ),
       };
     }
     throw err;
@@ -420,12 +492,27 @@ export async function detailView(app: App, id: number): Promise<View> {
     }
   };
   resend.addEventListener('click', async () => {
-    if (!(await confirmDialog('Resend the signing link?', `The link is emailed again to ${t.signer_email} and every signer who has not finished.`, 'Resend', false))) return resend.focus();
+    if (
+      !(await confirmDialog(
+        'Resend the signing link?',
+        `The link is emailed again to ${t.signer_email} and every signer who has not finished.`,
+        'Resend',
+        false,
+      ))
+    )
+      return resend.focus();
     await act(resend, () => api.resend(id), 'The signing link was sent again.');
     resend.focus();
   });
   cancel.addEventListener('click', async () => {
-    if (!(await confirmDialog('Cancel this transaction?', 'The signing links stop working and no certificate is issued. This cannot be undone.', 'Cancel transaction'))) return cancel.focus();
+    if (
+      !(await confirmDialog(
+        'Cancel this transaction?',
+        'The signing links stop working and no certificate is issued. This cannot be undone.',
+        'Cancel transaction',
+      ))
+    )
+      return cancel.focus();
     await act(cancel, () => api.cancel(id), 'The transaction is cancelled.');
     root.querySelector<HTMLElement>('h1')?.focus();
   });
@@ -441,8 +528,14 @@ export async function detailView(app: App, id: number): Promise<View> {
             pdf.addEventListener('click', async () => {
               pdfErr.hidden = true;
               try {
-                const res = await fetch(`/api/transactions/${id}/certificate.pdf`, { headers: { Authorization: `Bearer ${session.token ?? ''}` } });
-                if (!res.ok) throw new ApiError(res.status, ((await res.json().catch(() => ({}))) as { detail?: string }).detail ?? `download failed (${res.status})`);
+                const res = await fetch(`/api/transactions/${id}/certificate.pdf`, {
+                  headers: { Authorization: `Bearer ${session.token ?? ''}` },
+                });
+                if (!res.ok)
+                  throw new ApiError(
+                    res.status,
+                    ((await res.json().catch(() => ({}))) as { detail?: string }).detail ?? `download failed (${res.status})`,
+                  );
                 download(await res.blob(), `${t.reference}.pdf`);
               } catch (err) {
                 pdfErr.textContent = message(err);
@@ -455,7 +548,17 @@ export async function detailView(app: App, id: number): Promise<View> {
               { class: 'card', 'aria-labelledby': 'h-cert', id: 'certificate' },
               h('h2', { id: 'h-cert' }, 'Certificate'),
               h('p', {}, 'Issued ', fmtDate(t.verified_at), '.'),
-              h('div', { class: 'row' }, pdf, h('a', { class: 'button', href: verify, id: 'verify-link' }, 'Public verify link'), h('a', { class: 'button', href: `/api/ledger/proof/${encodeURIComponent(t.reference)}?hash=${prefix}&download=1` }, 'Evidence bundle (JSON)')),
+              h(
+                'div',
+                { class: 'row' },
+                pdf,
+                h('a', { class: 'button', href: verify, id: 'verify-link' }, 'Public verify link'),
+                h(
+                  'a',
+                  { class: 'button', href: `/api/ledger/proof/${encodeURIComponent(t.reference)}?hash=${prefix}&download=1` },
+                  'Evidence bundle (JSON)',
+                ),
+              ),
               h('p', { class: 'hint' }, 'Anyone can check it at ', h('code', {}, `${location.origin}${verify}`)),
               pdfErr,
             );
@@ -465,7 +568,18 @@ export async function detailView(app: App, id: number): Promise<View> {
       'table',
       { class: 'table stack', id: 'signers' },
       h('caption', { class: 'visually-hidden' }, 'Signers and their step'),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Signer'), h('th', { scope: 'col' }, 'Step'), h('th', { scope: 'col' }, 'Check'), h('th', { scope: 'col' }, 'Attempts left'))),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'col' }, 'Signer'),
+          h('th', { scope: 'col' }, 'Step'),
+          h('th', { scope: 'col' }, 'Check'),
+          h('th', { scope: 'col' }, 'Attempts left'),
+        ),
+      ),
       h(
         'tbody',
         {},
@@ -492,7 +606,15 @@ export async function detailView(app: App, id: number): Promise<View> {
       'ol',
       { class: 'timeline', id: 'timeline' },
       ...t.events.map((e) =>
-        h('li', {}, h('time', { datetime: e.at }, fmtDate(e.at)), ' ', h('strong', {}, e.type.replace(/_/g, ' ')), e.actor ? h('span', { class: 'hint' }, ` by ${e.actor}`) : null, e.detail ? h('div', { class: 'hint' }, e.detail) : null),
+        h(
+          'li',
+          {},
+          h('time', { datetime: e.at }, fmtDate(e.at)),
+          ' ',
+          h('strong', {}, e.type.replace(/_/g, ' ')),
+          e.actor ? h('span', { class: 'hint' }, ` by ${e.actor}`) : null,
+          e.detail ? h('div', { class: 'hint' }, e.detail) : null,
+        ),
       ),
     );
     body.replaceChildren(
@@ -508,7 +630,13 @@ export async function detailView(app: App, id: number): Promise<View> {
         h('dt', {}, 'Created'),
         h('dd', {}, fmtDate(t.created_at)),
         h('dt', {}, 'Signing link'),
-        h('dd', {}, TERMINAL.has(t.status) ? h('span', { class: 'hint' }, 'No longer active') : h('code', {}, `${location.origin}/sign/${t.token}`)),
+        h(
+          'dd',
+          {},
+          TERMINAL.has(t.status)
+            ? h('span', { class: 'hint' }, 'No longer active')
+            : h('code', {}, `${location.origin}/sign/${t.token}`),
+        ),
       ),
       ...(cert ? [cert] : []),
       h('section', { class: 'card', 'aria-labelledby': 'h-signers' }, h('h2', { id: 'h-signers' }, 'Signers'), signers),
