@@ -246,8 +246,9 @@ describe('/api/sign/{token}/* through the gateway (real transaction, ceremony, M
       await api('POST', `/api/sign/${t}/webauthn/options`),
       await api('POST', `/api/sign/${t}/webauthn/verify`, { json: { response: { id: 'x', type: 'public-key' } } }),
       await api('POST', `/api/sign/${t}/forensic`, { json: { events: [{ type: 'timing', t: 1, data: {} }] } }),
+      await api('GET', `/api/sign/${t}/document`),
     ];
-    expect(replies.map((r) => r.status)).toEqual([404, 404, 404, 404, 404, 404, 404]);
+    expect(replies.map((r) => r.status)).toEqual([404, 404, 404, 404, 404, 404, 404, 404]);
     for (const r of replies) expect(r.body.detail).toMatch(/not valid/);
     expect(await captures(other.id)).toEqual([]);
     const page = await fetch(`${stack.gatewayUrl}/sign/${t}`);

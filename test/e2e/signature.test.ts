@@ -72,6 +72,15 @@ describe('create → ceremony → biometric PASS → sealed certificate → veri
     // The signer: consent, a random challenge, and a video doing exactly that.
     const summary = await send(stack.gatewayUrl, 'GET', `/api/sign/${token}/summary`, { headers: ip });
     expect(summary.body.document_sha256_prefix ?? summary.body.documentSha256Prefix).toBe(sha.slice(0, 16));
+    // The signer can read exactly the document being signed.
+    const doc = await fetch(`${stack.gatewayUrl}/api/sign/${token}/document`, { headers: ip });
+    expect(doc.status).toBe(200);
+    expect(doc.headers.get('content-type')).toBe('application/pdf');
+    expect(
+      createHash('sha256')
+        .update(Buffer.from(await doc.arrayBuffer()))
+        .digest('hex'),
+    ).toBe(sha);
     expect(
       (
         await send(stack.gatewayUrl, 'POST', `/api/sign/${token}/consent`, {

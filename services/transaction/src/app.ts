@@ -16,6 +16,7 @@ import { ensureBuckets } from '@signet/kit';
 import type { TransactionConfig } from './config.js';
 import { createTransactionHandler } from './grpc/create.handler.js';
 import { exportHandler, transactionHandlers } from './grpc/transaction.handler.js';
+import { signingDocumentHandler } from './grpc/document.handler.js';
 import { STATE_DURABLE, STATE_SUBJECTS, stateConsumer } from './events/state.consumer.js';
 import { transactionMetrics } from './metrics.js';
 import { createObjectStore } from './store/object.store.js';
@@ -71,9 +72,15 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
           ...transactionHandlers(common),
           createTransaction: createTransactionHandler({ ...common, objects, billing, metrics }),
           exportTransactions: exportHandler(common),
+          getSigningDocument: signingDocumentHandler({
+            resolve: transactionHandlers(common).resolveSigningToken,
+            s3: objects.client,
+            bucket: cfg.BUCKET_DOCUMENTS,
+            logger,
+          }),
         },
         { metrics, logger },
-        ['createTransaction', 'exportTransactions'],
+        ['createTransaction', 'exportTransactions', 'getSigningDocument'],
       ),
   });
 

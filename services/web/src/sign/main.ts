@@ -77,6 +77,8 @@ function route(s: Summary) {
 function showConsent(s: Summary) {
   $('c-doc').textContent = s.document_name;
   $('c-hash').textContent = s.document_sha256_prefix;
+  $<HTMLAnchorElement>('c-doc-link').href = `/api/sign/${encodeURIComponent(token)}/document`;
+  $('c-doc-link-wrap').hidden = false;
   $('c-issuer').textContent = s.issuer_name;
   $('c-signer').textContent = s.signer_name;
   $('c-attest').textContent = s.attestation_text;

@@ -118,6 +118,50 @@ export function signRoutes(ctx: GatewayContext): RouteModule {
     res.json(summaryJson(await ctx.ceremony.getSummary({ token: tokenOf(req) })));
   });
 
+  /** The document being signed, streamed from the transaction service, for the signer to read. */
+  router.get('/api/sign/:token/document', guard, async (req, res) => {
+    const md = new Metadata();
+    for (const [k, v] of Object.entries(injectContext())) md.set(k, v);
+    const call = ctx.transaction.raw.getSigningDocument({ token: tokenOf(req) }, md, {
+      deadline: new Date(Date.now() + 120_000),
+    });
+    res.on('close', () => call.cancel());
+    let started = false;
+    await new Promise<void>((resolve, reject) => {
+      call.on('data', (chunk: { data: Uint8Array; name: string; size: number }) => {
+        if (!started) {
+          started = true;
+          const name = (chunk.name || 'document.pdf').replace(/[^\w .,()-]/g, '_');
+          res.setHeader('Content-Type', 'application/pdf');
+          res.setHeader('Content-Length', String(chunk.size));
+          res.setHeader('Content-Disposition', `inline; filename="${name}"`);
+          res.setHeader('Cache-Control', 'private, no-store');
+          res.setHeader('X-Content-Type-Options', 'nosniff');
+        }
+        if (chunk.data.length && !res.write(chunk.data)) {
+          call.pause();
+          res.once('drain', () => call.resume());
+        }
+      });
+      // The outcome is the status, not 'end' (which a failed call may emit too, before its error).
+      call.on('status', (st: { code: number }) => {
+        if (st.code !== 0) return;
+        res.end();
+        resolve();
+      });
+      call.on('error', (err: ServiceError) => {
+        if (started) {
+          res.destroy();
+          resolve();
+        } else if (err.code === 1)
+          resolve(); // cancelled by the client going away
+        else if (err.code === 5)
+          reject(new HttpError(404, 'this signing link is not valid: it may have been cancelled or already completed'));
+        else reject(RpcError.from(err));
+      });
+    });
+  });
+
   router.post('/api/sign/:token/consent', guard, json64k, async (req, res) => {
     const body = parse(consentBody, req.body);
     const s = await ctx.ceremony.recordConsent({
@@ -362,6 +406,17 @@ function signOpenapi() {
   });
   return {
     '/api/sign/{token}/summary': { get: op('Get the signing session state (step, attempts left, outcome)') },
+    '/api/sign/{token}/document': {
+      get: op('The PDF being signed, for the signer to read', {
+        responses: {
+          '200': {
+            description: 'The document',
+            content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
+          },
+          ...errors,
+        },
+      }),
+    },
     '/api/sign/{token}/consent': {
       post: op('Record signer consent (a second consent is 409)', {
         requestBody: {

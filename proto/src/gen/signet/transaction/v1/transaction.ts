@@ -148,6 +148,12 @@ export interface ExportTransactionsRequest {
   ownerId: string;
 }
 
+export interface DocumentChunk {
+  data: Buffer;
+  name: string;
+  size: number;
+}
+
 function createBaseTransactionSummary(): TransactionSummary {
   return {
     id: 0,
@@ -1660,6 +1666,85 @@ export const ExportTransactionsRequest: MessageFns<ExportTransactionsRequest> = 
   },
 };
 
+function createBaseDocumentChunk(): DocumentChunk {
+  return { data: Buffer.alloc(0), name: "", size: 0 };
+}
+
+export const DocumentChunk: MessageFns<DocumentChunk> = {
+  encode(message: DocumentChunk, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.data.length !== 0) {
+      writer.uint32(10).bytes(message.data);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.size !== 0) {
+      writer.uint32(24).int64(message.size);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DocumentChunk {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDocumentChunk();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.data = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.size = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<DocumentChunk>): DocumentChunk {
+    return DocumentChunk.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<DocumentChunk>): DocumentChunk {
+    const message = createBaseDocumentChunk();
+    message.data = object.data ?? Buffer.alloc(0);
+    message.name = object.name ?? "";
+    message.size = object.size ?? 0;
+    return message;
+  },
+};
+
 /** Transaction owns transactions, signers, their event log and the documents and references buckets. */
 export type TransactionServiceService = typeof TransactionServiceService;
 export const TransactionServiceService = {
@@ -1743,6 +1828,20 @@ export const TransactionServiceService = {
     responseSerialize: (value: SigningContext): Buffer => Buffer.from(SigningContext.encode(value).finish()),
     responseDeserialize: (value: Buffer): SigningContext => SigningContext.decode(value),
   },
+  /**
+   * The document of a live signing session, streamed so the signer can read what they sign
+   * (NOT_FOUND exactly when ResolveSigningToken is). The first chunk carries the name and size.
+   */
+  getSigningDocument: {
+    path: "/signet.transaction.v1.TransactionService/GetSigningDocument" as const,
+    requestStream: false as const,
+    responseStream: true as const,
+    requestSerialize: (value: ResolveSigningTokenRequest): Buffer =>
+      Buffer.from(ResolveSigningTokenRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ResolveSigningTokenRequest => ResolveSigningTokenRequest.decode(value),
+    responseSerialize: (value: DocumentChunk): Buffer => Buffer.from(DocumentChunk.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DocumentChunk => DocumentChunk.decode(value),
+  },
 } as const;
 
 export interface TransactionServiceServer extends UntypedServiceImplementation {
@@ -1761,6 +1860,11 @@ export interface TransactionServiceServer extends UntypedServiceImplementation {
   cancelTransaction: handleUnaryCall<TransactionActionRequest, TransactionSummary>;
   /** Resolves a signing token to its signer and transaction (for the ceremony service). */
   resolveSigningToken: handleUnaryCall<ResolveSigningTokenRequest, SigningContext>;
+  /**
+   * The document of a live signing session, streamed so the signer can read what they sign
+   * (NOT_FOUND exactly when ResolveSigningToken is). The first chunk carries the name and size.
+   */
+  getSigningDocument: handleServerStreamingCall<ResolveSigningTokenRequest, DocumentChunk>;
 }
 
 export interface TransactionServiceClient extends Client {
@@ -1872,6 +1976,19 @@ export interface TransactionServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SigningContext) => void,
   ): ClientUnaryCall;
+  /**
+   * The document of a live signing session, streamed so the signer can read what they sign
+   * (NOT_FOUND exactly when ResolveSigningToken is). The first chunk carries the name and size.
+   */
+  getSigningDocument(
+    request: ResolveSigningTokenRequest,
+    options?: Partial<CallOptions>,
+  ): ClientReadableStream<DocumentChunk>;
+  getSigningDocument(
+    request: ResolveSigningTokenRequest,
+    metadata?: Metadata,
+    options?: Partial<CallOptions>,
+  ): ClientReadableStream<DocumentChunk>;
 }
 
 export const TransactionServiceClient = makeGenericClientConstructor(
