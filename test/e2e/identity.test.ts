@@ -212,7 +212,10 @@ describe('identity through the gateway (real FerretDB, Redis, NATS, Mailpit)', (
       expect(await replica.metrics.registry.getSingleMetricAsString('signet_gateway_auth_cache_total')).toMatch(
         /result="hit"[^\n]* 1/,
       );
-      expect((await replica.call('GET', '/api/transactions', { apiKey: `${key.slice(0, -1)}x` })).status).toBe(401);
+      expect(
+        (await replica.call('GET', '/api/transactions', { apiKey: `${key.slice(0, -1)}${key.endsWith('x') ? 'y' : 'x'}` }))
+          .status,
+      ).toBe(401);
       expect((await replica.call('GET', '/api/transactions', { token: session })).status).toBe(200);
       expect((await replica.call('GET', '/api/transactions', {})).status).toBe(401);
       const viaKey = await api('POST', '/api/auth/me', { apiKey: key });
