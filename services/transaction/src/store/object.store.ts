@@ -1,6 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { Client } from 'minio';
-import type { S3Config } from '@signet/kit';
+import { createS3, type S3Config } from '@signet/kit';
 
 const PART_SIZE = 6 * 1024 * 1024;
 const PARALLEL_PARTS = 2;
@@ -13,17 +12,7 @@ const POOL_BUFFER = PART_SIZE + 1024 * 1024;
  * the length is unknown (a whole part of hundreds of MB in memory) and sends them one at a time.
  */
 export function createObjectStore(cfg: S3Config & { BUCKET_DOCUMENTS: string; BUCKET_REFERENCES: string }) {
-  const u = new URL(cfg.S3_ENDPOINT);
-  const useSSL = u.protocol === 'https:';
-  const client = new Client({
-    endPoint: u.hostname,
-    port: u.port ? Number(u.port) : useSSL ? 443 : 80,
-    useSSL,
-    accessKey: cfg.S3_ACCESS_KEY,
-    secretKey: cfg.S3_SECRET_KEY,
-    region: cfg.S3_REGION,
-    pathStyle: true,
-  });
+  const client = createS3(cfg);
 
   /**
    * A streaming upload: write() chunks (awaiting backpressure), then finish() for the SHA-256 and
