@@ -56,6 +56,8 @@ export type StartOptions = {
   ledgerAckWaitMs?: number;
   /** Extra environment for every service (e.g. REFERENCE_PREFIX, PRODUCT_CATALOG). */
   env?: Record<string, string>;
+  /** Host name of the public base URL (default 127.0.0.1). */
+  host?: string;
 };
 
 /**
@@ -70,7 +72,8 @@ export async function startServices(names: ServiceName[], opts: Partial<Omit<Sta
   for (const n of BACKEND) grpc[n] = await freePort();
   const addr = (n: string) => `127.0.0.1:${grpc[n]}`;
   const httpPort = await freePort();
-  const gatewayUrl = `http://127.0.0.1:${httpPort}`;
+  // WebAuthn needs a secure context: 'localhost' is one, a bare IP address is not.
+  const gatewayUrl = `http://${opts.host ?? '127.0.0.1'}:${httpPort}`;
   const secrets = testSecrets();
   const common: Record<string, string> = {
     ...(Object.fromEntries(Object.entries(i).filter(([, v]) => typeof v === 'string')) as Record<string, string>),

@@ -1,0 +1,118 @@
+/**
+ * WebAuthn on the signing page with Chromium's virtual authenticator (DevTools protocol): the
+ * signer registers a credential over the challenge that commits to the document and the ceremony
+ * nonce, the server verifies it, and the capture is recorded with verification mode
+ * `biometric+webauthn`. The gateway is addressed as `localhost`, a secure context for WebAuthn.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type BrowserContext } from 'playwright-core';
+import { connectBus, STREAM, type Bus } from '@signet/kit';
+import { eventsV1 } from '@signet/proto';
+import type { Account } from '../../harness/accounts.js';
+import { eventually, infra, startServices } from '../../harness/services.js';
+import { findFaceImage, makeY4m } from '../../fixtures/ceremony-media.js';
+import { createTransaction, send, senderAccount, type CreatedTx } from '../ceremony-helpers.js';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+
+describe('WebAuthn on the signing page', () => {
+  let stack: Awaited<ReturnType<typeof startServices>>;
+  let acct: Account;
+  let tx: CreatedTx;
+  let bus: Bus;
+  let context: BrowserContext;
+  const work = mkdtempSync(join(tmpdir(), 'signet-webauthn-'));
+
+  beforeAll(async () => {
+    execFileSync('pnpm', ['--filter', '@signet/web', 'build'], { cwd: ROOT, stdio: 'ignore' });
+    const y4m = makeY4m(work, findFaceImage(ROOT) ?? findFaceImage(join(ROOT, 'services/biometrics')));
+    stack = await startServices(['identity', 'billing', 'transaction', 'ceremony', 'gateway'], {
+      host: 'localhost',
+      env: { WEBAUTHN_RP_ID: 'localhost' },
+    });
+    acct = await senderAccount(stack.gatewayUrl);
+    tx = await createTransaction(stack.gatewayUrl, acct, 'Ada Lovelace', stack.env.TRANSACTION_ADDR);
+    bus = await connectBus(infra().NATS_URL, 'webauthn-browser-test');
+    context = await chromium.launchPersistentContext(join(work, 'profile'), {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      headless: true,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--use-fake-ui-for-media-stream',
+        '--use-fake-device-for-media-stream',
+        `--use-file-for-fake-video-capture=${y4m}`,
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    });
+  });
+  afterAll(async () => {
+    await context?.close();
+    await bus?.nc.drain();
+    await stack?.stop();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('registers a credential over the ceremony challenge and marks the capture biometric+webauthn', async () => {
+    expect(tx.sign_url.startsWith('http://localhost:')).toBe(true);
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('WebAuthn.enable');
+    const { authenticatorId } = (await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
+    })) as { authenticatorId: string };
+
+    await page.goto(tx.sign_url);
+    await page.waitForSelector('body[data-current="consent"]');
+    await page.check('#c-agree');
+    await page.click('#c-submit');
+    await page.waitForSelector('body[data-current="camera"]');
+    await page.click('#camera-allow');
+    await page.waitForSelector('body[data-current="preview"]');
+    await page.click('#start');
+    await page.waitForSelector('body[data-current="webauthn"]', { timeout: 15_000 });
+    await page.click('#webauthn-use');
+    await page.waitForSelector('body[data-current="record"]', { timeout: 15_000 });
+
+    // The authenticator holds one credential for this relying party, and the server recorded it.
+    const { credentials } = (await cdp.send('WebAuthn.getCredentials', { authenticatorId })) as {
+      credentials: { rpId: string }[];
+    };
+    expect(credentials.map((c) => c.rpId)).toEqual(['localhost']);
+    const summary = await send(stack.gatewayUrl, 'GET', `/api/sign/${tx.token}/summary`);
+    expect(summary.body.webauthn_done).toBe(true);
+
+    // The recording goes on; the capture event carries the stronger verification mode.
+    await page.waitForSelector('body[data-current="verifying"]', { timeout: 90_000 });
+    // Ids restart in each test database: the document hash (a unique PDF) picks this capture.
+    const detail = await send(stack.gatewayUrl, 'GET', `/api/transactions/${tx.id}`, { headers: { 'x-api-key': acct.apiKey } });
+    const documentSha256 = detail.body.document_sha256 as string;
+    expect(documentSha256).toMatch(/^[0-9a-f]{64}$/);
+    const ev = await eventually(async () => {
+      const consumer = await bus.js.consumers.get(STREAM, { filterSubjects: ['signet.ceremony.capture.submitted'] });
+      const batch = await consumer.fetch({ max_messages: 1000, expires: 1000 });
+      let found: eventsV1.CaptureSubmitted | undefined;
+      for await (const m of batch) {
+        const e = eventsV1.CaptureSubmitted.decode(m.data);
+        if (e.documentSha256 === documentSha256) found = e;
+      }
+      return found;
+    }, 30_000);
+    expect(ev.verificationMode).toBe('biometric+webauthn');
+  }, 180_000);
+});
