@@ -7,25 +7,14 @@
  * nodes, so roots, inclusion and consistency proofs cost O(log n) node reads, never a scan of the leaves.
  */
 import { createHash } from 'node:crypto';
+import { leafHash, nodeHash } from '@signet/verify';
+
+// The leaf and node hashes are the verifier's: one definition for the prover and the checker.
+export { leafHash, nodeHash };
 
 export type NodeId = { level: number; index: number };
 export type Range = [start: number, end: number];
 export type PerfectNode = NodeId & { hash: Buffer };
-
-export function leafHash(leaf: Uint8Array): Buffer {
-  return createHash('sha256')
-    .update(Buffer.from([0]))
-    .update(leaf)
-    .digest();
-}
-
-export function nodeHash(left: Uint8Array, right: Uint8Array): Buffer {
-  return createHash('sha256')
-    .update(Buffer.from([1]))
-    .update(left)
-    .update(right)
-    .digest();
-}
 
 /** SHA-256 of the empty string: the root of the empty tree. */
 export const EMPTY_ROOT = createHash('sha256').digest();
