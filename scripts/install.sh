@@ -27,6 +27,8 @@ command -v ffmpeg >/dev/null || need_apt+=(ffmpeg)
 command -v ffprobe >/dev/null || need_apt+=(ffmpeg)
 [ -x /usr/bin/chromium ] || need_apt+=(chromium)
 command -v curl >/dev/null || need_apt+=(curl)
+# espeak-ng speaks the challenge words into the synthetic biometrics corpus (voice activity).
+command -v espeak-ng >/dev/null || need_apt+=(espeak-ng)
 if [ ${#need_apt[@]} -gt 0 ]; then
   log "apt-get install ${need_apt[*]}"
   export DEBIAN_FRONTEND=noninteractive

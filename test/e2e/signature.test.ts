@@ -91,8 +91,8 @@ describe('create → ceremony → biometric PASS → sealed certificate → veri
     ).toBeLessThan(300);
     const challenge = await send(stack.gatewayUrl, 'GET', `/api/sign/${token}/challenge`, { headers: ip });
     expect(challenge.status).toBe(200);
-    const { actions, nonce } = challenge.body as { actions: Action[]; nonce: string };
-    const media = await makeGenuineCapture(join(dir, 'capture'), actions);
+    const { actions, nonce, words } = challenge.body as { actions: Action[]; nonce: string; words: string[] };
+    const media = await makeGenuineCapture(join(dir, 'capture'), actions, { words });
     const cap = await send(stack.gatewayUrl, 'POST', `/api/sign/${token}/capture`, {
       headers: ip,
       parts: [

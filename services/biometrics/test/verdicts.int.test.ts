@@ -24,6 +24,7 @@ const CASES = [
   'two_faces',
   'no_face',
   'reference_other',
+  'silent_reading',
 ];
 
 describe('biometrics service verdicts over the corpus', () => {
@@ -71,7 +72,7 @@ describe('biometrics service verdicts over the corpus', () => {
           videoKey: `${captureId}/video.webm`,
           frameKey: `${captureId}/frame.jpg`,
           referenceKey: c.reference ? `${captureId}/reference.jpg` : '',
-          challenge: { words: ['alpha', 'bravo', 'charlie', 'delta'], actions: c.challenge.actions, nonce: 'n', expiresAt: '' },
+          challenge: { words: c.challenge.words, actions: c.challenge.actions, nonce: 'n', expiresAt: '' },
           documentSha256: 'a'.repeat(64),
           verificationMode: c.reference ? 'biometric' : 'liveness',
           videoSha256: '',

@@ -7,6 +7,7 @@ import { descriptorDistance, interOcular, l2normalize, meanEar, mouthMetrics, no
 import { decodeImage, decodeVideo, FfmpegTimeoutError, resizeRgb, type RgbImage } from './media.js';
 import type { LoadedModels } from './models.js';
 import { detectFacesLocal, type DetectOpts, type FaceObs } from './detect.js';
+import { decodeAudio, voiceActivity } from './voice.js';
 import { computeBaseline, computeDeltas, detectEvents, matchSequence, type ActionEvent, type FrameSignals } from './sequence.js';
 
 export type CheckName =
@@ -17,7 +18,8 @@ export type CheckName =
   | 'identity_consistency'
   | 'final_frame_match'
   | 'reference_match'
-  | 'sensor_noise';
+  | 'sensor_noise'
+  | 'voice_activity';
 
 export interface CheckResult {
   /** true/false; null when not applicable (e.g. no reference given) */
@@ -33,6 +35,8 @@ export interface AnalyzeInput {
   reference?: Buffer;
   challenge: { actions: string[]; windows?: [number, number][] };
   deadlineMs: number;
+  /** Whether a silent reading window fails the verdict (default: analysisConfig.voice.required). */
+  requireVoice?: boolean;
 }
 
 export interface AnalyzeResult {
@@ -197,15 +201,18 @@ export async function analyzeCapture(
   // ---- decode
   const td = performance.now();
   const budget = Math.max(1, input.deadlineMs);
-  const [video, finalImg, refImg] = await Promise.all([
+  const [video, finalImg, refImg, pcm] = await Promise.all([
     decodeVideo(input.video, { fps: cfg.sampling.fps, width: cfg.sampling.width, timeoutMs: budget }),
     decodeImage(input.finalFrame, 640, budget),
     input.reference ? decodeImage(input.reference, 640, budget) : Promise.resolve(null),
+    decodeAudio(input.video, 120, budget),
   ]).catch((e: unknown) => {
     if (e instanceof FfmpegTimeoutError) throw new AnalysisDeadlineError('decode', performance.now() - start);
     throw e;
   });
   const decodeMs = performance.now() - td;
+  const voice = voiceActivity(pcm, cfg.voice);
+  const requireVoice = input.requireVoice ?? cfg.voice.required;
   deadline('decode');
 
   // ---- pass 1: mesh + iris on every sampled frame
@@ -365,8 +372,16 @@ export async function analyzeCapture(
         )
       : check(null, null, c.reference.maxDistance, 'no reference given'),
     sensor_noise: check(noiseMad >= c.sensorNoise.minMeanAbsDiff, noiseMad, c.sensorNoise.minMeanAbsDiff),
+    voice_activity: check(
+      voice.hasAudio && voice.voicedSeconds >= c.voice.minVoicedSeconds,
+      voice.voicedSeconds,
+      c.voice.minVoicedSeconds,
+      `${voice.hasAudio ? `voiced seconds in the first ${c.voice.windowSeconds} s` : 'no audio track'}${requireVoice ? '' : '; not required'}`,
+    ),
   };
-  const failed = (Object.keys(checks) as CheckName[]).filter((k) => checks[k].passed === false);
+  const failed = (Object.keys(checks) as CheckName[]).filter(
+    (k) => checks[k].passed === false && (k !== 'voice_activity' || requireVoice),
+  );
   const supporting = [...embeds.values(), ...finalFaces.slice(0, 1)];
   const avg = (xs: (number | undefined)[]) => {
     const v = xs.filter((x): x is number => typeof x === 'number');
@@ -400,6 +415,8 @@ export async function analyzeCapture(
       ear_drop_max: earDrops.length ? Math.max(...earDrops) : null,
       baseline_ear: baseline?.ear ?? null,
       baseline_interocular_px: faceFrames.length ? interOcular(perFrame[faceFrames[0]][0].mesh) : null,
+      voiced_seconds: voice.voicedSeconds,
+      audio_noise_floor_db: voice.noiseFloorDb,
       antispoof_real_mean: avg(supporting.map((f) => f.real)),
       liveness_live_mean: avg(supporting.map((f) => f.live)),
     },

@@ -54,6 +54,18 @@ export const analysisConfig = {
   finalFrame: { maxDistance: 0.6, minNcc: 0.9, lastSeconds: 1.5 },
   /** reference_match: descriptor distance between the reference photo and the video's face. */
   reference: { maxDistance: 0.75 },
+  /** voice_activity: speech-like sound while the words are on screen. The signing page shows the
+   *  words for the first 6 s of the recording (services/web/src/sign/main.ts READ_SECONDS). */
+  voice: {
+    required: true,
+    windowSeconds: 6,
+    minVoicedSeconds: 0.6,
+    frameMs: 30,
+    marginDb: 12,
+    minDb: -55,
+    maxZcr: 0.25,
+    minRunFrames: 3,
+  },
 } as const;
 
 export type AnalysisConfig = typeof analysisConfig;

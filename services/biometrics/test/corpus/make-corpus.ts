@@ -44,7 +44,7 @@ export interface CorpusCase {
   video: string;
   finalFrame: string;
   reference?: string;
-  challenge: { actions: Action[] };
+  challenge: { words: string[]; actions: Action[] };
   expected: 'PASS' | 'FAIL';
   /** checks expected to fail (for FAIL cases) */
   expectedFailedChecks: string[];
@@ -75,8 +75,20 @@ function trapezoid(t: number, t0: number, r: number, h: number): number {
 export const ACTION_START_S = 1.4;
 export const ACTION_SLOT_S = 1.9;
 
+/** When the actions happen: the first starts at `start` seconds, each in its own `slot` seconds. */
+export interface Timeline {
+  start: number;
+  slot: number;
+}
+
 /** Face state at time t for a performed action list (each action in its own slot). */
-export function stateAt(t: number, performed: readonly Action[], wobbleSeed: number, live = true): FaceState {
+export function stateAt(
+  t: number,
+  performed: readonly Action[],
+  wobbleSeed: number,
+  live = true,
+  timeline: Timeline = { start: ACTION_START_S, slot: ACTION_SLOT_S },
+): FaceState {
   const s: FaceState = { ...NEUTRAL };
   if (live) {
     // natural micro-motion of a live head
@@ -84,7 +96,7 @@ export function stateAt(t: number, performed: readonly Action[], wobbleSeed: num
     s.pitch = 0.8 * Math.sin(2 * Math.PI * 0.17 * t + 3 * wobbleSeed);
   }
   performed.forEach((a, k) => {
-    const t0 = ACTION_START_S + k * ACTION_SLOT_S;
+    const t0 = timeline.start + k * timeline.slot;
     switch (a) {
       case 'turn_left':
         s.yaw += 35 * trapezoid(t, t0, 0.45, 0.55);
@@ -146,11 +158,66 @@ async function buildScene(m: LoadedModels, bg: Placement | null, actors: Actor[]
 
 // ------------------------------------------------------------------------ encoding
 
+/** The words every corpus case reads (espeak-ng speaks them into the audio track). */
+export const CORPUS_WORDS = ['orbit', 'velvet', 'harbor', 'tunnel'];
+/** When the reading starts in the corpus videos (seconds). */
+export const SPEECH_START_S = 0.4;
+
+function run(cmd: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    p.stderr.on('data', (b: Buffer) => {
+      err += b.toString();
+    });
+    p.on('error', reject);
+    p.on('close', (c) => (c === 0 ? resolve() : reject(new Error(`${cmd} failed (${c}): ${err.trim()}`))));
+  });
+}
+
+/**
+ * The audio track of a capture: quiet room noise for the whole video and, when `words` are given,
+ * espeak-ng reading them from SPEECH_START_S (a WAV, 48 kHz mono, `seconds` long).
+ */
+export async function makeSpeechTrack(
+  file: string,
+  words: readonly string[] | null,
+  seconds: number,
+  seed = 1,
+  startS = SPEECH_START_S,
+): Promise<void> {
+  const room = `anoisesrc=d=${seconds}:c=pink:a=0.004:r=48000:seed=${seed}`;
+  if (!words) return run(FFMPEG, ['-hide_banner', '-v', 'error', '-y', '-f', 'lavfi', '-i', room, '-ac', '1', file]);
+  const speech = `${file}.speech.wav`;
+  await run('espeak-ng', ['-s', '150', '-w', speech, words.join(', ')]);
+  const ms = Math.round(startS * 1000);
+  await run(FFMPEG, [
+    '-hide_banner',
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    room,
+    '-i',
+    speech,
+    '-filter_complex',
+    `[1]aresample=48000,adelay=${ms}|${ms},apad[s];[0][s]amix=inputs=2:duration=first:normalize=0`,
+    '-ac',
+    '1',
+    file,
+  ]);
+  const { rm } = await import('node:fs/promises');
+  await rm(speech, { force: true });
+}
+
 class WebmWriter {
   private p;
   private err = '';
   private done: Promise<void>;
-  constructor(file: string, fps = FPS) {
+  constructor(file: string, fps = FPS, audio?: string) {
+    const audioArgs = audio ? ['-i', audio, '-map', '0:v', '-map', '1:a', '-c:a', 'libopus', '-b:a', '48k', '-shortest'] : [];
     this.p = spawn(
       FFMPEG,
       [
@@ -169,6 +236,7 @@ class WebmWriter {
         String(fps),
         '-i',
         'pipe:0',
+        ...audioArgs,
         '-c:v',
         'libvpx',
         '-deadline',
@@ -240,12 +308,24 @@ interface VideoSpec {
   live: boolean; // micro-motion
   noise: boolean; // sensor noise + jitter
   seed: number;
+  /** words spoken in the audio track; null = room noise only; undefined = no audio track */
+  speech?: readonly string[] | null;
+  /** default: the 10 s corpus timeline */
+  timeline?: Timeline;
+  durationS?: number;
+  speechStartS?: number;
 }
 
 /** Render and encode one video; returns its last raw frame (for the final-frame image). */
 async function renderVideo(file: string, spec: VideoSpec, tris: Int32Array): Promise<RgbImage> {
-  const nFrames = FPS * DURATION_S;
-  const writer = new WebmWriter(file);
+  const duration = spec.durationS ?? DURATION_S;
+  const nFrames = Math.round(FPS * duration);
+  let audio: string | undefined;
+  if (spec.speech !== undefined) {
+    audio = `${file}.audio.wav`;
+    await makeSpeechTrack(audio, spec.speech, duration, spec.seed, spec.speechStartS);
+  }
+  const writer = new WebmWriter(file, FPS, audio);
   const r = rng(spec.seed);
   const noise = spec.noise ? noiseTable(3, spec.seed) : null;
   let dx = 0,
@@ -256,7 +336,8 @@ async function renderVideo(file: string, spec: VideoSpec, tris: Int32Array): Pro
     const scene = spec.sceneAt(i);
     const frame: RgbImage = { width: W, height: H, data: Uint8Array.from(scene.neutral.data) };
     const a0 = scene.actors[0];
-    if (a0?.rig) warpFace(frame, scene.neutral, a0.rig, tris, stateAt(t, spec.performed, spec.seed % 7, spec.live));
+    if (a0?.rig)
+      warpFace(frame, scene.neutral, a0.rig, tris, stateAt(t, spec.performed, spec.seed % 7, spec.live, spec.timeline));
     if (spec.noise) {
       if (r() < 0.35) dx = Math.max(-3, Math.min(3, dx + (r() < 0.5 ? -1 : 1)));
       if (r() < 0.35) dy = Math.max(-2, Math.min(2, dy + (r() < 0.5 ? -1 : 1)));
@@ -266,6 +347,10 @@ async function renderVideo(file: string, spec: VideoSpec, tris: Int32Array): Pro
     await writer.write(last);
   }
   await writer.close();
+  if (audio) {
+    const { rm } = await import('node:fs/promises');
+    await rm(audio, { force: true });
+  }
   return last;
 }
 
@@ -359,7 +444,7 @@ export async function makeCorpus(
       video: `${name}.webm`,
       finalFrame: `${name}.final.jpg`,
       reference: ref,
-      challenge: { actions: challenge },
+      challenge: { words: CORPUS_WORDS, actions: challenge },
       expected,
       expectedFailedChecks,
     });
@@ -375,6 +460,7 @@ export async function makeCorpus(
     live: true,
     noise: true,
     seed,
+    speech: CORPUS_WORDS,
   });
 
   await add(
@@ -407,7 +493,7 @@ export async function makeCorpus(
   await add(
     'still_photo',
     'a printed photo of C held to the camera: sensor noise and hand jitter, no head motion',
-    { sceneAt: () => sC, performed: [], live: false, noise: true, seed: 14 },
+    { sceneAt: () => sC, performed: [], live: false, noise: true, seed: 14, speech: CORPUS_WORDS },
     seqA,
     refC,
     'FAIL',
@@ -415,18 +501,18 @@ export async function makeCorpus(
   );
   await add(
     'frozen_replay',
-    'one image of C repeated (virtual camera): identical frames, no noise',
+    'one image of C repeated (virtual camera): identical frames, no noise, no audio track',
     { sceneAt: () => sC, performed: [], live: false, noise: false, seed: 15 },
     seqA,
     refC,
     'FAIL',
-    ['liveness_motion', 'sequence', 'sensor_noise'],
+    ['liveness_motion', 'sequence', 'sensor_noise', 'voice_activity'],
   );
   const half = (FPS * DURATION_S) / 2;
   await add(
     'face_swap',
     'person A for the first half, person D for the second half, actions in the right order',
-    { sceneAt: (i) => (i < half ? sA : sD), performed: seqA, live: true, noise: true, seed: 16 },
+    { sceneAt: (i) => (i < half ? sA : sD), performed: seqA, live: true, noise: true, seed: 16, speech: CORPUS_WORDS },
     seqA,
     refA,
     'FAIL',
@@ -454,8 +540,8 @@ export async function makeCorpus(
   );
   await add(
     'no_face',
-    'background only, nobody in view',
-    { sceneAt: () => sNone, performed: [], live: false, noise: true, seed: 20 },
+    'background only, nobody in view, room noise',
+    { sceneAt: () => sNone, performed: [], live: false, noise: true, seed: 20, speech: null },
     seqA,
     refA,
     'FAIL',
@@ -469,6 +555,16 @@ export async function makeCorpus(
     refC,
     'FAIL',
     ['reference_match'],
+  );
+
+  await add(
+    'silent_reading',
+    'person A performs the sequence as asked but never reads the words (room noise only)',
+    { ...live(sA, seqA, 22), speech: null },
+    seqA,
+    refA,
+    'FAIL',
+    ['voice_activity'],
   );
 
   const manifest: Manifest = {
@@ -505,7 +601,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
 export async function makeGenuineCapture(
   outDir: string,
   actions: readonly Action[] | null,
-  opts: { models?: LoadedModels; seed?: number } = {},
+  opts: { models?: LoadedModels; seed?: number; words?: readonly string[] } = {},
 ): Promise<{ video?: string; finalFrame?: string; reference: string }> {
   mkdirSync(outDir, { recursive: true });
   const m = opts.models ?? (await loadModels({ supportingModels: false }));
@@ -521,10 +617,89 @@ export async function makeGenuineCapture(
   const video = path.join(outDir, 'capture.webm');
   const last = await renderVideo(
     video,
-    { sceneAt: () => scene, performed: actions, live: true, noise: true, seed: opts.seed ?? 21 },
+    {
+      sceneAt: () => scene,
+      performed: actions,
+      live: true,
+      noise: true,
+      seed: opts.seed ?? 21,
+      speech: opts.words ?? CORPUS_WORDS,
+    },
     tris,
   );
   const finalFrame = path.join(outDir, 'capture.final.jpg');
   await writeImage(finalFrame, last);
   return { video, finalFrame, reference };
+}
+
+/** A corpus WebM as Chromium's fake camera wants it: Y4M, 4:2:0 (about 460 KB a 640×480 frame). */
+export async function webmToY4m(webm: string, y4m: string): Promise<string> {
+  await run(FFMPEG, ['-hide_banner', '-v', 'error', '-y', '-i', webm, '-an', '-pix_fmt', 'yuv420p', '-f', 'yuv4mpegpipe', y4m]);
+  return y4m;
+}
+
+/** The audio track of a corpus WebM as a 16-bit WAV for Chromium's fake microphone. */
+export async function webmToWav(webm: string, wav: string): Promise<string> {
+  await run(FFMPEG, [
+    '-hide_banner',
+    '-v',
+    'error',
+    '-y',
+    '-i',
+    webm,
+    '-vn',
+    '-ac',
+    '1',
+    '-ar',
+    '48000',
+    '-c:a',
+    'pcm_s16le',
+    wav,
+  ]);
+  return wav;
+}
+
+/**
+ * A fake-camera feed for the signing page in Chromium: person A performs `actions` on the page's
+ * own timeline (the words read aloud during the first `readS` seconds of the recording, then one
+ * action per `actionS` seconds), starting `leadS` seconds after the camera opens — the time the
+ * test waits before pressing "Start". Written as WebM, then Y4M + WAV for Chromium.
+ */
+export async function makeCameraFeed(
+  outDir: string,
+  p: { actions: readonly Action[]; words: readonly string[]; leadS: number; readS: number; actionS: number; seed?: number },
+  opts: { models?: LoadedModels } = {},
+): Promise<{ webm: string; y4m: string; wav: string; reference: string }> {
+  mkdirSync(outDir, { recursive: true });
+  const m = opts.models ?? (await loadModels({ supportingModels: false }));
+  const face = pickPeople(await findSourceFaces(m))[0];
+  if (!face) throw new Error('no usable face in the package photos');
+  const reference = path.join(outDir, 'reference.jpg');
+  await writeImage(reference, camera(placeFull(placementFor(face, [W / 2, H / 2], 260)), 0, 0, 1.08, null, 0));
+  const tris = rigTriangles(m.human.faceTriangulation);
+  const pl = placementFor(face, [W / 2, H / 2 - 10], FACE_WIDTH);
+  const scene = await buildScene(m, pl, [{ face, placement: pl }]);
+  const webm = path.join(outDir, 'feed.webm');
+  await renderVideo(
+    webm,
+    {
+      sceneAt: () => scene,
+      performed: p.actions,
+      live: true,
+      noise: true,
+      seed: p.seed ?? 23,
+      speech: p.words,
+      speechStartS: p.leadS + 0.5,
+      // each action starts half a second into its slot, so ±0.5 s of start-up jitter keeps it inside
+      timeline: { start: p.leadS + p.readS + 0.5, slot: p.actionS },
+      durationS: p.leadS + p.readS + p.actions.length * p.actionS + 6,
+    },
+    tris,
+  );
+  return {
+    webm,
+    y4m: await webmToY4m(webm, path.join(outDir, 'feed.y4m')),
+    wav: await webmToWav(webm, path.join(outDir, 'feed.wav')),
+    reference,
+  };
 }
