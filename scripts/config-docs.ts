@@ -66,6 +66,9 @@ const descriptions: Record<string, string> = {
   WEBAUTHN_RP_NAME: 'WebAuthn relying party name',
   WEBAUTHN_ORIGIN: 'WebAuthn expected origin',
   ANALYSIS_DEADLINE_MS: 'deadline of one biometric analysis',
+  ANALYSIS_WORKERS: 'biometrics detector worker threads (wasm: one core each; 0 with tfjs-node)',
+  TF_BACKEND:
+    'tfjs backend: auto (node-gpu if it loads and a GPU is visible, else node if it loads, else wasm), node-gpu, node, wasm, cpu',
   IDENTITY_ADDR: 'identity gRPC address host:port',
   TRANSACTION_ADDR: 'transaction gRPC address host:port',
   CEREMONY_ADDR: 'ceremony gRPC address host:port',

@@ -18,6 +18,7 @@ import { CAPTURE_SUBJECT, captureConsumer } from './events/capture.consumer.js';
 import { biometricsHandlers } from './grpc/biometrics.handler.js';
 import { createAnalysisRepository } from './store/analysis.repository.js';
 import { createHumanAnalyzer } from './analysis/adapter.js';
+import { resolveBackend } from './analysis/backend.js';
 
 /**
  * Starts the biometrics service: loads the models shipped in npm packages, then consumes
@@ -26,8 +27,29 @@ import { createHumanAnalyzer } from './analysis/adapter.js';
 export async function startBiometrics(cfg: BiometricsConfig, opts: { logger?: Logger; analyzer?: Analyzer } = {}) {
   const logger = opts.logger ?? createLogger('biometrics', cfg.LOG_LEVEL);
   const metrics = new Metrics('biometrics');
-  const analyzer = opts.analyzer ?? (await createHumanAnalyzer({ backend: cfg.TF_BACKEND, workers: cfg.ANALYSIS_WORKERS }));
-  logger.info({ models: analyzer.models }, 'models loaded');
+  let analyzer = opts.analyzer;
+  if (!analyzer) {
+    // Decided once, here; worker threads get the resolved backend, never `auto`.
+    const decision = resolveBackend(cfg.TF_BACKEND);
+    const human = await createHumanAnalyzer({ backend: decision.backend, workers: cfg.ANALYSIS_WORKERS });
+    const backendInfo = metrics.gauge('signet_biometrics_tfjs_backend_info', 'tfjs backend the analysis runs on (1 = in use)', [
+      'backend',
+    ]);
+    backendInfo.set({ backend: decision.backend }, 1);
+    logger.info(
+      {
+        backend: decision.backend,
+        backendPackage: `${human.tfjsBackend.package}@${human.tfjsBackend.version}`,
+        reason: decision.reason,
+        workers: cfg.ANALYSIS_WORKERS,
+        models: human.models,
+      },
+      'models loaded',
+    );
+    if (decision.backend.startsWith('node') && cfg.ANALYSIS_WORKERS > 0)
+      logger.warn({ workers: cfg.ANALYSIS_WORKERS }, 'tfjs-node uses every core itself: ANALYSIS_WORKERS=0 is the right setting');
+    analyzer = human;
+  } else logger.info({ models: analyzer.models }, 'models loaded');
   const conn = await connectMongo(cfg.MONGO_URL, cfg.MONGO_DB);
   const bus = await connectBus(cfg.NATS_URL, 'biometrics');
   const s3 = createS3(cfg);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { baseSchema, env, s3Schema } from '@signet/kit';
+import { TF_BACKEND_CHOICES } from './analysis/backend.js';
 
 export const biometricsConfigSchema = baseSchema.merge(s3Schema).extend({
   GRPC_PORT: env.port,
@@ -10,9 +11,9 @@ export const biometricsConfigSchema = baseSchema.merge(s3Schema).extend({
   BUCKET_CAPTURES: z.string().default('signet-captures'),
   BUCKET_REFERENCES: z.string().default('signet-references'),
   ANALYSIS_DEADLINE_MS: z.coerce.number().int().positive().default(60_000),
-  /** Worker threads for face detection (the wasm backend uses one core per thread); 0 = in the main thread. */
+  /** Worker threads for face detection (the wasm backend uses one core per thread; native backends use every core themselves, keep 0); 0 = in the main thread. */
   ANALYSIS_WORKERS: z.coerce.number().int().min(0).max(16).default(0),
-  /** tfjs backend: wasm (default) or cpu. */
-  TF_BACKEND: z.enum(['wasm', 'cpu']).default('wasm'),
+  /** tfjs backend: auto = node-gpu (tfjs-node-gpu loads and a GPU is visible), else node (tfjs-node loads), else wasm; or one of node-gpu|node|wasm|cpu, which must load. */
+  TF_BACKEND: z.enum(TF_BACKEND_CHOICES).default('auto'),
 });
 export type BiometricsConfig = z.infer<typeof biometricsConfigSchema>;

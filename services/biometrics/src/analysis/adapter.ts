@@ -4,16 +4,25 @@
  */
 import type { Analyzer, AnalyzerResult } from '../domain/analyzer.js';
 import { analyzeCapture, InvalidChallengeError } from './analyze.js';
-import { loadModels } from './models.js';
+import type { TfBackend } from './backend.js';
+import { loadModels, type LoadedModels } from './models.js';
+
+/** The verdict's entry naming what computed it, e.g. `tfjs-backend @tensorflow/tfjs-backend-wasm@4.22.0`. */
+export function backendEntry(m: Pick<LoadedModels, 'tfjsBackend'>): string {
+  return `tfjs-backend ${m.tfjsBackend.package}@${m.tfjsBackend.version}`;
+}
 
 export async function createHumanAnalyzer(opts: {
-  backend: 'wasm' | 'cpu';
+  /** resolved backend (see backend.ts) */
+  backend: TfBackend;
   workers?: number;
-}): Promise<Analyzer & { close(): Promise<void> }> {
+}): Promise<Analyzer & { close(): Promise<void>; tfjsBackend: LoadedModels['tfjsBackend'] }> {
   const models = await loadModels({ backend: opts.backend, workers: opts.workers ?? 0 });
-  const names = models.models.map((m) => `${m.name} ${m.version}`);
+  const backend = backendEntry(models);
+  const names = [...models.models.map((m) => `${m.name} ${m.version}`), backend];
   return {
     models: names,
+    tfjsBackend: models.tfjsBackend,
     async analyze(input): Promise<AnalyzerResult> {
       try {
         const r = await analyzeCapture(models, {
@@ -27,7 +36,7 @@ export async function createHumanAnalyzer(opts: {
           outcome: r.outcome,
           failedChecks: r.failed_checks,
           checks: r.checks as Record<string, unknown>,
-          models: r.models.map((m) => `${m.name} ${m.version}`),
+          models: [...r.models.map((m) => `${m.name} ${m.version}`), backend],
           framesAnalysed: r.frames_analysed,
           durationMs: r.duration_ms,
           inferenceMs: r.timings.inference_ms,

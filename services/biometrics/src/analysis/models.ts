@@ -1,12 +1,16 @@
 /**
  * Model loading: every model comes from files shipped inside installed npm packages.
  *
- * - Human (`@vladmandic/human`) is loaded by path from `dist/human.node-wasm.js`, because the
- *   package `exports` map uses keys without the leading "./" and Node refuses them.
+ * - Human (`@vladmandic/human`) is loaded by path from its `dist/` build for the backend, because
+ *   the package `exports` map uses keys without the leading "./" and Node refuses them:
+ *   `human.node-wasm.js` for wasm and cpu, `human.node.js` for `@tensorflow/tfjs-node`,
+ *   `human.node-gpu.js` for `@tensorflow/tfjs-node-gpu` (see backend.ts for the choice).
  * - Its models live in `<human package>/models/*.json|.bin`. Node's `fetch` cannot read `file://`,
- *   so a tfjs IO load router for `file://` URLs reads the model JSON and weight shards from disk.
- * - The tfjs backend is `@tensorflow/tfjs-backend-wasm`; its `.wasm` binaries are located in the
- *   installed package directory (Human's default wasm path is a CDN URL, so it is overridden).
+ *   so with wasm/cpu a tfjs IO load router for `file://` URLs reads the model JSON and weight
+ *   shards from disk. tfjs-node registers its own `file://` router, and tfjs refuses a URL two
+ *   routers accept, so with a native backend ours is not registered.
+ * - With wasm, its `.wasm` binaries are located in the installed package directory (Human's default
+ *   wasm path is a CDN URL, so it is overridden).
  *
  * Nothing is fetched from the network: the router refuses any non-`file://` URL that reaches it and
  * `loadModels` checks the model base path is a local directory.
@@ -18,6 +22,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as tf from '@tensorflow/tfjs-core';
 import type { Human as HumanClass, Config as HumanConfig } from '@vladmandic/human';
+import { BACKEND_PACKAGE, type TfBackend } from './backend.js';
 import { DetectorPool } from './pool.js';
 
 const require = createRequire(import.meta.url);
@@ -34,8 +39,12 @@ export interface ModelInfo {
 
 export interface LoadedModels {
   human: Human;
+  /** the tfjs instance Human computes with (use it for input tensors) */
   tf: typeof tf;
+  /** tfjs backend name as tfjs reports it: `wasm`, `cpu` or `tensorflow` (tfjs-node, -gpu) */
   backend: string;
+  /** the backend chosen at start and the package (with version) that provides it */
+  tfjsBackend: { name: TfBackend; package: string; version: string };
   models: ModelInfo[];
   packageVersions: Record<string, string>;
   loadMs: number;
@@ -46,8 +55,9 @@ export interface LoadedModels {
 }
 
 export interface LoadModelsOptions {
-  /** tfjs backend; `wasm` (default) or `cpu` (pure JS, much slower). */
-  backend?: 'wasm' | 'cpu';
+  /** tfjs backend, already resolved (see backend.ts): `wasm` (default), `cpu` (pure JS, much slower),
+   *  `node` (@tensorflow/tfjs-node) or `node-gpu` (@tensorflow/tfjs-node-gpu). */
+  backend?: TfBackend;
   /** Enable Human's antispoof + liveness models (supporting signals only). Default true. */
   supportingModels?: boolean;
   /** Override the models directory (must be a local directory). Default: Human's bundled `models/`. */
@@ -144,7 +154,7 @@ const HUMAN_MODELS_SUPPORTING = ['antispoof', 'liveness'] as const;
 export function humanConfig(
   modelBasePath: string,
   wasmPath: string,
-  backend: 'wasm' | 'cpu',
+  backend: 'wasm' | 'cpu' | 'tensorflow',
   supporting: boolean,
   maxDetected = 3,
 ): Partial<HumanConfig> {
@@ -193,9 +203,17 @@ export function humanConfig(
   };
 }
 
+/** Human's node build per backend, and the tfjs backend name it runs on. */
+const HUMAN_BUILD: Record<TfBackend, { file: string; tfBackend: 'wasm' | 'cpu' | 'tensorflow' }> = {
+  wasm: { file: 'human.node-wasm.js', tfBackend: 'wasm' },
+  cpu: { file: 'human.node-wasm.js', tfBackend: 'cpu' },
+  node: { file: 'human.node.js', tfBackend: 'tensorflow' },
+  'node-gpu': { file: 'human.node-gpu.js', tfBackend: 'tensorflow' },
+};
+
 /**
- * Load Human and its bundled models with the wasm (default) or cpu backend.
- * Returns the Human instance, tfjs, and the list of models with versions.
+ * Load Human and its bundled models with the given (resolved) backend; wasm by default.
+ * Returns the Human instance, the tfjs it computes with, and the list of models with versions.
  */
 export async function loadModels(opts: LoadModelsOptions = {}): Promise<LoadedModels> {
   const t0 = performance.now();
@@ -204,19 +222,25 @@ export async function loadModels(opts: LoadModelsOptions = {}): Promise<LoadedMo
   const humanDir = packageDir('@vladmandic/human');
   const modelDir = opts.modelDir ?? path.join(humanDir, 'models');
   if (!existsSync(modelDir) || !statSync(modelDir).isDirectory()) throw new Error(`model directory not found: ${modelDir}`);
-  const wasmDir = path.join(packageDir('@tensorflow/tfjs-backend-wasm'), 'dist') + path.sep;
+  const build = HUMAN_BUILD[backend];
+  const native = build.tfBackend === 'tensorflow';
+  const wasmDir = native ? '' : path.join(packageDir('@tensorflow/tfjs-backend-wasm'), 'dist') + path.sep;
 
-  registerFileRouter();
+  if (!native) registerFileRouter();
   if (backend === 'cpu') await import('@tensorflow/tfjs-backend-cpu');
 
   // Human's node-wasm build requires @tensorflow/tfjs-core, -converter, -backend-wasm externally, so
-  // it shares this process's tfjs-core instance (and therefore the file:// router above).
-  const mod = require(path.join(humanDir, 'dist', 'human.node-wasm.js')) as { Human: new (c: Partial<HumanConfig>) => Human };
+  // it shares this process's tfjs-core instance (and therefore the file:// router above). Its
+  // node/node-gpu builds require @tensorflow/tfjs-node(-gpu), which brings its own tfjs and
+  // file:// router; tensors are then made with `human.tf` so they belong to that instance.
+  const mod = require(path.join(humanDir, 'dist', build.file)) as { Human: new (c: Partial<HumanConfig>) => Human };
   const modelBasePath = pathToFileURL(modelDir).href + '/';
-  const human = new mod.Human(humanConfig(modelBasePath, wasmDir, backend, supporting));
+  const human = new mod.Human(humanConfig(modelBasePath, wasmDir, build.tfBackend, supporting));
+  const humanTf = (native ? human.tf : tf) as typeof tf;
   await human.init();
   await human.load();
-  if (tf.getBackend() !== backend) throw new Error(`tfjs backend is ${tf.getBackend()}, expected ${backend}`);
+  if (humanTf.getBackend() !== build.tfBackend)
+    throw new Error(`tfjs backend is ${humanTf.getBackend()}, expected ${build.tfBackend} (${backend})`);
 
   const names = [...HUMAN_MODELS_CORE, ...(supporting ? HUMAN_MODELS_SUPPORTING : [])];
   const humanVersion = packageVersion('@vladmandic/human');
@@ -229,8 +253,9 @@ export async function loadModels(opts: LoadModelsOptions = {}): Promise<LoadedMo
   const missing = names.filter((n) => !loaded.some((l: string) => l.toLowerCase().includes(n)));
   if (missing.length > 0) throw new Error(`models failed to load: ${missing.join(', ')} (loaded: ${loaded.join(', ')})`);
 
+  const backendPackage = BACKEND_PACKAGE[backend];
   const packageVersions: Record<string, string> = {};
-  for (const p of ['@vladmandic/human', '@tensorflow/tfjs-core', '@tensorflow/tfjs-converter', '@tensorflow/tfjs-backend-wasm'])
+  for (const p of ['@vladmandic/human', '@tensorflow/tfjs-core', '@tensorflow/tfjs-converter', backendPackage])
     packageVersions[p] = packageVersion(p);
   const workers = opts.workers ?? 0;
   const pool =
@@ -239,8 +264,9 @@ export async function loadModels(opts: LoadModelsOptions = {}): Promise<LoadedMo
       : null;
   return {
     human,
-    tf,
-    backend: tf.getBackend(),
+    tf: humanTf,
+    backend: humanTf.getBackend(),
+    tfjsBackend: { name: backend, package: backendPackage, version: packageVersions[backendPackage]! },
     models,
     packageVersions,
     loadMs: performance.now() - t0,

@@ -14,6 +14,7 @@ interface DetectMsg {
 
 const port = parentPort;
 if (!port) throw new Error('worker.ts must run in a worker thread');
+// workerData.backend is the backend the main thread resolved (never `auto`): no probing here.
 const models = await loadModels({ ...(workerData as LoadModelsOptions), workers: 0 });
 port.postMessage({ type: 'ready', models: models.models });
 port.on('message', async (msg: DetectMsg) => {
