@@ -116,7 +116,7 @@ describe('/api/sign/{token}/* through the gateway (real transaction, ceremony, M
   });
 
   let nonce = '';
-  it('challenge: 4 BIP-39 words, 3 actions never twice in a row, a nonce and a 2-minute expiry; a new one replaces the old', async () => {
+  it('challenge: 4 BIP-39 words, 3 actions never twice in a row, a nonce and a 2-minute expiry; asking again serves the same live one', async () => {
     const a = await api('GET', `/api/sign/${tx.token}/challenge`);
     expect(a.status, JSON.stringify(a.body)).toBe(200);
     expect(a.body.words).toHaveLength(4);
@@ -129,12 +129,14 @@ describe('/api/sign/{token}/* through the gateway (real transaction, ceremony, M
     const ttl = Date.parse(a.body.expires_at) - Date.now();
     expect(ttl).toBeGreaterThan(100_000);
     expect(ttl).toBeLessThanOrEqual(120_000);
+    // No challenge shopping: the live challenge comes back unchanged until it is used or nearly expires.
     const b = await api('GET', `/api/sign/${tx.token}/challenge`);
-    expect(b.body.nonce).not.toBe(a.body.nonce);
-    // The replaced nonce is stale.
-    const stale = await capture(tx.token, a.body.nonce, videoPart(webm), framePart());
-    expect(stale.status).toBe(409);
-    expect(stale.body.detail).toMatch(/expired or has been replaced/);
+    expect(b.status).toBe(200);
+    expect(b.body).toEqual(a.body);
+    // A nonce that was never issued is refused and stores nothing.
+    const forged = await capture(tx.token, 'f'.repeat(64), videoPart(webm), framePart());
+    expect(forged.status).toBe(409);
+    expect(forged.body.detail).toMatch(/expired or has been replaced/);
     expect(await captures(tx.id)).toEqual([]);
     nonce = b.body.nonce;
   });

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
-import { ACTIONS, CHALLENGE_TTL_MS, deriveNonce, newChallenge, randomActions } from './challenge.js';
+import {
+  ACTIONS,
+  CHALLENGE_REUSE_MIN_MS,
+  CHALLENGE_TTL_MS,
+  deriveNonce,
+  newChallenge,
+  randomActions,
+  reusableChallenge,
+} from './challenge.js';
 
 const ctx = { documentSha256: 'a'.repeat(64), transactionId: 7, signerIndex: 0, signerEmail: 'Ann@Example.com' };
 
@@ -33,5 +41,14 @@ describe('challenge', () => {
     expect(deriveNonce({ ...ctx, documentSha256: 'b'.repeat(64), salt: a.salt })).not.toBe(a.nonce);
     expect(deriveNonce({ ...ctx, signerIndex: 1, salt: a.salt })).not.toBe(a.nonce);
     expect(deriveNonce({ ...ctx, signerEmail: 'ann@example.com', salt: a.salt })).toBe(a.nonce);
+  });
+
+  it('serves the live challenge again while a recording and an upload still fit, then a new one', () => {
+    const now = new Date('2026-01-01T00:00:00Z');
+    const c = newChallenge(ctx, now);
+    expect(reusableChallenge(c, now)).toBe(c);
+    expect(reusableChallenge(c, new Date(now.getTime() + CHALLENGE_TTL_MS - CHALLENGE_REUSE_MIN_MS))).toBe(c);
+    expect(reusableChallenge(c, new Date(now.getTime() + CHALLENGE_TTL_MS - CHALLENGE_REUSE_MIN_MS + 1))).toBeNull();
+    expect(reusableChallenge(null, now)).toBeNull();
   });
 });

@@ -7,8 +7,12 @@ export type Action = (typeof ACTIONS)[number];
 export const WORD_COUNT = 4;
 export const ACTION_COUNT = 3;
 export const CHALLENGE_TTL_MS = 2 * 60 * 1000;
+/** A live challenge with at least this long left is served again instead of a new one. */
+export const CHALLENGE_REUSE_MIN_MS = 60 * 1000;
 /** Seconds the page gives each action (its countdown); the reading window comes first. */
 export const ACTION_SECONDS = 3;
+/** Seconds the page shows the words to read aloud, from the start of the recording. */
+export const READ_SECONDS = 6;
 
 export type ChallengeRecord = {
   words: string[];
@@ -75,4 +79,14 @@ export function newChallenge(
     issued_at: now,
     expires_at: new Date(now.getTime() + CHALLENGE_TTL_MS),
   };
+}
+
+/**
+ * The live challenge is served again while it has time left for a recording and an upload, so a
+ * signer (or an attacker holding the link) cannot draw challenge after challenge until an easy
+ * sequence comes up; a consumed, expired or nearly expired one is replaced.
+ */
+export function reusableChallenge(current: ChallengeRecord | null | undefined, now = new Date()): ChallengeRecord | null {
+  if (!current) return null;
+  return current.expires_at.getTime() - now.getTime() >= CHALLENGE_REUSE_MIN_MS ? current : null;
 }

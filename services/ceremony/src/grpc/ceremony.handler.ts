@@ -9,7 +9,7 @@ import {
   type AuthenticatorTransportFuture,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import { ACTION_SECONDS, newChallenge } from '../domain/challenge.js';
+import { ACTION_SECONDS, READ_SECONDS, newChallenge, reusableChallenge } from '../domain/challenge.js';
 import { attestationText, CONSENT_TEXT, CONSENT_TEXT_VERSION } from '../domain/attestation.js';
 import {
   alreadyPassed,
@@ -100,6 +100,19 @@ export function ceremonyHandlers(deps: CeremonyDeps) {
       if (step === 'verifying') throw captureInReview();
       if (step === 'passed') throw alreadyPassed();
       if (step === 'failed' || r.ctx.attemptsLeft <= 0) throw noAttemptsLeft();
+      const live = reusableChallenge(r.session.challenge);
+      if (live) {
+        counters.challenges.inc({ kind: 'reused' });
+        return {
+          words: live.words,
+          actions: live.actions,
+          nonce: live.nonce,
+          expiresAt: live.expires_at.toISOString(),
+          attempt: r.session.attempt + 1,
+          actionSeconds: ACTION_SECONDS,
+          readSeconds: READ_SECONDS,
+        };
+      }
       const c = newChallenge({
         documentSha256: r.ctx.documentSha256,
         transactionId: Number(r.ctx.transactionId),
@@ -107,7 +120,7 @@ export function ceremonyHandlers(deps: CeremonyDeps) {
         signerEmail: r.ctx.signerEmail,
       });
       if (!(await sessions.setChallenge(r.session._id, r.session.attempt, c))) throw captureInReview();
-      counters.challenges.inc();
+      counters.challenges.inc({ kind: 'new' });
       return {
         words: c.words,
         actions: c.actions,
@@ -115,6 +128,7 @@ export function ceremonyHandlers(deps: CeremonyDeps) {
         expiresAt: c.expires_at.toISOString(),
         attempt: r.session.attempt + 1,
         actionSeconds: ACTION_SECONDS,
+        readSeconds: READ_SECONDS,
       };
     },
 

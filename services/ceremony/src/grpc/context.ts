@@ -28,7 +28,9 @@ export type CeremonyCounters = Record<'consents' | 'challenges' | 'captures' | '
 export function ceremonyCounters(metrics: Metrics): CeremonyCounters {
   return {
     consents: metrics.counter('signet_ceremony_consents_total', 'Consent requests by result', ['result']),
-    challenges: metrics.counter('signet_ceremony_challenges_issued_total', 'Challenges issued'),
+    challenges: metrics.counter('signet_ceremony_challenges_issued_total', 'Challenges served, new or the live one again', [
+      'kind',
+    ]),
     captures: metrics.counter('signet_ceremony_captures_total', 'Capture submissions by result', ['result']),
     captureBytes: metrics.histogram(
       'signet_ceremony_capture_video_bytes',
