@@ -31,7 +31,11 @@ export async function startBiometrics(cfg: BiometricsConfig, opts: { logger?: Lo
   if (!analyzer) {
     // Decided once, here; worker threads get the resolved backend, never `auto`.
     const decision = resolveBackend(cfg.TF_BACKEND);
-    const human = await createHumanAnalyzer({ backend: decision.backend, workers: cfg.ANALYSIS_WORKERS });
+    const human = await createHumanAnalyzer({
+      backend: decision.backend,
+      workers: cfg.ANALYSIS_WORKERS,
+      requireVoice: cfg.VOICE_REQUIRED,
+    });
     const backendInfo = metrics.gauge('signet_biometrics_tfjs_backend_info', 'tfjs backend the analysis runs on (1 = in use)', [
       'backend',
     ]);

@@ -15,5 +15,10 @@ export const biometricsConfigSchema = baseSchema.merge(s3Schema).extend({
   ANALYSIS_WORKERS: z.coerce.number().int().min(0).max(16).default(0),
   /** tfjs backend: auto = node-gpu (tfjs-node-gpu loads and a GPU is visible), else node (tfjs-node loads), else wasm; or one of node-gpu|node|wasm|cpu, which must load. */
   TF_BACKEND: z.enum(TF_BACKEND_CHOICES).default('auto'),
+  /** Whether a reading window without voice fails the verdict (true) or is only recorded (false). */
+  VOICE_REQUIRED: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
 });
 export type BiometricsConfig = z.infer<typeof biometricsConfigSchema>;

@@ -72,7 +72,15 @@ describe('biometrics service verdicts over the corpus', () => {
           videoKey: `${captureId}/video.webm`,
           frameKey: `${captureId}/frame.jpg`,
           referenceKey: c.reference ? `${captureId}/reference.jpg` : '',
-          challenge: { words: c.challenge.words, actions: c.challenge.actions, nonce: 'n', expiresAt: '' },
+          challenge: {
+            words: c.challenge.words,
+            actions: c.challenge.actions,
+            nonce: 'n',
+            expiresAt: '',
+            // the corpus is not on the page's timeline: leave it unstated (biometrics' defaults)
+            readSeconds: 0,
+            actionSeconds: 0,
+          },
           documentSha256: 'a'.repeat(64),
           verificationMode: c.reference ? 'biometric' : 'liveness',
           videoSha256: '',

@@ -16,6 +16,8 @@ export async function createHumanAnalyzer(opts: {
   /** resolved backend (see backend.ts) */
   backend: TfBackend;
   workers?: number;
+  /** a silent reading window fails the verdict (default: analysisConfig.voice.required) */
+  requireVoice?: boolean;
 }): Promise<Analyzer & { close(): Promise<void>; tfjsBackend: LoadedModels['tfjsBackend'] }> {
   const models = await loadModels({ backend: opts.backend, workers: opts.workers ?? 0 });
   const backend = backendEntry(models);
@@ -29,8 +31,9 @@ export async function createHumanAnalyzer(opts: {
           video: input.video,
           finalFrame: input.finalFrame,
           reference: input.reference,
-          challenge: { actions: input.actions },
+          challenge: { actions: input.actions, readSeconds: input.readSeconds },
           deadlineMs: input.deadlineMs,
+          requireVoice: opts.requireVoice,
         });
         return {
           outcome: r.outcome,

@@ -33,7 +33,8 @@ export interface AnalyzeInput {
   video: Buffer;
   finalFrame: Buffer;
   reference?: Buffer;
-  challenge: { actions: string[]; windows?: [number, number][] };
+  /** readSeconds: the words are read in [0, readSeconds] of the recording (default: cfg.voice.windowSeconds) */
+  challenge: { actions: string[]; windows?: [number, number][]; readSeconds?: number };
   deadlineMs: number;
   /** Whether a silent reading window fails the verdict (default: analysisConfig.voice.required). */
   requireVoice?: boolean;
@@ -211,7 +212,9 @@ export async function analyzeCapture(
     throw e;
   });
   const decodeMs = performance.now() - td;
-  const voice = voiceActivity(pcm, cfg.voice);
+  const readSeconds =
+    input.challenge.readSeconds && input.challenge.readSeconds > 0 ? input.challenge.readSeconds : cfg.voice.windowSeconds;
+  const voice = voiceActivity(pcm, { ...cfg.voice, windowSeconds: readSeconds });
   const requireVoice = input.requireVoice ?? cfg.voice.required;
   deadline('decode');
 
@@ -376,7 +379,7 @@ export async function analyzeCapture(
       voice.hasAudio && voice.voicedSeconds >= c.voice.minVoicedSeconds,
       voice.voicedSeconds,
       c.voice.minVoicedSeconds,
-      `${voice.hasAudio ? `voiced seconds in the first ${c.voice.windowSeconds} s` : 'no audio track'}${requireVoice ? '' : '; not required'}`,
+      `${voice.hasAudio ? `voiced seconds in the first ${readSeconds} s` : 'no audio track'}${requireVoice ? '' : '; not required'}`,
     ),
   };
   const failed = (Object.keys(checks) as CheckName[]).filter(

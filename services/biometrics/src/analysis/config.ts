@@ -54,8 +54,8 @@ export const analysisConfig = {
   finalFrame: { maxDistance: 0.6, minNcc: 0.9, lastSeconds: 1.5 },
   /** reference_match: descriptor distance between the reference photo and the video's face. */
   reference: { maxDistance: 0.75 },
-  /** voice_activity: speech-like sound while the words are on screen. The signing page shows the
-   *  words for the first 6 s of the recording (services/web/src/sign/main.ts READ_SECONDS). */
+  /** voice_activity: speech-like sound while the words are on screen: the first `windowSeconds`
+   *  of the recording unless the capture's challenge states its read_seconds (the page's timeline). */
   voice: {
     required: true,
     windowSeconds: 6,

@@ -4,6 +4,8 @@ export type AnalyzerInput = {
   finalFrame: Buffer;
   reference?: Buffer;
   actions: string[];
+  /** seconds of the recording in which the words are read (0/undefined: the analysis default) */
+  readSeconds?: number;
   deadlineMs: number;
 };
 

@@ -73,6 +73,7 @@ export function captureConsumer(deps: {
         finalFrame,
         reference,
         actions: ev.challenge?.actions ?? [],
+        readSeconds: ev.challenge?.readSeconds || undefined,
         deadlineMs: deps.deadlineMs,
       });
     } catch (err) {

@@ -9,6 +9,7 @@ import { eventsV1, type ceremonyV1 } from '@signet/proto';
 import { captureInReview, consentRequired, noLiveChallenge, staleNonce, tooLarge } from '../domain/errors.js';
 import { MAX_FRAME_BYTES, MAX_VIDEO_BYTES, probeVideo, readHead, sniffImage, sniffVideo } from '../domain/media.js';
 import { withWebauthn } from '../domain/webauthn.js';
+import { ACTION_SECONDS, READ_SECONDS } from '../domain/challenge.js';
 import type { CaptureRecord } from '../store/session.repository.js';
 import { resolve, stepOf, type CeremonyDeps } from './context.js';
 
@@ -168,7 +169,14 @@ async function submit(deps: CeremonyDeps, call: ServerReadableStream<ceremonyV1.
         videoKey,
         frameKey,
         referenceKey: r.ctx.referenceKey,
-        challenge: { words: ch.words, actions: ch.actions, nonce: ch.nonce, expiresAt: ch.expires_at.toISOString() },
+        challenge: {
+          words: ch.words,
+          actions: ch.actions,
+          nonce: ch.nonce,
+          expiresAt: ch.expires_at.toISOString(),
+          readSeconds: READ_SECONDS,
+          actionSeconds: ACTION_SECONDS,
+        },
         documentSha256: r.ctx.documentSha256,
         verificationMode: mode,
         videoSha256,

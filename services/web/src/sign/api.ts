@@ -24,6 +24,8 @@ export type Challenge = {
   expires_at: string;
   attempt: number;
   action_seconds: number;
+  /** seconds the words stay on screen before the first action */
+  read_seconds?: number;
 };
 
 export class ApiError extends Error {

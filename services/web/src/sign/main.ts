@@ -241,7 +241,7 @@ async function record() {
   const stopped = new Promise<void>((r) => (rec.onstop = () => r()));
   rec.start(1000);
   const t0 = performance.now();
-  await countdown('Read these words aloud', ch.words.join(' · '), READ_SECONDS);
+  await countdown('Read these words aloud', ch.words.join(' · '), ch.read_seconds || READ_SECONDS);
   const windows: Record<string, unknown>[] = [];
   for (const [i, a] of ch.actions.entries()) {
     windows.push({ action: a, start_ms: Math.round(performance.now() - t0) });

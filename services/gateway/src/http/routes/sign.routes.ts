@@ -183,6 +183,7 @@ export function signRoutes(ctx: GatewayContext): RouteModule {
       expires_at: c.expiresAt,
       attempt: c.attempt,
       action_seconds: c.actionSeconds,
+      read_seconds: c.readSeconds,
     });
   });
 

@@ -64,6 +64,11 @@ export interface Challenge {
   attempt: number;
   /** Seconds the page gives each action. */
   actionSeconds: number;
+  /**
+   * Seconds the page shows the words to read aloud, from the start of the recording, before the
+   * first action (biometrics listens for the voice in this window).
+   */
+  readSeconds: number;
 }
 
 export interface CaptureBegin {
@@ -511,7 +516,7 @@ export const CeremonySummary: MessageFns<CeremonySummary> = {
 };
 
 function createBaseChallenge(): Challenge {
-  return { words: [], actions: [], nonce: "", expiresAt: "", attempt: 0, actionSeconds: 0 };
+  return { words: [], actions: [], nonce: "", expiresAt: "", attempt: 0, actionSeconds: 0, readSeconds: 0 };
 }
 
 export const Challenge: MessageFns<Challenge> = {
@@ -533,6 +538,9 @@ export const Challenge: MessageFns<Challenge> = {
     }
     if (message.actionSeconds !== 0) {
       writer.uint32(48).int32(message.actionSeconds);
+    }
+    if (message.readSeconds !== 0) {
+      writer.uint32(56).int32(message.readSeconds);
     }
     return writer;
   },
@@ -598,6 +606,14 @@ export const Challenge: MessageFns<Challenge> = {
             message.actionSeconds = reader.int32();
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.readSeconds = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -621,6 +637,7 @@ export const Challenge: MessageFns<Challenge> = {
     message.expiresAt = object.expiresAt ?? "";
     message.attempt = object.attempt ?? 0;
     message.actionSeconds = object.actionSeconds ?? 0;
+    message.readSeconds = object.readSeconds ?? 0;
     return message;
   },
 };

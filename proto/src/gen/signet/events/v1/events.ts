@@ -16,6 +16,12 @@ export interface Challenge {
   actions: string[];
   nonce: string;
   expiresAt: string;
+  /**
+   * The recording's timeline on the page: the words for read_seconds, then action_seconds per action
+   * (0 = not stated; biometrics then uses its own defaults).
+   */
+  readSeconds: number;
+  actionSeconds: number;
 }
 
 /** signet.ceremony.consent.accepted */
@@ -146,7 +152,7 @@ export interface UserCreated {
 }
 
 function createBaseChallenge(): Challenge {
-  return { words: [], actions: [], nonce: "", expiresAt: "" };
+  return { words: [], actions: [], nonce: "", expiresAt: "", readSeconds: 0, actionSeconds: 0 };
 }
 
 export const Challenge: MessageFns<Challenge> = {
@@ -162,6 +168,12 @@ export const Challenge: MessageFns<Challenge> = {
     }
     if (message.expiresAt !== "") {
       writer.uint32(34).string(message.expiresAt);
+    }
+    if (message.readSeconds !== 0) {
+      writer.uint32(40).int32(message.readSeconds);
+    }
+    if (message.actionSeconds !== 0) {
+      writer.uint32(48).int32(message.actionSeconds);
     }
     return writer;
   },
@@ -211,6 +223,22 @@ export const Challenge: MessageFns<Challenge> = {
             message.expiresAt = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.readSeconds = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.actionSeconds = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -232,6 +260,8 @@ export const Challenge: MessageFns<Challenge> = {
     message.actions = object.actions?.map((e) => e) || [];
     message.nonce = object.nonce ?? "";
     message.expiresAt = object.expiresAt ?? "";
+    message.readSeconds = object.readSeconds ?? 0;
+    message.actionSeconds = object.actionSeconds ?? 0;
     return message;
   },
 };
