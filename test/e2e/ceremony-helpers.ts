@@ -62,18 +62,22 @@ export async function createTransaction(
   acct: Account,
   signerName = 'Ada Lovelace',
   transactionAddr?: string,
+  /** the signer's reference photo (JPEG); default a generated PNG test pattern */
+  referenceJpeg?: Buffer,
 ): Promise<CreatedTx> {
   const dir = mkdtempSync(join(tmpdir(), 'signet-tx-'));
   const signerEmail = `signer-${randomBytes(4).toString('hex')}@example.com`;
   const document = tinyPdf(randomUUID());
-  const reference = makePng(dir);
+  const reference = referenceJpeg ?? makePng(dir);
   const r = await send(gatewayUrl, 'POST', '/api/transactions', {
     headers: { 'x-api-key': acct.apiKey },
     parts: [
       { name: 'signer_name', value: signerName },
       { name: 'signer_email', value: signerEmail },
       { name: 'document', filename: 'Employment contract.pdf', contentType: 'application/pdf', data: document },
-      { name: 'reference', filename: 'face.png', contentType: 'image/png', data: reference },
+      referenceJpeg
+        ? { name: 'reference', filename: 'face.jpg', contentType: 'image/jpeg', data: reference }
+        : { name: 'reference', filename: 'face.png', contentType: 'image/png', data: reference },
     ],
   });
   if (r.status === 201 || r.status === 200)

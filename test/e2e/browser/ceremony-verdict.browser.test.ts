@@ -1,0 +1,167 @@
+/**
+ * The whole ceremony through the signing page in Debian's Chromium, judged by the real biometrics
+ * service: the camera and microphone are Chromium's fake devices, fed with a Y4M and a WAV made at
+ * test time from a corpus video (services/biometrics/test/corpus) in which the reference photo's
+ * person reads the challenge words and performs the challenge's actions on the page's own timeline.
+ * The page records with MediaRecorder and uploads; biometrics decides PASS; the ledger issues the
+ * certificate. Screenshots go to test-artifacts/ceremony-verdict/.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { connectBus, STREAM, type Bus } from '@signet/kit';
+import { eventsV1 } from '@signet/proto';
+import type { Account } from '../../harness/accounts.js';
+import { eventually, startServices, infra } from '../../harness/services.js';
+import { createTransaction, send, senderAccount, transactionStatus, type CreatedTx } from '../ceremony-helpers.js';
+import { makeCameraFeed, makeGenuineCapture } from '../../../services/biometrics/test/corpus/make-corpus.js';
+import { loadModels, type LoadedModels } from '../../../services/biometrics/src/analysis/models.js';
+import type { Action } from '../../../services/biometrics/src/analysis/config.js';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+const ARTIFACTS = join(ROOT, 'test-artifacts/ceremony-verdict');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** How long the test waits between opening the camera and pressing "Start"; the feed's face stays
+ *  neutral and silent until then. */
+const LEAD_SECONDS = 3;
+
+const launch = (dir: string, extra: string[] = []) =>
+  chromium.launchPersistentContext(join(dir, 'profile'), {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 360, height: 740 },
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+      '--autoplay-policy=no-user-gesture-required',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      ...extra,
+    ],
+  });
+
+describe('the signing page with a rendered camera feed, judged by the biometrics service', () => {
+  let stack: Awaited<ReturnType<typeof startServices>>;
+  let acct: Account;
+  let tx: CreatedTx;
+  let bus: Bus;
+  let models: LoadedModels;
+  const contexts: BrowserContext[] = [];
+  const work = mkdtempSync(join(tmpdir(), 'signet-verdict-browser-'));
+  const ip = { 'x-forwarded-for': '10.78.0.1' };
+
+  beforeAll(async () => {
+    execFileSync('pnpm', ['--filter', '@signet/web', 'build'], { cwd: ROOT, stdio: 'ignore' });
+    mkdirSync(ARTIFACTS, { recursive: true });
+    models = await loadModels({ supportingModels: false });
+    const { reference } = await makeGenuineCapture(join(work, 'ref'), null, { models });
+    stack = await startServices(['identity', 'billing', 'transaction', 'ceremony', 'biometrics', 'ledger', 'gateway']);
+    acct = await senderAccount(stack.gatewayUrl);
+    tx = await createTransaction(stack.gatewayUrl, acct, 'Ada Lovelace', stack.env.TRANSACTION_ADDR, readFileSync(reference));
+    bus = await connectBus(infra().NATS_URL, 'verdict-browser-test');
+  }, 300_000);
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => undefined);
+    await bus?.nc.drain();
+    await stack?.stop();
+    await models?.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  const screen = (page: Page, name: string, timeout = 20_000) =>
+    page.waitForSelector(`body[data-current="${name}"]`, { timeout });
+  const shot = (page: Page, file: string) => page.screenshot({ path: join(ARTIFACTS, file), fullPage: true });
+
+  it('records the challenge from the fake camera and microphone; biometrics passes it and the certificate is issued', async () => {
+    // 1. Consent on the page (its own browser: the fake camera feed is not made yet).
+    const first = await launch(join(work, 'b1'));
+    contexts.push(first);
+    const p1 = await first.newPage();
+    await p1.goto(tx.sign_url);
+    await screen(p1, 'consent');
+    await p1.check('#c-agree');
+    await p1.click('#c-submit');
+    await screen(p1, 'camera');
+    await first.close();
+
+    // 2. The challenge the page will be served (asking again returns the same live one), and a
+    //    camera feed of the reference's person doing exactly that, on the page's timeline.
+    const ch = await send(stack.gatewayUrl, 'GET', `/api/sign/${tx.token}/challenge`, { headers: ip });
+    expect(ch.status).toBe(200);
+    const { words, actions, nonce, action_seconds, read_seconds } = ch.body as {
+      words: string[];
+      actions: Action[];
+      nonce: string;
+      action_seconds: number;
+      read_seconds: number;
+    };
+    expect(read_seconds).toBeGreaterThan(0);
+    const feed = await makeCameraFeed(
+      join(work, 'feed'),
+      { actions, words, leadS: LEAD_SECONDS, readS: read_seconds, actionS: action_seconds },
+      { models },
+    );
+
+    // 3. The ceremony in a browser whose camera is the Y4M and whose microphone is the WAV.
+    const ctx = await launch(join(work, 'b2'), [
+      `--use-file-for-fake-video-capture=${feed.y4m}`,
+      `--use-file-for-fake-audio-capture=${feed.wav}%noloop`,
+    ]);
+    contexts.push(ctx);
+    const page = await ctx.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(tx.sign_url);
+    await screen(page, 'camera');
+    const opened = Date.now();
+    await page.click('#camera-allow');
+    await screen(page, 'preview');
+    await page.waitForTimeout(Math.max(0, opened + LEAD_SECONDS * 1000 - Date.now()));
+    await page.click('#start');
+    await page.waitForSelector('body[data-current="webauthn"], body[data-current="record"]');
+    if ((await page.getAttribute('body', 'data-current')) === 'webauthn') await page.click('#webauthn-skip');
+    await screen(page, 'record');
+    await page.locator('#prompt-title', { hasText: '2 of 3' }).waitFor({ timeout: 20_000 });
+    await shot(page, '01-recording-action.png');
+    await screen(page, 'verifying', 60_000);
+    await shot(page, '02-verifying.png');
+
+    // 4. The capture answers the challenge fetched above; biometrics judges it PASS; the ledger seals it.
+    const verdict = await eventually(
+      async () => {
+        const consumer = await bus.js.consumers.get(STREAM, { filterSubjects: ['signet.biometrics.verdict'] });
+        const batch = await consumer.fetch({ max_messages: 1000, expires: 1000 });
+        for await (const m of batch) {
+          const v = eventsV1.BiometricsVerdict.decode(m.data);
+          if (v.transactionId === tx.id && v.captureId) return v;
+        }
+        return undefined;
+      },
+      180_000,
+      2000,
+    );
+    const captured = await eventually(async () => {
+      const consumer = await bus.js.consumers.get(STREAM, { filterSubjects: ['signet.ceremony.capture.submitted'] });
+      const batch = await consumer.fetch({ max_messages: 1000, expires: 1000 });
+      for await (const m of batch) {
+        const e = eventsV1.CaptureSubmitted.decode(m.data);
+        if (e.captureId === verdict.captureId) return e;
+      }
+      return undefined;
+    });
+    expect(captured.challenge?.nonce, 'the page recorded the challenge the feed was rendered for').toBe(nonce);
+    expect(verdict.outcome, `failed checks: ${verdict.failedChecks.join(', ')}`).toBe('PASS');
+    await eventually(async () => (await transactionStatus(stack.gatewayUrl, acct, tx.id)) === 'ledger_issued', 60_000);
+    await screen(page, 'done', 30_000);
+    await shot(page, '03-done.png');
+    expect(errors).toEqual([]);
+  }, 420_000);
+});
