@@ -193,6 +193,39 @@ describe('charts/signet', () => {
     expect(cpu.containers[0].image).toMatch(/\/biometrics:0\.1\.0$/);
   });
 
+  it('names no registry host by default; image.registry prefixes every Signet image, digests included', () => {
+    const images = (objs: K8sObject[]) =>
+      objs
+        .flatMap((o) => {
+          const spec = o.kind === 'Pod' ? o.spec : o.spec?.template?.spec;
+          return [...(spec?.initContainers ?? []), ...(spec?.containers ?? [])];
+        })
+        .map((c: { image: string }) => c.image);
+    const bare = images(parseManifests(helmTemplate()));
+    expect(bare).toContain('signet/gateway:0.1.0');
+    expect(bare).toContain('mongo:7.0.14');
+    expect(bare).toContain('minio/minio:RELEASE.2025-04-22T22-12-26Z');
+    // A reference names a host when its first path component has a dot or a port, or is localhost.
+    for (const ref of bare) expect(ref.includes('/') ? ref.split('/')[0] : '', ref).not.toMatch(/[.:]|^localhost$/);
+    const digest = `sha256:${'b'.repeat(64)}`;
+    const prefixed = images(
+      parseManifests(
+        helmTemplate(undefined, [
+          '--set',
+          'image.registry=registry.example.com:5000/mirror',
+          '--set',
+          `image.digests.ledger=${digest}`,
+        ]),
+      ),
+    ).filter((ref) => ref.includes('/signet/'));
+    expect(prefixed).toContain('registry.example.com:5000/mirror/signet/gateway:0.1.0');
+    expect(prefixed).toContain(`registry.example.com:5000/mirror/signet/ledger@${digest}`);
+    expect(prefixed.every((ref) => ref.startsWith('registry.example.com:5000/mirror/signet/'))).toBe(true);
+    expect(find(objects['external-infra']!, 'Deployment', 'signet-gateway').spec.template.spec.containers[0].image).toBe(
+      `registry.example.com/signet/gateway@sha256:${'0'.repeat(63)}1`,
+    );
+  });
+
   it('ships a helm test hook that calls /readyz and /api/openapi.json on the gateway', () => {
     const pod = objects.default!.find((o) => o.kind === 'Pod')!;
     expect(pod.metadata.annotations!['helm.sh/hook']).toBe('test');
@@ -217,6 +250,7 @@ describe('charts/signet', () => {
       ['--set', 'unknownKey=1'],
       ['--set', 'services.gateway.replica=3'],
       ['--set', 'image.tag=latest'],
+      ['--set', 'image.registry=registry.example.com/'],
       ['--set', 'external.natsUrl=http://nats:4222'],
       ['--set', 'services.identity.env.JWT_SECRET=oops'],
     ];
@@ -235,7 +269,7 @@ describe('the policy check itself', () => {
   it('flags a mutable image, a missing probe, a writable root and a missing PDB', () => {
     const objs = base();
     const d = objs.find((o) => o.kind === 'Deployment' && o.metadata.name === 'signet-ledger')!;
-    d.spec.template.spec.containers[0].image = 'ghcr.io/signet/ledger:latest';
+    d.spec.template.spec.containers[0].image = 'registry.example.com/signet/ledger:latest';
     delete d.spec.template.spec.containers[0].livenessProbe;
     d.spec.template.spec.containers[0].securityContext.readOnlyRootFilesystem = false;
     const withoutPdb = objs.filter((o) => !(o.kind === 'PodDisruptionBudget' && o.metadata.name === 'signet-ledger'));
@@ -250,11 +284,13 @@ describe('the policy check itself', () => {
     );
   });
   it('tells immutable image references from mutable ones', () => {
-    expect(isImmutableImage('ghcr.io/signet/gateway:0.1.0')).toBe(true);
-    expect(isImmutableImage(`ghcr.io/signet/gateway@sha256:${'a'.repeat(64)}`)).toBe(true);
-    expect(isImmutableImage('quay.io/minio/minio:RELEASE.2025-04-22T22-12-26Z')).toBe(true);
-    expect(isImmutableImage('ghcr.io/signet/gateway:latest')).toBe(false);
-    expect(isImmutableImage('ghcr.io/signet/gateway')).toBe(false);
+    expect(isImmutableImage('registry.example.com/signet/gateway:0.1.0')).toBe(true);
+    expect(isImmutableImage('signet/gateway:0.1.0')).toBe(true);
+    expect(isImmutableImage(`registry.example.com/signet/gateway@sha256:${'a'.repeat(64)}`)).toBe(true);
+    expect(isImmutableImage('minio/minio:RELEASE.2025-04-22T22-12-26Z')).toBe(true);
+    expect(isImmutableImage('registry.example.com:5000/signet/gateway:latest')).toBe(false);
+    expect(isImmutableImage('registry.example.com/signet/gateway')).toBe(false);
+    expect(isImmutableImage('signet/gateway')).toBe(false);
     expect(isImmutableImage('localhost:5000/gateway')).toBe(false);
   });
 });

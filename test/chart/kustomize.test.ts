@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, helmTemplate, kubectlBin, parseManifests } from './helm.ts';
 import { policyViolations } from './policy.ts';
@@ -45,13 +46,47 @@ describe('k8s/ kustomize', () => {
     expect(base.some((o) => o.kind === 'NetworkPolicy')).toBe(false);
     const prod = parseManifests(kustomize('overlays/prod'));
     const bio = prod.find((o) => o.kind === 'Deployment' && o.metadata.name === 'signet-biometrics')!.spec.template.spec;
-    expect(bio.containers[0].image).toBe('ghcr.io/signet/biometrics-gpu:0.1.0');
+    expect(bio.containers[0].image).toBe('signet/biometrics-gpu:0.1.0');
     expect(bio.containers[0].resources.limits['nvidia.com/gpu']).toBe(1);
     expect(bio.tolerations).toContainEqual({ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' });
     expect(prod.filter((o) => o.kind === 'NetworkPolicy').map((o) => o.metadata.name)).toContain('signet-default-deny');
     const dev = parseManifests(kustomize('overlays/dev'));
     const devBio = dev.find((o) => o.kind === 'Deployment' && o.metadata.name === 'signet-biometrics')!.spec.template.spec;
-    expect(devBio.containers[0].image).toBe('ghcr.io/signet/biometrics:0.1.0');
+    expect(devBio.containers[0].image).toBe('signet/biometrics:0.1.0');
     expect(dev.filter((o) => o.kind === 'HorizontalPodAutoscaler').every((h) => h.spec.minReplicas === 1)).toBe(true);
+  });
+
+  it('points the host-less images at a registry with a kustomize images: list (as the prod overlay documents)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'signet-kustomize-'));
+    try {
+      const digest = `sha256:${'c'.repeat(64)}`;
+      const names = ['gateway', 'identity', 'transaction', 'ceremony', 'biometrics-gpu', 'ledger', 'billing'];
+      const images = names.map((n) => {
+        const entry = `{ name: signet/${n}, newName: registry.example.com/signet/${n}`;
+        return `  - ${entry}${n === 'ledger' ? `, digest: "${digest}"` : ''} }`;
+      });
+      writeFileSync(
+        join(dir, 'kustomization.yaml'),
+        [
+          'apiVersion: kustomize.config.k8s.io/v1beta1',
+          'kind: Kustomization',
+          'resources:',
+          `  - ${relative(dir, join(K8S, 'overlays/prod'))}`,
+          'images:',
+          ...images,
+          '',
+        ].join('\n'),
+      );
+      const out = execFileSync(kubectlBin(), ['kustomize', dir], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      const refs = parseManifests(out)
+        .filter((o) => o.kind === 'Deployment')
+        .map((o) => o.spec.template.spec.containers[0].image as string);
+      expect(refs).toHaveLength(7);
+      expect(refs).toContain('registry.example.com/signet/biometrics-gpu:0.1.0');
+      expect(refs).toContain(`registry.example.com/signet/ledger@${digest}`);
+      expect(refs.every((r) => r.startsWith('registry.example.com/signet/'))).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -132,10 +132,13 @@ s3: 9000
 {{- end -}}
 {{- end -}}
 
-{{/* Image reference; args: dict root name (image name, e.g. gateway or biometrics-gpu) */}}
+{{/* Image reference [<registry>/]<repository>/<name>(:<tag>|@<digest>); args: dict root name (image
+     name, e.g. gateway or biometrics-gpu). An empty registry leaves the host out: the container
+     runtime's configured default registry or mirror resolves the reference. */}}
 {{- define "signet.image" -}}
 {{- $img := .root.Values.image -}}
-{{- $ref := printf "%s/%s/%s" $img.registry $img.repository .name -}}
+{{- $ref := printf "%s/%s" $img.repository .name -}}
+{{- with $img.registry -}}{{- $ref = printf "%s/%s" . $ref -}}{{- end -}}
 {{- $digest := index $img.digests .name -}}
 {{- if $digest -}}
 {{- printf "%s@%s" $ref $digest -}}
