@@ -1,33 +1,20 @@
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import busboy from 'busboy';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { Metadata, type ServiceError } from '@grpc/grpc-js';
-import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import { injectContext, RpcError } from '@signet/kit';
 import type { ceremonyV1 } from '@signet/proto';
 import type { GatewayContext, RouteModule } from '../context.js';
 import { badRequest, HttpError } from '../errors.js';
+import { rateLimitCheck, SIGN_LIMITS } from '../rate-limit.js';
 
 /** URL-safe signing tokens (≥128 bits); anything else cannot be a link we sent. */
 const TOKEN = /^[A-Za-z0-9_-]{16,128}$/;
 const MAX_VIDEO_BYTES = 50 * 1024 * 1024;
 const MAX_FRAME_BYTES = 10 * 1024 * 1024;
 const CAPTURE_DEADLINE_MS = 180_000;
-
-/**
- * Ceremony rate limits (the spec leaves them open; docs/decisions.md): per signing token 120
- * requests a minute over every ceremony route (the page polls summary every 2 s), 10 capture
- * uploads per 10 minutes per token, and 600 requests a minute per client IP across all tokens,
- * which bounds guessing of tokens from one address. Kept in Redis, shared by all replicas.
- */
-export const SIGN_LIMITS = {
-  token: { points: 120, duration: 60 },
-  capture: { points: 10, duration: 600 },
-  ip: { points: 600, duration: 60 },
-};
 
 /** The built signing page (services/web/dist), same relative place from src/ and dist/. */
 const WEB_DIST = fileURLToPath(new URL('../../../../web/dist/', import.meta.url));
@@ -57,8 +44,6 @@ function parse<T>(schema: z.ZodType<T>, body: unknown): T {
   return r.data;
 }
 
-const hashToken = (t: string) => createHash('sha256').update(t).digest('base64url').slice(0, 22);
-
 function summaryJson(s: ceremonyV1.CeremonySummary) {
   return {
     signer_name: s.signerName,
@@ -82,30 +67,18 @@ function summaryJson(s: ceremonyV1.CeremonySummary) {
 /** /api/sign/{token}/*: the public signing ceremony, authorised by the token; and the page at /sign/{token}. */
 export function signRoutes(ctx: GatewayContext): RouteModule {
   const router = Router();
-  const rejected = ctx.metrics.counter('signet_gateway_sign_rate_limited_total', 'Ceremony requests answered 429', ['limit']);
-  const limiter = (name: keyof typeof SIGN_LIMITS) =>
-    new RateLimiterRedis({ storeClient: ctx.redis, keyPrefix: `signet:rl:sign_${name}`, ...SIGN_LIMITS[name] });
-  const limiters = { token: limiter('token'), capture: limiter('capture'), ip: limiter('ip') };
-
-  const consume = async (name: keyof typeof limiters, key: string) => {
-    try {
-      await limiters[name].consume(key, 1);
-    } catch (err) {
-      if (err instanceof RateLimiterRes) {
-        rejected.inc({ limit: name });
-        const s = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
-        throw new HttpError(429, `too many requests; retry in ${s} s`, s);
-      }
-      throw new HttpError(503, 'rate limiter unavailable; retry shortly', 5);
-    }
+  // Ceremony rate limits: rows of the gateway's one table (rate-limit.ts; docs/decisions.md "Ceremony rate limits").
+  const limits = {
+    ip: rateLimitCheck(ctx, SIGN_LIMITS.ip),
+    token: rateLimitCheck(ctx, SIGN_LIMITS.token),
+    capture: rateLimitCheck(ctx, SIGN_LIMITS.capture),
   };
 
-  /** Every ceremony route: a well-formed token, then the IP and token limits. */
+  /** Every ceremony route: the IP limit (malformed tokens count too), a well-formed token, then the token limit. */
   const guard = async (req: Request, _res: Response, next: NextFunction) => {
-    const token = String(req.params.token);
-    await consume('ip', req.ip ?? 'unknown');
-    if (!TOKEN.test(token)) throw new HttpError(404, 'this signing link is not valid');
-    await consume('token', hashToken(token));
+    await limits.ip(req);
+    if (!TOKEN.test(String(req.params.token))) throw new HttpError(404, 'this signing link is not valid');
+    await limits.token(req);
     next();
   };
   const tokenOf = (req: Request) => String(req.params.token);
@@ -188,7 +161,7 @@ export function signRoutes(ctx: GatewayContext): RouteModule {
   });
 
   router.post('/api/sign/:token/capture', guard, async (req, res) => {
-    await consume('capture', hashToken(tokenOf(req)));
+    await limits.capture(req);
     if (!req.is('multipart/form-data'))
       throw badRequest('capture must be multipart/form-data with fields nonce, video and frame');
     const receipt = await streamCapture(ctx, req, tokenOf(req), ua(req));
