@@ -21,8 +21,12 @@ import { captureHandler } from './grpc/capture.handler.js';
 import { ceremonyHandlers } from './grpc/ceremony.handler.js';
 import { ceremonyCounters, type CeremonyDeps } from './grpc/context.js';
 import { createSessionRepository } from './store/session.repository.js';
+import { createOrphanSweep } from './sweep/orphan.sweep.js';
 
-/** Starts the ceremony service: gRPC, ops, the outbox relay and the biometrics verdict consumer. */
+/**
+ * Starts the ceremony service: gRPC, ops, the outbox relay, the biometrics verdict consumer and the
+ * sweep of orphan capture objects.
+ */
 export async function startCeremony(cfg: CeremonyConfig, opts: { logger?: Logger } = {}) {
   const logger = opts.logger ?? createLogger('ceremony', cfg.LOG_LEVEL);
   const metrics = new Metrics('ceremony');
@@ -47,6 +51,15 @@ export async function startCeremony(cfg: CeremonyConfig, opts: { logger?: Logger
     verdictConsumer({ sessions, logger, counters }),
     { metrics, logger },
   );
+  const orphans = createOrphanSweep({
+    s3,
+    bucket: cfg.BUCKET_CAPTURES,
+    sessions,
+    minAgeMs: cfg.ORPHAN_MIN_AGE_MS,
+    metrics,
+    logger,
+  });
+  if (cfg.ORPHAN_SWEEP_INTERVAL_MS > 0) orphans.start(cfg.ORPHAN_SWEEP_INTERVAL_MS);
   const checks = [
     { name: 'mongo', check: () => pingMongo(conn) },
     { name: 'nats', check: async () => bus.nc.flush() },
@@ -73,8 +86,10 @@ export async function startCeremony(cfg: CeremonyConfig, opts: { logger?: Logger
     grpcPort: served.grpcPort,
     opsPort: served.opsPort,
     metrics,
+    orphans,
     async stop() {
       await served.stop();
+      await orphans.stop();
       await consumer.stop();
       relay.stop();
       transaction.close();

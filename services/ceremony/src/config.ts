@@ -17,5 +17,17 @@ export const ceremonyConfigSchema = baseSchema.merge(s3Schema).extend({
   /** Deadline for each ffmpeg/ffprobe run on an uploaded video. */
   MEDIA_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   RPC_DEADLINE_MS: z.coerce.number().int().positive().default(5_000),
+  /** How often the sweep removes capture objects no capture record points to (left by a crash); 0 turns the timer off. */
+  ORPHAN_SWEEP_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(10 * 60 * 1000),
+  /** Only objects older than this are swept, so uploads in flight are never touched (keep it far above the 2-minute challenge). */
+  ORPHAN_MIN_AGE_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(60 * 60 * 1000),
 });
 export type CeremonyConfig = z.infer<typeof ceremonyConfigSchema>;

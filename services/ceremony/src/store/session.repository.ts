@@ -131,6 +131,16 @@ export function createSessionRepository(conn: Connection) {
     async get(id: string): Promise<Session | null> {
       return plain(await model.findById(id).lean());
     },
+    /** The object keys each session's capture records point to (one query for a batch of sessions; for the orphan sweep). */
+    async captureKeysOf(ids: string[]): Promise<Map<string, Set<string>>> {
+      const out = new Map<string, Set<string>>();
+      if (!ids.length) return out;
+      const docs = await model
+        .find({ _id: { $in: ids } }, { captures: 1 })
+        .lean<{ _id: string; captures?: Pick<CaptureRecord, 'video_key' | 'frame_key'>[] }[]>();
+      for (const d of docs) out.set(d._id, new Set((d.captures ?? []).flatMap((c) => [c.video_key, c.frame_key])));
+      return out;
+    },
     /** Creates the session on first contact (idempotent). */
     async ensure(s: { id: string; transactionId: number; signerIndex: number; signerEmail: string }): Promise<Session> {
       try {
