@@ -54,6 +54,8 @@ const descriptions: Record<string, string> = {
   BUCKET_REFERENCES: 'bucket of reference photos',
   BUCKET_CAPTURES: 'bucket of signing videos and frames',
   MAX_ATTEMPTS: 'verification attempts per signer',
+  ORPHAN_SWEEP_INTERVAL_MS: 'period of the sweep removing stored objects no record points to',
+  ORPHAN_MIN_AGE_MS: 'the orphan sweep only removes objects older than this (uploads in flight are never touched)',
   TRUSTED_PROXIES: 'proxies whose X-Forwarded-For is trusted',
   REDIS_KEY_PREFIX: 'prefix of every Redis key (replicas of one deployment share it)',
   AUTH_CACHE_TTL_SECONDS: 'longest life of a cached credential (revocation is immediate)',

@@ -18,16 +18,19 @@ import { createTransactionHandler } from './grpc/create.handler.js';
 import { exportHandler, transactionHandlers } from './grpc/transaction.handler.js';
 import { signingDocumentHandler } from './grpc/document.handler.js';
 import { STATE_DURABLE, STATE_SUBJECTS, stateConsumer } from './events/state.consumer.js';
+import { LINK_MAIL_DURABLE, LINK_MAIL_SUBJECT, linkMailConsumer } from './events/link-mail.consumer.js';
 import { transactionMetrics } from './metrics.js';
 import { createObjectStore } from './store/object.store.js';
 import { createKeyedLock, createTransactionOutbox } from './store/outbox.relay.js';
+import { createOrphanSweep } from './store/orphan.sweep.js';
 import { createTransactionRepository } from './store/transaction.repository.js';
 
 export type TransactionOptions = { logger?: Logger; ackWaitMs?: number };
 
 /**
  * Starts the transaction service: gRPC (creation stream, reads, actions, token resolution, export),
- * the consumer of ceremony/biometrics/ledger events that moves the state, and the outbox relay.
+ * the consumer of ceremony/biometrics/ledger events that moves the state, the consumer that mails
+ * signing links, the outbox relay and the orphan-object sweep.
  */
 export async function startTransaction(cfg: TransactionConfig, opts: TransactionOptions = {}) {
   const logger = opts.logger ?? createLogger('transaction', cfg.LOG_LEVEL);
@@ -50,13 +53,28 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
     stateConsumer({ repo, tm, logger, lock, outbox }),
     { metrics, logger },
   );
+  const mailConsumer = await startConsumer(
+    bus,
+    { durable: LINK_MAIL_DURABLE, subjects: [LINK_MAIL_SUBJECT], ackWaitMs: opts.ackWaitMs },
+    linkMailConsumer({ repo, mailer, tm, logger, cfg }),
+    { metrics, logger },
+  );
+  const orphans = createOrphanSweep({
+    s3: objects.client,
+    repo,
+    tm,
+    logger,
+    buckets: { documents: cfg.BUCKET_DOCUMENTS, references: cfg.BUCKET_REFERENCES },
+    minAgeMs: cfg.ORPHAN_MIN_AGE_MS,
+    intervalMs: cfg.ORPHAN_SWEEP_INTERVAL_MS,
+  });
 
   const checks = [
     { name: 'mongo', check: () => pingMongo(conn) },
     { name: 'nats', check: async () => bus.nc.flush() },
     { name: 's3', check: async () => void (await objects.client.bucketExists(cfg.BUCKET_DOCUMENTS)) },
   ];
-  const common = { repo, mailer, tm, logger, cfg, lock, outbox };
+  const common = { repo, tm, logger, cfg, lock, outbox };
   const served = await serveGrpc({
     name: 'transaction',
     logger,
@@ -90,9 +108,13 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
     metrics,
     repo,
     objects,
+    outbox,
+    orphans,
     async stop() {
       await served.stop();
       await consumer.stop();
+      await mailConsumer.stop();
+      await orphans.stop();
       outbox.stop();
       billing.close();
       mailer.close();

@@ -20,5 +20,17 @@ export const transactionConfigSchema = baseSchema.merge(s3Schema).extend({
   BILLING_ADDR: env.grpcAddress,
   IDENTITY_ADDR: env.grpcAddress,
   MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
+  /** How often the orphan sweep looks for stored objects no transaction points to; 0 turns the timer off. */
+  ORPHAN_SWEEP_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(10 * 60 * 1000),
+  /** Only objects older than this are considered, so an upload still in flight is never touched. */
+  ORPHAN_MIN_AGE_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(60 * 60 * 1000),
 });
 export type TransactionConfig = z.infer<typeof transactionConfigSchema>;

@@ -5,7 +5,8 @@ export type TransactionMetrics = {
   creations: Counter<'outcome'>;
   transitions: Counter<'to'>;
   resends: Counter<'result'>;
-  mails: Counter<'result'>;
+  mails: Counter<'kind' | 'result'>;
+  orphansRemoved: Counter<'bucket'>;
 };
 
 /** The transaction service's domain instruments (declared in README.md). */
@@ -16,6 +17,15 @@ export function transactionMetrics(metrics: Metrics): TransactionMetrics {
       'to',
     ]),
     resends: metrics.counter('signet_transaction_link_resends_total', 'Signing-link resends by result', ['result']),
-    mails: metrics.counter('signet_transaction_link_emails_total', 'Signing-link emails by result', ['result']),
+    mails: metrics.counter(
+      'signet_transaction_mails_total',
+      'Signing-link mails handled by the mail consumer, by kind and result',
+      ['kind', 'result'],
+    ),
+    orphansRemoved: metrics.counter(
+      'signet_transaction_orphans_removed_total',
+      'Stored objects no transaction points to, removed by the orphan sweep',
+      ['bucket'],
+    ),
   };
 }

@@ -6,8 +6,8 @@ import {
   RpcError,
   toServiceError,
   type Logger,
-  type Mailer,
   type Metrics,
+  type OutboxEntry,
   type ServiceClient,
 } from '@signet/kit';
 import { eventsV1, type billingV1, type transactionV1 } from '@signet/proto';
@@ -25,7 +25,7 @@ import {
 } from '../domain/creation.js';
 import { documentTooLarge, fieldInvalid, idempotencyInProgress, idempotencyMismatch } from '../domain/errors.js';
 import type { Signer } from '../domain/transaction.js';
-import { signingLinkMail } from '../mail/signing-link.mail.js';
+import { linkMailRequest } from '../events/link-mail.consumer.js';
 import type { DocumentUpload, ObjectStore } from '../store/object.store.js';
 import type { TransactionRecord, TransactionRepository } from '../store/transaction.repository.js';
 import type { TransactionMetrics } from '../metrics.js';
@@ -40,7 +40,6 @@ export type CreateDeps = {
   repo: TransactionRepository;
   objects: ObjectStore;
   billing: ServiceClient<billingV1.BillingServiceClient>;
-  mailer: Mailer;
   cfg: { PUBLIC_BASE_URL: string; REFERENCE_PREFIX: string; MAX_ATTEMPTS: number };
   metrics: Metrics;
   tm: TransactionMetrics;
@@ -283,23 +282,10 @@ async function commit(
     last_resent_at: null,
     version: 0,
   };
-  const created = (id: number) => [
-    outboxEvent('signet.transaction.created', (m) =>
-      eventsV1.TransactionCreated.encode({
-        eventId: m.event_id,
-        occurredAt: m.occurred_at,
-        transactionId: id,
-        ownerId: owner,
-        reference,
-        signerCount: signers.length,
-        attestationType: fields.attestation_type,
-      }).finish(),
-    ),
-  ];
   // A duplicate id (replicas racing on FerretDB's non-atomic $inc) takes the next one.
   for (let attempt = 0; ; attempt++) {
     const inserted = await deps.lock(id, async () => {
-      if (!(await deps.repo.insert(rec, created(id)))) return false;
+      if (!(await deps.repo.insert(rec, creationOutbox(rec)))) return false;
       await deps.outbox.flush(id);
       return true;
     });
@@ -320,11 +306,9 @@ async function commit(
     replayed: false,
   };
   if (key) await deps.repo.completeKey(owner, key, { ...result });
-  // The record is written: from here on nothing is undone.
+  // The record is written: from here on nothing is undone. The signing-link mail was requested on
+  // its outbox; the link-mail consumer sends it (durably, once per signer).
   cleanups.length = 0;
-  // Mail after answering: the SMTP round trips are not the sender's wait. A failure is logged and
-  // counted; the sender can resend.
-  void sendLinks(deps, rec, signers, false);
   return result;
 }
 
@@ -335,32 +319,30 @@ class Replay extends Error {
   }
 }
 
-export async function sendLinks(
-  deps: Pick<CreateDeps, 'mailer' | 'logger' | 'tm'> & { cfg: { PUBLIC_BASE_URL: string } },
-  rec: Pick<TransactionRecord, '_id' | 'issuer_name' | 'document_name'>,
-  signers: Pick<Signer, 'email' | 'token' | 'index'>[],
-  reminder: boolean,
-): Promise<number> {
-  let failed = 0;
-  await Promise.all(
-    signers.map(async (s) => {
-      try {
-        await deps.mailer.send(
-          signingLinkMail({
-            to: s.email,
-            orgName: rec.issuer_name,
-            documentName: rec.document_name,
-            signUrl: `${deps.cfg.PUBLIC_BASE_URL.replace(/\/$/, '')}/sign/${s.token}`,
-            reminder,
-          }),
-        );
-        deps.tm.mails.inc({ result: 'sent' });
-      } catch (err) {
-        failed++;
-        deps.tm.mails.inc({ result: 'failed' });
-        deps.logger.warn({ err, transaction_id: rec._id, signer_index: s.index }, 'signing-link email failed');
-      }
-    }),
-  );
-  return failed;
+/**
+ * What the creation puts on the record's outbox, in the same write: the created event and the request
+ * to mail every signer their link.
+ */
+export function creationOutbox(
+  rec: Pick<TransactionRecord, '_id' | 'owner_id' | 'reference' | 'attestation_type' | 'signers'>,
+): OutboxEntry[] {
+  return [
+    outboxEvent('signet.transaction.created', (m) =>
+      eventsV1.TransactionCreated.encode({
+        eventId: m.event_id,
+        occurredAt: m.occurred_at,
+        transactionId: rec._id,
+        ownerId: rec.owner_id,
+        reference: rec.reference,
+        signerCount: rec.signers.length,
+        attestationType: rec.attestation_type,
+      }).finish(),
+    ),
+    linkMailRequest(
+      rec,
+      'invite',
+      0,
+      rec.signers.map((s) => s.index),
+    ),
+  ];
 }

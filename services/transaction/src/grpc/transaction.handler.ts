@@ -1,12 +1,12 @@
 import type { ServerWritableStream } from '@grpc/grpc-js';
-import { invalid, outboxEvent, toServiceError, type Logger, type Mailer } from '@signet/kit';
+import { invalid, outboxEvent, toServiceError, type Logger } from '@signet/kit';
 import { eventsV1, type transactionV1 } from '@signet/proto';
 import { notPending, resendTooSoon, signingTokenNotFound, transactionNotFound } from '../domain/errors.js';
 import { isPending } from '../domain/transaction.js';
 import type { TransactionMetrics } from '../metrics.js';
 import type { KeyedLock, TransactionOutbox } from '../store/outbox.relay.js';
 import type { TransactionRecord, TransactionRepository } from '../store/transaction.repository.js';
-import { sendLinks } from './create.handler.js';
+import { linkMailRequest } from '../events/link-mail.consumer.js';
 import { toDetail, toSummary } from './mappers.js';
 
 export const RESEND_INTERVAL_MS = 60_000;
@@ -15,7 +15,6 @@ const MAX_LIMIT = 200;
 
 type Deps = {
   repo: TransactionRepository;
-  mailer: Mailer;
   tm: TransactionMetrics;
   logger: Logger;
   cfg: { PUBLIC_BASE_URL: string };
@@ -54,10 +53,14 @@ export function transactionHandlers(deps: Deps) {
       return toDetail(await owned(req.ownerId, Number(req.id)));
     },
 
-    /** Re-sends the link to every signer still to sign; non-terminal only, once a minute per transaction. */
+    /**
+     * Re-sends the link to every signer still to sign; non-terminal only, once a minute per transaction.
+     * The reminder is requested on the outbox in the same update (round = the version it writes) and
+     * mailed by the link-mail consumer, like the invitation.
+     */
     async resendTransaction(req: transactionV1.TransactionActionRequest): Promise<transactionV1.TransactionSummary> {
       const id = Number(req.id);
-      const sent = await deps.lock(id, async () => {
+      const updated = await deps.lock(id, async () => {
         for (let i = 0; i < 5; i++) {
           const rec = await owned(req.ownerId, Number(req.id));
           if (!isPending(rec.status)) throw notPending('resend', rec.status);
@@ -79,16 +82,23 @@ export function transactionHandlers(deps: Deps) {
                 detail: `signing link re-sent to ${to.map((s) => s.email).join(', ')}`,
               },
             ],
-            [],
+            [
+              linkMailRequest(
+                rec,
+                'reminder',
+                rec.version + 1,
+                to.map((s) => s.index),
+              ),
+            ],
           );
           if (!updated) continue;
-          return { rec, to, updated };
+          await deps.outbox.flush(rec._id);
+          return updated;
         }
         throw new Error('resend lost too many races');
       });
       deps.tm.resends.inc({ result: 'sent' });
-      await sendLinks(deps, sent.rec, sent.to, true);
-      return toSummary(sent.updated);
+      return toSummary(updated);
     },
 
     /** Cancels a pending transaction; its signing tokens stop resolving at once (status is checked on every resolve). */

@@ -74,6 +74,9 @@ const transactionSchema = new Schema(
 transactionSchema.index({ owner_id: 1, _id: -1 });
 // A certificate reference belongs to exactly one transaction.
 transactionSchema.index({ reference: 1 }, { unique: true });
+// The orphan sweep asks which of a batch of stored object keys a record points to.
+transactionSchema.index({ document_key: 1 });
+transactionSchema.index({ reference_key: 1 });
 
 // Integer ids: one counter document per sequence, advanced with $inc (race-free across replicas).
 const counterSchema = new Schema({ _id: String, seq: Number }, { collection: 'counters', versionKey: false });
@@ -102,6 +105,16 @@ const idempotencySchema = new Schema(
 // One record per (account, key): the unique index makes claiming a key race-free.
 idempotencySchema.index({ owner_id: 1, key: 1 }, { unique: true });
 
+// Signing-link mails sent: _id is `<transaction>:<signer>:<kind>:<round>`, written right after SMTP
+// accepted the mail, so a redelivered request finds it and does not mail again.
+const linkMailSchema = new Schema(
+  { _id: String, transaction_id: Number, signer_index: Number, kind: String, round: Number, result: String, at: Date },
+  { collection: 'link_mails', versionKey: false },
+);
+
+export type LinkMailKey = { transaction_id: number; signer_index: number; kind: string; round: number };
+export const linkMailId = (k: LinkMailKey) => `${k.transaction_id}:${k.signer_index}:${k.kind}:${k.round}`;
+
 export type IdempotencyRecord = {
   _id: unknown;
   owner_id: string;
@@ -120,6 +133,7 @@ export function createTransactionRepository(conn: Connection) {
   const references = conn.model('Reference', referenceSchema);
   const tokens = conn.model('SigningToken', tokenSchema);
   const idempotency = conn.model('IdempotencyKey', idempotencySchema);
+  const linkMails = conn.model('LinkMail', linkMailSchema);
 
   // See nextId.
   let idQueue: Promise<unknown> = Promise.resolve();
@@ -134,7 +148,7 @@ export function createTransactionRepository(conn: Connection) {
     model,
     idempotency,
     async init() {
-      await Promise.all([model.init(), counters.init(), references.init(), tokens.init(), idempotency.init()]);
+      await Promise.all([model.init(), counters.init(), references.init(), tokens.init(), idempotency.init(), linkMails.init()]);
     },
 
     /**
@@ -232,6 +246,27 @@ export function createTransactionRepository(conn: Connection) {
       if (!doc) return null;
       const { outbox: _outbox, ...rec } = doc;
       return rec;
+    },
+
+    /** Which of `keys` a transaction record points to through `field` (one query per batch). */
+    async ownedKeys(field: 'document_key' | 'reference_key', keys: string[]): Promise<Set<string>> {
+      if (!keys.length) return new Set();
+      const docs = await model.find({ [field]: { $in: keys } }, { [field]: 1 }).lean<Record<string, string>[]>();
+      return new Set(docs.map((d) => d[field]!));
+    },
+
+    // Signing-link mail records.
+    async linkMailResult(k: LinkMailKey): Promise<string | null> {
+      const doc = await linkMails.findOne({ _id: linkMailId(k) }).lean<{ result: string }>();
+      return doc?.result ?? null;
+    },
+    /** Records that a mail was handled (idempotent: a second write of the same key changes nothing). */
+    async recordLinkMail(k: LinkMailKey, result: 'sent' | 'rejected'): Promise<void> {
+      try {
+        await linkMails.create({ _id: linkMailId(k), ...k, result, at: new Date() });
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+      }
     },
 
     async count(filter: Record<string, unknown> = {}): Promise<number> {

@@ -119,6 +119,23 @@ export interface TransactionCreated {
 }
 
 /**
+ * signet.transaction.links.requested: signing-link mail to send, written on the transaction's outbox
+ * with the creation (kind "invite", round 0) or a resend (kind "reminder", round = the record version
+ * the resend wrote). The transaction service's own mail consumer sends it and records each
+ * (transaction, signer, kind, round) it sent. It carries no token: the consumer reads the record.
+ */
+export interface SigningLinksRequested {
+  eventId: string;
+  occurredAt: string;
+  transactionId: number;
+  /** Guards against an event of another deployment or database naming the same integer id. */
+  reference: string;
+  kind: string;
+  round: number;
+  signerIndexes: number[];
+}
+
+/**
  * signet.transaction.signer.changed: one signer's ceremony state moved (e.g. a failed verdict with
  * attempts left returns the signer to consent_accepted for a new challenge).
  */
@@ -1391,6 +1408,147 @@ export const TransactionCreated: MessageFns<TransactionCreated> = {
     message.reference = object.reference ?? "";
     message.signerCount = object.signerCount ?? 0;
     message.attestationType = object.attestationType ?? "";
+    return message;
+  },
+};
+
+function createBaseSigningLinksRequested(): SigningLinksRequested {
+  return { eventId: "", occurredAt: "", transactionId: 0, reference: "", kind: "", round: 0, signerIndexes: [] };
+}
+
+export const SigningLinksRequested: MessageFns<SigningLinksRequested> = {
+  encode(message: SigningLinksRequested, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.eventId !== "") {
+      writer.uint32(10).string(message.eventId);
+    }
+    if (message.occurredAt !== "") {
+      writer.uint32(18).string(message.occurredAt);
+    }
+    if (message.transactionId !== 0) {
+      writer.uint32(24).int64(message.transactionId);
+    }
+    if (message.reference !== "") {
+      writer.uint32(34).string(message.reference);
+    }
+    if (message.kind !== "") {
+      writer.uint32(42).string(message.kind);
+    }
+    if (message.round !== 0) {
+      writer.uint32(48).int64(message.round);
+    }
+    if (message.signerIndexes.length !== 0) {
+      writer.uint32(58).fork();
+      for (const v of message.signerIndexes) {
+        writer.int32(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SigningLinksRequested {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSigningLinksRequested();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.eventId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.occurredAt = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.transactionId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.reference = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.round = longToNumber(reader.int64());
+            continue;
+          }
+          case 7: {
+            if (tag === 56) {
+              message.signerIndexes.push(reader.int32());
+
+              continue;
+            }
+
+            if (tag === 58) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.signerIndexes.push(reader.int32());
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<SigningLinksRequested>): SigningLinksRequested {
+    return SigningLinksRequested.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SigningLinksRequested>): SigningLinksRequested {
+    const message = createBaseSigningLinksRequested();
+    message.eventId = object.eventId ?? "";
+    message.occurredAt = object.occurredAt ?? "";
+    message.transactionId = object.transactionId ?? 0;
+    message.reference = object.reference ?? "";
+    message.kind = object.kind ?? "";
+    message.round = object.round ?? 0;
+    message.signerIndexes = object.signerIndexes?.map((e) => e) || [];
     return message;
   },
 };
