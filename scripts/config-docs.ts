@@ -68,7 +68,7 @@ const descriptions: Record<string, string> = {
   WEBAUTHN_RP_NAME: 'WebAuthn relying party name',
   WEBAUTHN_ORIGIN: 'WebAuthn expected origin',
   ANALYSIS_DEADLINE_MS: 'deadline of one biometric analysis',
-  ANALYSIS_WORKERS: 'biometrics detector worker threads (wasm: one core each; 0 with tfjs-node)',
+  ANALYSIS_WORKERS: 'biometrics detector worker threads; auto = one per usable core with wasm, 0 with tfjs-node',
   VOICE_REQUIRED: 'biometrics: a silent word-reading window fails the verdict (false: only recorded)',
   TF_BACKEND:
     'tfjs backend: auto (node-gpu if it loads and a GPU is visible, else node if it loads, else wasm), node-gpu, node, wasm, cpu',

@@ -19,6 +19,7 @@ import { biometricsHandlers } from './grpc/biometrics.handler.js';
 import { createAnalysisRepository } from './store/analysis.repository.js';
 import { createHumanAnalyzer } from './analysis/adapter.js';
 import { resolveBackend } from './analysis/backend.js';
+import { autoWorkers } from './analysis/workers.js';
 
 /**
  * Starts the biometrics service: loads the models shipped in npm packages, then consumes
@@ -31,9 +32,10 @@ export async function startBiometrics(cfg: BiometricsConfig, opts: { logger?: Lo
   if (!analyzer) {
     // Decided once, here; worker threads get the resolved backend, never `auto`.
     const decision = resolveBackend(cfg.TF_BACKEND);
+    const workers = cfg.ANALYSIS_WORKERS === 'auto' ? autoWorkers(decision.backend) : cfg.ANALYSIS_WORKERS;
     const human = await createHumanAnalyzer({
       backend: decision.backend,
-      workers: cfg.ANALYSIS_WORKERS,
+      workers,
       requireVoice: cfg.VOICE_REQUIRED,
     });
     const backendInfo = metrics.gauge('signet_biometrics_tfjs_backend_info', 'tfjs backend the analysis runs on (1 = in use)', [
@@ -45,13 +47,13 @@ export async function startBiometrics(cfg: BiometricsConfig, opts: { logger?: Lo
         backend: decision.backend,
         backendPackage: `${human.tfjsBackend.package}@${human.tfjsBackend.version}`,
         reason: decision.reason,
-        workers: cfg.ANALYSIS_WORKERS,
+        workers,
         models: human.models,
       },
       'models loaded',
     );
-    if (decision.backend.startsWith('node') && cfg.ANALYSIS_WORKERS > 0)
-      logger.warn({ workers: cfg.ANALYSIS_WORKERS }, 'tfjs-node uses every core itself: ANALYSIS_WORKERS=0 is the right setting');
+    if (decision.backend.startsWith('node') && workers > 0)
+      logger.warn({ workers }, 'tfjs-node uses every core itself: ANALYSIS_WORKERS=0 (or auto) is the right setting');
     analyzer = human;
   } else logger.info({ models: analyzer.models }, 'models loaded');
   const conn = await connectMongo(cfg.MONGO_URL, cfg.MONGO_DB);
