@@ -18,7 +18,7 @@ import { createTransactionHandler } from './grpc/create.handler.js';
 import { exportHandler, transactionHandlers } from './grpc/transaction.handler.js';
 import { signingDocumentHandler } from './grpc/document.handler.js';
 import { STATE_DURABLE, STATE_SUBJECTS, stateConsumer } from './events/state.consumer.js';
-import { LINK_MAIL_DURABLE, LINK_MAIL_SUBJECT, linkMailConsumer } from './events/link-mail.consumer.js';
+import { LINK_MAIL_ACK_WAIT_MS, LINK_MAIL_DURABLE, LINK_MAIL_SUBJECT, linkMailConsumer } from './events/link-mail.consumer.js';
 import { transactionMetrics } from './metrics.js';
 import { createObjectStore } from './store/object.store.js';
 import { createKeyedLock, createTransactionOutbox } from './store/outbox.relay.js';
@@ -55,7 +55,7 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
   );
   const mailConsumer = await startConsumer(
     bus,
-    { durable: LINK_MAIL_DURABLE, subjects: [LINK_MAIL_SUBJECT], ackWaitMs: opts.ackWaitMs },
+    { durable: LINK_MAIL_DURABLE, subjects: [LINK_MAIL_SUBJECT], ackWaitMs: opts.ackWaitMs ?? LINK_MAIL_ACK_WAIT_MS },
     linkMailConsumer({ repo, mailer, tm, logger, cfg }),
     { metrics, logger },
   );

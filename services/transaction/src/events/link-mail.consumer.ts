@@ -7,6 +7,12 @@ import type { TransactionRecord, TransactionRepository } from '../store/transact
 
 export const LINK_MAIL_SUBJECT = 'signet.transaction.links.requested';
 export const LINK_MAIL_DURABLE = 'transaction-link-mail';
+/**
+ * Ack wait of the mail consumer: well past nodemailer's 2 min connection timeout, so a slow SMTP server
+ * does not get a request redelivered to another replica while this one is still sending. A server that
+ * stalls mid-conversation for longer (nodemailer's idle timeout is 10 min) can still cause a double mail.
+ */
+export const LINK_MAIL_ACK_WAIT_MS = 5 * 60_000;
 
 export type LinkMailKind = 'invite' | 'reminder';
 
