@@ -1,6 +1,6 @@
 import express, { Router } from 'express';
 import type { GatewayContext, RouteModule } from '../context.js';
-import { rateLimit } from '../rate-limit.js';
+import { RATE_LIMITS, rateLimit } from '../rate-limit.js';
 
 /** Standard Webhooks headers, handed to billing as they came; billing verifies them. */
 const header = (v: string | string[] | undefined) => (typeof v === 'string' ? v : '');
@@ -16,7 +16,7 @@ export function webhooksRoutes(ctx: GatewayContext): RouteModule {
   const path = `/api/webhooks/${ctx.cfg.WEBHOOK_PROVIDER}`;
   router.post(
     path,
-    rateLimit(ctx, { key: 'webhook', points: 120, durationSec: 60 }),
+    rateLimit(ctx, RATE_LIMITS.webhook),
     express.raw({ type: () => true, limit: '1mb' }),
     async (req, res) => {
       const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
