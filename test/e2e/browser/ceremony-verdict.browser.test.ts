@@ -163,5 +163,31 @@ describe('the signing page with a rendered camera feed, judged by the biometrics
     await screen(page, 'done', 30_000);
     await shot(page, '03-done.png');
     expect(errors).toEqual([]);
+
+    // 5. The sender's dashboard shows the certificate: the PDF downloads, the public link verifies it.
+    const dash = await ctx.newPage();
+    dash.on('pageerror', (e) => errors.push(String(e)));
+    // the dashboard keeps its session in localStorage (services/web/src/dashboard/api.ts)
+    await dash.addInitScript(
+      (t) =>
+        (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem(
+          'signet.session',
+          t,
+        ),
+      acct.token,
+    );
+    await dash.setViewportSize({ width: 1280, height: 800 });
+    await dash.goto(`${stack.gatewayUrl}/app/transactions/${tx.id}`);
+    await dash.waitForSelector('#certificate', { timeout: 20_000 });
+    await shot(dash, '04-dashboard-certificate.png');
+    const [download] = await Promise.all([dash.waitForEvent('download'), dash.click('#certificate-pdf')]);
+    const pdf = readFileSync(await download.path());
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(download.suggestedFilename()).toMatch(/^[A-Z0-9]{2,8}-TX-\d{8}\.pdf$/);
+    await dash.click('#verify-link');
+    await dash.waitForURL(/\/verify\?ref=/);
+    await dash.locator('#result', { hasText: 'Verified:' }).waitFor({ timeout: 20_000 });
+    await shot(dash, '05-public-verify.png');
+    expect(errors).toEqual([]);
   }, 420_000);
 });
