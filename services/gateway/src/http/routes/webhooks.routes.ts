@@ -14,21 +14,16 @@ const header = (v: string | string[] | undefined) => (typeof v === 'string' ? v 
 export function webhooksRoutes(ctx: GatewayContext): RouteModule {
   const router = Router();
   const path = `/api/webhooks/${ctx.cfg.WEBHOOK_PROVIDER}`;
-  router.post(
-    path,
-    rateLimit(ctx, RATE_LIMITS.webhook),
-    express.raw({ type: () => true, limit: '1mb' }),
-    async (req, res) => {
-      const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      const out = await ctx.billing.handleWebhook({
-        body,
-        webhookId: header(req.headers['webhook-id']),
-        webhookTimestamp: header(req.headers['webhook-timestamp']),
-        webhookSignature: header(req.headers['webhook-signature']),
-      });
-      res.json({ received: true, result: out.result });
-    },
-  );
+  router.post(path, rateLimit(ctx, RATE_LIMITS.webhook), express.raw({ type: () => true, limit: '1mb' }), async (req, res) => {
+    const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    const out = await ctx.billing.handleWebhook({
+      body,
+      webhookId: header(req.headers['webhook-id']),
+      webhookTimestamp: header(req.headers['webhook-timestamp']),
+      webhookSignature: header(req.headers['webhook-signature']),
+    });
+    res.json({ received: true, result: out.result });
+  });
   const ref = (name: string) => ({ $ref: `#/components/responses/${name}` });
   return {
     router,
