@@ -6,9 +6,20 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 set -e
 bash scripts/install.sh
 pnpm install --frozen-lockfile --reporter=append-only | tail -n 3
-echo "== typecheck"; pnpm -s typecheck && npx tsc -p test/tsconfig.json && npx tsc -p services/biometrics/test/tsconfig.json
-echo "== lint"; pnpm -s lint
 set +e
+# A failed type check or lint is a failed suite: say so in the summary line, like a failed test.
+echo "== typecheck"
+if ! { pnpm -s typecheck && npx tsc -p test/tsconfig.json && npx tsc -p services/biometrics/test/tsconfig.json; }; then
+  echo "type check failed (see above); no tests were run"
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+echo "== lint"
+if ! pnpm -s lint; then
+  echo "lint failed (see above); no tests were run"
+  echo "0 passed, 1 failed"
+  exit 1
+fi
 mkdir -p .data
 rm -f .data/test-results.json
 npx vitest run --reporter=default --reporter=json --outputFile.json=.data/test-results.json "$@"
