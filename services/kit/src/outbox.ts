@@ -49,36 +49,88 @@ export function outboxEvent(
 }
 
 /**
+ * Serialises async work per key within this process: calls with the same key run one after another,
+ * in call order; different keys run concurrently. Keys are compared by their string form. Not
+ * re-entrant: code already holding a key's lock must not take it again (it would wait for itself).
+ *
+ * A service whose store applies an update as read-modify-write of the whole document (FerretDB 1.x)
+ * takes one around every write to a document and hands it to the outbox relay, so a state change and
+ * an outbox pop on the same document never overlap and neither is lost (see docs/decisions.md).
+ */
+export function createKeyedLock<K = unknown>(): KeyedLock<K> {
+  const tails = new Map<string, Promise<unknown>>();
+  return async function withLock<T>(key: K, fn: () => Promise<T>): Promise<T> {
+    const k = String(key);
+    const prev = tails.get(k) ?? Promise.resolve();
+    const run = prev.then(fn, fn);
+    const tail = run.catch(() => undefined);
+    tails.set(k, tail);
+    try {
+      return await run;
+    } finally {
+      if (tails.get(k) === tail) tails.delete(k);
+    }
+  };
+}
+export type KeyedLock<K = unknown> = <T>(key: K, fn: () => Promise<T>) => Promise<T>;
+
+export type OutboxRelayOptions<K> = {
+  metrics: Metrics;
+  logger: Logger;
+  /** Period of the sweep that publishes whatever is still pending (a crashed process's, a failed publish). */
+  pollMs?: number;
+  /**
+   * The service's own per-document lock. When given, the sweep publishes each document's entries
+   * inside lock(_id) (re-reading them there), so its pops never overlap the service's writes to that
+   * document, which it must make under the same lock; flush(id) is then called by the service while
+   * it still holds the lock, right after the write that added the entries.
+   */
+  lock?: KeyedLock<K>;
+};
+
+/**
  * Publishes pending outbox entries of the given collections, then removes each from its document.
  * A crash between publish and removal republishes the same event id, which JetStream drops as a
- * duplicate (and consumers are idempotent beyond the dedup window). Call kick() after a write for
- * low latency; a poll catches anything a crashed process left behind.
+ * duplicate (and consumers are idempotent beyond the dedup window). A failed publish leaves the
+ * entry in place for the next pass. Three ways to run it:
+ * - the periodic sweep catches anything a crashed process or a failed publish left behind;
+ * - kick() starts a sweep now (low latency after a write, without a lock);
+ * - flush(id) publishes one document's entries right away, awaited by the caller (with a lock: call
+ *   it inside lock(id), after the write). It never throws: a failure is logged and left to the sweep.
  */
-export function createOutboxRelay(bus: Bus, models: Model<any>[], deps: { metrics: Metrics; logger: Logger; pollMs?: number }) {
+export function createOutboxRelay<K = unknown>(bus: Bus, models: Model<any>[], deps: OutboxRelayOptions<K>) {
   let running = false;
   let again = false;
   let stopped = false;
 
+  /** Publishes entries in order and pops each (given: a snapshot read by the caller; else read now). */
+  const publishDoc = async (model: Model<any>, id: unknown, given?: OutboxEntry[]) => {
+    const entries = given ?? (await model.findOne({ _id: id }, { outbox: 1 }).lean<{ outbox?: OutboxEntry[] }>())?.outbox ?? [];
+    for (const entry of entries) {
+      const payload = entry.payload as unknown as { buffer?: Uint8Array } | Buffer;
+      const bytes = Buffer.isBuffer(payload) ? payload : Buffer.from((payload as { buffer: Uint8Array }).buffer);
+      await publishEvent(
+        bus,
+        { subject: entry.subject, eventId: entry.event_id, payload: bytes, trace: entry.trace },
+        deps.metrics,
+      );
+      // Entries are published in order, so the one just sent is the first. FerretDB 1.x does not
+      // support $pull with a condition; popping the first element guarded by its id is exact.
+      await model.updateOne({ _id: id, 'outbox.0.event_id': entry.event_id }, { $pop: { outbox: -1 } });
+    }
+  };
+
   const pass = async () => {
     for (const model of models) {
       const docs = await model
-        .find({ 'outbox.0': { $exists: true } }, { outbox: 1 })
+        .find({ 'outbox.0': { $exists: true } }, deps.lock ? { _id: 1 } : { outbox: 1 })
         .limit(200)
-        .lean<{ _id: unknown; outbox: OutboxEntry[] }[]>();
+        .lean<{ _id: unknown; outbox?: OutboxEntry[] }[]>();
       deps.metrics.outboxPending.set({ collection: model.collection.name }, docs.length);
       for (const doc of docs) {
-        for (const entry of doc.outbox) {
-          const payload = entry.payload as unknown as { buffer?: Uint8Array } | Buffer;
-          const bytes = Buffer.isBuffer(payload) ? payload : Buffer.from((payload as { buffer: Uint8Array }).buffer);
-          await publishEvent(
-            bus,
-            { subject: entry.subject, eventId: entry.event_id, payload: bytes, trace: entry.trace },
-            deps.metrics,
-          );
-          // Entries are published in order, so the one just sent is the first. FerretDB 1.x does not
-          // support $pull with a condition; popping the first element guarded by its id is exact.
-          await model.updateOne({ _id: doc._id, 'outbox.0.event_id': entry.event_id }, { $pop: { outbox: -1 } });
-        }
+        // Under the lock the entries are re-read: a write or flush may have changed them since the find.
+        if (deps.lock) await deps.lock(doc._id as K, () => publishDoc(model, doc._id));
+        else await publishDoc(model, doc._id, doc.outbox ?? []);
       }
     }
   };
@@ -106,6 +158,21 @@ export function createOutboxRelay(bus: Bus, models: Model<any>[], deps: { metric
   timer.unref();
   return {
     kick: () => void run(),
+    /**
+     * Publishes one document's pending entries now. With a lock, call it inside lock(id) right after
+     * the write that added them (it does not take the lock itself). `model` may be left out when the
+     * relay has one collection.
+     */
+    async flush(id: K, model?: Model<any>): Promise<void> {
+      const target = model ?? (models.length === 1 ? models[0] : undefined);
+      if (!target) throw new TypeError('outbox flush: name the model, the relay has several');
+      try {
+        await publishDoc(target, id);
+      } catch (err) {
+        // The entries stay on the record; the sweep publishes them later.
+        deps.logger.warn({ err, collection: target.collection.name, id }, 'outbox publish failed; the sweep will retry');
+      }
+    },
     async drain() {
       await run();
     },
@@ -116,4 +183,4 @@ export function createOutboxRelay(bus: Bus, models: Model<any>[], deps: { metric
   };
 }
 
-export type OutboxRelay = ReturnType<typeof createOutboxRelay>;
+export type OutboxRelay<K = unknown> = ReturnType<typeof createOutboxRelay<K>>;
