@@ -2,7 +2,7 @@ import type { ServerWritableStream } from '@grpc/grpc-js';
 import { invalid, outboxEvent, toServiceError, type Logger } from '@signet/kit';
 import { eventsV1, type transactionV1 } from '@signet/proto';
 import { notPending, resendTooSoon, signingTokenNotFound, transactionNotFound } from '../domain/errors.js';
-import { isPending } from '../domain/transaction.js';
+import { isPending, STATUSES, type Status } from '../domain/transaction.js';
 import type { TransactionMetrics } from '../metrics.js';
 import type { KeyedLock, TransactionOutbox } from '../store/outbox.relay.js';
 import type { TransactionRecord, TransactionRepository } from '../store/transaction.repository.js';
@@ -12,6 +12,7 @@ import { toDetail, toSummary } from './mappers.js';
 export const RESEND_INTERVAL_MS = 60_000;
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 200;
+const MAX_QUERY = 100;
 
 type Deps = {
   repo: TransactionRepository;
@@ -44,7 +45,14 @@ export function transactionHandlers(deps: Deps) {
       if (req.limit < 0 || req.limit > MAX_LIMIT) throw invalid(`limit must be between 1 and ${MAX_LIMIT}`);
       const limit = req.limit || DEFAULT_LIMIT;
       const before = req.cursor ? decodeCursor(req.cursor) : undefined;
-      const recs = await repo.list(req.ownerId, limit + 1, before);
+      if (req.status && !(STATUSES as readonly string[]).includes(req.status))
+        throw invalid(`status must be one of ${STATUSES.join(', ')}`);
+      const query = req.query.trim();
+      if (query.length > MAX_QUERY) throw invalid(`query must be at most ${MAX_QUERY} characters`);
+      const recs = await repo.list(req.ownerId, limit + 1, before, {
+        ...(req.status ? { status: req.status as Status } : {}),
+        ...(query ? { query } : {}),
+      });
       const page = recs.slice(0, limit);
       return { items: page.map(toSummary), nextCursor: recs.length > limit ? encodeCursor(page.at(-1)!._id) : '' };
     },

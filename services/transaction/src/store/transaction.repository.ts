@@ -70,8 +70,13 @@ const transactionSchema = new Schema(
   },
   { collection: 'transactions', versionKey: false },
 );
-// The list and the export read one owner's transactions newest first, paged by id.
+// The list and the export read one owner's transactions newest first, paged by id. A search (q) walks
+// this index too: the owner bounds it, and the text match is checked on each record in id order until
+// the page is full (an unanchored case-insensitive match cannot use an index on MongoDB either).
 transactionSchema.index({ owner_id: 1, _id: -1 });
+// The list filtered by status: equality on owner and status, already in id order, so a page is a
+// range scan that stops at the limit however many transactions the owner has in other statuses.
+transactionSchema.index({ owner_id: 1, status: 1, _id: -1 });
 // A certificate reference belongs to exactly one transaction.
 transactionSchema.index({ reference: 1 }, { unique: true });
 // The orphan sweep asks which of a batch of stored object keys a record points to.
@@ -126,6 +131,33 @@ export type IdempotencyRecord = {
 };
 
 const PROJECTION = { outbox: 0 } as const;
+
+export type ListMatch = { status?: Status; query?: string };
+
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The list's filter: owner first, then the page bound, the status and the search. `query` matches,
+ * case-insensitively, the start of the reference or of one of its dash-separated parts
+ * (`SIG-TX-00001234`, `TX-0000`, `00001234`, `0000`), or any part of a signer's name or email.
+ * Plain `$regex` because FerretDB 1.x (SQLite) pushes no filter but `_id` equality down to storage:
+ * no secondary index serves any list query there, so lower-cased search keys written at creation
+ * would buy nothing locally; on MongoDB the owner's index bounds the scan.
+ */
+export function listFilter(ownerId: string, beforeId: number | undefined, match: ListMatch): Record<string, unknown> {
+  const filter: Record<string, unknown> = { owner_id: ownerId };
+  if (beforeId !== undefined) filter._id = { $lt: beforeId };
+  if (match.status) filter.status = match.status;
+  if (match.query) {
+    const text = escapeRegex(match.query);
+    filter.$or = [
+      { reference: { $regex: `(^|-)${text}`, $options: 'i' } },
+      { 'signers.name': { $regex: text, $options: 'i' } },
+      { 'signers.email': { $regex: text, $options: 'i' } },
+    ];
+  }
+  return filter;
+}
 
 export function createTransactionRepository(conn: Connection) {
   const model = conn.model('Transaction', transactionSchema);
@@ -206,10 +238,16 @@ export function createTransactionRepository(conn: Connection) {
       return tokens.findOne({ _id: token }).lean<{ transaction_id: number; signer_index: number }>();
     },
 
-    /** One owner's transactions, newest first, ids below `beforeId` when given. */
-    async list(ownerId: string, limit: number, beforeId?: number): Promise<TransactionRecord[]> {
-      const filter = beforeId === undefined ? { owner_id: ownerId } : { owner_id: ownerId, _id: { $lt: beforeId } };
-      return model.find(filter, { outbox: 0, log: 0 }).sort({ _id: -1 }).limit(limit).lean<TransactionRecord[]>();
+    /**
+     * One owner's transactions, newest first, ids below `beforeId` when given; only those in `status`
+     * and matching `query` (see listFilter) when given. The owner is always part of the filter.
+     */
+    async list(ownerId: string, limit: number, beforeId?: number, match: ListMatch = {}): Promise<TransactionRecord[]> {
+      return model
+        .find(listFilter(ownerId, beforeId, match), { outbox: 0, log: 0 })
+        .sort({ _id: -1 })
+        .limit(limit)
+        .lean<TransactionRecord[]>();
     },
 
     /** A cursor over all of an owner's transactions, newest first, never loading them all. */

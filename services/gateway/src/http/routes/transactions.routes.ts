@@ -17,6 +17,8 @@ const EXPORT_DEADLINE_MS = 10 * 60 * 1000;
 /** File bytes are forwarded in messages of about this size (fewer, larger messages cost less per byte). */
 const FORWARD_CHUNK = 256 * 1024;
 const ATTESTATION_TYPES = ['signature', 'approval', 'review', 'consent'] as const;
+const STATUSES = ['created', 'consent_accepted', 'capture_accepted', 'ledger_issued', 'failed', 'cancelled'] as const;
+const MAX_QUERY = 100;
 const TEXT_FIELDS = new Set(['signer_name', 'signer_email', 'attestation_type', 'signer_emails']);
 
 const email = (field: string) => z.email({ error: `${field}: is not an email address` }).max(254, `${field}: is too long`);
@@ -60,6 +62,18 @@ const listQuery = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}$/, 'cursor is not valid')
     .optional(),
+  // An empty status or q (an untouched form field) means no filter.
+  status: z
+    .string({ error: `status: must be one of ${STATUSES.join(', ')}` })
+    .optional()
+    .transform((v) => v || undefined)
+    .pipe(z.enum(STATUSES, { error: `status: must be one of ${STATUSES.join(', ')}` }).optional()),
+  q: z
+    .string({ error: 'q: must be one search text' })
+    .trim()
+    .max(MAX_QUERY, `q: must be at most ${MAX_QUERY} characters`)
+    .optional()
+    .transform((v) => v || undefined),
 });
 
 function firstIssue(err: z.ZodError): string {
@@ -308,14 +322,23 @@ export function transactionsRoutes(ctx: GatewayContext): RouteModule {
     const caller = callerOf(res);
     const q = listQuery.safeParse(req.query);
     if (!q.success) throw badRequest(firstIssue(q.error));
+    const { limit, cursor, status, q: text } = q.data;
     const page = await ctx.transaction.listTransactions({
       ownerId: caller.userId,
-      limit: q.data.limit ?? 0,
-      cursor: q.data.cursor ?? '',
+      limit: limit ?? 0,
+      cursor: cursor ?? '',
+      status: status ?? '',
+      query: text ?? '',
     });
     if (page.nextCursor) {
       res.setHeader('X-Next-Cursor', page.nextCursor);
-      const next = new URLSearchParams({ ...(q.data.limit ? { limit: String(q.data.limit) } : {}), cursor: page.nextCursor });
+      // The next page keeps the filter: only the cursor changes.
+      const next = new URLSearchParams({
+        ...(limit ? { limit: String(limit) } : {}),
+        ...(status ? { status } : {}),
+        ...(text ? { q: text } : {}),
+        cursor: page.nextCursor,
+      });
       res.setHeader('Link', `</api/transactions?${next.toString()}>; rel="next"`);
     }
     res.json(page.items.map(summaryJson));
@@ -401,7 +424,7 @@ function openapi(): Record<string, unknown> {
       signer_email: { type: 'string' },
       status: {
         type: 'string',
-        enum: ['created', 'consent_accepted', 'capture_accepted', 'ledger_issued', 'failed', 'cancelled'],
+        enum: [...STATUSES],
       },
       verification_mode: { type: 'string', enum: ['biometric', 'liveness'] },
       created_at: { type: 'string', format: 'date-time' },
@@ -474,11 +497,25 @@ function openapi(): Record<string, unknown> {
         },
       },
       get: {
-        summary: "The caller's transactions, most recent first; X-Next-Cursor/Link give the next page",
+        summary:
+          "The caller's transactions, most recent first, optionally filtered by status and a search; X-Next-Cursor/Link give the next page (the Link keeps the filter)",
         security,
         parameters: [
           { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } },
           { name: 'cursor', in: 'query', schema: { type: 'string' } },
+          {
+            name: 'status',
+            in: 'query',
+            description: 'Only transactions in this status (empty: any)',
+            schema: { type: 'string', enum: [...STATUSES] },
+          },
+          {
+            name: 'q',
+            in: 'query',
+            description:
+              'Search, case-insensitive, trimmed (empty: none): the start of the reference or of one of its dash-separated parts (SIG-TX-00001234, 00001234), or part of a signer name or email',
+            schema: { type: 'string', maxLength: MAX_QUERY },
+          },
         ],
         responses: {
           '200': { description: 'Summaries', content: { 'application/json': { schema: { type: 'array', items: summary } } } },

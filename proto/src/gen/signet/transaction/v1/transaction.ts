@@ -69,6 +69,13 @@ export interface ListTransactionsRequest {
   ownerId: string;
   limit: number;
   cursor: string;
+  /** Only transactions in this status; empty means any. */
+  status: string;
+  /**
+   * Search text (at most 100 characters, trimmed; empty means none): a prefix of the reference or of
+   * one of its dash-separated parts, case-insensitive, or part of a signer's name or email.
+   */
+  query: string;
 }
 
 export interface ListTransactionsResponse {
@@ -639,7 +646,7 @@ export const TransactionDetail: MessageFns<TransactionDetail> = {
 };
 
 function createBaseListTransactionsRequest(): ListTransactionsRequest {
-  return { ownerId: "", limit: 0, cursor: "" };
+  return { ownerId: "", limit: 0, cursor: "", status: "", query: "" };
 }
 
 export const ListTransactionsRequest: MessageFns<ListTransactionsRequest> = {
@@ -652,6 +659,12 @@ export const ListTransactionsRequest: MessageFns<ListTransactionsRequest> = {
     }
     if (message.cursor !== "") {
       writer.uint32(26).string(message.cursor);
+    }
+    if (message.status !== "") {
+      writer.uint32(34).string(message.status);
+    }
+    if (message.query !== "") {
+      writer.uint32(42).string(message.query);
     }
     return writer;
   },
@@ -693,6 +706,22 @@ export const ListTransactionsRequest: MessageFns<ListTransactionsRequest> = {
             message.cursor = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.query = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -713,6 +742,8 @@ export const ListTransactionsRequest: MessageFns<ListTransactionsRequest> = {
     message.ownerId = object.ownerId ?? "";
     message.limit = object.limit ?? 0;
     message.cursor = object.cursor ?? "";
+    message.status = object.status ?? "";
+    message.query = object.query ?? "";
     return message;
   },
 };
