@@ -106,6 +106,22 @@ describe('the sender’s dashboard in headless Chromium', () => {
   });
 
   const at = (name: string) => page.waitForSelector(`body[data-page="${name}"]`, { timeout: 20_000 });
+  /**
+   * The next GET /api/transactions whose query has these values (null: present with any value).
+   * Call it before the action, await it after.
+   */
+  const listRequest = (want: Record<string, string | null>) =>
+    page.waitForRequest(
+      (r) => {
+        const u = new URL(r.url());
+        return (
+          r.method() === 'GET' &&
+          u.pathname === '/api/transactions' &&
+          Object.entries(want).every(([k, v]) => (v === null ? u.searchParams.has(k) : u.searchParams.get(k) === v))
+        );
+      },
+      { timeout: 10_000 },
+    );
 
   /** The page at 1280 px and at 360 px. */
   async function shots(name: string) {
@@ -303,21 +319,50 @@ describe('the sender’s dashboard in headless Chromium', () => {
     expect(await page.locator('#timeline li').count()).toBeGreaterThan(0);
     await check('10-detail');
 
-    // The list: newest first, search by signer and reference, filter by status.
+    // The list: newest first; the search and the status filter are answered by the server (each
+    // request carries them) and kept in the page URL, so a reload or Back shows the same list.
     await page.click('a[data-nav=transactions]');
     await at('transactions');
     await page.waitForSelector(`#tx-table tbody tr >> text=${reference}`);
     await check('11-transactions');
-    await page.getByLabel('Search by signer or reference').fill('nobody-matches-this');
-    await expect.poll(() => page.locator('#tx-table tbody tr').count()).toBe(0);
-    await page.getByLabel('Search by signer or reference').fill('lovelace');
-    await expect.poll(() => page.locator('#tx-table tbody tr').count()).toBe(1);
-    await page.getByLabel('Search by signer or reference').fill(reference.toLowerCase());
-    await expect.poll(() => page.locator('#tx-table tbody tr').count()).toBe(1);
+    const search = page.getByLabel('Search by signer or reference');
+    const rows = () => page.locator('#tx-table tbody tr').count();
+    const info = () => page.textContent('#list-info');
+    let req = listRequest({ q: 'nobody-matches-this' });
+    await search.fill('nobody-matches-this');
+    await req;
+    await expect.poll(info).toBe('No transaction matches.');
+    expect(await rows()).toBe(0);
+    req = listRequest({ q: 'LOVELACE' });
+    await search.fill('LOVELACE');
+    await req;
+    await expect.poll(info).toBe('Showing 1 matching transaction.');
+    expect(await page.locator('#tx-table tbody th').textContent()).toBe(reference);
+    expect(new URL(page.url()).searchParams.get('q')).toBe('LOVELACE');
+    req = listRequest({ q: reference.toLowerCase() });
+    await search.fill(reference.toLowerCase());
+    await req;
+    await expect.poll(rows).toBe(1);
+    req = listRequest({ q: reference.toLowerCase(), status: 'cancelled' });
     await page.getByLabel('Status').selectOption('cancelled');
-    await expect.poll(() => page.locator('#tx-table tbody tr').count()).toBe(0);
+    await req;
+    await expect.poll(info).toBe('No transaction matches.');
+    req = listRequest({ q: reference.toLowerCase(), status: 'created' });
     await page.getByLabel('Status').selectOption('created');
-    await expect.poll(() => page.locator('#tx-table tbody tr').count()).toBe(1);
+    await req;
+    await expect.poll(info).toBe('Showing 1 matching transaction.');
+    expect(new URL(page.url()).searchParams.get('status')).toBe('created');
+    await page.reload();
+    await at('transactions');
+    await expect.poll(info).toBe('Showing 1 matching transaction.');
+    expect(await search.inputValue()).toBe(reference.toLowerCase());
+    expect(await page.getByLabel('Status').inputValue()).toBe('created');
+    await page.goBack();
+    await expect.poll(() => page.getByLabel('Status').inputValue()).toBe('cancelled');
+    await expect.poll(info).toBe('No transaction matches.');
+    await page.goForward();
+    await expect.poll(() => page.getByLabel('Status').inputValue()).toBe('created');
+    await expect.poll(rows).toBe(1);
 
     // Open it; resend (keyboard, with confirmation); cancel.
     await page.click(`#tx-table a >> text=${reference}`);
@@ -541,13 +586,27 @@ describe('the sender’s dashboard in headless Chromium', () => {
     await expect.poll(() => page.locator('#tx-table tbody tr').count()).toBe(30);
     expect(await page.isHidden('#load-more')).toBe(true);
     await check('20-transactions-paged');
-    // A search reaches rows beyond the pages loaded so far.
+    // The server searches every row, beyond the pages loaded so far; a search that matches more
+    // than a page pages on with the cursor, the request still carrying the search.
     await page.reload();
     await at('transactions');
     await expect.poll(() => page.locator('#tx-table tbody tr').count()).toBe(25);
+    let req = listRequest({ q: 'ada lovelace' });
     await page.getByLabel('Search by signer or reference').fill('ada lovelace');
-    await expect.poll(() => page.locator('#tx-table tbody tr').count()).toBe(1);
-    expect(await page.textContent('#list-info')).toMatch(/30 searched/);
+    await req;
+    await expect.poll(() => page.textContent('#list-info')).toBe('Showing 1 matching transaction.');
+    req = listRequest({ q: 'Paged Signer' });
+    await page.getByLabel('Search by signer or reference').fill('Paged Signer');
+    await req;
+    await expect.poll(() => page.textContent('#list-info')).toBe('Showing 25+ matching transactions.');
+    expect(await page.locator('#tx-table tbody tr').first().locator('th').textContent()).toBe(refs[26]);
+    req = listRequest({ q: 'Paged Signer', cursor: null });
+    await page.click('#load-more');
+    expect(new URL((await req).url()).searchParams.get('cursor')).toBeTruthy();
+    await expect.poll(() => page.textContent('#list-info')).toBe('Showing 27 matching transactions.');
+    expect(await page.locator('#tx-table tbody tr').last().locator('th').textContent()).toBe(refs[0]);
+    expect(await page.isHidden('#load-more')).toBe(true);
+    await check('20-transactions-search');
 
     // The payment fails: past due, with the grace end date.
     await deliver('subscription.failed', subscription('failed'), new Date(Date.now() + 1000));

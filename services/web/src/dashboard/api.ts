@@ -162,8 +162,18 @@ export const api = {
     void (await call('DELETE', `/api/admin/api-keys/${encodeURIComponent(id)}`, { csrf: true })),
 
   // Transactions
-  async transactions(limit: number, cursor?: string): Promise<{ items: Summary[]; next: string | null }> {
-    const q = new URLSearchParams({ limit: String(limit), ...(cursor ? { cursor } : {}) });
+  /** One page of the list, filtered by the server (status, search text q); `next` is the following page's cursor. */
+  async transactions(
+    limit: number,
+    cursor?: string,
+    filter: { q?: string; status?: string } = {},
+  ): Promise<{ items: Summary[]; next: string | null }> {
+    const q = new URLSearchParams({
+      limit: String(limit),
+      ...(filter.status ? { status: filter.status } : {}),
+      ...(filter.q ? { q: filter.q } : {}),
+      ...(cursor ? { cursor } : {}),
+    });
     const r = await call<Summary[]>('GET', `/api/transactions?${q.toString()}`);
     return { items: r.body, next: r.headers.get('X-Next-Cursor') };
   },

@@ -1,4 +1,4 @@
-/** Transactions: list (search, status filter, cursor paging), create (uploads with progress), detail. */
+/** Transactions: list (server-side search and status filter, cursor paging), create (uploads with progress), detail. */
 import { api, ApiError, session, type Detail, type Summary } from '../api.js';
 import {
   announce,
@@ -20,9 +20,10 @@ import {
 import type { App, View } from '../main.js';
 
 const PAGE = 25;
-/** While a search or filter is on, pages are fetched this large and at most this many per step. */
-const SCAN_PAGE = 200;
-const SCAN_PAGES_PER_STEP = 10;
+/** The API's limit on the search text. */
+const MAX_QUERY = 100;
+/** Typing pauses this long before the search is sent. */
+const SEARCH_DEBOUNCE_MS = 300;
 
 // ---------------------------------------------------------------------------------------------
 // List
@@ -59,10 +60,15 @@ export async function listView(_app: App): Promise<View> {
     }
   });
 
+  // The filter lives in the page's URL (?q=…&status=…), so a reload or Back shows the same list.
+  const fromUrl = new URLSearchParams(location.search);
+  const initialStatus = fromUrl.get('status') ?? '';
   const search = field('Search by signer or reference', 'q', {
     type: 'search',
     autocomplete: 'off',
+    maxlength: MAX_QUERY,
     placeholder: 'Name, email or ABC-TX-…',
+    value: (fromUrl.get('q') ?? '').slice(0, MAX_QUERY),
   });
   const status = field(
     'Status',
@@ -70,7 +76,11 @@ export async function listView(_app: App): Promise<View> {
     {},
     { tag: 'select', options: [['', 'All statuses'], ...Object.entries(STATUS_LABEL)] },
   );
-  root.append(h('form', { class: 'filters', role: 'search', 'aria-label': 'Filter transactions' }, search, status));
+  const searchInput = search.querySelector('input')!;
+  const statusSelect = status.querySelector('select')!;
+  statusSelect.value = initialStatus in STATUS_LABEL ? initialStatus : '';
+  const filters = h('form', { class: 'filters', role: 'search', 'aria-label': 'Filter transactions' }, search, status);
+  root.append(filters);
 
   const tbody = h('tbody', {});
   const table = h(
@@ -96,21 +106,14 @@ export async function listView(_app: App): Promise<View> {
   const listErr = h('p', { class: 'form-error', role: 'alert', hidden: true });
   root.append(table, info, listErr, more);
 
-  // State: every row fetched so far (newest first) and the API's cursor for the next page.
+  // State: the rows of the current filter fetched so far (newest first) and the API's next cursor.
+  // The server searches and filters; the page only asks for the next page of what it answered.
   let rows: Summary[] = [];
   let cursor: string | null = null;
   let done = false;
-  let shown = PAGE;
   let gen = 0;
-  const q = () => (search.querySelector('input')!.value ?? '').trim().toLowerCase();
-  const st = () => status.querySelector('select')!.value;
-  const filtering = () => !!q() || !!st();
-  const matches = (s: Summary) => {
-    const needle = q();
-    if (st() && s.status !== st()) return false;
-    if (!needle) return true;
-    return [s.signer_name, s.signer_email, s.reference].some((v) => v.toLowerCase().includes(needle));
-  };
+  const filter = () => ({ q: searchInput.value.trim(), status: statusSelect.value });
+  const filtering = () => !!filter().q || !!filter().status;
 
   const row = (s: Summary) =>
     h(
@@ -129,62 +132,90 @@ export async function listView(_app: App): Promise<View> {
     );
 
   const render = () => {
-    const visible = rows.filter(matches).slice(0, shown);
-    tbody.replaceChildren(...visible.map(row));
-    if (!rows.length && done) info.textContent = 'No transactions yet. Create one to send a document for signing.';
-    else if (!visible.length && done) info.textContent = 'No transaction matches.';
+    tbody.replaceChildren(...rows.map(row));
+    const n = rows.length;
+    if (!n && done)
+      info.textContent = filtering()
+        ? 'No transaction matches.'
+        : 'No transactions yet. Create one to send a document for signing.';
     else
-      info.textContent = `Showing ${visible.length}${done ? '' : '+'} ${filtering() ? 'matching ' : ''}transaction${visible.length === 1 ? '' : 's'}${filtering() ? ` (${rows.length} searched)` : ''}.`;
-    more.hidden = done && rows.filter(matches).length <= shown;
+      info.textContent = `Showing ${n}${done ? '' : '+'} ${filtering() ? 'matching ' : ''}transaction${n === 1 && done ? '' : 's'}.`;
+    more.hidden = done;
   };
 
-  /** Fetches pages until `shown` matching rows are loaded, the end, or the scan budget of this step. */
-  const fill = async () => {
+  /** Fetches the next page of the current filter (the first when `fresh`), dropping answers to an older filter. */
+  const load = async (fresh: boolean) => {
     const mine = ++gen;
+    if (fresh) {
+      rows = [];
+      cursor = null;
+      done = false;
+    }
     listErr.hidden = true;
     more.disabled = true;
-    let pages = 0;
+    table.setAttribute('aria-busy', 'true');
     try {
-      while (!done && rows.filter(matches).length < shown && pages < (filtering() ? SCAN_PAGES_PER_STEP : 1)) {
-        const page = await api.transactions(filtering() ? SCAN_PAGE : PAGE, cursor ?? undefined);
-        if (mine !== gen) return;
-        rows = rows.concat(page.items);
-        cursor = page.next;
-        done = !page.next;
-        pages++;
-        render();
-      }
+      const page = await api.transactions(PAGE, cursor ?? undefined, filter());
+      if (mine !== gen) return;
+      rows = fresh ? page.items : rows.concat(page.items);
+      cursor = page.next;
+      done = !page.next;
+      render();
     } catch (err) {
       if (mine !== gen) return;
+      if (fresh) {
+        rows = [];
+        tbody.replaceChildren();
+        info.textContent = '';
+        more.hidden = true;
+      }
       listErr.textContent = message(err);
       listErr.hidden = false;
     } finally {
-      if (mine === gen) more.disabled = false;
+      if (mine === gen) {
+        more.disabled = false;
+        table.removeAttribute('aria-busy');
+      }
     }
-    render();
   };
 
-  more.addEventListener('click', () => {
-    shown += PAGE;
-    void fill();
-  });
+  /** Puts the filter into the URL (a new history entry when `push`) and asks the server for it. */
+  const apply = (push: boolean) => {
+    if (!root.isConnected) return; // the user has left the list meanwhile
+    const f = filter();
+    const params = new URLSearchParams({ ...(f.q ? { q: f.q } : {}), ...(f.status ? { status: f.status } : {}) });
+    const url = `/app/transactions${params.size ? `?${params.toString()}` : ''}`;
+    if (url !== `${location.pathname}${location.search}`) {
+      if (push) history.pushState(null, '', url);
+      else history.replaceState(null, '', url);
+    }
+    void load(true);
+  };
+
+  more.addEventListener('click', () => void load(false));
   let timer: number | undefined;
-  const refilter = () => {
-    shown = PAGE;
-    render();
-    void fill();
-  };
-  search.querySelector('input')!.addEventListener('input', () => {
+  let typed = false;
+  searchInput.addEventListener('input', () => {
     clearTimeout(timer);
-    timer = window.setTimeout(refilter, 250);
+    // The first pause in typing makes a history entry; later ones refine it in place.
+    timer = window.setTimeout(() => {
+      apply(!typed);
+      typed = true;
+    }, SEARCH_DEBOUNCE_MS);
   });
-  status.querySelector('select')!.addEventListener('change', refilter);
-  root.querySelector('form.filters')!.addEventListener('submit', (e) => {
+  statusSelect.addEventListener('change', () => {
+    clearTimeout(timer);
+    typed = false;
+    apply(true);
+  });
+  filters.addEventListener('submit', (e) => {
     e.preventDefault();
-    refilter();
+    clearTimeout(timer);
+    typed = false;
+    apply(true);
   });
 
-  await fill();
+  await load(true);
   return { id: 'transactions', title: 'Transactions', nav: 'transactions', node: root };
 }
 
