@@ -4,7 +4,9 @@ import {
   connectMongo,
   createClient,
   createLogger,
+  createKeyedLock,
   createMailer,
+  createOutboxRelay,
   Metrics,
   pingMongo,
   serveGrpc,
@@ -21,7 +23,6 @@ import { STATE_DURABLE, STATE_SUBJECTS, stateConsumer } from './events/state.con
 import { LINK_MAIL_ACK_WAIT_MS, LINK_MAIL_DURABLE, LINK_MAIL_SUBJECT, linkMailConsumer } from './events/link-mail.consumer.js';
 import { transactionMetrics } from './metrics.js';
 import { createObjectStore } from './store/object.store.js';
-import { createKeyedLock, createTransactionOutbox } from './store/outbox.relay.js';
 import { createOrphanSweep } from './store/orphan.sweep.js';
 import { createTransactionRepository } from './store/transaction.repository.js';
 
@@ -45,8 +46,9 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
   const mailer = createMailer(cfg.SMTP_URL, cfg.MAIL_FROM);
   const billing = createClient(billingV1.BillingServiceClient, cfg.BILLING_ADDR, { metrics });
 
-  const lock = createKeyedLock();
-  const outbox = createTransactionOutbox(bus, repo.model, lock, { metrics, logger });
+  // Every write to a transaction holds its lock; the relay pops under the same lock (FerretDB, see README).
+  const lock = createKeyedLock<number>();
+  const outbox = createOutboxRelay(bus, [repo.model], { metrics, logger, lock, pollMs: 2000 });
   const consumer = await startConsumer(
     bus,
     { durable: STATE_DURABLE, subjects: STATE_SUBJECTS, ackWaitMs: opts.ackWaitMs },

@@ -1,15 +1,20 @@
-import { outboxEvent, type DeliveredEvent, type Logger, type OutboxEntry } from '@signet/kit';
+import { outboxEvent, type DeliveredEvent, type KeyedLock, type Logger, type OutboxEntry, type OutboxRelay } from '@signet/kit';
 import { eventsV1 } from '@signet/proto';
 import { commitment } from '../domain/creation.js';
 import { applyCapture, applyCertificate, applyConsent, applyVerdict, type Change, type TxState } from '../domain/transaction.js';
 import type { TransactionMetrics } from '../metrics.js';
-import type { KeyedLock, TransactionOutbox } from '../store/outbox.relay.js';
 import type { TransactionRecord, TransactionRepository } from '../store/transaction.repository.js';
 
 export const STATE_SUBJECTS = ['signet.ceremony.>', 'signet.biometrics.verdict', 'signet.ledger.certificate.issued'];
 export const STATE_DURABLE = 'transaction-state';
 
-type Deps = { repo: TransactionRepository; tm: TransactionMetrics; logger: Logger; lock: KeyedLock; outbox: TransactionOutbox };
+type Deps = {
+  repo: TransactionRepository;
+  tm: TransactionMetrics;
+  logger: Logger;
+  lock: KeyedLock<number>;
+  outbox: OutboxRelay<number>;
+};
 
 /** The events a change announces, written on the record in the same update (outbox). */
 function eventsFor(rec: TransactionRecord, change: Change): OutboxEntry[] {

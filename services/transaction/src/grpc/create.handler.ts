@@ -5,9 +5,11 @@ import {
   outboxEvent,
   RpcError,
   toServiceError,
+  type KeyedLock,
   type Logger,
   type Metrics,
   type OutboxEntry,
+  type OutboxRelay,
   type ServiceClient,
 } from '@signet/kit';
 import { eventsV1, type billingV1, type transactionV1 } from '@signet/proto';
@@ -29,7 +31,6 @@ import { linkMailRequest } from '../events/link-mail.consumer.js';
 import type { DocumentUpload, ObjectStore } from '../store/object.store.js';
 import type { TransactionRecord, TransactionRepository } from '../store/transaction.repository.js';
 import type { TransactionMetrics } from '../metrics.js';
-import type { KeyedLock, TransactionOutbox } from '../store/outbox.relay.js';
 
 /** A Buffer view of the decoded bytes, without copying them. */
 const asBuffer = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
@@ -44,8 +45,8 @@ export type CreateDeps = {
   metrics: Metrics;
   tm: TransactionMetrics;
   logger: Logger;
-  lock: KeyedLock;
-  outbox: TransactionOutbox;
+  lock: KeyedLock<number>;
+  outbox: OutboxRelay<number>;
 };
 
 type Result = transactionV1.CreateTransactionResult;

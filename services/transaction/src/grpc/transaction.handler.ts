@@ -1,10 +1,9 @@
 import type { ServerWritableStream } from '@grpc/grpc-js';
-import { invalid, outboxEvent, toServiceError, type Logger } from '@signet/kit';
+import { invalid, outboxEvent, toServiceError, type KeyedLock, type Logger, type OutboxRelay } from '@signet/kit';
 import { eventsV1, type transactionV1 } from '@signet/proto';
 import { notPending, resendTooSoon, signingTokenNotFound, transactionNotFound } from '../domain/errors.js';
 import { isPending, STATUSES, type Status } from '../domain/transaction.js';
 import type { TransactionMetrics } from '../metrics.js';
-import type { KeyedLock, TransactionOutbox } from '../store/outbox.relay.js';
 import type { TransactionRecord, TransactionRepository } from '../store/transaction.repository.js';
 import { linkMailRequest } from '../events/link-mail.consumer.js';
 import { toDetail, toSummary } from './mappers.js';
@@ -19,8 +18,8 @@ type Deps = {
   tm: TransactionMetrics;
   logger: Logger;
   cfg: { PUBLIC_BASE_URL: string };
-  lock: KeyedLock;
-  outbox: TransactionOutbox;
+  lock: KeyedLock<number>;
+  outbox: OutboxRelay<number>;
 };
 
 const encodeCursor = (id: number) => Buffer.from(`id:${id}`).toString('base64url');
