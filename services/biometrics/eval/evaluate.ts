@@ -389,7 +389,7 @@ async function main(): Promise<void> {
     `- With ${impostor.length} impostor pairs the smallest FMR that can be observed is ${(1 / impostor.length).toExponential(1)}; an observed FMR of 0 only bounds the true FMR below ≈ ${(3 / impostor.length).toExponential(1)} (rule of three, 95 %), and the pairs are far from independent (${ids.length} identities).`,
   );
   p(
-    '- The liveness corpus is 10 rendered videos from 4 identities made by the same generator the thresholds were tuned on: it shows the checks *work as designed against these attacks*, not that they resist real presentation attacks (replayed screens, masks, deepfakes, injected streams).',
+    `- The liveness corpus is ${man.cases.length} rendered videos from ${man.sources.length} identities made by the same generator the thresholds were tuned on: it shows the checks *work as designed against these attacks*, not that they resist real presentation attacks (replayed screens, masks, deepfakes, injected streams).`,
   );
   p();
   p(
