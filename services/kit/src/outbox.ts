@@ -94,9 +94,10 @@ export type OutboxRelayOptions<K> = {
  * duplicate (and consumers are idempotent beyond the dedup window). A failed publish leaves the
  * entry in place for the next pass. Three ways to run it:
  * - the periodic sweep catches anything a crashed process or a failed publish left behind;
- * - kick() starts a sweep now (low latency after a write, without a lock);
+ * - kick() starts a sweep now without waiting for it (low latency after a write);
  * - flush(id) publishes one document's entries right away, awaited by the caller (with a lock: call
- *   it inside lock(id), after the write). It never throws: a failure is logged and left to the sweep.
+ *   it inside lock(id), after the write). A failed publish does not throw: it is logged and left to
+ *   the sweep.
  */
 export function createOutboxRelay<K = unknown>(bus: Bus, models: Model<any>[], deps: OutboxRelayOptions<K>) {
   let running = false;
