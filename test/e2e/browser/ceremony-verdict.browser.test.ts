@@ -17,7 +17,7 @@ import { eventsV1 } from '@signet/proto';
 import type { Account } from '../../harness/accounts.js';
 import { eventually, startServices, infra } from '../../harness/services.js';
 import { createTransaction, send, senderAccount, transactionStatus, type CreatedTx } from '../ceremony-helpers.js';
-import { makeCameraFeed, makeGenuineCapture } from '../../../services/biometrics/test/corpus/make-corpus.js';
+import { prepareCameraFeed } from '../../../services/biometrics/test/corpus/make-corpus.js';
 import { loadModels, type LoadedModels } from '../../../services/biometrics/src/analysis/models.js';
 import type { Action } from '../../../services/biometrics/src/analysis/config.js';
 
@@ -54,6 +54,7 @@ describe('the signing page with a rendered camera feed, judged by the biometrics
   let tx: CreatedTx;
   let bus: Bus;
   let models: LoadedModels;
+  let feed: Awaited<ReturnType<typeof prepareCameraFeed>>;
   const contexts: BrowserContext[] = [];
   const work = mkdtempSync(join(tmpdir(), 'signet-verdict-browser-'));
   const ip = { 'x-forwarded-for': '10.78.0.1' };
@@ -62,10 +63,18 @@ describe('the signing page with a rendered camera feed, judged by the biometrics
     execFileSync('pnpm', ['--filter', '@signet/web', 'build'], { cwd: ROOT, stdio: 'ignore' });
     mkdirSync(ARTIFACTS, { recursive: true });
     models = await loadModels({ supportingModels: false });
-    const { reference } = await makeGenuineCapture(join(work, 'ref'), null, { models });
+    // Everything but the per-frame rendering is done now, before the challenge is issued: the page
+    // is served the same challenge only while at least a minute of it is left.
+    feed = await prepareCameraFeed(join(work, 'feed'), { models });
     stack = await startServices(['identity', 'billing', 'transaction', 'ceremony', 'biometrics', 'ledger', 'gateway']);
     acct = await senderAccount(stack.gatewayUrl);
-    tx = await createTransaction(stack.gatewayUrl, acct, 'Ada Lovelace', stack.env.TRANSACTION_ADDR, readFileSync(reference));
+    tx = await createTransaction(
+      stack.gatewayUrl,
+      acct,
+      'Ada Lovelace',
+      stack.env.TRANSACTION_ADDR,
+      readFileSync(feed.reference),
+    );
     bus = await connectBus(infra().NATS_URL, 'verdict-browser-test');
   }, 300_000);
   afterAll(async () => {
@@ -104,16 +113,14 @@ describe('the signing page with a rendered camera feed, judged by the biometrics
       read_seconds: number;
     };
     expect(read_seconds).toBeGreaterThan(0);
-    const feed = await makeCameraFeed(
-      join(work, 'feed'),
-      { actions, words, leadS: LEAD_SECONDS, readS: read_seconds, actionS: action_seconds },
-      { models },
-    );
+    const issuedAt = Date.now();
+    const media = await feed.render({ actions, words, leadS: LEAD_SECONDS, readS: read_seconds, actionS: action_seconds });
+    console.info(`camera feed rendered in ${((Date.now() - issuedAt) / 1000).toFixed(1)} s after the challenge was issued`);
 
     // 3. The ceremony in a browser whose camera is the Y4M and whose microphone is the WAV.
     const ctx = await launch(join(work, 'b2'), [
-      `--use-file-for-fake-video-capture=${feed.y4m}`,
-      `--use-file-for-fake-audio-capture=${feed.wav}%noloop`,
+      `--use-file-for-fake-video-capture=${media.y4m}`,
+      `--use-file-for-fake-audio-capture=${media.wav}%noloop`,
     ]);
     contexts.push(ctx);
     const page = await ctx.newPage();
@@ -125,6 +132,8 @@ describe('the signing page with a rendered camera feed, judged by the biometrics
     await page.click('#camera-allow');
     await screen(page, 'preview');
     await page.waitForTimeout(Math.max(0, opened + LEAD_SECONDS * 1000 - Date.now()));
+    // The ceremony serves the issued challenge again only while at least 60 s of its 120 s are left.
+    expect(Date.now() - issuedAt, 'Start pressed while the issued challenge is still served again').toBeLessThan(60_000);
     await page.click('#start');
     await page.waitForSelector('body[data-current="webauthn"], body[data-current="record"]');
     if ((await page.getAttribute('body', 'data-current')) === 'webauthn') await page.click('#webauthn-skip');

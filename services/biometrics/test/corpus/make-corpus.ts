@@ -659,17 +659,28 @@ export async function webmToWav(webm: string, wav: string): Promise<string> {
   return wav;
 }
 
+export interface FeedTimeline {
+  actions: readonly Action[];
+  words: readonly string[];
+  leadS: number;
+  readS: number;
+  actionS: number;
+  seed?: number;
+}
+
 /**
  * A fake-camera feed for the signing page in Chromium: person A performs `actions` on the page's
  * own timeline (the words read aloud during the first `readS` seconds of the recording, then one
  * action per `actionS` seconds), starting `leadS` seconds after the camera opens — the time the
  * test waits before pressing "Start". Written as WebM, then Y4M + WAV for Chromium.
+ *
+ * Two steps, so a test can do the slow part (models, faces, the scene and the reference photo)
+ * before it asks for a challenge, and only render once it knows the actions.
  */
-export async function makeCameraFeed(
+export async function prepareCameraFeed(
   outDir: string,
-  p: { actions: readonly Action[]; words: readonly string[]; leadS: number; readS: number; actionS: number; seed?: number },
   opts: { models?: LoadedModels } = {},
-): Promise<{ webm: string; y4m: string; wav: string; reference: string }> {
+): Promise<{ reference: string; render: (p: FeedTimeline) => Promise<{ webm: string; y4m: string; wav: string }> }> {
   mkdirSync(outDir, { recursive: true });
   const m = opts.models ?? (await loadModels({ supportingModels: false }));
   const face = pickPeople(await findSourceFaces(m))[0];
@@ -679,27 +690,30 @@ export async function makeCameraFeed(
   const tris = rigTriangles(m.human.faceTriangulation);
   const pl = placementFor(face, [W / 2, H / 2 - 10], FACE_WIDTH);
   const scene = await buildScene(m, pl, [{ face, placement: pl }]);
-  const webm = path.join(outDir, 'feed.webm');
-  await renderVideo(
-    webm,
-    {
-      sceneAt: () => scene,
-      performed: p.actions,
-      live: true,
-      noise: true,
-      seed: p.seed ?? 23,
-      speech: p.words,
-      speechStartS: p.leadS + 0.5,
-      // each action starts half a second into its slot, so ±0.5 s of start-up jitter keeps it inside
-      timeline: { start: p.leadS + p.readS + 0.5, slot: p.actionS },
-      durationS: p.leadS + p.readS + p.actions.length * p.actionS + 6,
-    },
-    tris,
-  );
-  return {
-    webm,
-    y4m: await webmToY4m(webm, path.join(outDir, 'feed.y4m')),
-    wav: await webmToWav(webm, path.join(outDir, 'feed.wav')),
-    reference,
+  const render = async (p: FeedTimeline) => {
+    const webm = path.join(outDir, 'feed.webm');
+    await renderVideo(
+      webm,
+      {
+        sceneAt: () => scene,
+        performed: p.actions,
+        live: true,
+        noise: true,
+        seed: p.seed ?? 23,
+        speech: p.words,
+        speechStartS: p.leadS + 0.5,
+        // each action starts half a second into its slot, so ±0.5 s of start-up jitter keeps it inside
+        timeline: { start: p.leadS + p.readS + 0.5, slot: p.actionS },
+        // the page records readS + actions + 1 s; 2 s more covers a late start
+        durationS: p.leadS + p.readS + p.actions.length * p.actionS + 3,
+      },
+      tris,
+    );
+    const [y4m, wav] = await Promise.all([
+      webmToY4m(webm, path.join(outDir, 'feed.y4m')),
+      webmToWav(webm, path.join(outDir, 'feed.wav')),
+    ]);
+    return { webm, y4m, wav };
   };
+  return { reference, render };
 }
