@@ -5,6 +5,9 @@ export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 256;
 export const NAME_MAX = 200;
+/** Session length bounds, in hours: the same as SESSION_TTL_HOURS accepts (1 hour to 30 days). */
+export const SESSION_TTL_MIN_HOURS = 1;
+export const SESSION_TTL_MAX_HOURS = 720;
 
 export function normEmail(raw: string, field = 'email'): string {
   const email = raw.trim().toLowerCase();
@@ -28,4 +31,10 @@ export function checkText(v: string, field: string, max = NAME_MAX): string {
 export function checkCode(code: string, field = 'code'): string {
   if (!/^\d{6}$/.test(code)) throw invalid(`${field} must be 6 digits`);
   return code;
+}
+
+export function checkSessionTtl(hours: number, field = 'session_ttl_hours'): number {
+  if (!Number.isInteger(hours) || hours < SESSION_TTL_MIN_HOURS || hours > SESSION_TTL_MAX_HOURS)
+    throw invalid(`${field} must be a whole number of hours from ${SESSION_TTL_MIN_HOURS} to ${SESSION_TTL_MAX_HOURS}`);
+  return hours;
 }

@@ -40,7 +40,7 @@ import {
 } from '../domain/secrets.js';
 import type { Sessions } from '../domain/session.js';
 import { matchStep, newTotpSecret, otpauthUri } from '../domain/totp.js';
-import { checkCode, checkPassword, checkText, normEmail } from '../domain/validate.js';
+import { checkCode, checkPassword, checkSessionTtl, checkText, normEmail } from '../domain/validate.js';
 import type { ApiKeyRepository, ApiKeyRecord } from '../store/api-key.repository.js';
 import type { SignupRepository } from '../store/signup.repository.js';
 import type { UserRecord, UserRepository } from '../store/user.repository.js';
@@ -83,6 +83,7 @@ function identityMetrics(metrics: Metrics) {
       'result',
     ]),
     totp: metrics.counter('signet_identity_totp_changes_total', 'Two-factor authentication turned on or off', ['action']),
+    settings: metrics.counter('signet_identity_settings_changed_total', 'Account settings changed, by setting', ['setting']),
   };
 }
 
@@ -120,6 +121,18 @@ export function identityHandlers(d: IdentityDeps) {
       d.logger.warn({ err: { message: (err as Error).message }, kind }, 'mail not sent');
       throw new DomainError('unavailable', 'the mail could not be sent; try again shortly', 'MAIL_UNAVAILABLE');
     }
+  }
+
+  function profileOut(u: UserRecord): identityV1.Profile {
+    return {
+      userId: u._id,
+      email: u.email,
+      name: u.name,
+      orgName: u.org_name,
+      twoFactorEnabled: u.totp_enabled,
+      sessionTtlHours: u.session_ttl_hours || d.defaultSessionTtlHours,
+      createdAt: iso(u.created_at),
+    };
   }
 
   /** The step a TOTP code matches for this sealed secret, consumed so the code works once; null when wrong or used. */
@@ -321,16 +334,21 @@ export function identityHandlers(d: IdentityDeps) {
     },
 
     async getProfile(req: identityV1.GetProfileRequest): Promise<identityV1.Profile> {
-      const u = await mustUser(req.userId);
-      return {
-        userId: u._id,
-        email: u.email,
-        name: u.name,
-        orgName: u.org_name,
-        twoFactorEnabled: u.totp_enabled,
-        sessionTtlHours: u.session_ttl_hours || d.defaultSessionTtlHours,
-        createdAt: iso(u.created_at),
-      };
+      return profileOut(await mustUser(req.userId));
+    },
+
+    async updateAccountSettings(req: identityV1.UpdateAccountSettingsRequest): Promise<identityV1.Profile> {
+      const hours = checkSessionTtl(req.sessionTtlHours);
+      const before = req.userId ? await d.users.setSessionTtl(req.userId, hours) : null;
+      if (!before) throw userNotFound();
+      if (before.previous !== hours) {
+        m.settings.inc({ setting: 'session_ttl_hours' });
+        d.logger.info(
+          { userId: req.userId, setting: 'session_ttl_hours', from: before.previous, to: hours },
+          'account setting changed',
+        );
+      }
+      return profileOut(await mustUser(req.userId));
     },
 
     async changePassword(req: identityV1.ChangePasswordRequest): Promise<identityV1.Session> {

@@ -101,6 +101,17 @@ export function createUserRepository(conn: Connection) {
       const { outbox: _outbox, ...user } = doc;
       return user;
     },
+    /**
+     * Sets the session length of the account; the previous value for the audit log, or null when
+     * there is no such user. One conditional update: concurrent changes each see what they replaced.
+     */
+    async setSessionTtl(id: string, hours: number): Promise<{ previous: number } | null> {
+      // FerretDB 1.x has no projection on findAndModify: the whole document comes back; only the old value is used.
+      const doc = await model
+        .findOneAndUpdate({ _id: id }, { $set: { session_ttl_hours: hours } }, { new: false })
+        .lean<{ session_ttl_hours: number }>();
+      return doc ? { previous: doc.session_ttl_hours } : null;
+    },
     async setPendingTotp(id: string, sealed: string) {
       await model.updateOne({ _id: id }, { $set: { totp_pending_secret: sealed } });
     },

@@ -4,10 +4,30 @@ import type { identityV1 } from '@signet/proto';
 import { callerOf, invalidateCredentials, requireCaller } from '../auth.js';
 import type { GatewayContext, RouteModule } from '../context.js';
 import { csrfTokenFor, requireCsrf } from '../csrf.js';
-import { HttpError } from '../errors.js';
+import { HttpError, badRequest } from '../errors.js';
 import { parseBody } from './auth.routes.js';
 
 const createKey = z.object({ name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters') });
+
+/** Session length bounds in hours (identity checks them again): 1 hour to 30 days. */
+export const SESSION_TTL_HOURS = { min: 1, max: 720 } as const;
+const hours = z
+  .number({ error: 'must be a whole number of hours' })
+  .int('must be a whole number of hours')
+  .min(SESSION_TTL_HOURS.min, `must be at least ${SESSION_TTL_HOURS.min}`)
+  .max(SESSION_TTL_HOURS.max, `must be at most ${SESSION_TTL_HOURS.max} (30 days)`);
+const settings = z.object({ session_ttl_hours: hours });
+const SETTINGS_FIELDS = Object.keys(settings.shape);
+
+/** The settings body: only known fields (a typo must not pass as "nothing to change"), each valid. */
+export function parseSettings(body: unknown) {
+  if (body && typeof body === 'object' && !Array.isArray(body)) {
+    const unknown = Object.keys(body).find((k) => !SETTINGS_FIELDS.includes(k));
+    if (unknown !== undefined)
+      throw badRequest(`${unknown.slice(0, 64)}: unknown setting; the settings are ${SETTINGS_FIELDS.join(', ')}`);
+  }
+  return parseBody(settings, body);
+}
 
 const keyOut = (k: identityV1.ApiKey) => ({
   id: k.id,
@@ -51,6 +71,14 @@ export function adminRoutes(ctx: GatewayContext): RouteModule {
     // Identity has committed the revocation: drop every cached credential on every replica.
     await invalidateCredentials(ctx);
     res.status(204).end();
+  });
+
+  // Applies to sessions issued from now on; sessions already issued keep their expiry (and are not ended).
+  r.patch('/api/admin/account/settings', async (req, res) => {
+    const b = parseSettings(req.body);
+    const p = await ctx.identity.updateAccountSettings({ userId: callerOf(res).userId, sessionTtlHours: b.session_ttl_hours });
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({ session_ttl_hours: p.sessionTtlHours });
   });
 
   const csrfParam = {
@@ -134,6 +162,54 @@ export function adminRoutes(ctx: GatewayContext): RouteModule {
                     ...apiKey,
                     required: [...apiKey.required, 'key'],
                     properties: { ...apiKey.properties, key: { type: 'string', description: 'Send as X-API-Key; shown once' } },
+                  },
+                },
+              },
+            },
+            '400': { $ref: '#/components/responses/BadRequest' },
+            ...mutation,
+          },
+        },
+      },
+      '/api/admin/account/settings': {
+        patch: {
+          tags: ['admin'],
+          summary: 'Change the account’s settings: how long a new session stays signed in',
+          description:
+            'session_ttl_hours applies to sessions issued from then on (login, two-factor login, password change); ' +
+            'sessions already issued keep their expiry and are not ended. The current value is in POST /api/auth/me. ' +
+            'Unknown fields, a missing field or a value out of range: 400 and nothing changes.',
+          security: jwt,
+          parameters: [csrfParam],
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  additionalProperties: false,
+                  required: ['session_ttl_hours'],
+                  properties: {
+                    session_ttl_hours: {
+                      type: 'integer',
+                      minimum: SESSION_TTL_HOURS.min,
+                      maximum: SESSION_TTL_HOURS.max,
+                      description: 'Validity of new sessions in hours (default 24; 720 = 30 days)',
+                    },
+                  },
+                },
+              },
+            },
+          },
+          responses: {
+            '200': {
+              description: 'The settings now in force',
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    required: ['session_ttl_hours'],
+                    properties: { session_ttl_hours: { type: 'integer' } },
                   },
                 },
               },

@@ -228,6 +228,12 @@ export interface RevokeApiKeyRequest {
 export interface RevokeApiKeyResponse {
 }
 
+export interface UpdateAccountSettingsRequest {
+  userId: string;
+  /** Validity of sessions issued from now on, in hours: 1..720 (30 days). */
+  sessionTtlHours: number;
+}
+
 function createBaseAuthenticateRequest(): AuthenticateRequest {
   return { credential: undefined };
 }
@@ -2814,6 +2820,73 @@ export const RevokeApiKeyResponse: MessageFns<RevokeApiKeyResponse> = {
   },
 };
 
+function createBaseUpdateAccountSettingsRequest(): UpdateAccountSettingsRequest {
+  return { userId: "", sessionTtlHours: 0 };
+}
+
+export const UpdateAccountSettingsRequest: MessageFns<UpdateAccountSettingsRequest> = {
+  encode(message: UpdateAccountSettingsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.sessionTtlHours !== 0) {
+      writer.uint32(16).int32(message.sessionTtlHours);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateAccountSettingsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateAccountSettingsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.sessionTtlHours = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<UpdateAccountSettingsRequest>): UpdateAccountSettingsRequest {
+    return UpdateAccountSettingsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UpdateAccountSettingsRequest>): UpdateAccountSettingsRequest {
+    const message = createBaseUpdateAccountSettingsRequest();
+    message.userId = object.userId ?? "";
+    message.sessionTtlHours = object.sessionTtlHours ?? 0;
+    return message;
+  },
+};
+
 /** Identity owns users, organisations, sessions, two-factor secrets and API keys. */
 export type IdentityServiceService = typeof IdentityServiceService;
 export const IdentityServiceService = {
@@ -3012,6 +3085,21 @@ export const IdentityServiceService = {
       Buffer.from(RevokeApiKeyResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RevokeApiKeyResponse => RevokeApiKeyResponse.decode(value),
   },
+  /**
+   * Changes the account's settings and returns the updated profile. session_ttl_hours applies to
+   * sessions issued afterwards; existing sessions keep the expiry they were issued with.
+   * INVALID_ARGUMENT for a value out of range (nothing changes).
+   */
+  updateAccountSettings: {
+    path: "/signet.identity.v1.IdentityService/UpdateAccountSettings" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateAccountSettingsRequest): Buffer =>
+      Buffer.from(UpdateAccountSettingsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateAccountSettingsRequest => UpdateAccountSettingsRequest.decode(value),
+    responseSerialize: (value: Profile): Buffer => Buffer.from(Profile.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Profile => Profile.decode(value),
+  },
 } as const;
 
 export interface IdentityServiceServer extends UntypedServiceImplementation {
@@ -3049,6 +3137,12 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
   listApiKeys: handleUnaryCall<ListApiKeysRequest, ListApiKeysResponse>;
   /** NOT_FOUND for an unknown key or another user's key. */
   revokeApiKey: handleUnaryCall<RevokeApiKeyRequest, RevokeApiKeyResponse>;
+  /**
+   * Changes the account's settings and returns the updated profile. session_ttl_hours applies to
+   * sessions issued afterwards; existing sessions keep the expiry they were issued with.
+   * INVALID_ARGUMENT for a value out of range (nothing changes).
+   */
+  updateAccountSettings: handleUnaryCall<UpdateAccountSettingsRequest, Profile>;
 }
 
 export interface IdentityServiceClient extends Client {
@@ -3351,6 +3445,26 @@ export interface IdentityServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RevokeApiKeyResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Changes the account's settings and returns the updated profile. session_ttl_hours applies to
+   * sessions issued afterwards; existing sessions keep the expiry they were issued with.
+   * INVALID_ARGUMENT for a value out of range (nothing changes).
+   */
+  updateAccountSettings(
+    request: UpdateAccountSettingsRequest,
+    callback: (error: ServiceError | null, response: Profile) => void,
+  ): ClientUnaryCall;
+  updateAccountSettings(
+    request: UpdateAccountSettingsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Profile) => void,
+  ): ClientUnaryCall;
+  updateAccountSettings(
+    request: UpdateAccountSettingsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Profile) => void,
   ): ClientUnaryCall;
 }
 
