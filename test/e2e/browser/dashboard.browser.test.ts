@@ -467,6 +467,14 @@ describe('the sender’s dashboard in headless Chromium', () => {
   it('changes the password, turns two-factor off, and resets the password with a mailed code', async () => {
     await page.click('a[data-nav=account]');
     await at('account');
+    // Stay signed in for 7 days: confirmed on the page, in the profile, and by the next login's JWT (at the end).
+    expect(await page.getByLabel('Stay signed in for').inputValue()).toBe('24');
+    await page.getByLabel('Stay signed in for').selectOption({ label: '7 days' });
+    await page.click('#session-length button[type=submit]');
+    await expect.poll(() => page.textContent('#session-length .ok')).toMatch(/stay signed in for 7 days/);
+    const held = (await page.evaluate(() => localStorage.getItem('signet.session')))!;
+    const me = await fetch(`${stack.gatewayUrl}/api/auth/me`, { method: 'POST', headers: { authorization: `Bearer ${held}` } });
+    expect(((await me.json()) as { session_ttl_hours: number }).session_ttl_hours).toBe(168);
     await page.getByLabel('Current password').fill('not my password');
     await page.getByLabel('New password', { exact: true }).fill('an even better password');
     await page.click('button:text("Change password")');
@@ -480,6 +488,7 @@ describe('the sender’s dashboard in headless Chromium', () => {
     await page.reload();
     await at('account');
     expect(await page.isVisible('[data-twofa=on]')).toBe(true);
+    expect(await page.getByLabel('Stay signed in for').inputValue()).toBe('168');
     await check('18-account-2fa-on');
 
     // Two-factor off: password and a current code.
@@ -508,6 +517,9 @@ describe('the sender’s dashboard in headless Chromium', () => {
     await page.getByLabel('Password').fill('reset by the mailed code');
     await page.keyboard.press('Enter');
     await at('transactions');
+    const jwt = (await page.evaluate(() => localStorage.getItem('signet.session')))!;
+    const c = JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString()) as { iat: number; exp: number };
+    expect(c.exp - c.iat).toBe(168 * 3600);
     expect(errors).toEqual([]);
   }, 120_000);
 

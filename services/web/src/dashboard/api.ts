@@ -19,6 +19,7 @@ export type Profile = {
   name: string;
   org_name: string;
   two_factor_enabled: boolean;
+  session_ttl_hours?: number;
   created_at?: string;
   plan?: string;
 };
@@ -160,6 +161,8 @@ export const api = {
   createApiKey: (name: string) => post<ApiKey & { key: string }>('/api/admin/api-keys', { name }, { csrf: true }),
   revokeApiKey: async (id: string) =>
     void (await call('DELETE', `/api/admin/api-keys/${encodeURIComponent(id)}`, { csrf: true })),
+  updateSettings: async (b: { session_ttl_hours: number }) =>
+    (await call<{ session_ttl_hours: number }>('PATCH', '/api/admin/account/settings', { body: b, csrf: true })).body,
 
   // Transactions
   /** One page of the list, filtered by the server (status, search text q); `next` is the following page's cursor. */

@@ -1,7 +1,19 @@
-/** Account: profile, change password, two-factor setup (QR + manual secret) and disable. */
+/** Account: profile, session length, change password, two-factor setup (QR + manual secret) and disable. */
 import { api, session } from '../api.js';
 import { announce, field, fmtDate, formError, h, message, onSubmit, value } from '../dom.js';
 import type { App, View } from '../main.js';
+
+/** The choices of "Stay signed in for", in hours (the API accepts any whole number from 1 to 720). */
+const SESSION_LENGTHS: [number, string][] = [
+  [1, '1 hour'],
+  [8, '8 hours'],
+  [24, '24 hours'],
+  [168, '7 days'],
+  [720, '30 days'],
+];
+const lengthLabel = (hours: number) =>
+  SESSION_LENGTHS.find(([h]) => h === hours)?.[1] ??
+  (hours % 24 === 0 ? `${hours / 24} days` : `${hours} hour${hours === 1 ? '' : 's'}`);
 
 export async function accountView(app: App): Promise<View> {
   const p = await app.profile();
@@ -21,6 +33,36 @@ export async function accountView(app: App): Promise<View> {
       h('dd', {}, fmtDate(p.created_at)),
     ),
   );
+
+  // Session length: applies to sign-ins from now on; this session keeps the expiry it was issued with.
+  const ttl = p.session_ttl_hours ?? 24;
+  const choices: [string, string][] = SESSION_LENGTHS.map(([hours, label]) => [String(hours), label]);
+  // A value set through the API that is not one of the choices stays selectable as it is.
+  if (!SESSION_LENGTHS.some(([hours]) => hours === ttl)) choices.push([String(ttl), lengthLabel(ttl)]);
+  const stay = h(
+    'form',
+    { novalidate: true, 'aria-labelledby': 'h-stay', class: 'card', id: 'session-length' },
+    h('h2', { id: 'h-stay' }, 'Sessions'),
+    field(
+      'Stay signed in for',
+      'session_ttl_hours',
+      {},
+      { tag: 'select', options: choices, hint: 'Applies to your next sign-in. Sessions already signed in keep their expiry.' },
+    ),
+    formError(),
+    h('button', { type: 'submit', class: 'primary' }, 'Save'),
+  );
+  (stay.elements.namedItem('session_ttl_hours') as HTMLSelectElement).value = String(ttl);
+  onSubmit(stay, async (f) => {
+    const saved = await api.updateSettings({ session_ttl_hours: Number(value(f, 'session_ttl_hours')) });
+    p.session_ttl_hours = saved.session_ttl_hours;
+    const text = `Saved. From your next sign-in you stay signed in for ${lengthLabel(saved.session_ttl_hours)}.`;
+    announce(text);
+    const ok = f.querySelector('.ok') ?? h('p', { class: 'ok', role: 'status' });
+    ok.textContent = text;
+    f.append(ok);
+  });
+  root.append(stay);
 
   // Change password: the API returns a fresh session; every older one stops working.
   const pw = h(
