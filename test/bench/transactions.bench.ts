@@ -9,13 +9,18 @@
  *
  * Infrastructure: the URLs in the environment (MONGO_URL, NATS_URL, REDIS_URL, S3_*, SMTP_URL,
  * MAILPIT_URL) when all are set, else the local binaries started under a temporary folder.
- * Options: BENCH_DOC_MB (default 200), BENCH_SMALL (default 1000), BENCH_CONCURRENCY (default 20),
- * BENCH_ACCOUNTS (default 20: the small creations round-robin over that many funded senders).
+ * Options: BENCH_DOC_MB (default 200), BENCH_ROUNDS (default 1: that many direct-put / gateway pairs,
+ * alternating, each ratio printed, then their median and spread), BENCH_SMALL (default 1000; 0 runs only
+ * the large document), BENCH_CONCURRENCY (default 20), BENCH_ACCOUNTS (default 20: the small creations
+ * round-robin over that many funded senders; 1 is enough with BENCH_SMALL=0).
+ * BENCH_NODE_ARGS passes node flags to the services (`--cpu-prof --cpu-prof-dir=<dir>`: a profile per service,
+ * written on stop; `--trace-gc`: in the services' logs, kept with BENCH_KEEP=1).
+ * The machine's load average is printed with each round: on a shared machine the ratio moves with it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { closeSync, createReadStream, createWriteStream, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { Client } from 'minio';
@@ -28,6 +33,7 @@ const DOC_MB = Number(process.env.BENCH_DOC_MB ?? 200);
 const SMALL = Number(process.env.BENCH_SMALL ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 20);
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
 const KEYS: (keyof InfraUrls)[] = [
   'MONGO_URL',
   'NATS_URL',
@@ -67,7 +73,14 @@ function startService(logDir: string, name: string, env: Record<string, string>)
   const log = openSync(join(logDir, `${name}.log`), 'a');
   const proc = spawn(
     process.execPath,
-    ['--conditions=@signet/source', '--import', 'tsx', join(root, `services/${name}/src/main.ts`)],
+    [
+      // BENCH_NODE_ARGS: extra node flags for the services, e.g. `--cpu-prof --cpu-prof-dir=<dir>` or `--trace-gc`.
+      ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+      '--conditions=@signet/source',
+      '--import',
+      'tsx',
+      join(root, `services/${name}/src/main.ts`),
+    ],
     {
       cwd: root,
       env: { ...process.env, ...env },
@@ -200,7 +213,7 @@ async function main() {
     const accounts: Account[] = [];
     for (let i = 0; i < ACCOUNTS; i++) {
       const acct = await createAccount(gatewayUrl, urls.MAILPIT_URL, { tag: `bench${i}` });
-      await fund(acct, Math.ceil(SMALL / ACCOUNTS) + 10);
+      await fund(acct, Math.ceil(SMALL / ACCOUNTS) + ROUNDS + 10);
       accounts.push(acct);
     }
 
@@ -250,56 +263,72 @@ async function main() {
       pathStyle: true,
     });
     if (!(await s3.bucketExists(`bench-direct-${run}`))) await s3.makeBucket(`bench-direct-${run}`, 'us-east-1');
-    let t = performance.now();
-    await s3.putObject(`bench-direct-${run}`, 'doc.pdf', createReadStream(file), size);
-    const directMs = performance.now() - t;
-
-    const base = { gateway: rssBytes(gateway.pid), transaction: rssBytes(transaction.pid) };
-    const cpu0 = { gateway: cpuSeconds(gateway.pid), transaction: cpuSeconds(transaction.pid), bench: process.cpuUsage() };
-    const peak = { ...base };
-    const sampler = setInterval(() => {
-      peak.gateway = Math.max(peak.gateway, rssBytes(gateway.pid));
-      peak.transaction = Math.max(peak.transaction, rssBytes(transaction.pid));
-    }, 20);
-    t = performance.now();
-    await create({
-      name: 'document',
-      filename: 'big.pdf',
-      contentType: 'application/pdf',
-      data: async function* () {
-        for await (const c of createReadStream(file, { highWaterMark: 1024 * 1024 })) yield c as Buffer;
-      },
-    });
-    const gatewayMs = performance.now() - t;
-    clearInterval(sampler);
-    const benchCpu = process.cpuUsage(cpu0.bench);
-    const cpu = {
-      gateway: cpuSeconds(gateway.pid) - cpu0.gateway,
-      transaction: cpuSeconds(transaction.pid) - cpu0.transaction,
-      client: (benchCpu.user + benchCpu.system) / 1e6,
-    };
-
     const mbps = (ms: number) => (size / 1024 / 1024 / (ms / 1000)).toFixed(1);
-    console.log(`\n== ${DOC_MB} MB PDF ==`);
-    console.log(`direct MinIO put:        ${directMs.toFixed(0)} ms (${mbps(directMs)} MB/s)`);
-    console.log(`through the gateway:     ${gatewayMs.toFixed(0)} ms (${mbps(gatewayMs)} MB/s)`);
-    console.log(`throughput ratio:        ${(directMs / gatewayMs).toFixed(2)} (goal >= 0.8)`);
-    console.log(
-      `gateway RSS:             ${mb(base.gateway)} -> peak ${mb(peak.gateway)}, growth ${mb(peak.gateway - base.gateway)} (goal <= 64 MB)`,
-    );
-    console.log(
-      `transaction RSS:         ${mb(base.transaction)} -> peak ${mb(peak.transaction)}, growth ${mb(peak.transaction - base.transaction)} (goal <= 64 MB)`,
-    );
+    const load = () =>
+      loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ');
+    console.log(`\n== ${DOC_MB} MB PDF, ${ROUNDS} round(s), ${cpus().length} CPUs ==`);
+    const ratios: number[] = [];
+    const growth = { gateway: 0, transaction: 0 };
+    for (let round = 1; round <= ROUNDS; round++) {
+      let t = performance.now();
+      await s3.putObject(`bench-direct-${run}`, `doc-${round}.pdf`, createReadStream(file), size);
+      const directMs = performance.now() - t;
+      await s3.removeObject(`bench-direct-${run}`, `doc-${round}.pdf`);
 
+      const base = { gateway: rssBytes(gateway.pid), transaction: rssBytes(transaction.pid) };
+      const cpu0 = { gateway: cpuSeconds(gateway.pid), transaction: cpuSeconds(transaction.pid), bench: process.cpuUsage() };
+      const peak = { ...base };
+      const sampler = setInterval(() => {
+        peak.gateway = Math.max(peak.gateway, rssBytes(gateway.pid));
+        peak.transaction = Math.max(peak.transaction, rssBytes(transaction.pid));
+      }, 20);
+      t = performance.now();
+      await create({
+        name: 'document',
+        filename: 'big.pdf',
+        contentType: 'application/pdf',
+        data: async function* () {
+          for await (const c of createReadStream(file, { highWaterMark: 1024 * 1024 })) yield c as Buffer;
+        },
+      });
+      const gatewayMs = performance.now() - t;
+      clearInterval(sampler);
+      const benchCpu = process.cpuUsage(cpu0.bench);
+      const cpu = {
+        gateway: cpuSeconds(gateway.pid) - cpu0.gateway,
+        transaction: cpuSeconds(transaction.pid) - cpu0.transaction,
+        client: (benchCpu.user + benchCpu.system) / 1e6,
+      };
+      ratios.push(directMs / gatewayMs);
+      growth.gateway = Math.max(growth.gateway, peak.gateway - base.gateway);
+      growth.transaction = Math.max(growth.transaction, peak.transaction - base.transaction);
+      console.log(`-- round ${round} (load average ${load()}) --`);
+      console.log(`direct MinIO put:        ${directMs.toFixed(0)} ms (${mbps(directMs)} MB/s)`);
+      console.log(`through the gateway:     ${gatewayMs.toFixed(0)} ms (${mbps(gatewayMs)} MB/s)`);
+      console.log(`throughput ratio:        ${(directMs / gatewayMs).toFixed(2)} (goal >= 0.8)`);
+      console.log(
+        `gateway RSS:             ${mb(base.gateway)} -> peak ${mb(peak.gateway)}, growth ${mb(peak.gateway - base.gateway)} (goal <= 64 MB)`,
+      );
+      console.log(
+        `transaction RSS:         ${mb(base.transaction)} -> peak ${mb(peak.transaction)}, growth ${mb(peak.transaction - base.transaction)} (goal <= 64 MB)`,
+      );
+      console.log(
+        `CPU during the upload:   gateway ${cpu.gateway.toFixed(2)} s, transaction ${cpu.transaction.toFixed(2)} s, bench client ${cpu.client.toFixed(2)} s`,
+      );
+    }
+    const sorted = [...ratios].sort((a, b) => a - b);
     console.log(
-      `CPU during the upload:   gateway ${cpu.gateway.toFixed(2)} s, transaction ${cpu.transaction.toFixed(2)} s, bench client ${cpu.client.toFixed(2)} s (${cpus().length} CPUs)`,
+      `\nthroughput ratio over ${ROUNDS} round(s): median ${pct(sorted, 50).toFixed(2)}, min ${sorted[0]!.toFixed(2)}, max ${sorted.at(-1)!.toFixed(2)} (goal >= 0.8); ` +
+        `largest RSS growth gateway ${mb(growth.gateway)}, transaction ${mb(growth.transaction)} (goal <= 64 MB); load average ${load()}`,
     );
 
     // Small creations at fixed concurrency.
     const latencies: number[] = [];
     const failures: Record<string, number> = {};
     let next = 0;
-    t = performance.now();
+    const t = performance.now();
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
         while (next < SMALL) {
