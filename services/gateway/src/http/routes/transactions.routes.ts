@@ -4,7 +4,7 @@ import busboy from 'busboy';
 import { z } from 'zod';
 import { Metadata, type ServiceError } from '@grpc/grpc-js';
 import { injectContext, RpcError } from '@signet/kit';
-import type { transactionV1 } from '@signet/proto';
+import { transactionV1 } from '@signet/proto';
 import { callerOf, requireCaller } from '../auth.js';
 import type { Caller, GatewayContext, RouteModule } from '../context.js';
 import { badRequest, HttpError } from '../errors.js';
@@ -95,6 +95,38 @@ function summaryJson(s: transactionV1.TransactionSummary) {
   };
 }
 
+/**
+ * A message of the CreateTransaction stream as the gateway writes it: file bytes as the list of
+ * chunks busboy delivered (encoded straight into the message, one copy), anything else as itself.
+ */
+type OutgoingChunk = transactionV1.CreateTransactionChunk | { bytes: 'document' | 'reference'; chunks: Buffer[]; length: number };
+
+/** Field tags of CreateTransactionChunk (transaction.proto): document = 2, reference = 3, both length-delimited. */
+const BYTES_TAG = { document: (2 << 3) | 2, reference: (3 << 3) | 2 } as const;
+
+/**
+ * Serializes a CreateTransactionChunk. File bytes are written once into the wire buffer (tag, varint
+ * length, bytes) instead of concatenated, copied by the protobuf writer and copied again by Buffer.from:
+ * the same bytes as the generated encoder, a third of the copying.
+ */
+export function serializeChunk(msg: OutgoingChunk): Buffer {
+  if (!('bytes' in msg)) return Buffer.from(transactionV1.CreateTransactionChunk.encode(msg).finish());
+  let header = 1;
+  for (let n = msg.length; n > 0x7f; n >>>= 7) header++;
+  const out = Buffer.allocUnsafe(1 + header + msg.length);
+  out[0] = BYTES_TAG[msg.bytes];
+  let off = 1;
+  let n = msg.length;
+  while (n > 0x7f) {
+    out[off++] = (n & 0x7f) | 0x80;
+    n >>>= 7;
+  }
+  out[off++] = n;
+  for (const c of msg.chunks) off += c.copy(out, off);
+  return out;
+}
+const CREATE_PATH = transactionV1.TransactionServiceService.createTransaction.path;
+
 function grpcMetadata(): Metadata {
   const md = new Metadata();
   for (const [k, v] of Object.entries(injectContext())) md.set(k, v);
@@ -129,7 +161,10 @@ function streamCreation(ctx: GatewayContext, req: Request, res: Response, caller
     const seen = new Set<string>();
     let documentName = '';
 
-    const call = ctx.transaction.raw.createTransaction(
+    const call = ctx.transaction.raw.makeClientStreamRequest<OutgoingChunk, transactionV1.CreateTransactionResult>(
+      CREATE_PATH,
+      serializeChunk,
+      transactionV1.TransactionServiceService.createTransaction.responseDeserialize,
       grpcMetadata(),
       { deadline: new Date(Date.now() + UPLOAD_DEADLINE_MS) },
       (err: ServiceError | null, r?: transactionV1.CreateTransactionResult) => {
@@ -156,7 +191,7 @@ function streamCreation(ctx: GatewayContext, req: Request, res: Response, caller
       if (!bodyDone) res.setHeader('Connection', 'close');
       reject(e);
     };
-    const write = (msg: transactionV1.CreateTransactionChunk, resume?: () => void) => {
+    const write = (msg: OutgoingChunk, resume?: () => void) => {
       if (settled) return;
       if (!call.write(msg) && resume) call.once('drain', resume);
       else resume?.();
@@ -196,10 +231,10 @@ function streamCreation(ctx: GatewayContext, req: Request, res: Response, caller
       let pendingBytes = 0;
       const flush = (resume?: () => void) => {
         if (!pendingBytes) return resume?.();
-        const value = pending.length === 1 ? pending[0]! : Buffer.concat(pending, pendingBytes);
+        const msg = { bytes: name, chunks: pending, length: pendingBytes } as const;
         pending = [];
         pendingBytes = 0;
-        write({ part: name === 'document' ? { $case: 'document', value } : { $case: 'reference', value } }, resume);
+        write(msg, resume);
       };
       file.on('limit', () => fail(new HttpError(413, 'document: must be at most 200 MB')));
       file.on('data', (chunk: Buffer) => {
