@@ -11,7 +11,8 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from './chromium.js';
 import { connectBus, STREAM, type Bus } from '@signet/kit';
 import { eventsV1 } from '@signet/proto';
 import type { Account } from '../../harness/accounts.js';
@@ -23,30 +24,12 @@ import type { Action } from '../../../services/biometrics/src/analysis/config.js
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const ARTIFACTS = join(ROOT, 'test-artifacts/ceremony-verdict');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** How long the test waits between opening the camera and pressing "Start"; the feed's face stays
  *  neutral and silent until then. */
 const LEAD_SECONDS = 3;
 
-const launch = (dir: string, extra: string[] = []) =>
-  chromium.launchPersistentContext(join(dir, 'profile'), {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 360, height: 740 },
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-      '--autoplay-policy=no-user-gesture-required',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      ...extra,
-    ],
-  });
+const launch = (dir: string, media: { y4m?: string; wav?: string } = {}) =>
+  launchChromium(dir, { viewport: { width: 360, height: 740 }, media });
 
 describe('the signing page with a rendered camera feed, judged by the biometrics service', () => {
   let stack: Awaited<ReturnType<typeof startServices>>;
@@ -118,10 +101,7 @@ describe('the signing page with a rendered camera feed, judged by the biometrics
     console.info(`camera feed rendered in ${((Date.now() - issuedAt) / 1000).toFixed(1)} s after the challenge was issued`);
 
     // 3. The ceremony in a browser whose camera is the Y4M and whose microphone is the WAV.
-    const ctx = await launch(join(work, 'b2'), [
-      `--use-file-for-fake-video-capture=${media.y4m}`,
-      `--use-file-for-fake-audio-capture=${media.wav}%noloop`,
-    ]);
+    const ctx = await launch(join(work, 'b2'), { y4m: media.y4m, wav: media.wav });
     contexts.push(ctx);
     const page = await ctx.newPage();
     const errors: string[] = [];
@@ -144,28 +124,31 @@ describe('the signing page with a rendered camera feed, judged by the biometrics
     await shot(page, '02-verifying.png');
 
     // 4. The capture answers the challenge fetched above; biometrics judges it PASS; the ledger seals it.
+    //    Transaction ids restart in each test database while the stream is shared, so the capture is
+    //    found by this transaction's document hash (a random PDF) and the verdict by its capture id.
+    const detail = await send(stack.gatewayUrl, 'GET', `/api/transactions/${tx.id}`, { headers: { 'x-api-key': acct.apiKey } });
+    const documentSha256 = (detail.body as { document_sha256: string }).document_sha256;
+    expect(documentSha256).toMatch(/^[0-9a-f]{64}$/);
+    const fetchEvents = async (subject: string) => {
+      const consumer = await bus.js.consumers.get(STREAM, { filterSubjects: [subject] });
+      const batch = await consumer.fetch({ max_messages: 1000, expires: 1000 });
+      const out: Uint8Array[] = [];
+      for await (const m of batch) out.push(m.data);
+      return out;
+    };
+    const captured = await eventually(async () =>
+      (await fetchEvents('signet.ceremony.capture.submitted'))
+        .map((d) => eventsV1.CaptureSubmitted.decode(d))
+        .find((e) => e.documentSha256 === documentSha256),
+    );
     const verdict = await eventually(
-      async () => {
-        const consumer = await bus.js.consumers.get(STREAM, { filterSubjects: ['signet.biometrics.verdict'] });
-        const batch = await consumer.fetch({ max_messages: 1000, expires: 1000 });
-        for await (const m of batch) {
-          const v = eventsV1.BiometricsVerdict.decode(m.data);
-          if (v.transactionId === tx.id && v.captureId) return v;
-        }
-        return undefined;
-      },
+      async () =>
+        (await fetchEvents('signet.biometrics.verdict'))
+          .map((d) => eventsV1.BiometricsVerdict.decode(d))
+          .find((v) => v.captureId === captured.captureId),
       180_000,
       2000,
     );
-    const captured = await eventually(async () => {
-      const consumer = await bus.js.consumers.get(STREAM, { filterSubjects: ['signet.ceremony.capture.submitted'] });
-      const batch = await consumer.fetch({ max_messages: 1000, expires: 1000 });
-      for await (const m of batch) {
-        const e = eventsV1.CaptureSubmitted.decode(m.data);
-        if (e.captureId === verdict.captureId) return e;
-      }
-      return undefined;
-    });
     expect(captured.challenge?.nonce, 'the page recorded the challenge the feed was rendered for').toBe(nonce);
     expect(verdict.outcome, `failed checks: ${verdict.failedChecks.join(', ')}`).toBe('PASS');
     await eventually(async () => (await transactionStatus(stack.gatewayUrl, acct, tx.id)) === 'ledger_issued', 60_000);
