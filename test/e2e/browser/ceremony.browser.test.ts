@@ -10,7 +10,8 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from './chromium.js';
 import { connectBus, createS3, listKeys, STREAM, type Bus } from '@signet/kit';
 import { eventsV1 } from '@signet/proto';
 import type { Account } from '../../harness/accounts.js';
@@ -20,7 +21,6 @@ import { createTransaction, senderAccount, transactionStatus, type CreatedTx } f
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const ARTIFACTS = join(ROOT, 'test-artifacts/ceremony');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const suffix = Math.random().toString(16).slice(2, 8);
 const BUCKETS = {
   BUCKET_DOCUMENTS: `brw-docs-${suffix}`,
@@ -46,23 +46,7 @@ describe('the signing page in headless Chromium with a fake camera', () => {
     acct = await senderAccount(stack.gatewayUrl);
     tx = await createTransaction(stack.gatewayUrl, acct, 'Ada Lovelace', stack.env.TRANSACTION_ADDR);
     bus = await connectBus(infra().NATS_URL, 'ceremony-browser-test');
-    context = await chromium.launchPersistentContext(join(work, 'profile'), {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 360, height: 740 },
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--use-fake-ui-for-media-stream',
-        '--use-fake-device-for-media-stream',
-        `--use-file-for-fake-video-capture=${y4m}`,
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    context = await launchChromium(work, { viewport: { width: 360, height: 740 }, media: { y4m } });
   });
   afterAll(async () => {
     await context?.close();

@@ -16,7 +16,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from './chromium.js';
 import { authenticator } from 'otplib';
 import { Webhook } from 'standardwebhooks';
 import { eventually, startServices } from '../../harness/services.js';
@@ -25,7 +26,6 @@ import { codeFromMail, mailsTo } from '../identity-helpers.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const ARTIFACTS = join(ROOT, 'test-artifacts/dashboard');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const suffix = Math.random().toString(16).slice(2, 8);
 const BUCKETS = { BUCKET_DOCUMENTS: `dash-docs-${suffix}`, BUCKET_REFERENCES: `dash-refs-${suffix}` };
@@ -74,21 +74,7 @@ describe('the sender’s dashboard in headless Chromium', () => {
         PRODUCT_CATALOG: JSON.stringify({ prod_pro: { plan: 'pro' }, prod_credits10: { credits: 10 } }),
       },
     });
-    context = await chromium.launchPersistentContext(join(work, 'profile'), {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1280, height: 800 },
-      acceptDownloads: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    context = await launchChromium(work, { viewport: { width: 1280, height: 800 }, acceptDownloads: true });
     page = context.pages()[0] ?? (await context.newPage());
     page.on('request', (r) => {
       const u = r.url();

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
+import { launchChromium } from './chromium.js';
 import { connectBus, STREAM, type Bus } from '@signet/kit';
 import { eventsV1 } from '@signet/proto';
 import type { Account } from '../../harness/accounts.js';
@@ -37,22 +38,7 @@ describe('WebAuthn on the signing page', () => {
     acct = await senderAccount(stack.gatewayUrl);
     tx = await createTransaction(stack.gatewayUrl, acct, 'Ada Lovelace', stack.env.TRANSACTION_ADDR);
     bus = await connectBus(infra().NATS_URL, 'webauthn-browser-test');
-    context = await chromium.launchPersistentContext(join(work, 'profile'), {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--use-fake-ui-for-media-stream',
-        '--use-fake-device-for-media-stream',
-        `--use-file-for-fake-video-capture=${y4m}`,
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    context = await launchChromium(work, { media: { y4m } });
   });
   afterAll(async () => {
     await context?.close();
