@@ -21,24 +21,11 @@ import {
   type Bus,
   type OutboxEntry,
 } from '../src/index.js';
+import { eventually } from '../../../test/harness/eventually.js';
 
 const suffix = randomBytes(4).toString('hex');
 const logger = createLogger('kit-test', process.env.TEST_LOG_LEVEL ?? 'silent');
 
-async function eventually<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 15_000): Promise<T> {
-  const start = Date.now();
-  let last: unknown;
-  while (Date.now() - start < timeoutMs) {
-    try {
-      const v = await fn();
-      if (v) return v;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`condition not met in ${timeoutMs} ms${last ? `: ${String(last)}` : ''}`);
-}
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The event ids published on a subject, in stream order. */

@@ -33,6 +33,9 @@ import { createOrphanSweep } from '../src/store/orphan.sweep.js';
 import { createTransactionRepository, type TransactionRecord } from '../src/store/transaction.repository.js';
 import { transactionMetrics } from '../src/metrics.js';
 import { pngPhoto, tinyPdf } from './fixtures.js';
+import { eventually as eventuallyBase } from '../../../test/harness/eventually.js';
+
+const eventually = <T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 20_000) => eventuallyBase(fn, timeoutMs);
 
 const infra = () => inject('infra');
 const suffix = randomBytes(3).toString('hex');
@@ -43,20 +46,6 @@ const s3cfg = () => ({
   ...BUCKETS,
 });
 
-async function eventually<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 20_000): Promise<T> {
-  const start = Date.now();
-  let last: unknown;
-  while (Date.now() - start < timeoutMs) {
-    try {
-      const v = await fn();
-      if (v) return v;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 150));
-  }
-  throw new Error(`condition not met in ${timeoutMs} ms${last ? `: ${String(last)}` : ''}`);
-}
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 type MailSummary = { ID: string; Subject: string };

@@ -24,6 +24,7 @@ import { transactionConfigSchema } from '../src/config.js';
 import { startTransaction } from '../src/app.js';
 import { createObjectStore } from '../src/store/object.store.js';
 import { jpegPhoto, pngPhoto, tinyPdf } from './fixtures.js';
+import { eventually } from '../../../test/harness/eventually.js';
 
 type Chunk = transactionV1.CreateTransactionChunk;
 type Fields = Partial<transactionV1.CreateTransactionFields>;
@@ -32,21 +33,6 @@ const suffix = randomBytes(3).toString('hex');
 const BUCKETS = { BUCKET_DOCUMENTS: `tx-docs-${suffix}`, BUCKET_REFERENCES: `tx-refs-${suffix}` };
 
 const infra = () => inject('infra');
-
-async function eventually<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 15_000): Promise<T> {
-  const start = Date.now();
-  let last: unknown;
-  while (Date.now() - start < timeoutMs) {
-    try {
-      const v = await fn();
-      if (v) return v;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`condition not met in ${timeoutMs} ms${last ? `: ${String(last)}` : ''}`);
-}
 
 /** The transaction service and the real billing service it calls, on free ports with their own databases. */
 async function startStack() {
