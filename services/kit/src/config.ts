@@ -63,6 +63,22 @@ export const baseSchema = z.object({
   OTEL_EXPORTER_OTLP_ENDPOINT: env.optionalUrl,
 });
 
+/** The orphan-object sweep of a service that uploads to MinIO before it writes the record. */
+export const orphanSweepSchema = z.object({
+  /** How often the sweep removes stored objects no record points to (left by a crash); 0 turns the timer off. */
+  ORPHAN_SWEEP_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(10 * 60 * 1000),
+  /** Only objects older than this are swept, so uploads in flight are never touched. */
+  ORPHAN_MIN_AGE_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(60 * 60 * 1000),
+});
+
 export const s3Schema = z.object({
   S3_ENDPOINT: env.httpUrl,
   S3_ACCESS_KEY: z.string({ error: 'required' }).min(3, 'required'),
