@@ -9,7 +9,7 @@ import {
   type AuthenticatorTransportFuture,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import { ACTION_SECONDS, READ_SECONDS, newChallenge, reusableChallenge } from '../domain/challenge.js';
+import { ACTION_SECONDS, READ_SECONDS, newChallenge, reusableChallenge, type ChallengeRecord } from '../domain/challenge.js';
 import { attestationText, CONSENT_TEXT, CONSENT_TEXT_VERSION } from '../domain/attestation.js';
 import {
   alreadyPassed,
@@ -100,18 +100,19 @@ export function ceremonyHandlers(deps: CeremonyDeps) {
       if (step === 'verifying') throw captureInReview();
       if (step === 'passed') throw alreadyPassed();
       if (step === 'failed' || r.ctx.attemptsLeft <= 0) throw noAttemptsLeft();
+      const reply = (c: ChallengeRecord): ceremonyV1.Challenge => ({
+        words: c.words,
+        actions: c.actions,
+        nonce: c.nonce,
+        expiresAt: c.expires_at.toISOString(),
+        attempt: r.session.attempt + 1,
+        actionSeconds: ACTION_SECONDS,
+        readSeconds: READ_SECONDS,
+      });
       const live = reusableChallenge(r.session.challenge);
       if (live) {
         counters.challenges.inc({ kind: 'reused' });
-        return {
-          words: live.words,
-          actions: live.actions,
-          nonce: live.nonce,
-          expiresAt: live.expires_at.toISOString(),
-          attempt: r.session.attempt + 1,
-          actionSeconds: ACTION_SECONDS,
-          readSeconds: READ_SECONDS,
-        };
+        return reply(live);
       }
       const c = newChallenge({
         documentSha256: r.ctx.documentSha256,
@@ -121,15 +122,7 @@ export function ceremonyHandlers(deps: CeremonyDeps) {
       });
       if (!(await sessions.setChallenge(r.session._id, r.session.attempt, c))) throw captureInReview();
       counters.challenges.inc({ kind: 'new' });
-      return {
-        words: c.words,
-        actions: c.actions,
-        nonce: c.nonce,
-        expiresAt: c.expires_at.toISOString(),
-        attempt: r.session.attempt + 1,
-        actionSeconds: ACTION_SECONDS,
-        readSeconds: READ_SECONDS,
-      };
+      return reply(c);
     },
 
     async getWebauthnOptions(req: ceremonyV1.TokenRequest): Promise<ceremonyV1.WebauthnOptions> {
