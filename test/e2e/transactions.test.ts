@@ -275,7 +275,17 @@ describe('/api/transactions through the gateway (real identity, billing, transac
       attestation_type: 'signature',
       signers: [{ index: 0, name: 'Signer 0', state: 'created', verification_mode: 'biometric', attempts_left: 3 }],
     });
-    expect(detail.body.events.map((e: { type: string }) => e.type)).toEqual(['created', 'link_sent']);
+    // the link is requested with the record and shown as mailed once the consumer has sent it
+    await eventually(async () => {
+      const d = await send('GET', `/api/transactions/${made[0]}`, { apiKey: a.apiKey });
+      return d.body.events.some((e: { type: string }) => e.type === 'link_mailed');
+    });
+    const timeline = (await send('GET', `/api/transactions/${made[0]}`, { apiKey: a.apiKey })).body.events as {
+      type: string;
+      detail: string;
+    }[];
+    expect(timeline.map((e) => e.type)).toEqual(['created', 'link_requested', 'link_mailed']);
+    expect(timeline[2]!.detail).toBe('signing link mailed to ' + detail.body.signers[0].email);
     for (const path of [
       `/api/transactions/${made[0]}`,
       `/api/transactions/${made[0]}/resend`,
@@ -309,10 +319,15 @@ describe('/api/transactions through the gateway (real identity, billing, transac
     expect(cancelled.body).toMatchObject({ id, status: 'cancelled' });
     expect((await send('POST', `/api/transactions/${id}/cancel`, { apiKey: acct.apiKey })).status).toBe(409);
     expect((await send('POST', `/api/transactions/${id}/resend`, { apiKey: acct.apiKey })).status).toBe(409);
-    const detail = await send('GET', `/api/transactions/${id}`, { apiKey: acct.apiKey });
-    expect(detail.body.events.map((e: { type: string }) => e.type)).toEqual([
+    // the stored log in order, and both mails (invitation and reminder) from their records
+    const types = async () =>
+      ((await send('GET', `/api/transactions/${id}`, { apiKey: acct.apiKey })).body.events as { type: string }[]).map(
+        (e) => e.type,
+      );
+    await eventually(async () => (await types()).filter((t) => t === 'link_mailed').length === 2);
+    expect((await types()).filter((t) => t !== 'link_mailed')).toEqual([
       'created',
-      'link_sent',
+      'link_requested',
       'link_resent',
       'cancelled',
       'status_changed',

@@ -275,7 +275,8 @@ async function commit(
     signers,
     log: [
       { type: 'created', at: now, actor: 'sender', detail: `created for ${signers.length} signer(s)` },
-      ...signers.map((s) => ({ type: 'link_sent', at: now, actor: 'system', detail: `signing link sent to ${s.email}` })),
+      // Requested here; the link-mail consumer sends it, and the timeline shows the mail from its record.
+      ...signers.map((s) => ({ type: 'link_requested', at: now, actor: 'system', detail: `signing link queued for ${s.email}` })),
     ],
     certificate_issued: false,
     created_at: now,

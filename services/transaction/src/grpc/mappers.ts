@@ -1,5 +1,5 @@
 import type { transactionV1 } from '@signet/proto';
-import type { TransactionRecord } from '../store/transaction.repository.js';
+import type { LinkMailKey, TransactionRecord } from '../store/transaction.repository.js';
 
 export function toSummary(rec: TransactionRecord): transactionV1.TransactionSummary {
   const primary = rec.signers[0]!;
@@ -16,7 +16,22 @@ export function toSummary(rec: TransactionRecord): transactionV1.TransactionSumm
   };
 }
 
-export function toDetail(rec: TransactionRecord): transactionV1.TransactionDetail {
+type MailRecord = LinkMailKey & { result: string; at: Date };
+
+/** A handled signing-link mail as a timeline entry: sent when the SMTP server took it, else refused. */
+function mailEntry(rec: TransactionRecord, m: MailRecord) {
+  const email = rec.signers[m.signer_index]?.email ?? `signer ${m.signer_index}`;
+  const what = m.kind === 'reminder' ? 'reminder' : 'signing link';
+  return m.result === 'sent'
+    ? { type: 'link_mailed', at: new Date(m.at), actor: 'system', detail: `${what} mailed to ${email}` }
+    : { type: 'link_refused', at: new Date(m.at), actor: 'system', detail: `${what} to ${email} refused by the mail server` };
+}
+
+export function toDetail(rec: TransactionRecord, mails: MailRecord[] = []): transactionV1.TransactionDetail {
+  // the stored log and the mail records, in time order (a stable sort keeps same-time log order)
+  const timeline = [...rec.log.map((e) => ({ ...e, at: new Date(e.at) })), ...mails.map((m) => mailEntry(rec, m))].sort(
+    (a, b) => a.at.getTime() - b.at.getTime(),
+  );
   return {
     summary: toSummary(rec),
     attestationType: rec.attestation_type,
@@ -30,6 +45,6 @@ export function toDetail(rec: TransactionRecord): transactionV1.TransactionDetai
       verificationMode: s.verification_mode,
       attemptsLeft: s.attempts_left,
     })),
-    events: rec.log.map((e) => ({ type: e.type, at: new Date(e.at).toISOString(), actor: e.actor, detail: e.detail })),
+    events: timeline.map((e) => ({ type: e.type, at: e.at.toISOString(), actor: e.actor, detail: e.detail })),
   };
 }

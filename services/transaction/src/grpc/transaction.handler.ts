@@ -57,7 +57,8 @@ export function transactionHandlers(deps: Deps) {
     },
 
     async getTransaction(req: transactionV1.GetTransactionRequest): Promise<transactionV1.TransactionDetail> {
-      return toDetail(await owned(req.ownerId, Number(req.id)));
+      const rec = await owned(req.ownerId, Number(req.id));
+      return toDetail(rec, await deps.repo.linkMailsOf(rec._id));
     },
 
     /**
@@ -86,7 +87,7 @@ export function transactionHandlers(deps: Deps) {
                 type: 'link_resent',
                 at: new Date(now),
                 actor: 'sender',
-                detail: `signing link re-sent to ${to.map((s) => s.email).join(', ')}`,
+                detail: `signing link to be sent again to ${to.map((s) => s.email).join(', ')}`,
               },
             ],
             [

@@ -116,6 +116,8 @@ const linkMailSchema = new Schema(
   { _id: String, transaction_id: Number, signer_index: Number, kind: String, round: Number, result: String, at: Date },
   { collection: 'link_mails', versionKey: false },
 );
+// A transaction's timeline reads its mails.
+linkMailSchema.index({ transaction_id: 1 });
 
 export type LinkMailKey = { transaction_id: number; signer_index: number; kind: string; round: number };
 export const linkMailId = (k: LinkMailKey) => `${k.transaction_id}:${k.signer_index}:${k.kind}:${k.round}`;
@@ -297,6 +299,13 @@ export function createTransactionRepository(conn: Connection) {
     async linkMailResult(k: LinkMailKey): Promise<string | null> {
       const doc = await linkMails.findOne({ _id: linkMailId(k) }).lean<{ result: string }>();
       return doc?.result ?? null;
+    },
+    /** The mails handled for one transaction, oldest first (for its timeline). */
+    async linkMailsOf(transactionId: number): Promise<(LinkMailKey & { result: string; at: Date })[]> {
+      const docs = await linkMails
+        .find({ transaction_id: transactionId }, { _id: 0 })
+        .lean<(LinkMailKey & { result: string; at: Date })[]>();
+      return docs.sort((a, b) => new Date(a.at).getTime() - new Date(b.at).getTime());
     },
     /** Records that a mail was handled (idempotent: a second write of the same key changes nothing). */
     async recordLinkMail(k: LinkMailKey, result: 'sent' | 'rejected'): Promise<void> {
