@@ -12,3 +12,4 @@ export * from './nats.js';
 export * from './outbox.js';
 export * from './lifecycle.js';
 export * from './serve.js';
+export * from './orphan-sweep.js';

@@ -1,4 +1,10 @@
-import type { Logger, Metrics } from '@signet/kit';
+import {
+  createOrphanSweep as createObjectSweep,
+  type Logger,
+  type Metrics,
+  type OrphanBucketResult,
+  type OrphanSweepResult,
+} from '@signet/kit';
 import type { Client as S3 } from 'minio';
 import { sessionId, type SessionRepository } from '../store/session.repository.js';
 
@@ -15,7 +21,7 @@ export function parseCaptureKey(key: string): { sessionId: string; captureId: st
   return { sessionId: sessionId(Number(m[1]), Number(m[2])), captureId: m[3]! };
 }
 
-export type SweepResult = { scanned: number; candidates: number; removed: number; unknownLayout: number };
+export type SweepResult = OrphanBucketResult;
 
 export type OrphanSweepDeps = {
   s3: S3;
@@ -30,104 +36,42 @@ export type OrphanSweepDeps = {
 };
 
 /**
- * Removes capture objects that no capture record points to: what a process killed between the upload
- * and `acceptCapture` leaves behind (a failed request removes its own uploads). Only objects older than
- * minAgeMs and in the capture key layout are candidates; a capture is recorded within the challenge's
- * 2-minute lifetime of its upload or never (acceptCapture requires the unexpired nonce), so an object
- * older than that without a record stays unreferenced. One pass at a time per process; across replicas
- * a pass is idempotent (deleting an absent object succeeds).
+ * Removes capture objects that no capture record points to (the kit's orphan sweep over the capture
+ * bucket). Only keys in the capture layout are candidates; a capture is recorded within the
+ * challenge's 2-minute lifetime of its upload or never (acceptCapture requires the unexpired nonce),
+ * so an object older than that without a record stays unreferenced.
  */
 export function createOrphanSweep(deps: OrphanSweepDeps) {
-  const batchSize = deps.batchSize ?? 500;
   const removedTotal = deps.metrics.counter(
     'signet_ceremony_orphans_removed_total',
     'Capture objects removed by the orphan sweep (no capture record points to them)',
   );
   const runs = deps.metrics.counter('signet_ceremony_orphan_sweeps_total', 'Orphan sweep passes by result', ['result']);
-  let running: Promise<SweepResult> | null = null;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-
-  const removeBatch = async (batch: { key: string; sessionId: string }[]): Promise<number> => {
-    const known = await deps.sessions.captureKeysOf([...new Set(batch.map((b) => b.sessionId))]);
-    const orphans = batch.filter((b) => !known.get(b.sessionId)?.has(b.key)).map((b) => b.key);
-    if (!orphans.length) return 0;
-    const res = await deps.s3.removeObjects(deps.bucket, orphans);
-    const failed = new Set(res.flat().flatMap((r) => (r?.Error?.Key ? [r.Error.Key] : [])));
-    const removed = orphans.filter((k) => !failed.has(k));
-    if (failed.size) deps.logger.warn({ failed: failed.size }, 'orphan sweep could not remove some objects; next pass retries');
-    if (removed.length) {
-      removedTotal.inc(removed.length);
-      deps.logger.info({ removed: removed.length }, 'orphan capture objects removed');
-    }
-    return removed.length;
-  };
-
-  const pass = async (): Promise<SweepResult> => {
-    const cutoff = Date.now() - deps.minAgeMs;
-    const out: SweepResult = { scanned: 0, candidates: 0, removed: 0, unknownLayout: 0 };
-    let batch: { key: string; sessionId: string }[] = [];
-    for await (const obj of deps.s3.listObjectsV2(deps.bucket, '', true) as AsyncIterable<{
-      name?: string;
-      lastModified?: Date;
-    }>) {
-      if (stopped) break;
-      if (!obj.name) continue;
-      out.scanned++;
-      if (!obj.lastModified || obj.lastModified.getTime() > cutoff) continue;
-      const parsed = parseCaptureKey(obj.name);
-      if (!parsed) {
-        // Not written by the capture handler: left for a person to look at, never deleted blindly.
-        out.unknownLayout++;
-        continue;
-      }
-      out.candidates++;
-      batch.push({ key: obj.name, sessionId: parsed.sessionId });
-      if (batch.length >= batchSize) {
-        out.removed += await removeBatch(batch);
-        batch = [];
-      }
-    }
-    if (batch.length && !stopped) out.removed += await removeBatch(batch);
-    if (out.unknownLayout)
-      deps.logger.warn({ count: out.unknownLayout }, 'capture bucket holds objects outside the capture key layout');
-    return out;
-  };
-
-  /** Runs one pass now, or joins the one already running in this process. */
-  const runOnce = (): Promise<SweepResult> => {
-    running ??= pass()
-      .then(
-        (r) => {
-          runs.inc({ result: 'ok' });
-          return r;
-        },
-        (err: unknown) => {
-          runs.inc({ result: 'error' });
-          throw err;
-        },
-      )
-      .finally(() => {
-        running = null;
-      });
-    return running;
-  };
-
+  const sweep = createObjectSweep({
+    s3: deps.s3,
+    buckets: [deps.bucket],
+    minAgeMs: deps.minAgeMs,
+    logger: deps.logger,
+    batchSize: deps.batchSize ?? 500,
+    inLayout: (_bucket, key) => parseCaptureKey(key) !== null,
+    owned: async (_bucket, keys) => {
+      const known = await deps.sessions.captureKeysOf([...new Set(keys.map((k) => parseCaptureKey(k)!.sessionId))]);
+      return new Set(keys.filter((k) => known.get(parseCaptureKey(k)!.sessionId)?.has(k)));
+    },
+    onRemoved: (_bucket, n) => removedTotal.inc(n),
+    onPass: (result) => runs.inc({ result }),
+  });
+  let last: { pass: Promise<OrphanSweepResult>; result: Promise<SweepResult> } | null = null;
   return {
-    runOnce,
+    /** Runs one pass now, or joins the one already running in this process (the same promise). */
+    runOnce(): Promise<SweepResult> {
+      const pass = sweep.runOnce();
+      if (last?.pass !== pass) last = { pass, result: pass.then((r) => r[deps.bucket]!) };
+      return last.result;
+    },
     /** Runs a pass every intervalMs (the first one after an interval, not at start-up). */
-    start(intervalMs: number) {
-      timer = setInterval(() => {
-        if (stopped || running) return;
-        runOnce().catch((err: unknown) => deps.logger.warn({ err }, 'orphan sweep failed; will retry'));
-      }, intervalMs);
-      timer.unref();
-    },
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running?.catch(() => undefined);
-    },
+    start: (intervalMs: number) => sweep.start(intervalMs),
+    stop: () => sweep.stop(),
   };
 }
 export type OrphanSweep = ReturnType<typeof createOrphanSweep>;
