@@ -53,9 +53,10 @@ export function outboxEvent(
  * in call order; different keys run concurrently. Keys are compared by their string form. Not
  * re-entrant: code already holding a key's lock must not take it again (it would wait for itself).
  *
- * A service whose store applies an update as read-modify-write of the whole document (FerretDB 1.x)
- * takes one around every write to a document and hands it to the outbox relay, so a state change and
- * an outbox pop on the same document never overlap and neither is lost (see docs/decisions.md).
+ * A service whose store applies an update as read-modify-write of the whole document (unpatched
+ * FerretDB 1.x; the local build is patched, see scripts/ferretdb) takes one around every write to a
+ * document and hands it to the outbox relay, so a state change and an outbox pop on the same
+ * document never overlap and neither is lost (see docs/decisions.md).
  */
 export function createKeyedLock<K = unknown>(): KeyedLock<K> {
   const tails = new Map<string, Promise<unknown>>();
