@@ -13,3 +13,4 @@ export * from './outbox.js';
 export * from './lifecycle.js';
 export * from './serve.js';
 export * from './orphan-sweep.js';
+export * from './coalescing-runner.js';

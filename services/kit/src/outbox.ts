@@ -4,6 +4,7 @@ import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import { publishEvent, type Bus } from './nats.js';
 import { injectContext } from './tracing.js';
+import { createCoalescingRunner } from './coalescing-runner.js';
 
 /**
  * An event waiting on the record that caused it. It is written in the same single-document update
@@ -101,10 +102,6 @@ export type OutboxRelayOptions<K> = {
  *   the sweep.
  */
 export function createOutboxRelay<K = unknown>(bus: Bus, models: Model<any>[], deps: OutboxRelayOptions<K>) {
-  let running = false;
-  let again = false;
-  let stopped = false;
-
   /** Publishes entries in order and pops each (given: a snapshot read by the caller; else read now). */
   const publishDoc = async (model: Model<any>, id: unknown, given?: OutboxEntry[]) => {
     const entries = given ?? (await model.findOne({ _id: id }, { outbox: 1 }).lean<{ outbox?: OutboxEntry[] }>())?.outbox ?? [];
@@ -137,29 +134,14 @@ export function createOutboxRelay<K = unknown>(bus: Bus, models: Model<any>[], d
     }
   };
 
-  const run = async () => {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = true;
-    try {
-      do {
-        again = false;
-        await pass();
-      } while (again && !stopped);
-    } catch (err) {
-      deps.logger.warn({ err }, 'outbox relay pass failed; will retry');
-    } finally {
-      running = false;
-    }
-  };
-
-  const timer = setInterval(() => void run(), deps.pollMs ?? 1000);
-  timer.unref();
+  const runner = createCoalescingRunner(pass, {
+    logger: deps.logger,
+    periodMs: deps.pollMs ?? 1000,
+    failure: 'outbox relay pass failed; will retry',
+  });
+  runner.start();
   return {
-    kick: () => void run(),
+    kick: () => void runner.run(),
     /**
      * Publishes one document's pending entries now. With a lock, call it inside lock(id) right after
      * the write that added them (it does not take the lock itself). `model` may be left out when the
@@ -176,11 +158,10 @@ export function createOutboxRelay<K = unknown>(bus: Bus, models: Model<any>[], d
       }
     },
     async drain() {
-      await run();
+      await runner.run();
     },
     stop() {
-      stopped = true;
-      clearInterval(timer);
+      void runner.stop();
     },
   };
 }

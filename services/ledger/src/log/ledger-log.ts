@@ -14,7 +14,7 @@
  * the checkpoint that proves it follows within one pass.
  */
 import { randomUUID } from 'node:crypto';
-import { invalid, notFound, type Logger, type Metrics } from '@signet/kit';
+import { createCoalescingRunner, invalid, notFound, type Logger, type Metrics } from '@signet/kit';
 import { BUNDLE_FORMAT, type CertificateBundle } from '@signet/verify';
 import {
   consistencyRanges,
@@ -127,44 +127,19 @@ export function createLedgerLog(
     }
   }
 
-  let running = false;
-  let again = false;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  const run = async () => {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = true;
-    try {
-      do {
-        again = false;
-        await sealPending();
-      } while (again && !stopped);
-    } catch (err) {
-      logger.warn({ err }, 'sealing pass failed; will retry');
-    } finally {
-      running = false;
-    }
-  };
+  const runner = createCoalescingRunner(sealPending, {
+    logger,
+    periodMs: opts.pollMs ?? 1000,
+    failure: 'sealing pass failed; will retry',
+  });
 
   return {
     claim,
     sealPending,
     /** Seal soon (after an insert); concurrent kicks coalesce into one more pass. */
-    kick: () => void run(),
-    start() {
-      timer = setInterval(() => void run(), opts.pollMs ?? 1000);
-      timer.unref();
-      void run();
-    },
-    async stop() {
-      stopped = true;
-      if (timer) clearInterval(timer);
-      while (running) await new Promise((r) => setTimeout(r, 10));
-    },
+    kick: () => void runner.run(),
+    start: () => runner.start({ immediately: true }),
+    stop: () => runner.stop(),
 
     async head(): Promise<TreeHead> {
       return tree.head();
