@@ -3,12 +3,14 @@
  * update (an outbox pop, a status change, a counter) never undoing another one made at the same time.
  * FerretDB 1.x does not by itself (FerretDB issue 3040); scripts/ferretdb/atomic-writes.patch makes it.
  */
-import { MongoClient, type Collection } from 'mongodb';
+import { MongoClient, type Collection, type UpdateFilter } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
+type Doc = { _id: string; n?: number; owner?: string | null; totp?: string; outbox?: string[]; [field: `f${number}`]: number };
 
 describe('the document store applies concurrent writes to one document atomically', () => {
   let client: MongoClient;
-  let coll: Collection<{ _id: string; [k: string]: unknown }>;
+  let coll: Collection<Doc>;
   beforeAll(async () => {
     client = await MongoClient.connect(inject('infra').MONGO_URL);
     coll = client.db('signet_store_test').collection(`atomic_${Date.now()}`);
@@ -24,7 +26,7 @@ describe('the document store applies concurrent writes to one document atomicall
       Array.from({ length: 40 }, (_, i) =>
         i % 2 === 0
           ? coll.updateOne({ _id: 'doc' }, { $inc: { n: 1 } })
-          : coll.updateOne({ _id: 'doc' }, { $set: { [`f${i}`]: i } }),
+          : coll.updateOne({ _id: 'doc' }, { $set: { [`f${i}`]: i } } as UpdateFilter<Doc>),
       ),
     );
     // The shape the services race on: a field set while the outbox relay pops an entry.
@@ -34,7 +36,7 @@ describe('the document store applies concurrent writes to one document atomicall
     ]);
     const doc = await coll.findOne({ _id: 'doc' });
     expect(doc!.n).toBe(20);
-    for (let i = 1; i < 40; i += 2) expect(doc![`f${i}`]).toBe(i);
+    for (let i = 1; i < 40; i += 2) expect(doc![`f${i}` as `f${number}`]).toBe(i);
     expect(doc!.totp).toBe('pending');
     expect(doc!.outbox).toEqual(['b']);
   });
