@@ -7,43 +7,10 @@ import { createClient, Metrics } from '@signet/kit';
 import { transactionV1 } from '@signet/proto';
 import { createAccount, type Account } from '../harness/accounts.js';
 import { infra } from '../harness/services.js';
-import { makePng, multipart, tinyPdf, type Part } from '../fixtures/ceremony-media.js';
+import { makePng, tinyPdf } from '../fixtures/ceremony-media.js';
 
-export type Reply = { status: number; body: any; headers: Headers };
-
-export async function send(
-  base: string,
-  method: string,
-  path: string,
-  init: { json?: unknown; parts?: Part[]; headers?: Record<string, string> } = {},
-): Promise<Reply> {
-  const headers: Record<string, string> = { ...init.headers };
-  let body: RequestInit['body'];
-  if (init.json !== undefined) {
-    headers['content-type'] = 'application/json';
-    body = JSON.stringify(init.json);
-  } else if (init.parts) {
-    const mp = multipart(init.parts);
-    headers['content-type'] = mp.contentType;
-    body = mp.body as unknown as RequestInit['body'];
-  }
-  let res: Response;
-  try {
-    res = await fetch(`${base}${path}`, { method, headers, body, duplex: 'half' } as RequestInit);
-  } catch (err) {
-    // A pooled keep-alive socket the server had just closed: an idempotent GET is retried once.
-    if (method !== 'GET' || (err as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw err;
-    res = await fetch(`${base}${path}`, { method, headers });
-  }
-  const text = await res.text();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = text;
-  }
-  return { status: res.status, body: parsed, headers: res.headers };
-}
+export { send, type Reply } from './http.js';
+import { send } from './http.js';
 
 export type CreatedTx = { id: number; token: string; sign_url: string; signerEmail: string };
 

@@ -1,13 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import { multipart, pngPhoto, tinyPdf, type Part } from '../../services/transaction/test/fixtures.js';
+import { pngPhoto, tinyPdf, type Part } from '../../services/transaction/test/fixtures.js';
 import { createAccount, type Account } from '../harness/accounts.js';
 import { infra, startServices } from '../harness/services.js';
+import { send as sendTo, type Reply } from './http.js';
 
 const suffix = randomBytes(3).toString('hex');
 type Summary = { id: number; reference: string; signer_name: string; signer_email: string; status: string };
-type Reply = { status: number; body: any; headers: Headers; text: string };
 
 /**
  * GET /api/transactions?q=&status= searches and filters on the server (real identity, billing,
@@ -26,29 +26,8 @@ describe('GET /api/transactions: server-side search and status filter', () => {
   let allIds: number[];
   let other: Summary;
 
-  async function send(path: string, acct: Account, init: { method?: string; parts?: Part[] } = {}): Promise<Reply> {
-    const headers: Record<string, string> = { 'x-api-key': acct.apiKey };
-    let body: AsyncIterable<Buffer> | undefined;
-    if (init.parts) {
-      const mp = multipart(init.parts);
-      headers['content-type'] = mp.contentType;
-      body = mp.body;
-    }
-    const res = await fetch(`${stack.gatewayUrl}${path}`, {
-      method: init.method ?? 'GET',
-      headers,
-      body: body as never,
-      duplex: 'half',
-    } as RequestInit);
-    const text = await res.text();
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    return { status: res.status, body: json, headers: res.headers, text };
-  }
+  const send = (path: string, acct: Account, init: { method?: string; parts?: Part[] } = {}) =>
+    sendTo(stack.gatewayUrl, init.method ?? 'GET', path, { parts: init.parts, apiKey: acct.apiKey });
 
   async function create(acct: Account, name: string, email: string, extra?: string): Promise<Summary> {
     const parts: Part[] = [

@@ -4,14 +4,13 @@ import type { Connection } from 'mongoose';
 import { connectMongo, createClient, listKeys, Metrics, type ServiceClient } from '@signet/kit';
 import { billingV1 } from '@signet/proto';
 import { createObjectStore } from '../../services/transaction/src/store/object.store.js';
-import { bigPdf, jpegPhoto, multipart, pngPhoto, tinyPdf, type Part } from '../../services/transaction/test/fixtures.js';
+import { bigPdf, jpegPhoto, pngPhoto, tinyPdf, type Part } from '../../services/transaction/test/fixtures.js';
 import { createAccount, type Account } from '../harness/accounts.js';
 import { eventually, infra, startServices } from '../harness/services.js';
+import { send as sendTo } from './http.js';
 
 const suffix = randomBytes(3).toString('hex');
 const BUCKETS = { BUCKET_DOCUMENTS: `e2e-docs-${suffix}`, BUCKET_REFERENCES: `e2e-refs-${suffix}` };
-
-type Reply = { status: number; body: any; headers: Headers; text: string };
 
 describe('/api/transactions through the gateway (real identity, billing, transaction, MinIO, FerretDB, NATS, Mailpit)', () => {
   let stack: Awaited<ReturnType<typeof startServices>>;
@@ -37,36 +36,12 @@ describe('/api/transactions through the gateway (real identity, billing, transac
     await stack?.stop();
   });
 
-  async function send(
+  const send = (
     method: string,
     path: string,
     auth: { apiKey?: string; token?: string } | null,
     init: { parts?: Part[]; headers?: Record<string, string> } = {},
-  ): Promise<Reply> {
-    const headers: Record<string, string> = { ...init.headers };
-    if (auth?.apiKey) headers['x-api-key'] = auth.apiKey;
-    if (auth?.token) headers.authorization = `Bearer ${auth.token}`;
-    let body: AsyncIterable<Buffer> | undefined;
-    if (init.parts) {
-      const mp = multipart(init.parts);
-      headers['content-type'] = mp.contentType;
-      body = mp.body;
-    }
-    const res = await fetch(`${stack.gatewayUrl}${path}`, {
-      method,
-      headers,
-      body: body as never,
-      duplex: 'half',
-    } as RequestInit);
-    const text = await res.text();
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    return { status: res.status, body: json, headers: res.headers, text };
-  }
+  ) => sendTo(stack.gatewayUrl, method, path, { ...init, ...auth });
 
   const file = (
     name: string,

@@ -1,5 +1,4 @@
 /** Small real inputs for transaction tests: a PDF, decodable PNG/JPEG photos, and a multipart body builder. */
-import { Readable } from 'node:stream';
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 
@@ -25,30 +24,7 @@ export function jpegPhoto(w = 16, h = 16): Buffer {
   return Buffer.from(jpeg.encode({ data, width: w, height: h }, 80).data);
 }
 
-export type Part =
-  | { name: string; value: string }
-  | { name: string; filename: string; contentType: string; data: Buffer | (() => AsyncIterable<Buffer>) };
-
-/** A multipart/form-data body as a stream (files may be generated lazily, e.g. 200 MB without holding it). */
-export function multipart(parts: Part[]): { contentType: string; body: Readable } {
-  const boundary = `----signet${Math.random().toString(16).slice(2)}`;
-  async function* gen() {
-    for (const p of parts) {
-      if ('value' in p) {
-        yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"\r\n\r\n${p.value}\r\n`);
-      } else {
-        yield Buffer.from(
-          `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"; filename="${p.filename}"\r\nContent-Type: ${p.contentType}\r\n\r\n`,
-        );
-        if (Buffer.isBuffer(p.data)) yield p.data;
-        else for await (const c of p.data()) yield c;
-        yield Buffer.from('\r\n');
-      }
-    }
-    yield Buffer.from(`--${boundary}--\r\n`);
-  }
-  return { contentType: `multipart/form-data; boundary=${boundary}`, body: Readable.from(gen()) };
-}
+export { multipart, type Part } from '../../../test/fixtures/multipart.js';
 
 /** `size` bytes of a "PDF" generated in 1 MB chunks, never held whole. */
 export function bigPdf(size: number): () => AsyncIterable<Buffer> {

@@ -1,0 +1,40 @@
+/** One HTTP call to a Signet endpoint as the e2e tests make it: JSON or multipart in, parsed JSON (or text) out. */
+import { multipart, type Part } from '../fixtures/ceremony-media.js';
+
+export type Reply = { status: number; body: any; headers: Headers; text: string };
+
+export async function send(
+  base: string,
+  method: string,
+  path: string,
+  init: { json?: unknown; parts?: Part[]; headers?: Record<string, string>; apiKey?: string; token?: string } = {},
+): Promise<Reply> {
+  const headers: Record<string, string> = { ...init.headers };
+  if (init.apiKey) headers['x-api-key'] = init.apiKey;
+  if (init.token) headers.authorization = `Bearer ${init.token}`;
+  let body: RequestInit['body'];
+  if (init.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(init.json);
+  } else if (init.parts) {
+    const mp = multipart(init.parts);
+    headers['content-type'] = mp.contentType;
+    body = mp.body as unknown as RequestInit['body'];
+  }
+  let res: Response;
+  try {
+    res = await fetch(`${base}${path}`, { method, headers, body, duplex: 'half' } as RequestInit);
+  } catch (err) {
+    // A pooled keep-alive socket the server had just closed: an idempotent GET is retried once.
+    if (method !== 'GET' || (err as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw err;
+    res = await fetch(`${base}${path}`, { method, headers });
+  }
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = text;
+  }
+  return { status: res.status, body: parsed, headers: res.headers, text };
+}
