@@ -7,6 +7,7 @@ export type TransactionMetrics = {
   resends: Counter<'result'>;
   mails: Counter<'kind' | 'result'>;
   orphansRemoved: Counter<'bucket'>;
+  orphanSweeps: Counter<'result'>;
 };
 
 /** The transaction service's domain instruments (declared in README.md). */
@@ -27,5 +28,6 @@ export function transactionMetrics(metrics: Metrics): TransactionMetrics {
       'Stored objects no transaction points to, removed by the orphan sweep',
       ['bucket'],
     ),
+    orphanSweeps: metrics.counter('signet_transaction_orphan_sweeps_total', 'Orphan sweep passes by result', ['result']),
   };
 }

@@ -359,6 +359,8 @@ describe('signing-link mail and orphan objects survive a crash', () => {
         counterValue(text, 'signet_transaction_orphans_removed_total', { bucket: BUCKETS.BUCKET_DOCUMENTS }) +
           counterValue(text, 'signet_transaction_orphans_removed_total', { bucket: BUCKETS.BUCKET_REFERENCES }),
       ).toBe(mine.documents + mine.references);
+      expect(counterValue(text, 'signet_transaction_orphan_sweeps_total', { result: 'ok' })).toBeGreaterThanOrEqual(2);
+      expect(counterValue(text, 'signet_transaction_orphan_sweeps_total', { result: 'error' })).toBe(0);
     });
   });
 });
