@@ -68,10 +68,18 @@ describe('orphan capture sweep (real ceremony capture, MinIO, FerretDB)', () => 
     const orphanNoSession = `${tx.id + 1_000_000}/0/${randomUUID()}/frame.jpg`;
     const foreign = 'notes/not-a-capture.txt';
     await Promise.all([put(orphanOfSession), put(orphanNoSession), put(foreign)]);
+    // A multipart upload a crash left unfinished (stored, but invisible to listing), and one outside the layout.
+    const abandoned = `${tx.id}/0/${randomUUID()}/video.webm`;
+    await s3.initiateNewMultipartUpload(bucket, abandoned, {});
+    await s3.initiateNewMultipartUpload(bucket, 'notes/big-upload.bin', {});
     await new Promise((r) => setTimeout(r, MIN_AGE_MS + 1_000));
     // An upload in flight (no record yet, younger than the minimum age) is never touched.
     const inFlight = `${tx.id}/0/${randomUUID()}/video.webm`;
     await put(inFlight);
+    const inFlightMultipart = `${tx.id}/0/${randomUUID()}/video.webm`;
+    await s3.initiateNewMultipartUpload(bucket, inFlightMultipart, {});
+    const incomplete = async () => (await s3.listIncompleteUploadsQuery(bucket, '', '', '', '')).uploads.map((u) => u.key).sort();
+    expect(await incomplete()).toEqual([abandoned, inFlightMultipart, 'notes/big-upload.bin'].sort());
 
     const metrics = new Metrics('ceremony-sweep-test');
     const sweep = createOrphanSweep({
@@ -87,12 +95,14 @@ describe('orphan capture sweep (real ceremony capture, MinIO, FerretDB)', () => 
     const [a, b] = [sweep.runOnce(), sweep.runOnce()];
     expect(a).toBe(b);
     const r = await a;
-    expect(r).toMatchObject({ scanned: 6, candidates: 4, removed: 2, unknownLayout: 1 });
+    expect(r).toEqual({ scanned: 6, candidates: 4, removed: 2, unknownLayout: 1, abortedUploads: 1 });
     expect(await keys()).toEqual([...accepted, inFlight, foreign].sort());
+    expect(await incomplete()).toEqual([inFlightMultipart, 'notes/big-upload.bin'].sort());
     expect(await metrics.registry.metrics()).toMatch(/signet_ceremony_orphans_removed_total\{[^}]*\} 2\n/);
+    expect(await metrics.registry.metrics()).toMatch(/signet_ceremony_incomplete_uploads_aborted_total\{[^}]*\} 1\n/);
 
     // Idempotent: a second pass (or another replica's) finds nothing more to remove.
-    expect((await sweep.runOnce()).removed).toBe(0);
+    expect(await sweep.runOnce()).toMatchObject({ removed: 0, abortedUploads: 0 });
     expect(await keys()).toEqual([...accepted, inFlight, foreign].sort());
     await sweep.stop();
 

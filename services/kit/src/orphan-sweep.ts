@@ -6,13 +6,22 @@
  *
  * Each bucket is listed; objects older than `minAgeMs` (so an upload still on its way to a record is
  * never touched) and in the service's key layout are looked up in batches through `owned`, and those
- * no record names are deleted. One pass at a time per process (a second trigger joins the running
- * one); replicas may sweep at once, since deleting an object already deleted succeeds.
+ * no record names are deleted. Multipart uploads started before the same cutoff and never completed
+ * (a process killed mid-upload; invisible to listing, yet stored) are aborted. One pass at a time per
+ * process (a second trigger joins the running one); replicas may sweep at once, since deleting an
+ * object already deleted, or aborting an upload already aborted, changes nothing.
  */
 import type { Client } from 'minio';
 import type { Logger } from './logger.js';
 
-export type OrphanBucketResult = { scanned: number; candidates: number; removed: number; unknownLayout: number };
+export type OrphanBucketResult = {
+  scanned: number;
+  candidates: number;
+  removed: number;
+  unknownLayout: number;
+  /** Incomplete multipart uploads older than the cutoff, aborted. */
+  abortedUploads: number;
+};
 export type OrphanSweepResult = Record<string, OrphanBucketResult>;
 
 export type OrphanSweepOptions = {
@@ -29,6 +38,8 @@ export type OrphanSweepOptions = {
   inLayout?(bucket: string, key: string): boolean;
   /** Called with the number of objects removed from a bucket in a batch. */
   onRemoved?(bucket: string, count: number): void;
+  /** Called with the number of stale incomplete multipart uploads aborted in a bucket. */
+  onAborted?(bucket: string, count: number): void;
   /** Called after every pass. */
   onPass?(result: 'ok' | 'error'): void;
 };
@@ -52,9 +63,32 @@ export function createOrphanSweep(o: OrphanSweepOptions) {
     return removed;
   };
 
+  /**
+   * Aborts multipart uploads begun before the cutoff. MinIO answers an unprefixed listing from its
+   * in-memory table of uploads (it also expires stale ones itself, after 24 h by default); S3 keeps
+   * them, and bills them, until aborted.
+   */
+  const abortStaleUploads = async (bucket: string, cutoff: number): Promise<number> => {
+    let aborted = 0;
+    let keyMarker = '';
+    let uploadIdMarker = '';
+    for (;;) {
+      const page = await o.s3.listIncompleteUploadsQuery(bucket, '', keyMarker, uploadIdMarker, '');
+      for (const u of page.uploads) {
+        if (stopped) return aborted;
+        if (u.initiated.getTime() > cutoff || (o.inLayout && !o.inLayout(bucket, u.key))) continue;
+        await o.s3.abortMultipartUpload(bucket, u.key, u.uploadId);
+        aborted++;
+      }
+      if (!page.isTruncated || !page.nextKeyMarker) return aborted;
+      keyMarker = page.nextKeyMarker;
+      uploadIdMarker = page.nextUploadIdMarker;
+    }
+  };
+
   const sweepBucket = async (bucket: string): Promise<OrphanBucketResult> => {
     const cutoff = Date.now() - o.minAgeMs;
-    const out: OrphanBucketResult = { scanned: 0, candidates: 0, removed: 0, unknownLayout: 0 };
+    const out: OrphanBucketResult = { scanned: 0, candidates: 0, removed: 0, unknownLayout: 0, abortedUploads: 0 };
     let batch: string[] = [];
     for await (const obj of o.s3.listObjectsV2(bucket, '', true) as AsyncIterable<{ name?: string; lastModified?: Date }>) {
       if (stopped) break;
@@ -76,6 +110,11 @@ export function createOrphanSweep(o: OrphanSweepOptions) {
     if (out.unknownLayout)
       o.logger.warn({ bucket, count: out.unknownLayout }, 'bucket holds objects outside the key layout; left alone');
     if (out.removed) o.logger.info({ bucket, removed: out.removed }, 'orphan objects removed');
+    if (!stopped) out.abortedUploads = await abortStaleUploads(bucket, cutoff);
+    if (out.abortedUploads) {
+      o.onAborted?.(bucket, out.abortedUploads);
+      o.logger.info({ bucket, aborted: out.abortedUploads }, 'stale incomplete uploads aborted');
+    }
     return out;
   };
 

@@ -8,6 +8,7 @@ export type TransactionMetrics = {
   mails: Counter<'kind' | 'result'>;
   orphansRemoved: Counter<'bucket'>;
   orphanSweeps: Counter<'result'>;
+  uploadsAborted: Counter<'bucket'>;
 };
 
 /** The transaction service's domain instruments (declared in README.md). */
@@ -29,5 +30,10 @@ export function transactionMetrics(metrics: Metrics): TransactionMetrics {
       ['bucket'],
     ),
     orphanSweeps: metrics.counter('signet_transaction_orphan_sweeps_total', 'Orphan sweep passes by result', ['result']),
+    uploadsAborted: metrics.counter(
+      'signet_transaction_incomplete_uploads_aborted_total',
+      'Multipart uploads begun before the orphan cutoff and never completed, aborted by the orphan sweep',
+      ['bucket'],
+    ),
   };
 }

@@ -47,6 +47,10 @@ export function createOrphanSweep(deps: OrphanSweepDeps) {
     'Capture objects removed by the orphan sweep (no capture record points to them)',
   );
   const runs = deps.metrics.counter('signet_ceremony_orphan_sweeps_total', 'Orphan sweep passes by result', ['result']);
+  const aborted = deps.metrics.counter(
+    'signet_ceremony_incomplete_uploads_aborted_total',
+    'Capture multipart uploads begun before the orphan cutoff and never completed, aborted by the orphan sweep',
+  );
   const sweep = createObjectSweep({
     s3: deps.s3,
     buckets: [deps.bucket],
@@ -59,6 +63,7 @@ export function createOrphanSweep(deps: OrphanSweepDeps) {
       return new Set(keys.filter((k) => known.get(parseCaptureKey(k)!.sessionId)?.has(k)));
     },
     onRemoved: (_bucket, n) => removedTotal.inc(n),
+    onAborted: (_bucket, n) => aborted.inc(n),
     onPass: (result) => runs.inc({ result }),
   });
   let last: { pass: Promise<OrphanSweepResult>; result: Promise<SweepResult> } | null = null;

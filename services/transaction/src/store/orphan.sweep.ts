@@ -6,7 +6,7 @@ import type { TransactionRepository } from './transaction.repository.js';
 export type OrphanSweepDeps = {
   s3: Client;
   repo: Pick<TransactionRepository, 'ownedKeys'>;
-  tm: Pick<TransactionMetrics, 'orphansRemoved' | 'orphanSweeps'>;
+  tm: Pick<TransactionMetrics, 'orphansRemoved' | 'orphanSweeps' | 'uploadsAborted'>;
   logger: Logger;
   buckets: { documents: string; references: string };
   /** Objects younger than this are never considered (an upload may still be on its way to a record). */
@@ -30,6 +30,7 @@ export function createOrphanSweep(deps: OrphanSweepDeps) {
     logger: deps.logger,
     owned: (bucket, keys) => deps.repo.ownedKeys(field(bucket), keys),
     onRemoved: (bucket, n) => deps.tm.orphansRemoved.inc({ bucket }, n),
+    onAborted: (bucket, n) => deps.tm.uploadsAborted.inc({ bucket }, n),
     onPass: (result) => deps.tm.orphanSweeps.inc({ result }),
   });
   sweep.start(deps.intervalMs);
