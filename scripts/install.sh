@@ -67,7 +67,8 @@ ferretdb_build() {
   cp -r "$src/." "$tmp/"
   chmod -R u+w "$tmp"
   echo "$FERRETDB_VERSION" > "$tmp/build/version/version.txt"
-  (cd "$tmp" && git apply "$patch")
+  # Its own repository, so `git apply` works relative to it wherever TMPDIR points.
+  (cd "$tmp" && git init -q && git apply "$patch" && rm -rf .git)
   (cd "$tmp" && GOFLAGS=-trimpath go build -o "$BIN/ferretdb.new" ./cmd/ferretdb)
   mv "$BIN/ferretdb.new" "$BIN/ferretdb"
   rm -rf "$tmp"
