@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectBus, connectMongo, createLogger, Metrics, publishEvent } from '@signet/kit';
 import { eventsV1 } from '@signet/proto';
-import { freePort, startLocalInfra, type InfraUrls } from '../harness/local-infra.js';
+import { freePort, infraFromEnv, startLocalInfra, type InfraUrls } from '../harness/local-infra.js';
 import { EMPTY_ROOT, consistencyRanges, inclusionRanges } from '../../services/ledger/src/domain/merkle.js';
 import { createLogSigner, parseSigningKey } from '../../services/ledger/src/domain/signer.js';
 import { createLedgerLog } from '../../services/ledger/src/log/ledger-log.js';
@@ -36,17 +36,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const APPENDS = Number(process.env.BENCH_APPENDS ?? 5000);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1000);
-const KEYS: (keyof InfraUrls)[] = [
-  'MONGO_URL',
-  'NATS_URL',
-  'REDIS_URL',
-  'S3_ENDPOINT',
-  'S3_ACCESS_KEY',
-  'S3_SECRET_KEY',
-  'SMTP_URL',
-  'MAILPIT_URL',
-];
-
 const procs: ChildProcess[] = [];
 function startService(name: string, env: Record<string, string>) {
   const proc = spawn(
@@ -184,8 +173,9 @@ async function main() {
   let infra: InfraUrls;
   let stopInfra = async () => {};
   let dataDir: string | undefined;
-  if (KEYS.every((k) => process.env[k])) {
-    infra = Object.fromEntries(KEYS.map((k) => [k, process.env[k]!])) as InfraUrls;
+  const given = infraFromEnv();
+  if (given) {
+    infra = given;
   } else {
     dataDir = mkdtempSync(join(tmpdir(), 'signet-bench-'));
     const local = await startLocalInfra({ dataDir });

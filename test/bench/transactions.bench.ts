@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { Client } from 'minio';
 import { createAccount, type Account } from '../harness/accounts.js';
-import { freePort, startLocalInfra, type InfraUrls } from '../harness/local-infra.js';
+import { freePort, infraFromEnv, startLocalInfra, type InfraUrls } from '../harness/local-infra.js';
 import { multipart, pngPhoto, tinyPdf } from '../../services/transaction/test/fixtures.js';
 
 const root = join(import.meta.dirname, '../..');
@@ -34,17 +34,6 @@ const SMALL = Number(process.env.BENCH_SMALL ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 20);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
-const KEYS: (keyof InfraUrls)[] = [
-  'MONGO_URL',
-  'NATS_URL',
-  'REDIS_URL',
-  'S3_ENDPOINT',
-  'S3_ACCESS_KEY',
-  'S3_SECRET_KEY',
-  'SMTP_URL',
-  'MAILPIT_URL',
-];
-
 type Svc = { name: string; proc: ChildProcess; pid: number };
 
 function rssBytes(pid: number): number {
@@ -108,8 +97,9 @@ async function main() {
   const tmp = mkdtempSync(join(tmpdir(), 'signet-bench-'));
   let infraStop: (() => Promise<void>) | undefined;
   let urls: InfraUrls;
-  if (KEYS.every((k) => process.env[k])) {
-    urls = Object.fromEntries(KEYS.map((k) => [k, process.env[k]!])) as InfraUrls;
+  const given = infraFromEnv();
+  if (given) {
+    urls = given;
   } else {
     const infra = await startLocalInfra({ dataDir: join(tmp, 'infra') });
     urls = infra.urls;

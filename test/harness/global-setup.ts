@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startLocalInfra, type InfraUrls } from './local-infra.js';
+import { infraFromEnv, startLocalInfra, type InfraUrls } from './local-infra.js';
 import { startContainers } from './containers.js';
 
 declare module 'vitest' {
@@ -18,17 +18,6 @@ declare module 'vitest' {
     infra: InfraUrls & { source: string };
   }
 }
-
-const KEYS: (keyof InfraUrls)[] = [
-  'MONGO_URL',
-  'NATS_URL',
-  'REDIS_URL',
-  'S3_ENDPOINT',
-  'S3_ACCESS_KEY',
-  'S3_SECRET_KEY',
-  'SMTP_URL',
-  'MAILPIT_URL',
-];
 
 async function dockerAnswers(): Promise<boolean> {
   if (process.env.SIGNET_NO_DOCKER === '1') return false;
@@ -42,8 +31,8 @@ async function dockerAnswers(): Promise<boolean> {
 }
 
 export default async function setup(project: TestProject) {
-  if (KEYS.every((k) => process.env[k])) {
-    const urls = Object.fromEntries(KEYS.map((k) => [k, process.env[k]!])) as InfraUrls;
+  const urls = infraFromEnv();
+  if (urls) {
     project.provide('infra', { ...urls, source: 'environment' });
     return;
   }

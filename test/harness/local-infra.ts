@@ -21,6 +21,23 @@ export type InfraUrls = {
   MAILPIT_URL: string;
 };
 
+const INFRA_KEYS: (keyof InfraUrls)[] = [
+  'MONGO_URL',
+  'NATS_URL',
+  'REDIS_URL',
+  'S3_ENDPOINT',
+  'S3_ACCESS_KEY',
+  'S3_SECRET_KEY',
+  'SMTP_URL',
+  'MAILPIT_URL',
+];
+
+/** The infrastructure the environment names (every one of MONGO_URL … MAILPIT_URL set), else null. */
+export function infraFromEnv(env: NodeJS.ProcessEnv = process.env): InfraUrls | null {
+  if (!INFRA_KEYS.every((k) => env[k])) return null;
+  return Object.fromEntries(INFRA_KEYS.map((k) => [k, env[k]!])) as InfraUrls;
+}
+
 export type InfraPorts = {
   nats: number;
   redis: number;

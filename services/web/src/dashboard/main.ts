@@ -1,3 +1,4 @@
+import '../shared/a11y.css';
 import './dashboard.css';
 import { api, session, type Profile } from './api.js';
 import { announce, h, message } from './dom.js';

@@ -1,3 +1,4 @@
+import '../shared/a11y.css';
 import './sign.css';
 import { api, ApiError, type Challenge, type Summary } from './api.js';
 import { cameraEnumeration, devtoolsHeuristic, forensicLog, sensorSampler } from './forensic.js';
