@@ -81,6 +81,11 @@ export type ConsumerOptions = {
   /** How long a delivered message may stay unacked before redelivery. */
   ackWaitMs?: number;
   maxBatch?: number;
+  /**
+   * Messages handled at once (default 1: in delivery order). Above 1 the handler must not depend on
+   * order between messages; each is still acked only after its own handler has finished.
+   */
+  concurrency?: number;
 };
 
 export type DeliveredEvent = {
@@ -118,8 +123,9 @@ export async function startConsumer(
     await bus.jsm.consumers.add(STREAM, config);
   }
   const consumer = await bus.js.consumers.get(STREAM, opts.durable);
-  const messages: ConsumerMessages = await consumer.consume({ max_messages: opts.maxBatch ?? 16 });
-  let inflight = Promise.resolve();
+  const concurrency = Math.max(1, opts.concurrency ?? 1);
+  const messages: ConsumerMessages = await consumer.consume({ max_messages: Math.max(opts.maxBatch ?? 16, concurrency) });
+  const inflight = new Set<Promise<void>>();
 
   const handle = async (m: JsMsg) => {
     const carrier: Record<string, string> = {};
@@ -154,16 +160,21 @@ export async function startConsumer(
 
   const loop = (async () => {
     for await (const m of messages) {
-      inflight = handle(m);
-      await inflight;
+      // A handler failure naks its message inside handle(); this catches only a failed ack or nak,
+      // after which the message is redelivered when its ack wait ends.
+      const job: Promise<void> = handle(m)
+        .catch((err: unknown) => deps.logger.error({ err, consumer: opts.durable }, 'ack or nak failed; redelivery will follow'))
+        .finally(() => inflight.delete(job));
+      inflight.add(job);
+      if (inflight.size >= concurrency) await Promise.race(inflight);
     }
   })();
 
   return {
     async stop() {
       await messages.close();
-      await inflight.catch(() => undefined);
       await loop.catch(() => undefined);
+      await Promise.all(inflight);
     },
     async pending() {
       const info = await bus.jsm.consumers.info(STREAM, opts.durable);

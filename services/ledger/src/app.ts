@@ -50,7 +50,8 @@ export async function startLedger(cfg: LedgerConfig, opts: LedgerOptions = {}) {
   log.start();
   const consumer = await startConsumer(
     bus,
-    { durable: 'ledger-transaction-verified', subjects: [VERIFIED_SUBJECT], ackWaitMs: opts.ackWaitMs },
+    // Certificates are independent: a leaf index is taken at claim time, so events need no order.
+    { durable: 'ledger-transaction-verified', subjects: [VERIFIED_SUBJECT], ackWaitMs: opts.ackWaitMs, concurrency: 16 },
     verifiedConsumer({
       certs,
       log,
