@@ -1,8 +1,12 @@
 /**
- * Media decoding through the ffmpeg/ffprobe binaries (spawned, data piped through stdin/stdout;
- * raw media never touches disk here).
+ * Media decoding through the ffmpeg binary (spawned, data piped through stdin/stdout, or served
+ * from memory on loopback when ffmpeg must seek; raw media never touches disk here).
  */
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import parseRange from 'range-parser';
 
 export const FFMPEG = process.env.FFMPEG_PATH ?? '/usr/bin/ffmpeg';
 
@@ -42,22 +46,55 @@ export function isMp4(b: Buffer): boolean {
 
 /**
  * An mp4 whose `moov` atom sits after `mdat` cannot be demuxed from a pipe (ffmpeg must seek), so
- * such input is written to a private temporary file (mode 0600, in os.tmpdir(), removed right
- * after). WebM and fast-start mp4 are piped from memory.
+ * such input is served to ffmpeg from memory over loopback HTTP, which supports byte ranges: on
+ * 127.0.0.1, under a random 128-bit path, for this one call. WebM and fast-start mp4 are piped.
  */
-async function withInput<T>(media: Buffer, fn: (inputArg: string, stdin: Buffer | null) => Promise<T>): Promise<T> {
+export async function withMediaInput<T>(media: Buffer, fn: (inputArg: string, stdin: Buffer | null) => Promise<T>): Promise<T> {
   if (!isMp4(media) || moovFirst(media)) return fn('pipe:0', media);
-  const { mkdtemp, writeFile, rm } = await import('node:fs/promises');
-  const { tmpdir } = await import('node:os');
-  const path = await import('node:path');
-  const dir = await mkdtemp(path.join(tmpdir(), 'bio-'));
-  const file = path.join(dir, 'in.mp4');
+  const served = await serveFromMemory(media);
   try {
-    await writeFile(file, media, { mode: 0o600 });
-    return await fn(file, null);
+    return await fn(served.url, null);
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    served.close();
   }
+}
+
+async function serveFromMemory(media: Buffer): Promise<{ url: string; close(): void }> {
+  const path = `/${randomBytes(16).toString('hex')}`;
+  const server = createServer((req, res) => {
+    if (req.url !== path || (req.method !== 'GET' && req.method !== 'HEAD')) {
+      res.writeHead(404).end();
+      return;
+    }
+    const ranges = req.headers.range ? parseRange(media.length, req.headers.range, { combine: true }) : null;
+    if (ranges === -1) {
+      res.writeHead(416, { 'content-range': `bytes */${media.length}` }).end();
+      return;
+    }
+    let body = media;
+    if (Array.isArray(ranges) && ranges.type === 'bytes' && ranges.length === 1) {
+      const { start, end } = ranges[0]!;
+      body = media.subarray(start, end + 1);
+      res.statusCode = 206;
+      res.setHeader('content-range', `bytes ${start}-${end}/${media.length}`);
+    }
+    res.setHeader('accept-ranges', 'bytes');
+    res.setHeader('content-length', body.length);
+    res.setHeader('content-type', 'application/octet-stream');
+    res.end(req.method === 'HEAD' ? undefined : body);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}${path}`,
+    close() {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
 }
 
 /** Walk top-level mp4 boxes: true when `moov` comes before `mdat`. */
@@ -119,7 +156,7 @@ export async function decodeVideo(
   video: Buffer,
   opts: { fps: number; width: number; timeoutMs?: number },
 ): Promise<DecodedVideo> {
-  return withInput(video, async (inp, stdin) => {
+  return withMediaInput(video, async (inp, stdin) => {
     const args = [
       '-i',
       inp,

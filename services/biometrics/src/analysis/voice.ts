@@ -7,7 +7,7 @@
  * than hiss. This shows that someone made speech-like sound while the words were on screen; it does
  * not recognise the words (no speech model is shipped in an installable package here).
  */
-import { runFfmpeg } from './media.js';
+import { runFfmpeg, withMediaInput } from './media.js';
 
 export interface VoiceConfig {
   /** Reading window [0, windowSeconds] from the start of the recording. */
@@ -38,26 +38,28 @@ export const SAMPLE_RATE = 16_000;
 /** Mono 16 kHz PCM of (at most the first `seconds` of) the audio track, or null when there is none. */
 export async function decodeAudio(media: Buffer, seconds: number, timeoutMs = 30_000): Promise<Int16Array | null> {
   try {
-    const { stdout } = await runFfmpeg(
-      [
-        '-i',
-        'pipe:0',
-        '-map',
-        '0:a:0',
-        '-t',
-        String(seconds),
-        '-af',
-        'highpass=f=100,lowpass=f=4000',
-        '-ac',
-        '1',
-        '-ar',
-        String(SAMPLE_RATE),
-        '-f',
-        's16le',
-        'pipe:1',
-      ],
-      media,
-      timeoutMs,
+    const { stdout } = await withMediaInput(media, (input, stdin) =>
+      runFfmpeg(
+        [
+          '-i',
+          input,
+          '-map',
+          '0:a:0',
+          '-t',
+          String(seconds),
+          '-af',
+          'highpass=f=100,lowpass=f=4000',
+          '-ac',
+          '1',
+          '-ar',
+          String(SAMPLE_RATE),
+          '-f',
+          's16le',
+          'pipe:1',
+        ],
+        stdin,
+        timeoutMs,
+      ),
     );
     if (stdout.length < 2) return null;
     const copy = Buffer.from(stdout);
