@@ -33,6 +33,16 @@ export const outboxField = {
   default: [],
 };
 
+/**
+ * The index every outbox-carrying schema declares: `schema.index(...outboxIndex)`. Sparse, so it holds
+ * only documents with pending entries, and the relay's sweep query (`outbox.occurred_at` exists)
+ * reads those instead of scanning the collection on MongoDB. (FerretDB 1.x accepts it and still scans.)
+ */
+export const outboxIndex = [{ 'outbox.occurred_at': 1 }, { sparse: true, name: 'outbox_pending' }] as const;
+
+/** The sweep's query: documents with at least one pending entry (every entry has `occurred_at`). */
+const PENDING = { 'outbox.occurred_at': { $exists: true } };
+
 /** Builds an entry; `encode` gets the id and time so they are inside the payload too. */
 export function outboxEvent(
   subject: string,
@@ -122,7 +132,7 @@ export function createOutboxRelay<K = unknown>(bus: Bus, models: Model<any>[], d
   const pass = async () => {
     for (const model of models) {
       const docs = await model
-        .find({ 'outbox.0': { $exists: true } }, deps.lock ? { _id: 1 } : { outbox: 1 })
+        .find(PENDING, deps.lock ? { _id: 1 } : { outbox: 1 })
         .limit(200)
         .lean<{ _id: unknown; outbox?: OutboxEntry[] }[]>();
       deps.metrics.outboxPending.set({ collection: model.collection.name }, docs.length);

@@ -16,6 +16,7 @@ import {
   Metrics,
   outboxEvent,
   outboxField,
+  outboxIndex,
   publishEvent,
   STREAM,
   type Bus,
@@ -58,8 +59,15 @@ describe('outbox relay', () => {
     bus = await connectBus(infra.NATS_URL, 'kit-outbox-test');
     conn = await connectMongo(infra.MONGO_URL, `t_${suffix}_kit_outbox`);
     const schema = new Schema<Doc>({ _id: Number, count: { type: Number, default: 0 }, outbox: outboxField });
+    schema.index(...outboxIndex);
     docs = conn.model<Doc>('OutboxDoc', schema, 'outbox_docs');
     others = conn.model<Doc>('OtherDoc', schema.clone(), 'other_docs');
+    await Promise.all([docs.init(), others.init()]);
+  });
+
+  it('declares the sparse pending-entries index the sweep reads', async () => {
+    const idx = (await docs.collection.indexes()).find((i) => i.name === 'outbox_pending');
+    expect(idx?.key).toEqual({ 'outbox.occurred_at': 1 });
   });
 
   afterAll(async () => {

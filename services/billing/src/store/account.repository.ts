@@ -1,5 +1,5 @@
 import { Schema, type Connection } from 'mongoose';
-import { isDuplicateKey, outboxField, type OutboxEntry } from '@signet/kit';
+import { isDuplicateKey, outboxField, outboxIndex, type OutboxEntry } from '@signet/kit';
 import type { AccountState } from '../domain/account.js';
 
 /**
@@ -32,6 +32,7 @@ const stateSchema = new Schema(
 );
 // The compare-and-set: one version n+1 per user, whoever inserts it first.
 stateSchema.index({ user_id: 1, version: 1 }, { unique: true });
+stateSchema.index(...outboxIndex);
 // The downgrade sweep: current versions whose scheduled downgrade has come.
 stateSchema.index({ superseded: 1, downgrade_at: 1 });
 

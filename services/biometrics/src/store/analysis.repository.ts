@@ -1,5 +1,5 @@
 import { Schema, type Connection } from 'mongoose';
-import { isDuplicateKey, outboxField, type OutboxEntry } from '@signet/kit';
+import { isDuplicateKey, outboxField, outboxIndex, type OutboxEntry } from '@signet/kit';
 
 /** One analysis per capture: scores, failed checks and model versions — never images or descriptors. */
 export type AnalysisRecord = {
@@ -35,6 +35,7 @@ const analysisSchema = new Schema(
 );
 // One verdict per capture: a redelivered capture event after a crash mid-analysis cannot yield two.
 analysisSchema.index({ capture_id: 1 }, { unique: true });
+analysisSchema.index(...outboxIndex);
 
 export function createAnalysisRepository(conn: Connection) {
   const model = conn.model('Analysis', analysisSchema);

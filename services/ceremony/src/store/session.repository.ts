@@ -1,5 +1,5 @@
 import { Schema, type Connection } from 'mongoose';
-import { isDuplicateKey, outboxField, type OutboxEntry } from '@signet/kit';
+import { isDuplicateKey, outboxField, outboxIndex, type OutboxEntry } from '@signet/kit';
 import type { ChallengeRecord } from '../domain/challenge.js';
 
 export type Consent = { text_version: string; at: Date; ip: string; user_agent: string };
@@ -63,6 +63,7 @@ const sessionSchema = new Schema(
 );
 // The verdict consumer finds a session by its transaction and signer (also the _id, but explicit).
 sessionSchema.index({ transaction_id: 1, signer_index: 1 }, { unique: true });
+sessionSchema.index(...outboxIndex);
 
 const forensicSchema = new Schema(
   {

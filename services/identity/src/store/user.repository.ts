@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Schema, type Connection } from 'mongoose';
-import { isDuplicateKey, outboxField, type OutboxEntry } from '@signet/kit';
+import { isDuplicateKey, outboxField, outboxIndex, type OutboxEntry } from '@signet/kit';
 
 export type UserRecord = {
   _id: string;
@@ -46,6 +46,7 @@ const userSchema = new Schema(
 );
 // One account per email (login, check-email, reset); also makes concurrent onboardings of one intent create one user.
 userSchema.index({ email: 1 }, { unique: true });
+userSchema.index(...outboxIndex);
 
 const NO_OUTBOX = { outbox: 0 } as const;
 

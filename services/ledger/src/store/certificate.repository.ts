@@ -1,5 +1,5 @@
 import { Schema, type Connection } from 'mongoose';
-import { isDuplicateKey, outboxField, type OutboxEntry } from '@signet/kit';
+import { isDuplicateKey, outboxField, outboxIndex, type OutboxEntry } from '@signet/kit';
 import type { Certificate } from '../domain/certificate.js';
 
 export type CertificateRecord = {
@@ -31,6 +31,7 @@ const certificateSchema = new Schema(
 );
 // One certificate per reference: a redelivered transaction.verified event cannot issue twice.
 certificateSchema.index({ reference: 1 }, { unique: true });
+certificateSchema.index(...outboxIndex);
 
 export function createCertificateRepository(conn: Connection) {
   const model = conn.model('Certificate', certificateSchema);

@@ -1,5 +1,5 @@
 import { Schema, type Connection } from 'mongoose';
-import { isDuplicateKey, outboxField, type OutboxEntry } from '@signet/kit';
+import { isDuplicateKey, outboxField, outboxIndex, type OutboxEntry } from '@signet/kit';
 import type { AttestationType, LogEntry, Signer, Status } from '../domain/transaction.js';
 
 export type TransactionRecord = {
@@ -79,6 +79,7 @@ transactionSchema.index({ owner_id: 1, _id: -1 });
 transactionSchema.index({ owner_id: 1, status: 1, _id: -1 });
 // A certificate reference belongs to exactly one transaction.
 transactionSchema.index({ reference: 1 }, { unique: true });
+transactionSchema.index(...outboxIndex);
 // The orphan sweep asks which of a batch of stored object keys a record points to.
 transactionSchema.index({ document_key: 1 });
 transactionSchema.index({ reference_key: 1 });
