@@ -41,9 +41,7 @@ export async function startLedger(cfg: LedgerConfig, opts: LedgerOptions = {}) {
     { name: 'mongo', check: () => pingMongo(conn) },
     { name: 'nats', check: async () => bus.nc.flush() },
   ];
-  // Each certificate's event is flushed right after its insert (nothing else writes a certificate, so
-  // no lock is needed); the sweep only catches what a crash or a failed publish left.
-  const relay = createOutboxRelay(bus, [certs.model], { metrics, logger, pollMs: 5000 });
+  const relay = createOutboxRelay(bus, [certs.model], { metrics, logger });
   const log = createLedgerLog(
     { certs, tree, signer, metrics, logger },
     { batchMax: cfg.LEDGER_BATCH_MAX, leaseMs: cfg.LEDGER_LEASE_MS, pollMs: cfg.LEDGER_SEAL_POLL_MS },
@@ -59,9 +57,9 @@ export async function startLedger(cfg: LedgerConfig, opts: LedgerOptions = {}) {
       log,
       metrics,
       logger,
-      onIssued: async (reference) => {
+      onIssued: () => {
         log.kick();
-        await relay.flush(reference);
+        relay.kick();
       },
     }),
     { metrics, logger },

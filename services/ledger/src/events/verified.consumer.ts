@@ -47,8 +47,7 @@ export function verifiedConsumer(deps: {
   log: Pick<LedgerLog, 'claim'>;
   metrics: Metrics;
   logger: Logger;
-  /** After the certificate exists (issued now or before): publish its event, start sealing. */
-  onIssued?: (reference: string) => Promise<void> | void;
+  onIssued?: () => void;
 }) {
   const issued = deps.metrics.counter('signet_ledger_certificates_issued_total', 'Certificates issued', ['result']);
   return async (delivered: DeliveredEvent): Promise<void> => {
@@ -66,7 +65,7 @@ export function verifiedConsumer(deps: {
     if (await deps.certs.findByReference(ev.reference)) {
       issued.inc({ result: 'duplicate' });
       deps.logger.info({ transaction_id: ev.transactionId, duplicate: true }, 'certificate already issued');
-      await deps.onIssued?.(ev.reference);
+      deps.onIssued?.();
       return;
     }
     const leaf = await deps.log.claim(ev.reference, certificateLeaf(certificateFromEvent(ev)));
@@ -97,6 +96,6 @@ export function verifiedConsumer(deps: {
     );
     issued.inc({ result: inserted ? 'issued' : 'duplicate' });
     deps.logger.info({ transaction_id: ev.transactionId, leaf_index: leaf.index, duplicate: !inserted }, 'certificate issued');
-    await deps.onIssued?.(ev.reference);
+    deps.onIssued?.();
   };
 }
