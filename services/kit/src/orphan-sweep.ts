@@ -110,7 +110,12 @@ export function createOrphanSweep(o: OrphanSweepOptions) {
     if (out.unknownLayout)
       o.logger.warn({ bucket, count: out.unknownLayout }, 'bucket holds objects outside the key layout; left alone');
     if (out.removed) o.logger.info({ bucket, removed: out.removed }, 'orphan objects removed');
-    if (!stopped) out.abortedUploads = await abortStaleUploads(bucket, cutoff);
+    // A store that cannot list or abort uploads must not stop the object sweep of the other buckets.
+    if (!stopped)
+      out.abortedUploads = await abortStaleUploads(bucket, cutoff).catch((err: unknown) => {
+        o.logger.warn({ err, bucket }, 'could not abort stale incomplete uploads; next pass retries');
+        return 0;
+      });
     if (out.abortedUploads) {
       o.onAborted?.(bucket, out.abortedUploads);
       o.logger.info({ bucket, aborted: out.abortedUploads }, 'stale incomplete uploads aborted');
