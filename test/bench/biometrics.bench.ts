@@ -10,8 +10,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { analyzeCapture, loadModels } from '../../services/biometrics/src/analysis/index.js';
-import { makeCorpus, type Manifest } from '../../services/biometrics/test/corpus/make-corpus.js';
+import { loadModels } from '../../services/biometrics/src/analysis/index.js';
+import { analyzeCase, makeCorpus, type Manifest } from '../../services/biometrics/test/corpus/make-corpus.js';
 
 const q = (xs: number[], k: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -38,14 +38,7 @@ for (const workers of [0, 2]) {
   const m = await loadModels({ workers });
   const rows: { total: number; inf: number; frames: number; decode: number }[] = [];
   for (const c of man.cases) {
-    const rd = (f: string) => readFileSync(path.join(dir, f));
-    const r = await analyzeCapture(m, {
-      video: rd(c.video),
-      finalFrame: rd(c.finalFrame),
-      reference: c.reference ? rd(c.reference) : undefined,
-      challenge: c.challenge,
-      deadlineMs: 120_000,
-    });
+    const r = await analyzeCase(m, dir, c, 120_000);
     rows.push({ total: r.duration_ms, inf: r.timings.inference_ms, frames: r.frames_analysed, decode: r.timings.decode_ms });
   }
   await m.close();

@@ -9,13 +9,13 @@
  * service's) and face-api's 128-d recognition net (eval/faceapi.ts) — see exactly the same images.
  * Prints Markdown.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { analysisConfig } from '../src/analysis/config.js';
-import { analyzeCapture, type AnalyzeResult, type CheckName } from '../src/analysis/analyze.js';
+import { type AnalyzeResult, type CheckName } from '../src/analysis/analyze.js';
 import { descriptorDistance } from '../src/analysis/geometry.js';
-import { decodeImage, runFfmpeg, type RgbImage } from '../src/analysis/media.js';
+import { decodeImage, rawRgbInput, runFfmpeg, type RgbImage } from '../src/analysis/media.js';
 import { loadModels, type LoadedModels } from '../src/analysis/models.js';
 import { findSourceFaces } from '../test/corpus/faces.js';
 import {
@@ -28,7 +28,7 @@ import {
   type FaceApi,
   type FaceApiFace,
 } from './faceapi.js';
-import { makeCorpus } from '../test/corpus/make-corpus.js';
+import { analyzeCase, makeCorpus } from '../test/corpus/make-corpus.js';
 import {
   H,
   W,
@@ -80,23 +80,7 @@ async function embed(m: LoadedModels, img: RgbImage): Promise<{ faces: number; e
 
 async function jpeg(img: RgbImage, q: number): Promise<RgbImage> {
   const { stdout } = await runFfmpeg(
-    [
-      '-f',
-      'rawvideo',
-      '-pix_fmt',
-      'rgb24',
-      '-s',
-      `${img.width}x${img.height}`,
-      '-i',
-      'pipe:0',
-      '-frames:v',
-      '1',
-      '-q:v',
-      String(q),
-      '-f',
-      'mjpeg',
-      'pipe:1',
-    ],
+    [...rawRgbInput(img.width, img.height), '-i', 'pipe:0', '-frames:v', '1', '-q:v', String(q), '-f', 'mjpeg', 'pipe:1'],
     Buffer.from(img.data),
   );
   return decodeImage(stdout);
@@ -350,14 +334,7 @@ async function main(): Promise<void> {
   const genMs = performance.now() - tc;
   const results: { name: string; expected: string; r: AnalyzeResult; expectedFailed: string[] }[] = [];
   for (const c of man.cases) {
-    const rd = (f: string) => readFileSync(path.join(dir, f));
-    const r = await analyzeCapture(m, {
-      video: rd(c.video),
-      finalFrame: rd(c.finalFrame),
-      reference: c.reference ? rd(c.reference) : undefined,
-      challenge: c.challenge,
-      deadlineMs: 60_000,
-    });
+    const r = await analyzeCase(m, dir, c, 60_000);
     results.push({ name: c.name, expected: c.expected, r, expectedFailed: c.expectedFailedChecks });
     log(`${c.name}: ${r.outcome}`);
   }

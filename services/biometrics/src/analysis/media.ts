@@ -143,6 +143,11 @@ export function runFfmpeg(args: string[], input: Buffer | null, timeoutMs = 60_0
   });
 }
 
+/** ffmpeg input options for raw RGB frames of the given size on stdin (follow with `-i pipe:0`). */
+export function rawRgbInput(width: number, height: number): string[] {
+  return ['-f', 'rawvideo', '-pix_fmt', 'rgb24', '-s', `${width}x${height}`];
+}
+
 /** Scale filter that keeps aspect ratio with an even height. */
 function scaleFilter(width: number): string {
   return `scale=${width}:-2:flags=bilinear`;

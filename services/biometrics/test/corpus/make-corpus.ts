@@ -7,12 +7,13 @@
  * Deterministic (seeded). Generated media must not be committed; tests regenerate it.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { analyzeCapture } from '../../src/analysis/analyze.js';
 import type { Action } from '../../src/analysis/config.js';
 import { meanEar } from '../../src/analysis/geometry.js';
-import { FFMPEG, type RgbImage } from '../../src/analysis/media.js';
+import { FFMPEG, rawRgbInput, type RgbImage } from '../../src/analysis/media.js';
 import { loadModels, type LoadedModels } from '../../src/analysis/models.js';
 import { findSourceFaces, type SourceFace } from './faces.js';
 import {
@@ -226,12 +227,7 @@ class WebmWriter {
         '-v',
         'error',
         '-y',
-        '-f',
-        'rawvideo',
-        '-pix_fmt',
-        'rgb24',
-        '-s',
-        `${W}x${H}`,
+        ...rawRgbInput(W, H),
         '-r',
         String(fps),
         '-i',
@@ -278,12 +274,7 @@ async function writeImage(file: string, img: RgbImage): Promise<void> {
       '-v',
       'error',
       '-y',
-      '-f',
-      'rawvideo',
-      '-pix_fmt',
-      'rgb24',
-      '-s',
-      `${img.width}x${img.height}`,
+      ...rawRgbInput(img.width, img.height),
       '-i',
       'pipe:0',
       '-frames:v',
@@ -314,6 +305,18 @@ interface VideoSpec {
   timeline?: Timeline;
   durationS?: number;
   speechStartS?: number;
+}
+
+/** Analyses one corpus case in this process, reading its files from the corpus folder. */
+export function analyzeCase(models: LoadedModels, dir: string, c: Manifest['cases'][number], deadlineMs: number) {
+  const read = (f: string) => readFileSync(path.join(dir, f));
+  return analyzeCapture(models, {
+    video: read(c.video),
+    finalFrame: read(c.finalFrame),
+    reference: c.reference ? read(c.reference) : undefined,
+    challenge: c.challenge,
+    deadlineMs,
+  });
 }
 
 /** Render and encode one video; returns its last raw frame (for the final-frame image). */
