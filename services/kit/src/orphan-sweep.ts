@@ -68,19 +68,18 @@ export function createOrphanSweep(o: OrphanSweepOptions) {
    * in-memory table of uploads (it also expires stale ones itself, after 24 h by default); S3 keeps
    * them, and bills them, until aborted.
    */
-  const abortStaleUploads = async (bucket: string, cutoff: number): Promise<number> => {
-    let aborted = 0;
+  const abortStaleUploads = async (bucket: string, cutoff: number, out: OrphanBucketResult): Promise<void> => {
     let keyMarker = '';
     let uploadIdMarker = '';
     for (;;) {
       const page = await o.s3.listIncompleteUploadsQuery(bucket, '', keyMarker, uploadIdMarker, '');
       for (const u of page.uploads) {
-        if (stopped) return aborted;
+        if (stopped) return;
         if (u.initiated.getTime() > cutoff || (o.inLayout && !o.inLayout(bucket, u.key))) continue;
         await o.s3.abortMultipartUpload(bucket, u.key, u.uploadId);
-        aborted++;
+        out.abortedUploads++;
       }
-      if (!page.isTruncated || !page.nextKeyMarker) return aborted;
+      if (!page.isTruncated || !page.nextKeyMarker) return;
       keyMarker = page.nextKeyMarker;
       uploadIdMarker = page.nextUploadIdMarker;
     }
@@ -111,10 +110,10 @@ export function createOrphanSweep(o: OrphanSweepOptions) {
       o.logger.warn({ bucket, count: out.unknownLayout }, 'bucket holds objects outside the key layout; left alone');
     if (out.removed) o.logger.info({ bucket, removed: out.removed }, 'orphan objects removed');
     // A store that cannot list or abort uploads must not stop the object sweep of the other buckets.
+    // Uploads aborted before a failure stay counted.
     if (!stopped)
-      out.abortedUploads = await abortStaleUploads(bucket, cutoff).catch((err: unknown) => {
+      await abortStaleUploads(bucket, cutoff, out).catch((err: unknown) => {
         o.logger.warn({ err, bucket }, 'could not abort stale incomplete uploads; next pass retries');
-        return 0;
       });
     if (out.abortedUploads) {
       o.onAborted?.(bucket, out.abortedUploads);
