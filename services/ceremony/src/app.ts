@@ -21,6 +21,7 @@ import { captureHandler } from './grpc/capture.handler.js';
 import { ceremonyHandlers } from './grpc/ceremony.handler.js';
 import { ceremonyCounters, type CeremonyDeps } from './grpc/context.js';
 import { createSessionRepository } from './store/session.repository.js';
+import { createLiveBuffer } from './store/live.buffer.js';
 import { createOrphanSweep } from './sweep/orphan.sweep.js';
 
 /**
@@ -44,7 +45,9 @@ export async function startCeremony(cfg: CeremonyConfig, opts: { logger?: Logger
   });
   const relay = createOutboxRelay(bus, [sessions.model], { metrics, logger });
   const counters = ceremonyCounters(metrics);
-  const deps: CeremonyDeps = { cfg, logger, metrics, sessions, transaction, s3, redis, relay, counters };
+  if (cfg.CHALLENGE_TEST_SEED) logger.warn('CHALLENGE_TEST_SEED is set: challenges are predictable (tests only)');
+  const live = createLiveBuffer(redis);
+  const deps: CeremonyDeps = { cfg, logger, metrics, sessions, transaction, s3, redis, relay, counters, live };
   const consumer = await startConsumer(
     bus,
     { durable: 'ceremony-biometrics-verdict', subjects: [VERDICT_SUBJECT] },

@@ -19,6 +19,21 @@ export const ceremonyConfigSchema = baseSchema
     FFPROBE_PATH: z.string().min(1).default('ffprobe'),
     /** Deadline for each ffmpeg/ffprobe run on an uploaded video. */
     MEDIA_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+    /**
+     * Longest capture video accepted, in seconds of its decoded stream (never its header). The page
+     * records about 16 s; the biometrics service decodes at most 30 s (DECODE_LIMITS) whatever this says.
+     */
+    MEDIA_MAX_VIDEO_SECONDS: z.coerce.number().positive().max(120).default(30),
     RPC_DEADLINE_MS: z.coerce.number().int().positive().default(5_000),
+    /**
+     * Tests only: fixes the challenge's random source (words, actions, timeline, colours) so a test
+     * can pre-render a camera feed. Refused when NODE_ENV is production.
+     */
+    CHALLENGE_TEST_SEED: z.string().min(16).optional(),
+    NODE_ENV: z.string().optional(),
+  })
+  .refine((c) => !(c.CHALLENGE_TEST_SEED && c.NODE_ENV === 'production'), {
+    message: 'must not be set in production (it makes challenges predictable)',
+    path: ['CHALLENGE_TEST_SEED'],
   });
 export type CeremonyConfig = z.infer<typeof ceremonyConfigSchema>;

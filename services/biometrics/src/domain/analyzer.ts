@@ -6,6 +6,19 @@ export type AnalyzerInput = {
   actions: string[];
   /** seconds of the recording in which the words are read (0/undefined: the analysis default) */
   readSeconds?: number;
+  /** The issued words (checked against the speech in their window when a timeline is given). */
+  words?: string[];
+  /** The server-issued timeline (absent on older captures: then only the order of actions counts). */
+  timeline?: {
+    segmentMs: number;
+    wordsStartMs: number;
+    wordsEndMs: number;
+    actions: { action: string; startMs: number; endMs: number }[];
+    colours: string[];
+    totalMs: number;
+  };
+  /** For a live capture: the media time (ms) each segment was shown at; else segments start on schedule. */
+  shownMs?: number[];
   deadlineMs: number;
 };
 

@@ -74,6 +74,10 @@ export function captureConsumer(deps: {
         reference,
         actions: ev.challenge?.actions ?? [],
         readSeconds: ev.challenge?.readSeconds || undefined,
+        words: ev.challenge?.words ?? [],
+        timeline: ev.challenge?.timeline?.segmentMs ? ev.challenge.timeline : undefined,
+        // The page's shown times are trusted for the windows only when the ceremony found them consistent.
+        shownMs: ev.live?.assurance === 'live' ? ev.live.shownMs : undefined,
         deadlineMs: deps.deadlineMs,
       });
     } catch (err) {
@@ -118,6 +122,7 @@ export function captureConsumer(deps: {
             outcome: result.outcome,
             failedChecks: result.failedChecks,
             models: result.models,
+            assurance: ev.live?.assurance === 'live' ? 'live' : 'recorded',
           }).finish(),
         ),
       ],

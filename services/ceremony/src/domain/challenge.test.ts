@@ -15,7 +15,7 @@ const ctx = { documentSha256: 'a'.repeat(64), transactionId: 7, signerIndex: 0, 
 describe('challenge', () => {
   it('has four distinct BIP-39 words, three known actions and a two-minute expiry', () => {
     const now = new Date('2030-01-01T00:00:00Z');
-    const c = newChallenge(ctx, now);
+    const c = newChallenge(ctx, 'upload', undefined, now);
     expect(c.words).toHaveLength(4);
     expect(new Set(c.words).size).toBe(4);
     for (const w of c.words) expect(wordlist).toContain(w);
@@ -34,8 +34,8 @@ describe('challenge', () => {
   });
 
   it('derives the nonce from the document, the signer and fresh randomness', () => {
-    const a = newChallenge(ctx);
-    const b = newChallenge(ctx);
+    const a = newChallenge(ctx, 'upload');
+    const b = newChallenge(ctx, 'upload');
     expect(a.nonce).not.toBe(b.nonce);
     expect(deriveNonce({ ...ctx, salt: a.salt })).toBe(a.nonce);
     expect(deriveNonce({ ...ctx, documentSha256: 'b'.repeat(64), salt: a.salt })).not.toBe(a.nonce);
@@ -45,10 +45,20 @@ describe('challenge', () => {
 
   it('serves the live challenge again while a recording and an upload still fit, then a new one', () => {
     const now = new Date('2026-01-01T00:00:00Z');
-    const c = newChallenge(ctx, now);
-    expect(reusableChallenge(c, now)).toBe(c);
-    expect(reusableChallenge(c, new Date(now.getTime() + CHALLENGE_TTL_MS - CHALLENGE_REUSE_MIN_MS))).toBe(c);
-    expect(reusableChallenge(c, new Date(now.getTime() + CHALLENGE_TTL_MS - CHALLENGE_REUSE_MIN_MS + 1))).toBeNull();
-    expect(reusableChallenge(null, now)).toBeNull();
+    const c = newChallenge(ctx, 'upload', undefined, now);
+    expect(reusableChallenge(c, 'upload', now)).toBe(c);
+    expect(reusableChallenge(c, 'upload', new Date(now.getTime() + CHALLENGE_TTL_MS - CHALLENGE_REUSE_MIN_MS))).toBe(c);
+    expect(reusableChallenge(c, 'upload', new Date(now.getTime() + CHALLENGE_TTL_MS - CHALLENGE_REUSE_MIN_MS + 1))).toBeNull();
+    expect(reusableChallenge(null, 'upload', now)).toBeNull();
+  });
+
+  it('never serves an upload challenge (its timeline handed out) as a live one, nor a live one whose stream began', () => {
+    const now = new Date('2026-01-01T00:00:00Z');
+    const up = newChallenge(ctx, 'upload', undefined, now);
+    expect(reusableChallenge(up, 'live', now)).toBeNull();
+    const live = newChallenge(ctx, 'live', undefined, now);
+    expect(reusableChallenge(live, 'live', now)).toBe(live);
+    expect(reusableChallenge(live, 'upload', now)).toBeNull();
+    expect(reusableChallenge({ ...live, live_started_at: now }, 'live', now)).toBeNull();
   });
 });

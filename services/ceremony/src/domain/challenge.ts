@@ -1,5 +1,6 @@
-import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
+import { cryptoDraw, drawTimeline, type Draw, type Timeline } from './timeline.js';
 
 export const ACTIONS = ['turn_left', 'turn_right', 'blink', 'smile', 'look_up'] as const;
 export type Action = (typeof ACTIONS)[number];
@@ -9,6 +10,8 @@ export const ACTION_COUNT = 3;
 export const CHALLENGE_TTL_MS = 2 * 60 * 1000;
 /** A live challenge with at least this long left is served again instead of a new one. */
 export const CHALLENGE_REUSE_MIN_MS = 60 * 1000;
+/** New challenges one attempt may draw; asking for another spends the attempt. */
+export const MAX_DRAWS_PER_ATTEMPT = 3;
 /** Seconds the page gives each action (its countdown); the reading window comes first. */
 export const ACTION_SECONDS = 3;
 /** Seconds the page shows the words to read aloud, from the start of the recording. */
@@ -22,20 +25,26 @@ export type ChallengeRecord = {
   salt: string;
   issued_at: Date;
   expires_at: Date;
+  /** Absent on challenges issued before timelines existed. */
+  timeline?: Timeline;
+  /** upload: the whole timeline was handed out; live: revealed segment by segment. */
+  mode?: 'upload' | 'live';
+  /** When the live start was answered (the origin of the chunks' arrival times). */
+  live_started_at?: Date | null;
 };
 
 /** Four distinct words drawn uniformly from the BIP-39 English list (2048 words, 11 bits each). */
-export function randomWords(n = WORD_COUNT): string[] {
+export function randomWords(n = WORD_COUNT, draw: Draw = cryptoDraw): string[] {
   const out = new Set<string>();
-  while (out.size < n) out.add(wordlist[randomInt(wordlist.length)]!);
+  while (out.size < n) out.add(wordlist[draw(wordlist.length)]!);
   return [...out];
 }
 
 /** A random sequence of actions with no action twice in a row. */
-export function randomActions(n = ACTION_COUNT): Action[] {
+export function randomActions(n = ACTION_COUNT, draw: Draw = cryptoDraw): Action[] {
   const out: Action[] = [];
   while (out.length < n) {
-    const a = ACTIONS[randomInt(ACTIONS.length)]!;
+    const a = ACTIONS[draw(ACTIONS.length)]!;
     if (a !== out.at(-1)) out.push(a);
   }
   return out;
@@ -66,18 +75,28 @@ export function deriveNonce(p: {
     .digest('hex');
 }
 
+/** What a challenge asks: the words, the actions and the timeline, from one source of randomness. */
+export function drawContent(draw: Draw = cryptoDraw): { words: string[]; actions: Action[]; timeline: Timeline } {
+  const words = randomWords(WORD_COUNT, draw);
+  const actions = randomActions(ACTION_COUNT, draw);
+  return { words, actions, timeline: drawTimeline(actions, draw) };
+}
+
 export function newChallenge(
   p: { documentSha256: string; transactionId: number; signerIndex: number; signerEmail: string },
+  mode: 'upload' | 'live',
+  draw: Draw = cryptoDraw,
   now = new Date(),
 ): ChallengeRecord {
   const salt = randomBytes(32).toString('hex');
   return {
-    words: randomWords(),
-    actions: randomActions(),
+    ...drawContent(draw),
     nonce: deriveNonce({ ...p, salt }),
     salt,
     issued_at: now,
     expires_at: new Date(now.getTime() + CHALLENGE_TTL_MS),
+    mode,
+    live_started_at: null,
   };
 }
 
@@ -86,7 +105,13 @@ export function newChallenge(
  * signer (or an attacker holding the link) cannot draw challenge after challenge until an easy
  * sequence comes up; a consumed, expired or nearly expired one is replaced.
  */
-export function reusableChallenge(current: ChallengeRecord | null | undefined, now = new Date()): ChallengeRecord | null {
-  if (!current) return null;
+export function reusableChallenge(
+  current: ChallengeRecord | null | undefined,
+  mode: 'upload' | 'live',
+  now = new Date(),
+): ChallengeRecord | null {
+  if (!current || (current.mode ?? 'upload') !== mode) return null;
+  // A live challenge whose stream has begun has revealed part of itself: it is never served again.
+  if (mode === 'live' && current.live_started_at) return null;
   return current.expires_at.getTime() - now.getTime() >= CHALLENGE_REUSE_MIN_MS ? current : null;
 }

@@ -13,7 +13,13 @@ export function verdictConsumer(deps: { sessions: SessionRepository; logger: Log
   return async (delivered: DeliveredEvent): Promise<void> => {
     const ev = eventsV1.BiometricsVerdict.decode(delivered.data);
     const outcome = ev.outcome === 'PASS' ? 'PASS' : 'FAIL';
-    const changed = await deps.sessions.recordOutcome(Number(ev.transactionId), ev.signerIndex, ev.captureId, outcome);
+    const changed = await deps.sessions.recordOutcome(
+      Number(ev.transactionId),
+      ev.signerIndex,
+      ev.captureId,
+      outcome,
+      outcome === 'FAIL' ? ev.failedChecks : [],
+    );
     if (changed) deps.counters.verdicts.inc({ outcome });
   };
 }

@@ -10,6 +10,8 @@ import { captureInReview, consentRequired, noLiveChallenge, staleNonce, tooLarge
 import { MAX_FRAME_BYTES, MAX_VIDEO_BYTES, probeVideo, readHead, sniffImage, sniffVideo } from '../domain/media.js';
 import { withWebauthn } from '../domain/webauthn.js';
 import { ACTION_SECONDS, READ_SECONDS } from '../domain/challenge.js';
+import { assessLive } from '../domain/live.js';
+import { timelineMessage } from './mappers.js';
 import type { CaptureRecord } from '../store/session.repository.js';
 import { resolve, stepOf, type CeremonyDeps } from './context.js';
 
@@ -67,6 +69,14 @@ async function submit(deps: CeremonyDeps, call: ServerReadableStream<ceremonyV1.
   const ch = r.session.challenge;
   if (!ch) throw noLiveChallenge();
   if (ch.nonce !== begin.nonce || ch.expires_at.getTime() <= Date.now()) throw staleNonce();
+  const liveMode = (ch.mode ?? 'upload') === 'live';
+  if (begin.live !== liveMode)
+    throw invalid(
+      liveMode
+        ? 'this challenge is live: stream its chunks, then send only the frame with live set'
+        : 'this challenge was issued for a single upload: send the video in the capture',
+    );
+  if (liveMode && !ch.live_started_at) throw invalid('the live recording of this challenge has not started');
 
   const dir = await mkdtemp(join(tmpdir(), 'signet-capture-'));
   const uploaded: string[] = [];
@@ -76,6 +86,12 @@ async function submit(deps: CeremonyDeps, call: ServerReadableStream<ceremonyV1.
     const vHash = createHash('sha256');
     const fHash = createHash('sha256');
     let videoBytes = 0;
+    const liveRec = liveMode ? await deps.live.read(r.session._id, ch.nonce) : null;
+    if (liveRec) {
+      videoBytes = liveRec.video.length;
+      vHash.update(liveRec.video);
+      await vh.write(liveRec.video);
+    }
     const frameParts: Buffer[] = [];
     let frameBytes = 0;
     let phase: 'video' | 'frame' = 'video';
@@ -85,6 +101,7 @@ async function submit(deps: CeremonyDeps, call: ServerReadableStream<ceremonyV1.
         if (n.done) break;
         const part = n.value.part;
         if (part?.$case === 'video') {
+          if (liveRec) throw invalid('a live capture carries only the frame: its video is the stream already received');
           if (phase !== 'video') throw invalid('video chunks must come before the frame');
           videoBytes += part.value.length;
           if (videoBytes > MAX_VIDEO_BYTES) throw tooLarge('video (50 MB at most)');
@@ -108,11 +125,13 @@ async function submit(deps: CeremonyDeps, call: ServerReadableStream<ceremonyV1.
     const frame = Buffer.concat(frameParts);
     const frameKind = sniffImage(frame);
     if (!frameKind) throw invalid('frame must be a JPEG or PNG image (checked by its content)', 'FRAME_TYPE');
-    const probe = await probeVideo(videoPath, videoKind, {
-      ffmpeg: deps.cfg.FFMPEG_PATH,
-      ffprobe: deps.cfg.FFPROBE_PATH,
-      timeoutMs: deps.cfg.MEDIA_TIMEOUT_MS,
-    });
+    // Duration, frame rate, size and bitrate as decoded; a refused video is never stored.
+    const probe = await probeVideo(
+      videoPath,
+      videoKind,
+      { ffmpeg: deps.cfg.FFMPEG_PATH, ffprobe: deps.cfg.FFPROBE_PATH, timeoutMs: deps.cfg.MEDIA_TIMEOUT_MS },
+      { maxSeconds: deps.cfg.MEDIA_MAX_VIDEO_SECONDS },
+    );
 
     const captureId = randomUUID();
     const prefix = `${r.ctx.transactionId}/${r.ctx.signerIndex}/${captureId}`;
@@ -127,6 +146,8 @@ async function submit(deps: CeremonyDeps, call: ServerReadableStream<ceremonyV1.
     await deps.s3.putObject(bucket, frameKey, frame, frameBytes, { 'Content-Type': CONTENT_TYPES[frameKind] });
 
     const attempt = r.session.attempt + 1;
+    const assessed = liveRec && ch.timeline ? assessLive(ch.timeline, liveRec.metas, probe.durationSeconds) : null;
+    const assurance = assessed?.assurance ?? 'recorded';
     const webauthnDone = r.session.webauthn?.nonce === ch.nonce;
     const mode = withWebauthn(r.ctx.verificationMode || 'biometric', webauthnDone);
     const videoSha256 = vHash.digest('hex');
@@ -142,7 +163,10 @@ async function submit(deps: CeremonyDeps, call: ServerReadableStream<ceremonyV1.
         salt: ch.salt,
         issued_at: ch.issued_at,
         expires_at: ch.expires_at,
+        ...(ch.timeline ? { timeline: ch.timeline, mode: ch.mode ?? 'upload' } : {}),
       },
+      assurance,
+      live: assessed ? { shown_ms: assessed.shown_ms, arrival_ms: assessed.arrival_ms, detail: assessed.detail } : null,
       video_key: videoKey,
       frame_key: frameKey,
       video_sha256: videoSha256,
@@ -176,18 +200,34 @@ async function submit(deps: CeremonyDeps, call: ServerReadableStream<ceremonyV1.
           expiresAt: ch.expires_at.toISOString(),
           readSeconds: READ_SECONDS,
           actionSeconds: ACTION_SECONDS,
+          timeline: timelineMessage(ch.timeline),
+          mode: ch.mode ?? 'upload',
         },
         documentSha256: r.ctx.documentSha256,
         verificationMode: mode,
         videoSha256,
         frameSha256,
+        live: assessed
+          ? { shownMs: assessed.shown_ms, arrivalMs: assessed.arrival_ms, assurance: assessed.assurance, detail: assessed.detail }
+          : undefined,
+        durationSeconds: probe.durationSeconds,
       }).finish(),
     );
     if (!(await deps.sessions.acceptCapture(r.session._id, record, event, new Date()))) throw staleNonce();
     uploaded.length = 0;
+    if (liveRec) await deps.live.drop(r.session._id, ch.nonce).catch(() => undefined);
+    deps.counters.assurance.inc({ assurance });
     deps.counters.captureBytes.observe(videoBytes);
     deps.relay.kick();
-    return { captureId, attempt, videoSha256, frameSha256, durationSeconds: probe.durationSeconds, status: 'capture_accepted' };
+    return {
+      captureId,
+      attempt,
+      videoSha256,
+      frameSha256,
+      durationSeconds: probe.durationSeconds,
+      status: 'capture_accepted',
+      assurance,
+    };
   } finally {
     if (uploaded.length) await deps.s3.removeObjects(deps.cfg.BUCKET_CAPTURES, uploaded).catch(() => undefined);
     await rm(dir, { recursive: true, force: true });

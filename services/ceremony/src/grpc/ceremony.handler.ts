@@ -9,18 +9,13 @@ import {
   type AuthenticatorTransportFuture,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import { ACTION_SECONDS, READ_SECONDS, newChallenge, reusableChallenge, type ChallengeRecord } from '../domain/challenge.js';
+import { MAX_DRAWS_PER_ATTEMPT } from '../domain/challenge.js';
+import { redoSteps } from '../domain/redo.js';
+import { appendLive } from '../usecases/append-live.js';
+import { issueChallenge } from '../usecases/issue-challenge.js';
+import { startLive } from '../usecases/start-live.js';
 import { attestationText, CONSENT_TEXT, CONSENT_TEXT_VERSION } from '../domain/attestation.js';
-import {
-  alreadyPassed,
-  captureInReview,
-  consentAlreadyRecorded,
-  consentRequired,
-  forensicLimit,
-  noAttemptsLeft,
-  noLiveChallenge,
-  tooLarge,
-} from '../domain/errors.js';
+import { consentAlreadyRecorded, forensicLimit, noLiveChallenge, tooLarge } from '../domain/errors.js';
 import { forensicBatchSchema, MAX_FORENSIC_BATCH_BYTES, MAX_FORENSIC_BATCHES } from '../domain/forensic.js';
 import { webauthnChallenge, withWebauthn } from '../domain/webauthn.js';
 import { conflict } from '@signet/kit';
@@ -48,6 +43,8 @@ function summaryOf({ ctx, session }: Resolved): ceremonyV1.CeremonySummary {
     attempt: session.attempt,
     webauthnDone,
     verificationMode: last?.verification_mode ?? ctx.verificationMode,
+    drawsLeft: Math.max(0, MAX_DRAWS_PER_ATTEMPT - session.draws),
+    redo: last?.outcome === 'FAIL' ? redoSteps(last.failed_checks ?? []) : [],
   };
 }
 
@@ -93,37 +90,9 @@ export function ceremonyHandlers(deps: CeremonyDeps) {
       return summaryOf({ ctx: r.ctx, session: updated });
     },
 
-    async issueChallenge(req: ceremonyV1.TokenRequest): Promise<ceremonyV1.Challenge> {
-      const r = await resolve(deps, req.token);
-      const step = stepOf(r.ctx, r.session);
-      if (step === 'consent') throw consentRequired();
-      if (step === 'verifying') throw captureInReview();
-      if (step === 'passed') throw alreadyPassed();
-      if (step === 'failed' || r.ctx.attemptsLeft <= 0) throw noAttemptsLeft();
-      const reply = (c: ChallengeRecord): ceremonyV1.Challenge => ({
-        words: c.words,
-        actions: c.actions,
-        nonce: c.nonce,
-        expiresAt: c.expires_at.toISOString(),
-        attempt: r.session.attempt + 1,
-        actionSeconds: ACTION_SECONDS,
-        readSeconds: READ_SECONDS,
-      });
-      const live = reusableChallenge(r.session.challenge);
-      if (live) {
-        counters.challenges.inc({ kind: 'reused' });
-        return reply(live);
-      }
-      const c = newChallenge({
-        documentSha256: r.ctx.documentSha256,
-        transactionId: Number(r.ctx.transactionId),
-        signerIndex: r.ctx.signerIndex,
-        signerEmail: r.ctx.signerEmail,
-      });
-      if (!(await sessions.setChallenge(r.session._id, r.session.attempt, c))) throw captureInReview();
-      counters.challenges.inc({ kind: 'new' });
-      return reply(c);
-    },
+    issueChallenge: (req: ceremonyV1.TokenRequest) => issueChallenge(deps, req.token),
+    startLive: (req: ceremonyV1.TokenRequest) => startLive(deps, req.token),
+    appendLive: (req: ceremonyV1.LiveChunk) => appendLive(deps, req),
 
     async getWebauthnOptions(req: ceremonyV1.TokenRequest): Promise<ceremonyV1.WebauthnOptions> {
       const r = await resolve(deps, req.token);

@@ -7,6 +7,7 @@ import type { OutboxRelay } from '@signet/kit';
 import type { CeremonyConfig } from '../config.js';
 import { sessionNotFound } from '../domain/errors.js';
 import { sessionId, type Session, type SessionRepository } from '../store/session.repository.js';
+import type { LiveBuffer } from '../store/live.buffer.js';
 
 export type CeremonyDeps = {
   cfg: CeremonyConfig;
@@ -18,11 +19,15 @@ export type CeremonyDeps = {
   redis: Redis;
   relay: OutboxRelay;
   counters: CeremonyCounters;
+  live: LiveBuffer;
 };
 
 type CounterOf = ReturnType<Metrics['counter']>;
 type HistogramOf = ReturnType<Metrics['histogram']>;
-export type CeremonyCounters = Record<'consents' | 'challenges' | 'captures' | 'webauthn' | 'forensic' | 'verdicts', CounterOf> &
+export type CeremonyCounters = Record<
+  'consents' | 'challenges' | 'captures' | 'webauthn' | 'forensic' | 'verdicts' | 'live' | 'assurance',
+  CounterOf
+> &
   Record<'captureBytes' | 'captureSeconds', HistogramOf>;
 
 export function ceremonyCounters(metrics: Metrics): CeremonyCounters {
@@ -47,6 +52,16 @@ export function ceremonyCounters(metrics: Metrics): CeremonyCounters {
     webauthn: metrics.counter('signet_ceremony_webauthn_total', 'WebAuthn verifications by kind and result', ['kind', 'result']),
     forensic: metrics.counter('signet_ceremony_forensic_batches_total', 'Forensic batches by result', ['result']),
     verdicts: metrics.counter('signet_ceremony_verdicts_recorded_total', 'Biometric verdicts recorded on sessions', ['outcome']),
+    live: metrics.counter(
+      'signet_ceremony_live_chunks_total',
+      'Live recordings started and their chunks by result (appended, duplicate, gap, too_large, too_many)',
+      ['result'],
+    ),
+    assurance: metrics.counter(
+      'signet_ceremony_capture_assurance_total',
+      'Accepted captures by the assurance their timing proves (live, recorded)',
+      ['assurance'],
+    ),
   };
 }
 

@@ -1,6 +1,8 @@
 import { Schema, type Connection } from 'mongoose';
 import { isDuplicateKey, outboxField, outboxIndex, type OutboxEntry } from '@signet/kit';
 import type { ChallengeRecord } from '../domain/challenge.js';
+import type { Assurance } from '../domain/live.js';
+import type { Timeline } from '../domain/timeline.js';
 
 export type Consent = { text_version: string; at: Date; ip: string; user_agent: string };
 
@@ -8,7 +10,23 @@ export type CaptureRecord = {
   capture_id: string;
   attempt: number;
   nonce: string;
-  challenge: { words: string[]; actions: string[]; nonce: string; salt: string; issued_at: Date; expires_at: Date };
+  challenge: {
+    words: string[];
+    actions: string[];
+    nonce: string;
+    salt: string;
+    issued_at: Date;
+    expires_at: Date;
+    timeline?: Timeline;
+    mode?: 'upload' | 'live';
+  };
+  /** What the capture proves about "now", and for a live capture the timing evidence. */
+  assurance?: Assurance;
+  live?: { shown_ms: number[]; arrival_ms: number[]; detail: string } | null;
+  /** Set on the record of an attempt spent by drawing too many challenges (no media). */
+  forfeited?: boolean;
+  /** After a FAIL verdict: the failed checks (no scores), for the signer's "what to redo". */
+  failed_checks?: string[];
   video_key: string;
   frame_key: string;
   video_sha256: string;
@@ -37,10 +55,15 @@ export type Session = {
   consent: Consent | null;
   challenge: ChallengeRecord | null;
   attempt: number;
+  /** New challenges drawn in the current attempt. */
+  draws: number;
   captures: CaptureRecord[];
   webauthn: WebauthnRecord | null;
   forensic_batches: number;
 };
+
+/** Sessions written before draws were counted have no field: they count as none drawn. */
+const drawsFilter = (draws: number) => (draws === 0 ? { $in: [0, null] } : draws);
 
 export const sessionId = (transactionId: number, signerIndex: number) => `${transactionId}:${signerIndex}`;
 
@@ -54,6 +77,7 @@ const sessionSchema = new Schema(
     consent: { type: Object, default: null },
     challenge: { type: Object, default: null },
     attempt: { type: Number, default: 0 },
+    draws: { type: Number, default: 0 },
     captures: { type: [Object], default: [] },
     webauthn: { type: Object, default: null },
     forensic_batches: { type: Number, default: 0 },
@@ -116,6 +140,7 @@ export function createSessionRepository(conn: Connection) {
       consent: s.consent ?? null,
       challenge: s.challenge ?? null,
       attempt: s.attempt ?? 0,
+      draws: s.draws ?? 0,
       captures: s.captures ?? [],
       webauthn: s.webauthn ?? null,
       forensic_batches: s.forensic_batches ?? 0,
@@ -156,6 +181,7 @@ export function createSessionRepository(conn: Connection) {
               consent: null,
               challenge: null,
               attempt: 0,
+              draws: 0,
               captures: [],
               webauthn: null,
               forensic_batches: 0,
@@ -177,9 +203,37 @@ export function createSessionRepository(conn: Connection) {
           .lean(),
       );
     },
-    /** Replaces the challenge, guarded by the attempt count seen when it was decided. */
-    async setChallenge(id: string, attempt: number, challenge: ChallengeRecord): Promise<boolean> {
-      const r = await model.updateOne({ _id: id, attempt, consent: { $ne: null } }, { $set: { challenge, webauthn: null } });
+    /**
+     * Replaces the challenge and counts the draw, guarded by the attempt and draw count seen when
+     * it was decided (so two racing requests cannot both draw on one count).
+     */
+    async setChallenge(id: string, attempt: number, draws: number, challenge: ChallengeRecord): Promise<boolean> {
+      const r = await model.updateOne(
+        { _id: id, attempt, draws: drawsFilter(draws), consent: { $ne: null } },
+        { $set: { challenge, webauthn: null, draws: draws + 1 } },
+      );
+      return r.modifiedCount === 1;
+    },
+    /** Marks the live challenge's stream as begun (it is never served again), once. */
+    async startLive(id: string, nonce: string, at: Date): Promise<boolean> {
+      const r = await model.updateOne(
+        { _id: id, 'challenge.nonce': nonce, 'challenge.mode': 'live', 'challenge.live_started_at': null },
+        { $set: { 'challenge.live_started_at': at } },
+      );
+      return r.modifiedCount === 1;
+    },
+    /**
+     * Spends the attempt whose draws are used up: a capture record without media, failed, and the
+     * event that tells the transaction; guarded like setChallenge.
+     */
+    async forfeitAttempt(id: string, draws: number, capture: CaptureRecord, event: OutboxEntry): Promise<boolean> {
+      const r = await model.updateOne(
+        { _id: id, attempt: capture.attempt - 1, draws: drawsFilter(draws) },
+        {
+          $set: { challenge: null, webauthn: null, attempt: capture.attempt, draws: 0 },
+          $push: { captures: capture, outbox: event },
+        },
+      );
       return r.modifiedCount === 1;
     },
     /**
@@ -189,7 +243,7 @@ export function createSessionRepository(conn: Connection) {
     async acceptCapture(id: string, capture: CaptureRecord, event: OutboxEntry, now: Date): Promise<boolean> {
       const r = await model.updateOne(
         { _id: id, attempt: capture.attempt - 1, 'challenge.nonce': capture.nonce, 'challenge.expires_at': { $gt: now } },
-        { $set: { challenge: null, attempt: capture.attempt }, $push: { captures: capture, outbox: event } },
+        { $set: { challenge: null, attempt: capture.attempt, draws: 0 }, $push: { captures: capture, outbox: event } },
       );
       return r.modifiedCount === 1;
     },
@@ -198,14 +252,20 @@ export function createSessionRepository(conn: Connection) {
       return r.modifiedCount === 1;
     },
     /** Records a verdict on the capture it names; a redelivery finds it already set and changes nothing. */
-    async recordOutcome(transactionId: number, signerIndex: number, captureId: string, outcome: string): Promise<boolean> {
+    async recordOutcome(
+      transactionId: number,
+      signerIndex: number,
+      captureId: string,
+      outcome: string,
+      failedChecks: string[] = [],
+    ): Promise<boolean> {
       const s = await this.get(sessionId(transactionId, signerIndex));
       if (!s) return false;
       const i = s.captures.findIndex((c) => c.capture_id === captureId);
       if (i < 0) return false;
       const r = await model.updateOne(
         { _id: s._id, [`captures.${i}.capture_id`]: captureId, [`captures.${i}.outcome`]: null },
-        { $set: { [`captures.${i}.outcome`]: outcome } },
+        { $set: { [`captures.${i}.outcome`]: outcome, [`captures.${i}.failed_checks`]: failedChecks } },
       );
       return r.modifiedCount === 1;
     },

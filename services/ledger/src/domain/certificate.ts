@@ -3,6 +3,8 @@ export type CertificateSigner = {
   name: string;
   email_masked: string;
   verification_mode: string;
+  /** live: the challenge was revealed while the recording streamed in; recorded: a single upload. */
+  assurance: string;
   verified_at: string;
   video_commitment: string;
   frame_commitment: string;

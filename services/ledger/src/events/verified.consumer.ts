@@ -26,6 +26,7 @@ export function certificateFromEvent(ev: eventsV1.TransactionVerified): Certific
       name: s.name,
       email_masked: maskEmail(s.email),
       verification_mode: s.verificationMode,
+      assurance: s.assurance || 'recorded',
       verified_at: s.verifiedAt,
       video_commitment: s.videoSha256,
       frame_commitment: s.frameSha256,

@@ -103,7 +103,7 @@ export async function renderCertificatePdf(input: CertificatePdfInput): Promise<
   w.heading('Signers');
   c.signers.forEach((s, i) => {
     w.field(`Signer ${i + 1}`, `${s.name} (${s.email_masked})`);
-    w.field('  Verification', `${s.verification_mode}, passed at ${s.verified_at}`);
+    w.field('  Verification', `${s.verification_mode} (${s.assurance ?? 'recorded'}), passed at ${s.verified_at}`);
     if (s.video_commitment) w.field('  Video commitment', s.video_commitment);
     if (s.frame_commitment) w.field('  Frame commitment', s.frame_commitment);
     if (s.reference_commitment) w.field('  Photo commitment', s.reference_commitment);

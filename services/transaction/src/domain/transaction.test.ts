@@ -3,6 +3,7 @@ import {
   applyCapture,
   applyCertificate,
   applyConsent,
+  applyForfeit,
   applyVerdict,
   deriveStatus,
   type Signer,
@@ -62,6 +63,20 @@ describe('transitions', () => {
     const ev = { index: 0, capture_id: 'c1', attempt: 1, video_sha256: 'v', frame_sha256: 'f' };
     expect(applyCapture(tx([signer(0)]), ev, at)).toBeNull();
     expect(applyCapture(tx([signer(0, { state: 'consent_accepted' })]), ev, at)!.status).toBe('capture_accepted');
+  });
+
+  it('a forfeited attempt (too many challenge draws) costs one attempt, once; the last one fails the signer', () => {
+    const ev = { index: 0, capture_id: 'f1', attempt: 1, reason: 'challenge_redraws' };
+    const c = applyForfeit(tx([signer(0, { state: 'consent_accepted' })]), ev, at)!;
+    expect(c.signers[0]).toMatchObject({ state: 'consent_accepted', attempts_left: 2 });
+    expect(c.log[0]!.type).toBe('attempt_forfeited');
+    expect(c.log[0]!.detail).toMatch(/challenge_redraws/);
+    // a redelivery on the state it produced spends nothing more; nor does one while a capture is in analysis
+    expect(applyForfeit(tx(c.signers), ev, at)).toBeNull();
+    expect(applyForfeit(tx([signer(0, { state: 'capture_accepted', capture_id: 'x' })]), ev, at)).toBeNull();
+    const last = applyForfeit(tx([signer(0, { state: 'consent_accepted', attempts_left: 1 })]), ev, at)!;
+    expect(last.signers[0]!.state).toBe('failed');
+    expect(last.status).toBe('failed');
   });
 
   it('a verdict applies only to the capture under analysis', () => {

@@ -30,6 +30,8 @@ export type Signer = {
   video_sha256: string;
   frame_sha256: string;
   verified_at: Date | null;
+  /** What the passing capture's timing proved: live or recorded (absent before it existed). */
+  assurance?: string;
 };
 
 export type LogEntry = { type: string; at: Date; actor: string; detail: string };
@@ -121,13 +123,13 @@ export function applyCapture(
  */
 export function applyVerdict(
   state: TxState,
-  ev: { index: number; capture_id: string; outcome: string; failed_checks: string[] },
+  ev: { index: number; capture_id: string; outcome: string; failed_checks: string[]; assurance?: string },
   at: Date,
 ): Change | null {
   const s = state.signers[ev.index];
   if (!s || !isPending(state.status) || s.state !== 'capture_accepted' || s.capture_id !== ev.capture_id) return null;
   if (ev.outcome === 'PASS') {
-    const signers = withSigner(state, ev.index, { state: 'passed', verified_at: at });
+    const signers = withSigner(state, ev.index, { state: 'passed', verified_at: at, assurance: ev.assurance || 'recorded' });
     return finish(
       state,
       signers,
@@ -156,6 +158,41 @@ export function applyVerdict(
       },
     ],
     { index: ev.index, from: s.state, to, attempts_left: left },
+  );
+}
+
+/**
+ * The signer drew more challenges in one attempt than allowed: the attempt is spent as a capture
+ * that failed. Applies only while the signer awaits a capture, so a redelivery changes nothing.
+ */
+export function applyForfeit(
+  state: TxState,
+  ev: { index: number; capture_id: string; attempt: number; reason: string },
+  at: Date,
+): Change | null {
+  // Applied already: the spent attempt is the signer's last capture.
+  if (state.signers[ev.index]?.capture_id === ev.capture_id) return null;
+  const captured = applyCapture(state, { ...ev, video_sha256: '', frame_sha256: '' }, at);
+  if (!captured) return null;
+  const failed = applyVerdict(
+    { ...state, signers: captured.signers, status: captured.status },
+    { index: ev.index, capture_id: ev.capture_id, outcome: 'FAIL', failed_checks: [ev.reason] },
+    at,
+  );
+  if (!failed) return null;
+  const s = state.signers[ev.index]!;
+  return finish(
+    state,
+    failed.signers,
+    [
+      {
+        type: 'attempt_forfeited',
+        at,
+        actor: `signer:${ev.index}`,
+        detail: failed.log[0]!.detail.replace('failed verification', 'spent an attempt'),
+      },
+    ],
+    { index: ev.index, from: s.state, to: failed.signerChanged!.to, attempts_left: failed.signerChanged!.attempts_left },
   );
 }
 

@@ -1,7 +1,15 @@
 import { outboxEvent, type DeliveredEvent, type KeyedLock, type Logger, type OutboxEntry, type OutboxRelay } from '@signet/kit';
 import { eventsV1 } from '@signet/proto';
 import { commitment } from '../domain/creation.js';
-import { applyCapture, applyCertificate, applyConsent, applyVerdict, type Change, type TxState } from '../domain/transaction.js';
+import {
+  applyCapture,
+  applyCertificate,
+  applyConsent,
+  applyForfeit,
+  applyVerdict,
+  type Change,
+  type TxState,
+} from '../domain/transaction.js';
 import type { TransactionMetrics } from '../metrics.js';
 import type { TransactionRecord, TransactionRepository } from '../store/transaction.repository.js';
 
@@ -68,6 +76,7 @@ function eventsFor(rec: TransactionRecord, change: Change): OutboxEntry[] {
             frameSha256: commitment(rec.commitment_salt, s.frame_sha256),
             referenceSha256: s.index === 0 ? commitment(rec.commitment_salt, rec.reference_sha256) : '',
             verifiedAt: (s.verified_at ?? new Date()).toISOString(),
+            assurance: s.assurance || 'recorded',
           })),
         }).finish(),
       ),
@@ -144,12 +153,25 @@ export function stateConsumer(deps: Deps) {
         );
         return;
       }
+      case 'signet.ceremony.attempt.forfeited': {
+        const e = eventsV1.AttemptForfeited.decode(ev.data);
+        await applyTrigger(deps, Number(e.transactionId), (s) =>
+          applyForfeit(s, { index: e.signerIndex, capture_id: e.captureId, attempt: e.attempt, reason: e.reason }, new Date()),
+        );
+        return;
+      }
       case 'signet.biometrics.verdict': {
         const e = eventsV1.BiometricsVerdict.decode(ev.data);
         await applyTrigger(deps, Number(e.transactionId), (s) =>
           applyVerdict(
             s,
-            { index: e.signerIndex, capture_id: e.captureId, outcome: e.outcome, failed_checks: e.failedChecks },
+            {
+              index: e.signerIndex,
+              capture_id: e.captureId,
+              outcome: e.outcome,
+              failed_checks: e.failedChecks,
+              assurance: e.assurance,
+            },
             new Date(),
           ),
         );

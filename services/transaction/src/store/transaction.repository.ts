@@ -40,6 +40,7 @@ const signerSchema = new Schema(
     video_sha256: { type: String, default: '' },
     frame_sha256: { type: String, default: '' },
     verified_at: { type: Date, default: null },
+    assurance: { type: String, default: '' },
   },
   { _id: false },
 );

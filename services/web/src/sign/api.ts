@@ -15,7 +15,34 @@ export type Summary = {
   outcome: string | null;
   consent_text_version: string;
   consent_text: string;
+  /** new challenges left in this attempt */
+  draws_left: number;
+  /** after a failed verdict: face | action | words | light | challenge */
+  redo: string[];
 };
+
+/** What the page shows during one segment of the live recording. */
+export type Reveal = {
+  segment: number;
+  colour: string;
+  prompt: 'neutral' | 'words' | 'action' | 'hold';
+  words: string[];
+  action: string | null;
+  action_number: number;
+  action_count: number;
+};
+
+export type LiveStart = {
+  nonce: string;
+  expires_at: string;
+  attempt: number;
+  segment_ms: number;
+  segments: number;
+  draws_left: number;
+  reveal: Reveal;
+};
+
+export type LiveAck = { seq: number; done: boolean; reveal: Reveal | null };
 
 export type Challenge = {
   words: string[];
@@ -62,6 +89,19 @@ export function api(token: string) {
     webauthnVerify: (response: unknown) =>
       post<{ verified: boolean; verification_mode: string }>('/webauthn/verify', { response }),
     forensic: (events: unknown[]) => post<unknown>('/forensic', { events }),
+    live: () => post<LiveStart>('/live'),
+    /** One recorder timeslice; `shown` lists the segments shown since the last chunk, at recording times (ms). */
+    chunk: (nonce: string, seq: number, data: Blob, shown: [number, number][]) =>
+      call<LiveAck>(
+        `/live/${nonce}/chunks/${seq}${shown.length ? `?shown=${shown.map(([k, ms]) => `${k}:${Math.round(ms)}`).join(',')}` : ''}`,
+        { method: 'POST', headers: { 'Content-Type': 'application/octet-stream' }, body: data },
+      ),
+    finish: (nonce: string, frame: Blob) =>
+      call<{ capture_id: string; attempt: number; assurance: string }>(`/live/${nonce}/finish`, {
+        method: 'POST',
+        headers: { 'Content-Type': frame.type || 'image/jpeg' },
+        body: frame,
+      }),
     /** Multipart upload with progress (XHR: fetch has no upload progress). Rejects with ApiError; status 0 is a network failure. */
     capture(
       nonce: string,

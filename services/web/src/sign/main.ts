@@ -1,6 +1,6 @@
 import '../shared/a11y.css';
 import './sign.css';
-import { api, ApiError, type Challenge, type Summary } from './api.js';
+import { api, ApiError, type LiveStart, type Reveal, type Summary } from './api.js';
 import { cameraEnumeration, devtoolsHeuristic, forensicLog, sensorSampler } from './forensic.js';
 import { runWebauthn, webauthnSupported } from './webauthn.js';
 
@@ -20,11 +20,18 @@ const ACTION_TEXT: Record<string, string> = {
   smile: 'Smile',
   look_up: 'Look up, then back',
 };
-const READ_SECONDS = 6;
+/** What to tell the signer after a failed verdict, per step to redo (never a score). */
+const REDO_TEXT: Record<string, string> = {
+  face: 'Your face could not be matched: keep your face alone in the frame, well lit, for the whole recording.',
+  action: 'A movement was missed: do each movement while it is shown, and keep your head still in between.',
+  words: 'The words were not heard: read them aloud clearly while they are shown.',
+  light:
+    'The screen light on your face was not seen: hold the phone in front of your face, screen brightness up, and avoid strong light behind you.',
+  challenge: 'Too many new challenges were requested in one attempt.',
+};
 
 let summary: Summary | undefined;
 let stream: MediaStream | undefined;
-let challenge: Challenge | undefined;
 
 function show(screen: Screen, announce?: string) {
   for (const s of document.querySelectorAll<HTMLElement>('section[data-screen]')) s.hidden = s.dataset.screen !== screen;
@@ -168,9 +175,11 @@ async function toPreview() {
   show('preview');
   $('start').onclick = async () => {
     window.clearInterval(timer);
+    if (!window.MediaRecorder) return fatal('This browser cannot record video. Open the link in a current browser.');
     $<HTMLButtonElement>('start').disabled = true;
+    let live: LiveStart;
     try {
-      challenge = await client.challenge();
+      live = await client.live();
     } catch (err) {
       $<HTMLButtonElement>('start').disabled = false;
       if (gone(err)) return;
@@ -179,45 +188,37 @@ async function toPreview() {
       return;
     }
     $<HTMLButtonElement>('start').disabled = false;
-    if (summary?.webauthn_offered && webauthnSupported()) return offerWebauthn();
-    await record();
+    await record(live);
   };
 }
 
-function offerWebauthn() {
+/** After the recording, before it is sent: the optional device confirmation (bound to the same nonce). */
+function offerWebauthn(): Promise<void> {
   const err = $('webauthn-error');
   err.hidden = true;
   show('webauthn');
-  $('webauthn-skip').onclick = () => void record();
-  $('webauthn-use').onclick = async () => {
-    try {
-      const o = await client.webauthnOptions();
-      const response = await runWebauthn(o.kind, o.options);
-      await client.webauthnVerify(response);
-      log.add('timing', { webauthn: 'done' });
-      await record();
-    } catch (e) {
-      if (gone(e)) return;
-      err.textContent = `Device confirmation did not work (${(e as Error).message}). You can try again or skip it.`;
-      err.hidden = false;
-    }
-  };
+  return new Promise((done) => {
+    $('webauthn-skip').onclick = () => done();
+    $('webauthn-use').onclick = async () => {
+      try {
+        const o = await client.webauthnOptions();
+        const response = await runWebauthn(o.kind, o.options);
+        await client.webauthnVerify(response);
+        log.add('timing', { webauthn: 'done' });
+        done();
+      } catch (e) {
+        if (gone(e)) return;
+        err.textContent = `Device confirmation did not work (${(e as Error).message}). You can try again or skip it.`;
+        err.hidden = false;
+      }
+    };
+  });
 }
 
 function pickMime(): string {
   for (const m of ['video/webm;codecs=vp8,opus', 'video/webm;codecs=vp9,opus', 'video/webm', 'video/mp4'])
     if (window.MediaRecorder?.isTypeSupported?.(m)) return m;
   return '';
-}
-
-async function countdown(title: string, words: string, seconds: number) {
-  $('prompt-title').textContent = title;
-  $('prompt-words').textContent = words;
-  $('status').textContent = words ? `${title}: ${words}` : title;
-  for (let s = seconds; s > 0; s--) {
-    $('prompt-count').textContent = String(s);
-    await sleep(1000);
-  }
 }
 
 async function grabFrame(v: HTMLVideoElement): Promise<Blob> {
@@ -228,70 +229,119 @@ async function grabFrame(v: HTMLVideoElement): Promise<Blob> {
   return new Promise((resolve, reject) => c.toBlob((b) => (b ? resolve(b) : reject(new Error('frame'))), 'image/jpeg', 0.92));
 }
 
-async function record() {
-  const ch = challenge!;
-  if (!window.MediaRecorder) return fatal('This browser cannot record video. Open the link in a current browser.');
+/** Shows one segment: the screen colour (its light on the face is part of the evidence) and the prompt. */
+function showReveal(r: Reveal) {
+  document.body.style.setProperty('--light', r.colour);
+  document.body.dataset.light = r.colour;
+  const title =
+    r.prompt === 'words'
+      ? 'Read these words aloud'
+      : r.prompt === 'action'
+        ? `${r.action_number} of ${r.action_count}: ${ACTION_TEXT[r.action ?? ''] ?? r.action}`
+        : r.prompt === 'hold'
+          ? 'Look at the camera'
+          : 'Keep your head still, facing the camera';
+  const words = r.prompt === 'words' ? r.words.join(' · ') : '';
+  if ($('prompt-title').textContent !== title) {
+    $('prompt-title').textContent = title;
+    $('status').textContent = words ? `${title}: ${words}` : title;
+  }
+  $('prompt-words').textContent = words;
+  $('prompt-count').textContent = '';
+}
+
+/**
+ * The live recording: the recorder hands over one chunk per segment; each is sent at once, and
+ * the answer reveals the next segment (prompt and colour), shown the moment it arrives. The page
+ * reports when it showed each segment, so the service can check the answer came after the prompt.
+ */
+async function record(live: LiveStart) {
   const v = $<HTMLVideoElement>('live');
   v.srcObject = stream!;
   await v.play().catch(() => undefined);
   show('record', 'Recording started');
+  document.body.classList.add('lit');
   const mime = pickMime();
   const rec = new MediaRecorder(stream!, mime ? { mimeType: mime, videoBitsPerSecond: 1_500_000 } : undefined);
-  const chunks: Blob[] = [];
-  rec.ondataavailable = (e) => e.data.size && chunks.push(e.data);
   const stopped = new Promise<void>((r) => (rec.onstop = () => r()));
-  rec.start(1000);
-  const t0 = performance.now();
-  await countdown('Read these words aloud', ch.words.join(' · '), ch.read_seconds || READ_SECONDS);
-  const windows: Record<string, unknown>[] = [];
-  for (const [i, a] of ch.actions.entries()) {
-    windows.push({ action: a, start_ms: Math.round(performance.now() - t0) });
-    await countdown(`${i + 1} of ${ch.actions.length}: ${ACTION_TEXT[a] ?? a}`, '', ch.action_seconds);
-  }
-  await countdown('Look at the camera', '', 1);
-  const frame = await grabFrame(v);
-  rec.stop();
+  let failure: unknown;
+  let frame: Promise<Blob> | undefined;
+  let seq = 0;
+  let queue = Promise.resolve();
+  let pending: [number, number][] = [];
+  let t0 = 0;
+  const send = (data: Blob) => {
+    const mySeq = seq++;
+    queue = queue.then(async () => {
+      if (failure) return;
+      const shown = pending;
+      pending = [];
+      try {
+        const ack = await client.chunk(live.nonce, mySeq, data, shown);
+        if (ack.reveal) {
+          showReveal(ack.reveal);
+          pending.push([ack.reveal.segment, performance.now() - t0]);
+        }
+        if (ack.done && rec.state === 'recording') {
+          frame = grabFrame(v);
+          rec.stop();
+        }
+      } catch (err) {
+        failure = err;
+        if (rec.state === 'recording') rec.stop();
+      }
+    });
+  };
+  rec.ondataavailable = (e) => e.data.size && send(e.data);
+  rec.start(live.segment_ms);
+  t0 = performance.now();
+  showReveal(live.reveal);
+  // A stalled network must not keep the camera recording: the service allows the segments plus a margin.
+  const guard = window.setTimeout(() => rec.state === 'recording' && rec.stop(), live.segments * live.segment_ms + 15_000);
   await stopped;
-  log.add('timing', {
-    recorded_ms: Math.round(performance.now() - t0),
-    windows: windows.map((w) => `${w.action}@${w.start_ms}`),
-  });
-  const video = new Blob(chunks, { type: (rec.mimeType || mime || 'video/webm').split(';')[0] });
-  await upload(video, frame);
+  window.clearTimeout(guard);
+  await queue;
+  document.body.classList.remove('lit');
+  log.add('timing', { recorded_ms: Math.round(performance.now() - t0), chunks: seq });
+  if (failure || !frame) {
+    if (gone(failure)) return;
+    const e = failure as ApiError | undefined;
+    $('upload-text').textContent =
+      e?.status === 409
+        ? 'The recording could not be used (the challenge expired or was replaced). Please record again.'
+        : `The recording was interrupted${e ? `: ${e.message}` : ''}. Please record again.`;
+    show('upload');
+    const again = $<HTMLButtonElement>('upload-retry');
+    again.textContent = 'Record again';
+    again.hidden = false;
+    again.onclick = () => void toPreview();
+    return;
+  }
+  if (summary?.webauthn_offered && webauthnSupported()) await offerWebauthn();
+  await finishCapture(live.nonce, await frame);
 }
 
-async function upload(video: Blob, frame: Blob) {
-  const bar = $<HTMLProgressElement>('upload-progress');
+async function finishCapture(nonce: string, frame: Blob) {
   const text = $('upload-text');
   const retry = $<HTMLButtonElement>('upload-retry');
   retry.hidden = true;
+  $<HTMLProgressElement>('upload-progress').removeAttribute('value');
   show('upload');
   for (let attempt = 1; ; attempt++) {
     try {
-      text.textContent = 'Uploading…';
-      await client.capture(challenge!.nonce, video, frame, (f) => {
-        bar.value = Math.round(f * 100);
-        text.textContent = `Uploading… ${bar.value}%`;
-      });
-      bar.value = 100;
-      log.add('timing', { upload: 'done', tries: attempt });
+      text.textContent = 'Sending…';
+      const r = await client.finish(nonce, frame);
+      log.add('timing', { upload: 'done', tries: attempt, assurance: r.assurance });
       void log.flush();
       return void verifying();
     } catch (err) {
       if (gone(err)) return;
       const e = err as ApiError;
-      if (e.status === 409) {
-        // The challenge expired or was replaced: a fresh one is needed, so record again.
-        text.textContent = 'The challenge expired before the upload finished. Please record again.';
-        return void toPreview();
-      }
       if (e.status && e.status < 500 && e.status !== 429) {
-        text.textContent = `The video was not accepted: ${e.detail}`;
-        retry.hidden = true;
-        const again = $<HTMLButtonElement>('upload-retry');
-        again.textContent = 'Record again';
-        again.hidden = false;
-        again.onclick = () => void toPreview();
+        text.textContent = `The recording was not accepted: ${e.detail}`;
+        retry.textContent = 'Record again';
+        retry.hidden = false;
+        retry.onclick = () => void toPreview();
         return;
       }
       if (attempt < 3) {
@@ -300,7 +350,7 @@ async function upload(video: Blob, frame: Blob) {
         continue;
       }
       text.textContent = `${e.message} Press retry when you are back online.`;
-      retry.textContent = 'Retry upload';
+      retry.textContent = 'Retry';
       retry.hidden = false;
       retry.focus();
       await new Promise<void>((r) => (retry.onclick = () => r()));
@@ -312,6 +362,20 @@ async function upload(video: Blob, frame: Blob) {
 
 async function verifying() {
   show('verifying');
+  const began = performance.now();
+  const bar = $<HTMLProgressElement>('verify-progress');
+  // Progress while the analysis runs (it takes some seconds): time-based, it never claims done.
+  const tick = window.setInterval(() => {
+    bar.value = Math.min(95, Math.round((100 * (performance.now() - began)) / 15_000));
+  }, 500);
+  try {
+    await pollVerdict();
+  } finally {
+    window.clearInterval(tick);
+  }
+}
+
+async function pollVerdict() {
   for (;;) {
     let s: Summary;
     try {
@@ -330,6 +394,14 @@ async function verifying() {
       return finish('The verification did not succeed and no attempts are left. The sender has been informed.');
     if (s.step === 'challenge' && s.outcome === 'fail') {
       $('retry-left').textContent = `Attempts left: ${s.attempts_left}.`;
+      const list = $('retry-redo');
+      list.replaceChildren(
+        ...(s.redo.length ? s.redo : ['face']).map((r) => {
+          const li = document.createElement('li');
+          li.textContent = REDO_TEXT[r] ?? r;
+          return li;
+        }),
+      );
       $('retry-go').onclick = () => void toCamera();
       return show('retry');
     }

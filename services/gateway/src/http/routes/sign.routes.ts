@@ -15,6 +15,8 @@ const TOKEN = /^[A-Za-z0-9_-]{16,128}$/;
 const MAX_VIDEO_BYTES = 50 * 1024 * 1024;
 const MAX_FRAME_BYTES = 10 * 1024 * 1024;
 const CAPTURE_DEADLINE_MS = 180_000;
+/** One recorder timeslice of the live ceremony (about 200 KB at the page's bitrate). */
+const MAX_LIVE_CHUNK_BYTES = 2 * 1024 * 1024;
 
 /** The built signing page (services/web/dist), same relative place from src/ and dist/. */
 const WEB_DIST = fileURLToPath(new URL('../../../../web/dist/', import.meta.url));
@@ -61,7 +63,78 @@ function summaryJson(s: ceremonyV1.CeremonySummary) {
     outcome: s.outcome || null,
     consent_text_version: s.consentTextVersion,
     consent_text: s.consentText,
+    draws_left: s.drawsLeft,
+    redo: s.redo,
   };
+}
+
+function revealJson(r: ceremonyV1.Reveal | undefined) {
+  if (!r) return null;
+  return {
+    segment: r.segment,
+    colour: r.colour,
+    prompt: r.prompt,
+    words: r.words,
+    action: r.action || null,
+    action_number: r.actionNumber,
+    action_count: r.actionCount,
+  };
+}
+
+function receiptJson(receipt: ceremonyV1.CaptureReceipt) {
+  return {
+    capture_id: receipt.captureId,
+    attempt: receipt.attempt,
+    status: receipt.status,
+    video_sha256: receipt.videoSha256,
+    frame_sha256: receipt.frameSha256,
+    duration_seconds: receipt.durationSeconds,
+    assurance: receipt.assurance,
+  };
+}
+
+/** `shown=3:1240,4:2255`: segments the page showed since its last chunk, at these recording times (ms). */
+function parseShown(q: unknown): ceremonyV1.SegmentShown[] {
+  if (q === undefined || q === '') return [];
+  if (typeof q !== 'string' || q.length > 2000 || !/^\d{1,4}:\d{1,7}(,\d{1,4}:\d{1,7})*$/.test(q))
+    throw badRequest('shown must be segment:ms pairs separated by commas, e.g. 3:3120,4:4105');
+  return q.split(',').map((p) => {
+    const [segment, ms] = p.split(':').map(Number);
+    return { segment: segment!, shownMs: ms! };
+  });
+}
+
+/** The live capture's end: the final frame, sent after the chunks through the same checks as an upload. */
+function finishLive(
+  ctx: GatewayContext,
+  p: { token: string; nonce: string; ip: string; userAgent: string; frame: Buffer },
+): Promise<ceremonyV1.CaptureReceipt> {
+  return new Promise((resolve, reject) => {
+    const md = new Metadata();
+    for (const [k, v] of Object.entries(injectContext())) md.set(k, v);
+    const call = ctx.ceremony.raw.submitCapture(
+      md,
+      { deadline: new Date(Date.now() + CAPTURE_DEADLINE_MS) },
+      (err: ServiceError | null, r?: ceremonyV1.CaptureReceipt) => (err ? reject(RpcError.from(err)) : resolve(r!)),
+    );
+    call.write({
+      part: {
+        $case: 'begin',
+        value: {
+          token: p.token,
+          nonce: p.nonce,
+          ip: p.ip,
+          userAgent: p.userAgent,
+          videoContentType: '',
+          frameContentType: '',
+          live: true,
+        },
+      },
+    });
+    for (let o = 0; o < p.frame.length; o += 64 * 1024)
+      call.write({ part: { $case: 'frame', value: p.frame.subarray(o, o + 64 * 1024) } });
+    call.end();
+  });
 }
 
 /** /api/sign/{token}/*: the public signing ceremony, authorised by the token; and the page at /sign/{token}. */
@@ -157,6 +230,18 @@ export function signRoutes(ctx: GatewayContext): RouteModule {
       attempt: c.attempt,
       action_seconds: c.actionSeconds,
       read_seconds: c.readSeconds,
+      timeline: c.timeline
+        ? {
+            segment_ms: c.timeline.segmentMs,
+            words_start_ms: c.timeline.wordsStartMs,
+            words_end_ms: c.timeline.wordsEndMs,
+            actions: c.timeline.actions.map((a) => ({ action: a.action, start_ms: a.startMs, end_ms: a.endMs })),
+            colours: c.timeline.colours,
+            total_ms: c.timeline.totalMs,
+          }
+        : null,
+      draws_left: c.drawsLeft,
+      assurance: c.assurance,
     });
   });
 
@@ -165,14 +250,54 @@ export function signRoutes(ctx: GatewayContext): RouteModule {
     if (!req.is('multipart/form-data'))
       throw badRequest('capture must be multipart/form-data with fields nonce, video and frame');
     const receipt = await streamCapture(ctx, req, tokenOf(req), ua(req));
+    res.status(201).json(receiptJson(receipt));
+  });
+
+  // The live ceremony: start (segment 0 revealed), then one chunk per recorder timeslice, each
+  // answered with the next segment, then the final frame. See services/ceremony/src/domain/live.ts.
+  router.post('/api/sign/:token/live', guard, async (req, res) => {
+    const l = await ctx.ceremony.startLive({ token: tokenOf(req) });
+    res.setHeader('Cache-Control', 'no-store');
     res.status(201).json({
-      capture_id: receipt.captureId,
-      attempt: receipt.attempt,
-      status: receipt.status,
-      video_sha256: receipt.videoSha256,
-      frame_sha256: receipt.frameSha256,
-      duration_seconds: receipt.durationSeconds,
+      nonce: l.nonce,
+      expires_at: l.expiresAt,
+      attempt: l.attempt,
+      segment_ms: l.segmentMs,
+      segments: l.segments,
+      draws_left: l.drawsLeft,
+      reveal: revealJson(l.reveal),
     });
+  });
+
+  const chunkBody = express.raw({ type: () => true, limit: MAX_LIVE_CHUNK_BYTES });
+  router.post('/api/sign/:token/live/:nonce/chunks/:seq', guard, chunkBody, async (req, res) => {
+    const seq = Number(req.params.seq);
+    if (!/^\d{1,4}$/.test(String(req.params.seq))) throw badRequest('seq must be the chunk number (0, 1, 2, ...)');
+    if (!Buffer.isBuffer(req.body) || req.body.length === 0) throw badRequest('the chunk is the request body; it was empty');
+    const ack = await ctx.ceremony.appendLive({
+      token: tokenOf(req),
+      nonce: String(req.params.nonce),
+      seq,
+      data: req.body,
+      shown: parseShown(req.query.shown),
+    });
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({ seq: ack.seq, done: ack.done, reveal: ack.reveal ? revealJson(ack.reveal) : null });
+  });
+
+  const frameBody = express.raw({ type: () => true, limit: MAX_FRAME_BYTES });
+  router.post('/api/sign/:token/live/:nonce/finish', guard, frameBody, async (req, res) => {
+    await limits.capture(req);
+    if (!Buffer.isBuffer(req.body) || req.body.length === 0)
+      throw badRequest('the final frame (JPEG or PNG) is the request body; it was empty');
+    const receipt = await finishLive(ctx, {
+      token: tokenOf(req),
+      nonce: String(req.params.nonce),
+      ip: req.ip ?? '',
+      userAgent: ua(req),
+      frame: req.body,
+    });
+    res.status(201).json(receiptJson(receipt));
   });
 
   router.post('/api/sign/:token/webauthn/options', guard, async (req, res) => {
@@ -281,7 +406,7 @@ function streamCapture(ctx: GatewayContext, req: Request, token: string, userAge
       call!.write({
         part: {
           $case: 'begin',
-          value: { token, nonce: nonce!, ip: req.ip ?? '', userAgent, videoContentType: '', frameContentType: '' },
+          value: { token, nonce: nonce!, ip: req.ip ?? '', userAgent, videoContentType: '', frameContentType: '', live: false },
         },
       });
     };
@@ -427,6 +552,37 @@ function signOpenapi() {
             },
           },
         },
+        responses: { '201': { description: 'Capture accepted' }, '413': { description: 'Too large' }, ...errors },
+      }),
+    },
+    '/api/sign/{token}/live': {
+      post: op(
+        'Start a live recording: a new challenge of which only segment 0 (its prompt and screen colour) is revealed; each chunk reveals the next',
+        { responses: { '201': { description: 'Live challenge started' }, ...errors } },
+      ),
+    },
+    '/api/sign/{token}/live/{nonce}/chunks/{seq}': {
+      post: op('Append chunk seq (0, 1, ...) of the live recording (raw bytes, ≤2 MB); the answer reveals the next segment', {
+        parameters: [
+          token,
+          { name: 'nonce', in: 'path', required: true, schema: { type: 'string' } },
+          { name: 'seq', in: 'path', required: true, schema: { type: 'integer', minimum: 0 } },
+          {
+            name: 'shown',
+            in: 'query',
+            required: false,
+            description: 'segments shown since the last chunk, as segment:ms pairs (recording time), e.g. 3:3120',
+            schema: { type: 'string' },
+          },
+        ],
+        requestBody: { content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+        responses: { '200': { description: 'Chunk stored; the next segment' }, '413': { description: 'Too large' }, ...errors },
+      }),
+    },
+    '/api/sign/{token}/live/{nonce}/finish': {
+      post: op('Finish the live recording with the final frame (JPEG/PNG body); the capture is checked and accepted', {
+        parameters: [token, { name: 'nonce', in: 'path', required: true, schema: { type: 'string' } }],
+        requestBody: { content: { 'image/jpeg': { schema: { type: 'string', format: 'binary' } } } },
         responses: { '201': { description: 'Capture accepted' }, '413': { description: 'Too large' }, ...errors },
       }),
     },

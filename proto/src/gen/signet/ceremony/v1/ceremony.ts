@@ -20,6 +20,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { Timeline } from "../../events/v1/events.js";
 
 export const protobufPackage = "signet.ceremony.v1";
 
@@ -54,6 +55,10 @@ export interface CeremonySummary {
   attempt: number;
   webauthnDone: boolean;
   verificationMode: string;
+  /** New challenges left in this attempt before it is spent. */
+  drawsLeft: number;
+  /** After a failed verdict: what to do again (face, action, words, light, quality), without scores. */
+  redo: string[];
 }
 
 export interface Challenge {
@@ -69,6 +74,57 @@ export interface Challenge {
    * first action (biometrics listens for the voice in this window).
    */
   readSeconds: number;
+  timeline: Timeline | undefined;
+  drawsLeft: number;
+  /** recorded: a single upload proves less about "now" than a live stream. */
+  assurance: string;
+}
+
+/** What the page shows during one segment of a live recording. */
+export interface Reveal {
+  segment: number;
+  colour: string;
+  /** neutral | words | action | hold (look at the camera for the final frame) */
+  prompt: string;
+  words: string[];
+  action: string;
+  /** 1-based number of the action, and how many there are. */
+  actionNumber: number;
+  actionCount: number;
+}
+
+export interface LiveStart {
+  nonce: string;
+  expiresAt: string;
+  attempt: number;
+  segmentMs: number;
+  segments: number;
+  reveal: Reveal | undefined;
+  drawsLeft: number;
+}
+
+export interface SegmentShown {
+  segment: number;
+  shownMs: number;
+}
+
+export interface LiveChunk {
+  token: string;
+  nonce: string;
+  seq: number;
+  data: Buffer;
+  /** Segments the page has shown since its last chunk, with the recording time it showed them at. */
+  shown: SegmentShown[];
+}
+
+export interface LiveAck {
+  seq: number;
+  /** The next segment; absent once every segment is revealed. */
+  reveal:
+    | Reveal
+    | undefined;
+  /** Every segment has been revealed and shown: stop recording, send the rest, then the frame. */
+  done: boolean;
 }
 
 export interface CaptureBegin {
@@ -78,6 +134,8 @@ export interface CaptureBegin {
   userAgent: string;
   videoContentType: string;
   frameContentType: string;
+  /** The video is the live stream already received for this nonce; only frame chunks follow. */
+  live: boolean;
 }
 
 export interface CaptureChunk {
@@ -95,6 +153,8 @@ export interface CaptureReceipt {
   frameSha256: string;
   durationSeconds: number;
   status: string;
+  /** live or recorded: what the capture's timing proves (see Challenge.assurance). */
+  assurance: string;
 }
 
 export interface WebauthnOptions {
@@ -293,6 +353,8 @@ function createBaseCeremonySummary(): CeremonySummary {
     attempt: 0,
     webauthnDone: false,
     verificationMode: "",
+    drawsLeft: 0,
+    redo: [],
   };
 }
 
@@ -342,6 +404,12 @@ export const CeremonySummary: MessageFns<CeremonySummary> = {
     }
     if (message.verificationMode !== "") {
       writer.uint32(122).string(message.verificationMode);
+    }
+    if (message.drawsLeft !== 0) {
+      writer.uint32(128).int32(message.drawsLeft);
+    }
+    for (const v of message.redo) {
+      writer.uint32(138).string(v!);
     }
     return writer;
   },
@@ -479,6 +547,22 @@ export const CeremonySummary: MessageFns<CeremonySummary> = {
             message.verificationMode = reader.string();
             continue;
           }
+          case 16: {
+            if (tag !== 128) {
+              break;
+            }
+
+            message.drawsLeft = reader.int32();
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.redo.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -511,12 +595,25 @@ export const CeremonySummary: MessageFns<CeremonySummary> = {
     message.attempt = object.attempt ?? 0;
     message.webauthnDone = object.webauthnDone ?? false;
     message.verificationMode = object.verificationMode ?? "";
+    message.drawsLeft = object.drawsLeft ?? 0;
+    message.redo = object.redo?.map((e) => e) || [];
     return message;
   },
 };
 
 function createBaseChallenge(): Challenge {
-  return { words: [], actions: [], nonce: "", expiresAt: "", attempt: 0, actionSeconds: 0, readSeconds: 0 };
+  return {
+    words: [],
+    actions: [],
+    nonce: "",
+    expiresAt: "",
+    attempt: 0,
+    actionSeconds: 0,
+    readSeconds: 0,
+    timeline: undefined,
+    drawsLeft: 0,
+    assurance: "",
+  };
 }
 
 export const Challenge: MessageFns<Challenge> = {
@@ -541,6 +638,15 @@ export const Challenge: MessageFns<Challenge> = {
     }
     if (message.readSeconds !== 0) {
       writer.uint32(56).int32(message.readSeconds);
+    }
+    if (message.timeline !== undefined) {
+      Timeline.encode(message.timeline, writer.uint32(66).fork()).join();
+    }
+    if (message.drawsLeft !== 0) {
+      writer.uint32(72).int32(message.drawsLeft);
+    }
+    if (message.assurance !== "") {
+      writer.uint32(82).string(message.assurance);
     }
     return writer;
   },
@@ -614,6 +720,30 @@ export const Challenge: MessageFns<Challenge> = {
             message.readSeconds = reader.int32();
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.timeline = Timeline.decode(reader, reader.uint32());
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.drawsLeft = reader.int32();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.assurance = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -638,12 +768,524 @@ export const Challenge: MessageFns<Challenge> = {
     message.attempt = object.attempt ?? 0;
     message.actionSeconds = object.actionSeconds ?? 0;
     message.readSeconds = object.readSeconds ?? 0;
+    message.timeline = (object.timeline !== undefined && object.timeline !== null)
+      ? Timeline.fromPartial(object.timeline)
+      : undefined;
+    message.drawsLeft = object.drawsLeft ?? 0;
+    message.assurance = object.assurance ?? "";
+    return message;
+  },
+};
+
+function createBaseReveal(): Reveal {
+  return { segment: 0, colour: "", prompt: "", words: [], action: "", actionNumber: 0, actionCount: 0 };
+}
+
+export const Reveal: MessageFns<Reveal> = {
+  encode(message: Reveal, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.segment !== 0) {
+      writer.uint32(8).int32(message.segment);
+    }
+    if (message.colour !== "") {
+      writer.uint32(18).string(message.colour);
+    }
+    if (message.prompt !== "") {
+      writer.uint32(26).string(message.prompt);
+    }
+    for (const v of message.words) {
+      writer.uint32(34).string(v!);
+    }
+    if (message.action !== "") {
+      writer.uint32(42).string(message.action);
+    }
+    if (message.actionNumber !== 0) {
+      writer.uint32(48).int32(message.actionNumber);
+    }
+    if (message.actionCount !== 0) {
+      writer.uint32(56).int32(message.actionCount);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Reveal {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReveal();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.segment = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.colour = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.prompt = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.words.push(reader.string());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.action = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.actionNumber = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.actionCount = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<Reveal>): Reveal {
+    return Reveal.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Reveal>): Reveal {
+    const message = createBaseReveal();
+    message.segment = object.segment ?? 0;
+    message.colour = object.colour ?? "";
+    message.prompt = object.prompt ?? "";
+    message.words = object.words?.map((e) => e) || [];
+    message.action = object.action ?? "";
+    message.actionNumber = object.actionNumber ?? 0;
+    message.actionCount = object.actionCount ?? 0;
+    return message;
+  },
+};
+
+function createBaseLiveStart(): LiveStart {
+  return { nonce: "", expiresAt: "", attempt: 0, segmentMs: 0, segments: 0, reveal: undefined, drawsLeft: 0 };
+}
+
+export const LiveStart: MessageFns<LiveStart> = {
+  encode(message: LiveStart, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.nonce !== "") {
+      writer.uint32(10).string(message.nonce);
+    }
+    if (message.expiresAt !== "") {
+      writer.uint32(18).string(message.expiresAt);
+    }
+    if (message.attempt !== 0) {
+      writer.uint32(24).int32(message.attempt);
+    }
+    if (message.segmentMs !== 0) {
+      writer.uint32(32).int32(message.segmentMs);
+    }
+    if (message.segments !== 0) {
+      writer.uint32(40).int32(message.segments);
+    }
+    if (message.reveal !== undefined) {
+      Reveal.encode(message.reveal, writer.uint32(50).fork()).join();
+    }
+    if (message.drawsLeft !== 0) {
+      writer.uint32(56).int32(message.drawsLeft);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LiveStart {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLiveStart();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.nonce = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.expiresAt = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.attempt = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.segmentMs = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.segments = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.reveal = Reveal.decode(reader, reader.uint32());
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.drawsLeft = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<LiveStart>): LiveStart {
+    return LiveStart.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<LiveStart>): LiveStart {
+    const message = createBaseLiveStart();
+    message.nonce = object.nonce ?? "";
+    message.expiresAt = object.expiresAt ?? "";
+    message.attempt = object.attempt ?? 0;
+    message.segmentMs = object.segmentMs ?? 0;
+    message.segments = object.segments ?? 0;
+    message.reveal = (object.reveal !== undefined && object.reveal !== null)
+      ? Reveal.fromPartial(object.reveal)
+      : undefined;
+    message.drawsLeft = object.drawsLeft ?? 0;
+    return message;
+  },
+};
+
+function createBaseSegmentShown(): SegmentShown {
+  return { segment: 0, shownMs: 0 };
+}
+
+export const SegmentShown: MessageFns<SegmentShown> = {
+  encode(message: SegmentShown, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.segment !== 0) {
+      writer.uint32(8).int32(message.segment);
+    }
+    if (message.shownMs !== 0) {
+      writer.uint32(16).int32(message.shownMs);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SegmentShown {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSegmentShown();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.segment = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.shownMs = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<SegmentShown>): SegmentShown {
+    return SegmentShown.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SegmentShown>): SegmentShown {
+    const message = createBaseSegmentShown();
+    message.segment = object.segment ?? 0;
+    message.shownMs = object.shownMs ?? 0;
+    return message;
+  },
+};
+
+function createBaseLiveChunk(): LiveChunk {
+  return { token: "", nonce: "", seq: 0, data: Buffer.alloc(0), shown: [] };
+}
+
+export const LiveChunk: MessageFns<LiveChunk> = {
+  encode(message: LiveChunk, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== "") {
+      writer.uint32(10).string(message.token);
+    }
+    if (message.nonce !== "") {
+      writer.uint32(18).string(message.nonce);
+    }
+    if (message.seq !== 0) {
+      writer.uint32(24).int32(message.seq);
+    }
+    if (message.data.length !== 0) {
+      writer.uint32(34).bytes(message.data);
+    }
+    for (const v of message.shown) {
+      SegmentShown.encode(v!, writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LiveChunk {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLiveChunk();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nonce = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.seq = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.data = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.shown.push(SegmentShown.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<LiveChunk>): LiveChunk {
+    return LiveChunk.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<LiveChunk>): LiveChunk {
+    const message = createBaseLiveChunk();
+    message.token = object.token ?? "";
+    message.nonce = object.nonce ?? "";
+    message.seq = object.seq ?? 0;
+    message.data = object.data ?? Buffer.alloc(0);
+    message.shown = object.shown?.map((e) => SegmentShown.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseLiveAck(): LiveAck {
+  return { seq: 0, reveal: undefined, done: false };
+}
+
+export const LiveAck: MessageFns<LiveAck> = {
+  encode(message: LiveAck, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.seq !== 0) {
+      writer.uint32(8).int32(message.seq);
+    }
+    if (message.reveal !== undefined) {
+      Reveal.encode(message.reveal, writer.uint32(18).fork()).join();
+    }
+    if (message.done !== false) {
+      writer.uint32(24).bool(message.done);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LiveAck {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLiveAck();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.seq = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.reveal = Reveal.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.done = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<LiveAck>): LiveAck {
+    return LiveAck.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<LiveAck>): LiveAck {
+    const message = createBaseLiveAck();
+    message.seq = object.seq ?? 0;
+    message.reveal = (object.reveal !== undefined && object.reveal !== null)
+      ? Reveal.fromPartial(object.reveal)
+      : undefined;
+    message.done = object.done ?? false;
     return message;
   },
 };
 
 function createBaseCaptureBegin(): CaptureBegin {
-  return { token: "", nonce: "", ip: "", userAgent: "", videoContentType: "", frameContentType: "" };
+  return { token: "", nonce: "", ip: "", userAgent: "", videoContentType: "", frameContentType: "", live: false };
 }
 
 export const CaptureBegin: MessageFns<CaptureBegin> = {
@@ -665,6 +1307,9 @@ export const CaptureBegin: MessageFns<CaptureBegin> = {
     }
     if (message.frameContentType !== "") {
       writer.uint32(50).string(message.frameContentType);
+    }
+    if (message.live !== false) {
+      writer.uint32(56).bool(message.live);
     }
     return writer;
   },
@@ -730,6 +1375,14 @@ export const CaptureBegin: MessageFns<CaptureBegin> = {
             message.frameContentType = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.live = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -753,6 +1406,7 @@ export const CaptureBegin: MessageFns<CaptureBegin> = {
     message.userAgent = object.userAgent ?? "";
     message.videoContentType = object.videoContentType ?? "";
     message.frameContentType = object.frameContentType ?? "";
+    message.live = object.live ?? false;
     return message;
   },
 };
@@ -856,7 +1510,7 @@ export const CaptureChunk: MessageFns<CaptureChunk> = {
 };
 
 function createBaseCaptureReceipt(): CaptureReceipt {
-  return { captureId: "", attempt: 0, videoSha256: "", frameSha256: "", durationSeconds: 0, status: "" };
+  return { captureId: "", attempt: 0, videoSha256: "", frameSha256: "", durationSeconds: 0, status: "", assurance: "" };
 }
 
 export const CaptureReceipt: MessageFns<CaptureReceipt> = {
@@ -878,6 +1532,9 @@ export const CaptureReceipt: MessageFns<CaptureReceipt> = {
     }
     if (message.status !== "") {
       writer.uint32(50).string(message.status);
+    }
+    if (message.assurance !== "") {
+      writer.uint32(58).string(message.assurance);
     }
     return writer;
   },
@@ -943,6 +1600,14 @@ export const CaptureReceipt: MessageFns<CaptureReceipt> = {
             message.status = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.assurance = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -966,6 +1631,7 @@ export const CaptureReceipt: MessageFns<CaptureReceipt> = {
     message.frameSha256 = object.frameSha256 ?? "";
     message.durationSeconds = object.durationSeconds ?? 0;
     message.status = object.status ?? "";
+    message.assurance = object.assurance ?? "";
     return message;
   },
 };
@@ -1380,8 +2046,9 @@ export const CeremonyServiceService = {
     responseDeserialize: (value: Buffer): CeremonySummary => CeremonySummary.decode(value),
   },
   /**
-   * Issues a fresh challenge that replaces any earlier one. Before consent, or while a capture is
-   * being verified: FAILED_PRECONDITION.
+   * Issues a challenge for a single upload, with its whole timeline (the live one again while it has
+   * time left). Before consent, or while a capture is being verified: FAILED_PRECONDITION. Each new
+   * challenge is a draw; past the draws of an attempt the attempt is spent.
    */
   issueChallenge: {
     path: "/signet.ceremony.v1.CeremonyService/IssueChallenge" as const,
@@ -1391,6 +2058,28 @@ export const CeremonyServiceService = {
     requestDeserialize: (value: Buffer): TokenRequest => TokenRequest.decode(value),
     responseSerialize: (value: Challenge): Buffer => Buffer.from(Challenge.encode(value).finish()),
     responseDeserialize: (value: Buffer): Challenge => Challenge.decode(value),
+  },
+  /**
+   * Starts a live challenge: only segment 0 is revealed; each next segment is revealed by
+   * AppendLive once the previous chunk of the recording has arrived.
+   */
+  startLive: {
+    path: "/signet.ceremony.v1.CeremonyService/StartLive" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: TokenRequest): Buffer => Buffer.from(TokenRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): TokenRequest => TokenRequest.decode(value),
+    responseSerialize: (value: LiveStart): Buffer => Buffer.from(LiveStart.encode(value).finish()),
+    responseDeserialize: (value: Buffer): LiveStart => LiveStart.decode(value),
+  },
+  appendLive: {
+    path: "/signet.ceremony.v1.CeremonyService/AppendLive" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: LiveChunk): Buffer => Buffer.from(LiveChunk.encode(value).finish()),
+    requestDeserialize: (value: Buffer): LiveChunk => LiveChunk.decode(value),
+    responseSerialize: (value: LiveAck): Buffer => Buffer.from(LiveAck.encode(value).finish()),
+    responseDeserialize: (value: Buffer): LiveAck => LiveAck.decode(value),
   },
   /**
    * Client-streaming capture: `begin` first, then `video` chunks, then `frame` chunks. The video and
@@ -1442,10 +2131,17 @@ export interface CeremonyServiceServer extends UntypedServiceImplementation {
   /** A second consent is FAILED_PRECONDITION (409). */
   recordConsent: handleUnaryCall<ConsentRequest, CeremonySummary>;
   /**
-   * Issues a fresh challenge that replaces any earlier one. Before consent, or while a capture is
-   * being verified: FAILED_PRECONDITION.
+   * Issues a challenge for a single upload, with its whole timeline (the live one again while it has
+   * time left). Before consent, or while a capture is being verified: FAILED_PRECONDITION. Each new
+   * challenge is a draw; past the draws of an attempt the attempt is spent.
    */
   issueChallenge: handleUnaryCall<TokenRequest, Challenge>;
+  /**
+   * Starts a live challenge: only segment 0 is revealed; each next segment is revealed by
+   * AppendLive once the previous chunk of the recording has arrived.
+   */
+  startLive: handleUnaryCall<TokenRequest, LiveStart>;
+  appendLive: handleUnaryCall<LiveChunk, LiveAck>;
   /**
    * Client-streaming capture: `begin` first, then `video` chunks, then `frame` chunks. The video and
    * frame are checked (magic bytes, ffprobe) before anything is stored; the capture is accepted only
@@ -1491,8 +2187,9 @@ export interface CeremonyServiceClient extends Client {
     callback: (error: ServiceError | null, response: CeremonySummary) => void,
   ): ClientUnaryCall;
   /**
-   * Issues a fresh challenge that replaces any earlier one. Before consent, or while a capture is
-   * being verified: FAILED_PRECONDITION.
+   * Issues a challenge for a single upload, with its whole timeline (the live one again while it has
+   * time left). Before consent, or while a capture is being verified: FAILED_PRECONDITION. Each new
+   * challenge is a draw; past the draws of an attempt the attempt is spent.
    */
   issueChallenge(
     request: TokenRequest,
@@ -1508,6 +2205,37 @@ export interface CeremonyServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Challenge) => void,
+  ): ClientUnaryCall;
+  /**
+   * Starts a live challenge: only segment 0 is revealed; each next segment is revealed by
+   * AppendLive once the previous chunk of the recording has arrived.
+   */
+  startLive(
+    request: TokenRequest,
+    callback: (error: ServiceError | null, response: LiveStart) => void,
+  ): ClientUnaryCall;
+  startLive(
+    request: TokenRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: LiveStart) => void,
+  ): ClientUnaryCall;
+  startLive(
+    request: TokenRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: LiveStart) => void,
+  ): ClientUnaryCall;
+  appendLive(request: LiveChunk, callback: (error: ServiceError | null, response: LiveAck) => void): ClientUnaryCall;
+  appendLive(
+    request: LiveChunk,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: LiveAck) => void,
+  ): ClientUnaryCall;
+  appendLive(
+    request: LiveChunk,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: LiveAck) => void,
   ): ClientUnaryCall;
   /**
    * Client-streaming capture: `begin` first, then `video` chunks, then `frame` chunks. The video and

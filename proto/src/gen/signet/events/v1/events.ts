@@ -22,6 +22,52 @@ export interface Challenge {
    */
   readSeconds: number;
   actionSeconds: number;
+  /**
+   * The server-issued timeline: when the words are read, when each action must start, and the
+   * screen colour of every segment. Absent on challenges issued before it existed.
+   */
+  timeline:
+    | Timeline
+    | undefined;
+  /**
+   * live: revealed segment by segment while the recording streamed in; upload: the whole timeline
+   * was given up front (an API client that cannot stream).
+   */
+  mode: string;
+}
+
+/** One action of the challenge and the window (ms from the start of the recording) it must start in. */
+export interface ActionWindow {
+  action: string;
+  startMs: number;
+  endMs: number;
+}
+
+/**
+ * The timeline of a challenge. The recording is cut into segments of segment_ms; segment k shows
+ * colours[k] on the screen. Words are read in [words_start_ms, words_end_ms); the head is neutral
+ * outside the action windows.
+ */
+export interface Timeline {
+  segmentMs: number;
+  wordsStartMs: number;
+  wordsEndMs: number;
+  actions: ActionWindow[];
+  colours: string[];
+  totalMs: number;
+}
+
+/**
+ * What the live stream proved about timing. shown_ms[k] is the media time (ms) at which the page
+ * showed segment k (segment 0 at 0); arrival_ms[k] is when chunk k reached the ceremony, ms after
+ * the live start was answered.
+ */
+export interface LiveEvidence {
+  shownMs: number[];
+  arrivalMs: number[];
+  /** live or recorded (the stream did not keep pace, or a segment was shown before it was revealed). */
+  assurance: string;
+  detail: string;
 }
 
 /** signet.ceremony.consent.accepted */
@@ -49,6 +95,26 @@ export interface CaptureSubmitted {
   verificationMode: string;
   videoSha256: string;
   frameSha256: string;
+  /** Present for a capture streamed live; absent for a single upload. */
+  live:
+    | LiveEvidence
+    | undefined;
+  /** Media measured from the decoded stream at submission. */
+  durationSeconds: number;
+}
+
+/**
+ * signet.ceremony.attempt.forfeited: the signer drew more challenges in one attempt than allowed,
+ * so the attempt is spent as if its capture had failed.
+ */
+export interface AttemptForfeited {
+  eventId: string;
+  occurredAt: string;
+  transactionId: number;
+  signerIndex: number;
+  captureId: string;
+  attempt: number;
+  reason: string;
 }
 
 /** signet.biometrics.verdict */
@@ -63,6 +129,11 @@ export interface BiometricsVerdict {
   outcome: string;
   failedChecks: string[];
   models: string[];
+  /**
+   * live (challenge revealed while the recording streamed in) or recorded (single upload, or a
+   * live stream that did not keep pace): what the PASS proves about "now".
+   */
+  assurance: string;
 }
 
 export interface CertifiedSigner {
@@ -73,6 +144,8 @@ export interface CertifiedSigner {
   frameSha256: string;
   referenceSha256: string;
   verifiedAt: string;
+  /** live or recorded (see BiometricsVerdict.assurance). */
+  assurance: string;
 }
 
 /** signet.transaction.verified: every signer has passed; the ledger issues the certificate. */
@@ -169,7 +242,16 @@ export interface UserCreated {
 }
 
 function createBaseChallenge(): Challenge {
-  return { words: [], actions: [], nonce: "", expiresAt: "", readSeconds: 0, actionSeconds: 0 };
+  return {
+    words: [],
+    actions: [],
+    nonce: "",
+    expiresAt: "",
+    readSeconds: 0,
+    actionSeconds: 0,
+    timeline: undefined,
+    mode: "",
+  };
 }
 
 export const Challenge: MessageFns<Challenge> = {
@@ -191,6 +273,12 @@ export const Challenge: MessageFns<Challenge> = {
     }
     if (message.actionSeconds !== 0) {
       writer.uint32(48).int32(message.actionSeconds);
+    }
+    if (message.timeline !== undefined) {
+      Timeline.encode(message.timeline, writer.uint32(58).fork()).join();
+    }
+    if (message.mode !== "") {
+      writer.uint32(66).string(message.mode);
     }
     return writer;
   },
@@ -256,6 +344,22 @@ export const Challenge: MessageFns<Challenge> = {
             message.actionSeconds = reader.int32();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.timeline = Timeline.decode(reader, reader.uint32());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.mode = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -279,6 +383,323 @@ export const Challenge: MessageFns<Challenge> = {
     message.expiresAt = object.expiresAt ?? "";
     message.readSeconds = object.readSeconds ?? 0;
     message.actionSeconds = object.actionSeconds ?? 0;
+    message.timeline = (object.timeline !== undefined && object.timeline !== null)
+      ? Timeline.fromPartial(object.timeline)
+      : undefined;
+    message.mode = object.mode ?? "";
+    return message;
+  },
+};
+
+function createBaseActionWindow(): ActionWindow {
+  return { action: "", startMs: 0, endMs: 0 };
+}
+
+export const ActionWindow: MessageFns<ActionWindow> = {
+  encode(message: ActionWindow, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.action !== "") {
+      writer.uint32(10).string(message.action);
+    }
+    if (message.startMs !== 0) {
+      writer.uint32(16).int32(message.startMs);
+    }
+    if (message.endMs !== 0) {
+      writer.uint32(24).int32(message.endMs);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ActionWindow {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseActionWindow();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.action = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.startMs = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.endMs = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ActionWindow>): ActionWindow {
+    return ActionWindow.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ActionWindow>): ActionWindow {
+    const message = createBaseActionWindow();
+    message.action = object.action ?? "";
+    message.startMs = object.startMs ?? 0;
+    message.endMs = object.endMs ?? 0;
+    return message;
+  },
+};
+
+function createBaseTimeline(): Timeline {
+  return { segmentMs: 0, wordsStartMs: 0, wordsEndMs: 0, actions: [], colours: [], totalMs: 0 };
+}
+
+export const Timeline: MessageFns<Timeline> = {
+  encode(message: Timeline, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.segmentMs !== 0) {
+      writer.uint32(8).int32(message.segmentMs);
+    }
+    if (message.wordsStartMs !== 0) {
+      writer.uint32(16).int32(message.wordsStartMs);
+    }
+    if (message.wordsEndMs !== 0) {
+      writer.uint32(24).int32(message.wordsEndMs);
+    }
+    for (const v of message.actions) {
+      ActionWindow.encode(v!, writer.uint32(34).fork()).join();
+    }
+    for (const v of message.colours) {
+      writer.uint32(42).string(v!);
+    }
+    if (message.totalMs !== 0) {
+      writer.uint32(48).int32(message.totalMs);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Timeline {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTimeline();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.segmentMs = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.wordsStartMs = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.wordsEndMs = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.actions.push(ActionWindow.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.colours.push(reader.string());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.totalMs = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<Timeline>): Timeline {
+    return Timeline.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Timeline>): Timeline {
+    const message = createBaseTimeline();
+    message.segmentMs = object.segmentMs ?? 0;
+    message.wordsStartMs = object.wordsStartMs ?? 0;
+    message.wordsEndMs = object.wordsEndMs ?? 0;
+    message.actions = object.actions?.map((e) => ActionWindow.fromPartial(e)) || [];
+    message.colours = object.colours?.map((e) => e) || [];
+    message.totalMs = object.totalMs ?? 0;
+    return message;
+  },
+};
+
+function createBaseLiveEvidence(): LiveEvidence {
+  return { shownMs: [], arrivalMs: [], assurance: "", detail: "" };
+}
+
+export const LiveEvidence: MessageFns<LiveEvidence> = {
+  encode(message: LiveEvidence, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.shownMs.length !== 0) {
+      writer.uint32(10).fork();
+      for (const v of message.shownMs) {
+        writer.int32(v);
+      }
+      writer.join();
+    }
+    if (message.arrivalMs.length !== 0) {
+      writer.uint32(18).fork();
+      for (const v of message.arrivalMs) {
+        writer.int32(v);
+      }
+      writer.join();
+    }
+    if (message.assurance !== "") {
+      writer.uint32(26).string(message.assurance);
+    }
+    if (message.detail !== "") {
+      writer.uint32(34).string(message.detail);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LiveEvidence {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLiveEvidence();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag === 8) {
+              message.shownMs.push(reader.int32());
+
+              continue;
+            }
+
+            if (tag === 10) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.shownMs.push(reader.int32());
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 2: {
+            if (tag === 16) {
+              message.arrivalMs.push(reader.int32());
+
+              continue;
+            }
+
+            if (tag === 18) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.arrivalMs.push(reader.int32());
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.assurance = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.detail = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<LiveEvidence>): LiveEvidence {
+    return LiveEvidence.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<LiveEvidence>): LiveEvidence {
+    const message = createBaseLiveEvidence();
+    message.shownMs = object.shownMs?.map((e) => e) || [];
+    message.arrivalMs = object.arrivalMs?.map((e) => e) || [];
+    message.assurance = object.assurance ?? "";
+    message.detail = object.detail ?? "";
     return message;
   },
 };
@@ -390,6 +811,8 @@ function createBaseCaptureSubmitted(): CaptureSubmitted {
     verificationMode: "",
     videoSha256: "",
     frameSha256: "",
+    live: undefined,
+    durationSeconds: 0,
   };
 }
 
@@ -436,6 +859,12 @@ export const CaptureSubmitted: MessageFns<CaptureSubmitted> = {
     }
     if (message.frameSha256 !== "") {
       writer.uint32(114).string(message.frameSha256);
+    }
+    if (message.live !== undefined) {
+      LiveEvidence.encode(message.live, writer.uint32(122).fork()).join();
+    }
+    if (message.durationSeconds !== 0) {
+      writer.uint32(129).double(message.durationSeconds);
     }
     return writer;
   },
@@ -565,6 +994,22 @@ export const CaptureSubmitted: MessageFns<CaptureSubmitted> = {
             message.frameSha256 = reader.string();
             continue;
           }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.live = LiveEvidence.decode(reader, reader.uint32());
+            continue;
+          }
+          case 16: {
+            if (tag !== 129) {
+              break;
+            }
+
+            message.durationSeconds = reader.double();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -598,6 +1043,137 @@ export const CaptureSubmitted: MessageFns<CaptureSubmitted> = {
     message.verificationMode = object.verificationMode ?? "";
     message.videoSha256 = object.videoSha256 ?? "";
     message.frameSha256 = object.frameSha256 ?? "";
+    message.live = (object.live !== undefined && object.live !== null)
+      ? LiveEvidence.fromPartial(object.live)
+      : undefined;
+    message.durationSeconds = object.durationSeconds ?? 0;
+    return message;
+  },
+};
+
+function createBaseAttemptForfeited(): AttemptForfeited {
+  return { eventId: "", occurredAt: "", transactionId: 0, signerIndex: 0, captureId: "", attempt: 0, reason: "" };
+}
+
+export const AttemptForfeited: MessageFns<AttemptForfeited> = {
+  encode(message: AttemptForfeited, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.eventId !== "") {
+      writer.uint32(10).string(message.eventId);
+    }
+    if (message.occurredAt !== "") {
+      writer.uint32(18).string(message.occurredAt);
+    }
+    if (message.transactionId !== 0) {
+      writer.uint32(24).int64(message.transactionId);
+    }
+    if (message.signerIndex !== 0) {
+      writer.uint32(32).int32(message.signerIndex);
+    }
+    if (message.captureId !== "") {
+      writer.uint32(42).string(message.captureId);
+    }
+    if (message.attempt !== 0) {
+      writer.uint32(48).int32(message.attempt);
+    }
+    if (message.reason !== "") {
+      writer.uint32(58).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AttemptForfeited {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAttemptForfeited();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.eventId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.occurredAt = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.transactionId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.signerIndex = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.captureId = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.attempt = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<AttemptForfeited>): AttemptForfeited {
+    return AttemptForfeited.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AttemptForfeited>): AttemptForfeited {
+    const message = createBaseAttemptForfeited();
+    message.eventId = object.eventId ?? "";
+    message.occurredAt = object.occurredAt ?? "";
+    message.transactionId = object.transactionId ?? 0;
+    message.signerIndex = object.signerIndex ?? 0;
+    message.captureId = object.captureId ?? "";
+    message.attempt = object.attempt ?? 0;
+    message.reason = object.reason ?? "";
     return message;
   },
 };
@@ -613,6 +1189,7 @@ function createBaseBiometricsVerdict(): BiometricsVerdict {
     outcome: "",
     failedChecks: [],
     models: [],
+    assurance: "",
   };
 }
 
@@ -644,6 +1221,9 @@ export const BiometricsVerdict: MessageFns<BiometricsVerdict> = {
     }
     for (const v of message.models) {
       writer.uint32(74).string(v!);
+    }
+    if (message.assurance !== "") {
+      writer.uint32(82).string(message.assurance);
     }
     return writer;
   },
@@ -733,6 +1313,14 @@ export const BiometricsVerdict: MessageFns<BiometricsVerdict> = {
             message.models.push(reader.string());
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.assurance = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -759,6 +1347,7 @@ export const BiometricsVerdict: MessageFns<BiometricsVerdict> = {
     message.outcome = object.outcome ?? "";
     message.failedChecks = object.failedChecks?.map((e) => e) || [];
     message.models = object.models?.map((e) => e) || [];
+    message.assurance = object.assurance ?? "";
     return message;
   },
 };
@@ -772,6 +1361,7 @@ function createBaseCertifiedSigner(): CertifiedSigner {
     frameSha256: "",
     referenceSha256: "",
     verifiedAt: "",
+    assurance: "",
   };
 }
 
@@ -797,6 +1387,9 @@ export const CertifiedSigner: MessageFns<CertifiedSigner> = {
     }
     if (message.verifiedAt !== "") {
       writer.uint32(58).string(message.verifiedAt);
+    }
+    if (message.assurance !== "") {
+      writer.uint32(66).string(message.assurance);
     }
     return writer;
   },
@@ -870,6 +1463,14 @@ export const CertifiedSigner: MessageFns<CertifiedSigner> = {
             message.verifiedAt = reader.string();
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.assurance = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -894,6 +1495,7 @@ export const CertifiedSigner: MessageFns<CertifiedSigner> = {
     message.frameSha256 = object.frameSha256 ?? "";
     message.referenceSha256 = object.referenceSha256 ?? "";
     message.verifiedAt = object.verifiedAt ?? "";
+    message.assurance = object.assurance ?? "";
     return message;
   },
 };

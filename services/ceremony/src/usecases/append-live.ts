@@ -1,0 +1,48 @@
+import { invalid } from '@signet/kit';
+import type { ceremonyV1 } from '@signet/proto';
+import { EXTRA_CHUNKS, MAX_CHUNK_BYTES } from '../domain/live.js';
+import { revealOf, segmentCount } from '../domain/timeline.js';
+import { staleNonce, tooLarge } from '../domain/errors.js';
+import { MAX_VIDEO_BYTES } from '../domain/media.js';
+import { resolve, type CeremonyDeps } from '../grpc/context.js';
+import { revealMessage } from '../grpc/mappers.js';
+
+/**
+ * One chunk of a live recording. Its arrival time is taken now, before anything else, and kept
+ * with the chunk; the answer reveals the next segment. A chunk sent again (a retry) gets the same
+ * answer and is not stored twice; a chunk out of order is refused.
+ */
+export async function appendLive(deps: CeremonyDeps, req: ceremonyV1.LiveChunk): Promise<ceremonyV1.LiveAck> {
+  const arrived = Date.now();
+  if (!/^[0-9a-f]{64}$/.test(req.nonce)) throw invalid('nonce must be the 64-hex nonce of the live challenge');
+  if (!Number.isInteger(req.seq) || req.seq < 0) throw invalid('seq must be a non-negative integer');
+  if (req.data.length === 0) throw invalid('a chunk must carry data');
+  if (req.data.length > MAX_CHUNK_BYTES) throw tooLarge('chunk (2 MB at most)');
+  const r = await resolve(deps, req.token);
+  const c = r.session.challenge;
+  if (!c || c.nonce !== req.nonce || c.mode !== 'live' || !c.live_started_at || !c.timeline || c.expires_at.getTime() <= arrived)
+    throw staleNonce();
+  const t = c.timeline;
+  const n = segmentCount(t);
+  const shown: [number, number][] = [];
+  for (const s of req.shown.slice(0, n)) {
+    if (!Number.isInteger(s.segment) || s.segment < 1 || s.segment >= n || !Number.isFinite(s.shownMs) || s.shownMs < 0)
+      throw invalid('shown: each entry needs a segment in 1..segments-1 and a non-negative shown_ms');
+    shown.push([s.segment, s.shownMs]);
+  }
+  const result = await deps.live.append(
+    r.session._id,
+    c.nonce,
+    { seq: req.seq, arrival_ms: arrived - c.live_started_at.getTime(), shown },
+    Buffer.from(req.data),
+    { maxBytes: MAX_VIDEO_BYTES, maxChunks: n + EXTRA_CHUNKS, ttlMs: c.expires_at.getTime() - arrived },
+  );
+  deps.counters.live.inc({ result });
+  if (result === 'gap') throw invalid(`chunk ${req.seq} is out of order: send the chunks in order from 0`);
+  if (result === 'too_large') throw tooLarge('live recording (50 MB at most)');
+  if (result === 'too_many') throw invalid(`more chunks than the recording has segments (${n + EXTRA_CHUNKS} at most)`);
+  const next = req.seq + 1;
+  return next < n
+    ? { seq: req.seq, reveal: revealMessage(revealOf(t, c.words, next)), done: false }
+    : { seq: req.seq, reveal: undefined, done: true };
+}
