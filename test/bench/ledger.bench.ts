@@ -157,6 +157,7 @@ function verifiedEvent(reference: string, sha: string) {
           name: 'Ada Lovelace',
           email: 'ada@example.com',
           verificationMode: 'biometric',
+          assurance: 'live',
           videoSha256: 'a'.repeat(64),
           frameSha256: 'b'.repeat(64),
           referenceSha256: 'c'.repeat(64),

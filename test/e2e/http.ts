@@ -7,7 +7,15 @@ export async function send(
   base: string,
   method: string,
   path: string,
-  init: { json?: unknown; parts?: Part[]; headers?: Record<string, string>; apiKey?: string; token?: string } = {},
+  init: {
+    json?: unknown;
+    parts?: Part[];
+    /** a raw body, sent with its content type */
+    raw?: { data: Buffer; contentType: string };
+    headers?: Record<string, string>;
+    apiKey?: string;
+    token?: string;
+  } = {},
 ): Promise<Reply> {
   const headers: Record<string, string> = { ...init.headers };
   if (init.apiKey) headers['x-api-key'] = init.apiKey;
@@ -16,6 +24,9 @@ export async function send(
   if (init.json !== undefined) {
     headers['content-type'] = 'application/json';
     body = JSON.stringify(init.json);
+  } else if (init.raw) {
+    headers['content-type'] = init.raw.contentType;
+    body = init.raw.data as unknown as RequestInit['body'];
   } else if (init.parts) {
     const mp = multipart(init.parts);
     headers['content-type'] = mp.contentType;

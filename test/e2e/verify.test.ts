@@ -57,6 +57,7 @@ describe('GET /api/verify/{label}/{hash} through gateway → ledger → MongoDB'
             name: 'Grace Hopper',
             email: 'grace@example.com',
             verificationMode: 'biometric',
+            assurance: 'live',
             videoSha256: '',
             frameSha256: '',
             referenceSha256: '',

@@ -80,7 +80,11 @@ describe('biometrics service verdicts over the corpus', () => {
             // the corpus is not on the page's timeline: leave it unstated (biometrics' defaults)
             readSeconds: 0,
             actionSeconds: 0,
+            timeline: undefined,
+            mode: '',
           },
+          live: undefined,
+          durationSeconds: 0,
           documentSha256: 'a'.repeat(64),
           verificationMode: c.reference ? 'biometric' : 'liveness',
           videoSha256: '',

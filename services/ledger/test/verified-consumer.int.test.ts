@@ -32,6 +32,7 @@ function verifiedEvent(reference: string) {
           name: 'Ada Lovelace',
           email: 'ada@example.com',
           verificationMode: 'biometric',
+          assurance: 'live',
           videoSha256: 'v'.repeat(64),
           frameSha256: 'f'.repeat(64),
           referenceSha256: 'r'.repeat(64),

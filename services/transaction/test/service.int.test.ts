@@ -304,6 +304,8 @@ describe('transaction service over gRPC, with real billing, MinIO, Mongo and NAT
           videoSha256: 'a'.repeat(64),
           frameSha256: 'b'.repeat(64),
           challenge: undefined,
+          live: undefined,
+          durationSeconds: 0,
         }).finish(),
       );
     const verdict = (i: number, captureId: string, outcome: string) =>
@@ -318,6 +320,7 @@ describe('transaction service over gRPC, with real billing, MinIO, Mongo and NAT
           outcome,
           failedChecks: outcome === 'FAIL' ? ['liveness'] : [],
           models: [],
+          assurance: 'recorded',
         }).finish(),
       );
 
@@ -409,6 +412,8 @@ describe('transaction service over gRPC, with real billing, MinIO, Mongo and NAT
           videoSha256: '',
           frameSha256: '',
           challenge: undefined,
+          live: undefined,
+          durationSeconds: 0,
         }).finish(),
       );
       await send(
@@ -423,6 +428,7 @@ describe('transaction service over gRPC, with real billing, MinIO, Mongo and NAT
           outcome: 'FAIL',
           failedChecks: [],
           models: [],
+          assurance: 'recorded',
         }).finish(),
       );
       await eventually(async () => (await tx.getTransaction({ ownerId: owner, id })).signers[0]!.attemptsLeft === 3 - attempt);
