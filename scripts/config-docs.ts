@@ -63,6 +63,7 @@ const descriptions: Record<string, string> = {
   CHECKOUT_URL_FIRM: 'dashboard link to the Firm plan checkout (hidden when unset)',
   CHECKOUT_URL_CREDITS: 'dashboard link to buy signature credits (hidden when unset)',
   RPC_DEADLINE_MS: 'deadline of calls to services',
+  MEDIA_MAX_VIDEO_SECONDS: 'longest capture video, in seconds of its decoded stream (never its header)',
   READINESS_UPSTREAMS: 'services the gateway readiness requires',
   WEBAUTHN_RP_ID: 'WebAuthn relying party id',
   WEBAUTHN_RP_NAME: 'WebAuthn relying party name',

@@ -1,4 +1,4 @@
-import { conflict, DomainError, notFound } from '@signet/kit';
+import { conflict, DomainError, invalid, notFound } from '@signet/kit';
 
 /** Unknown, cancelled and finished sessions look the same from outside. */
 export const sessionNotFound = () => notFound('this signing link is not valid: it may have been cancelled or already completed');
@@ -14,3 +14,40 @@ export const staleNonce = () =>
 export const tooLarge = (what: string) => new DomainError('payload_too_large', `${what} is too large`, 'PAYLOAD_TOO_LARGE');
 export const forensicLimit = () =>
   new DomainError('rate_limited', 'the forensic log of this session is full', 'FORENSIC_LIMIT', 3600);
+
+// A capture's video, as measured from its decoded stream (domain/media.ts). Each reason is a value of
+// signet_ceremony_captures_total{result} (lower-cased), so a refusal is counted by its cause.
+const sec = (s: number) => `${s.toFixed(1)} s`;
+export const videoUnreadable = (kind: string) =>
+  invalid(`video is not a readable ${kind === 'mp4' ? 'MP4' : 'WebM'} file`, 'VIDEO_UNREADABLE');
+export const videoNoStream = () => invalid('video has no video stream', 'VIDEO_NO_STREAM');
+export const videoTooLong = (maxSeconds: number, seconds: number) =>
+  invalid(`video runs ${sec(seconds)}, longer than the ${maxSeconds} s a capture may last`, 'VIDEO_TOO_LONG');
+export const videoTooShort = (minSeconds: number, seconds: number) =>
+  invalid(`video runs ${sec(seconds)}, shorter than ${minSeconds} s`, 'VIDEO_TOO_SHORT');
+export const videoDurationMismatch = (kind: string, stated: number, decoded: number) =>
+  invalid(
+    `the ${kind === 'mp4' ? 'MP4' : 'WebM'} header says the video lasts ${sec(stated)} but its frames run ${sec(decoded)}; record again`,
+    'VIDEO_DURATION_MISMATCH',
+  );
+export const videoResolutionLow = (width: number, height: number, minLong: number, minShort: number) =>
+  invalid(
+    `video is ${width}×${height}, smaller than ${minLong}×${minShort}; record with a camera that gives at least that`,
+    'VIDEO_RESOLUTION_TOO_LOW',
+  );
+export const videoResolutionHigh = (width: number, height: number, maxPixels: number) =>
+  invalid(
+    `video is ${width}×${height}, more than ${(maxPixels / 1e6).toFixed(1)} megapixels; record at 640×480`,
+    'VIDEO_RESOLUTION_TOO_HIGH',
+  );
+export const videoFrameRateLow = (minFps: number, fps: number) =>
+  invalid(
+    `video has ${fps.toFixed(1)} frames per second, fewer than ${minFps}; record in better light or close other programs using the camera`,
+    'VIDEO_FRAME_RATE_TOO_LOW',
+  );
+export const videoFrameRateHigh = (detail: string) => invalid(`video ${detail}`, 'VIDEO_FRAME_RATE_TOO_HIGH');
+export const videoBitrateLow = (minBitrate: number, bitrate: number, width: number, height: number) =>
+  invalid(
+    `video carries ${Math.round(bitrate / 1000)} kb/s, under the ${Math.round(minBitrate / 1000)} kb/s a ${width}×${height} capture needs; record again without lowering the quality`,
+    'VIDEO_BITRATE_TOO_LOW',
+  );
