@@ -3,7 +3,17 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeVideo, FFMPEG, isMp4, runFfmpeg, withMediaInput } from './media.js';
+import { rewriteMp4Duration, statedMp4Durations } from '../../../../test/fixtures/mp4-duration.js';
+import {
+  decodedFrames,
+  decodeVideo,
+  DECODE_LIMITS,
+  FFMPEG,
+  FfmpegTimeoutError,
+  isMp4,
+  runFfmpeg,
+  withMediaInput,
+} from './media.js';
 import { decodeAudio, SAMPLE_RATE } from './voice.js';
 
 /**
@@ -41,6 +51,7 @@ describe('media input: an mp4 whose index comes last', () => {
     const video = await decodeVideo(late, { fps: 6, width: 320 });
     expect(video.frames).toHaveLength(36);
     expect(video.height).toBe(240);
+    expect(video).toMatchObject({ decodedDurationS: 6, sourceFrames: 180, truncated: false });
     const pcm = await decodeAudio(late, 120);
     expect(pcm).not.toBeNull();
     expect(pcm!.length / SAMPLE_RATE).toBeCloseTo(6, 0);
@@ -84,5 +95,67 @@ describe('media input: an mp4 whose index comes last', () => {
       expect(input).toBe('pipe:0');
       expect(stdin).toBe(fast);
     });
+  });
+});
+
+/** The caps of DECODE_LIMITS: no file makes a worker decode more than they allow, whatever its header says. */
+describe('decodeVideo caps', () => {
+  let dir: string;
+  const make = (name: string, lavfi: string, extra: string[] = []) => {
+    const file = join(dir, name);
+    // prettier-ignore
+    execFileSync(FFMPEG, ['-v', 'error', '-y', '-f', 'lavfi', '-i', lavfi, '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', ...extra, file]);
+    return readFileSync(file);
+  };
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'bio-media-caps-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a 65 s MP4 whose header says 10 s: only the first 30 s are decoded, and it says so', async () => {
+    const honest = make('long.mp4', 'testsrc=size=320x240:rate=15:duration=65', ['-movflags', '+faststart']);
+    const lying = rewriteMp4Duration(honest, 10);
+    expect(statedMp4Durations(lying).movie).toBe(10);
+    const started = performance.now();
+    const video = await decodeVideo(lying, { fps: 8, width: 320 });
+    expect(video.truncated).toBe(true);
+    expect(video.frames).toHaveLength(DECODE_LIMITS.maxSeconds * 8);
+    expect(video.decodedDurationS).toBe(DECODE_LIMITS.maxSeconds);
+    // ffmpeg stopped reading at the cap: about 30 s of 15 fps decoded, not 65 s.
+    expect(video.sourceFrames).toBeGreaterThanOrEqual(450);
+    expect(video.sourceFrames).toBeLessThan(500);
+    expect(performance.now() - started).toBeLessThan(15_000);
+  });
+
+  it('a short cap on seconds truncates an honest video the same way', async () => {
+    const six = make('six.mp4', 'testsrc=size=320x240:rate=15:duration=6', ['-movflags', '+faststart']);
+    const full = await decodeVideo(six, { fps: 8, width: 320 });
+    expect(full).toMatchObject({ truncated: false, decodedDurationS: 6, sourceFrames: 90 });
+    const cut = await decodeVideo(six, { fps: 8, width: 320, maxSeconds: 2 });
+    expect(cut).toMatchObject({ truncated: true, decodedDurationS: 2 });
+    expect(cut.frames).toHaveLength(16);
+  });
+
+  it('a stream with many frames per second stops at the decoded-frame cap', async () => {
+    const fast = make('fast.mp4', 'testsrc=size=320x240:rate=60:duration=6', ['-movflags', '+faststart']);
+    const video = await decodeVideo(fast, { fps: 8, width: 320, maxSourceFrames: 120 });
+    expect(video.truncated).toBe(true);
+    // 121 frames of 60 fps pass the cap: 2 s of video, sampled at 8 fps
+    expect(video.decodedDurationS).toBeGreaterThanOrEqual(2);
+    expect(video.decodedDurationS).toBeLessThanOrEqual(2.25);
+    expect(video.sourceFrames).toBeLessThan(200);
+  });
+
+  it('a decode that outlasts its time cap is killed', async () => {
+    const six = readFileSync(join(dir, 'six.mp4'));
+    await expect(decodeVideo(six, { fps: 8, width: 320, maxDecodeMs: 1 })).rejects.toBeInstanceOf(FfmpegTimeoutError);
+  });
+
+  it('reads the decoded-frame count from the verbose report, and null when there is none', () => {
+    const report =
+      '[verbose]   Input stream #0:0 (video): 454 packets read (1323509 bytes); 453 frames decoded; \n' +
+      '[verbose]   Input stream #0:1 (audio): 1 packets read (258 bytes); \n';
+    expect(decodedFrames(report)).toBe(453);
+    expect(decodedFrames('')).toBeNull();
   });
 });

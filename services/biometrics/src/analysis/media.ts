@@ -24,7 +24,22 @@ export interface DecodedVideo {
   fps: number;
   width: number;
   height: number;
+  /** seconds of video decoded: sampled frames / fps (never more than the `maxSeconds` cap) */
+  decodedDurationS: number;
+  /** frames of the stream ffmpeg decoded to produce the samples; null when ffmpeg did not report it */
+  sourceFrames: number | null;
+  /** true when the video went on past a cap: only its first `decodedDurationS` were decoded */
+  truncated: boolean;
 }
+
+/**
+ * Caps on decoding one capture, so that no file can hold a worker whatever its header says: at most
+ * `maxSeconds` of video (the ceremony refuses longer captures: MEDIA_MAX_VIDEO_SECONDS, 30 s), at
+ * most `maxSeconds × maxSourceFps` decoded frames (a stream whose timestamps are squeezed together
+ * still costs a decode per frame), and at most `maxDecodeMs` of ffmpeg's time (a 20 s 640×480 WebM
+ * decodes and samples in well under 2 s here, even on a busy machine).
+ */
+export const DECODE_LIMITS = { maxSeconds: 30, maxSourceFps: 60, maxDecodeMs: 20_000 } as const;
 
 interface RunResult {
   stdout: Buffer;
@@ -112,10 +127,20 @@ function moovFirst(b: Buffer): boolean {
   return false;
 }
 
-/** Run ffmpeg with `input` on stdin; resolves with stdout. Rejects on non-zero exit or timeout. */
-export function runFfmpeg(args: string[], input: Buffer | null, timeoutMs = 60_000): Promise<RunResult> {
+/**
+ * Run ffmpeg with `input` on stdin; resolves with stdout. Rejects on non-zero exit or timeout.
+ * `verbose` makes ffmpeg report (in `stderr`) what it read and decoded per input stream; a failure
+ * still quotes only ffmpeg's error lines.
+ */
+export function runFfmpeg(
+  args: string[],
+  input: Buffer | null,
+  timeoutMs = 60_000,
+  opts: { verbose?: boolean } = {},
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const p = spawn(FFMPEG, ['-hide_banner', '-nostdin', '-v', 'error', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const level = opts.verbose ? ['-loglevel', 'level+verbose'] : ['-v', 'error'];
+    const p = spawn(FFMPEG, ['-hide_banner', '-nostdin', ...level, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     let err = '';
     const timer = setTimeout(() => {
@@ -133,7 +158,15 @@ export function runFfmpeg(args: string[], input: Buffer | null, timeoutMs = 60_0
     p.on('close', (code) => {
       clearTimeout(timer);
       if (code === 0) resolve({ stdout: Buffer.concat(out), stderr: err });
-      else reject(new Error(`ffmpeg exited ${code}: ${err.trim().slice(0, 500)}`));
+      else {
+        const why = opts.verbose
+          ? err
+              .split('\n')
+              .filter((l) => /\[(error|fatal|panic)\]/.test(l))
+              .join('\n') || err.slice(-500)
+          : err;
+        reject(new Error(`ffmpeg exited ${code}: ${why.trim().slice(0, 500)}`));
+      }
     });
     p.stdin.on('error', () => {
       /* ffmpeg may close stdin early; the exit code tells */
@@ -155,30 +188,50 @@ function scaleFilter(width: number): string {
 
 /**
  * Decode a video (webm or mp4, from memory) into RGB frames sampled at `fps`, scaled to `width`.
- * WebM and fast-start mp4 are piped through stdin; other mp4 goes through a private temp file.
+ * WebM and fast-start mp4 are piped through stdin; other mp4 is served from memory on loopback.
+ * Decoding stops at the caps of DECODE_LIMITS (overridable here): what lies past them is never
+ * decoded and the result says `truncated`; a decode that outlasts `maxDecodeMs` (or `timeoutMs`,
+ * whichever is shorter) is killed with FfmpegTimeoutError.
  */
 export async function decodeVideo(
   video: Buffer,
-  opts: { fps: number; width: number; timeoutMs?: number },
+  opts: {
+    fps: number;
+    width: number;
+    timeoutMs?: number;
+    maxSeconds?: number;
+    maxSourceFrames?: number;
+    maxDecodeMs?: number;
+  },
 ): Promise<DecodedVideo> {
+  const maxSeconds = opts.maxSeconds ?? DECODE_LIMITS.maxSeconds;
+  const maxSamples = Math.ceil(maxSeconds * opts.fps);
+  const maxSource = opts.maxSourceFrames ?? Math.ceil(maxSeconds * DECODE_LIMITS.maxSourceFps);
+  const timeoutMs = Math.min(opts.timeoutMs ?? 60_000, opts.maxDecodeMs ?? DECODE_LIMITS.maxDecodeMs);
   return withMediaInput(video, async (inp, stdin) => {
+    // One sample and one source frame past each cap: getting them is how a longer video shows.
     const args = [
       '-i',
       inp,
       '-an',
       '-vf',
-      `fps=${opts.fps},${scaleFilter(opts.width)}`,
+      `trim=end_frame=${maxSource + 1},fps=${opts.fps},${scaleFilter(opts.width)}`,
+      '-frames:v',
+      String(maxSamples + 1),
       '-f',
       'rawvideo',
       '-pix_fmt',
       'rgb24',
       'pipe:1',
     ];
-    const dims = await probeDims(video, opts.timeoutMs, inp, stdin);
+    const dims = await probeDims(video, timeoutMs, inp, stdin);
     const height = Math.round((dims.height * opts.width) / dims.width / 2) * 2;
-    const { stdout } = await runFfmpeg(args, stdin, opts.timeoutMs);
+    const { stdout, stderr } = await runFfmpeg(args, stdin, timeoutMs, { verbose: true });
     const frameBytes = opts.width * height * 3;
-    const n = Math.floor(stdout.length / frameBytes);
+    const decoded = Math.floor(stdout.length / frameBytes);
+    const sourceFrames = decodedFrames(stderr);
+    const n = Math.min(decoded, maxSamples);
+    const truncated = decoded > maxSamples || (sourceFrames !== null && sourceFrames > maxSource);
     const frames: RgbImage[] = [];
     const times: number[] = [];
     for (let i = 0; i < n; i++) {
@@ -189,8 +242,14 @@ export async function decodeVideo(
       });
       times.push(i / opts.fps);
     }
-    return { frames, times, fps: opts.fps, width: opts.width, height };
+    return { frames, times, fps: opts.fps, width: opts.width, height, decodedDurationS: n / opts.fps, sourceFrames, truncated };
   });
+}
+
+/** "Input stream #0:0 (video): 600 packets read (…); 600 frames decoded;" from ffmpeg's verbose final report. */
+export function decodedFrames(stderr: string): number | null {
+  const m = /Input stream #\d+:\d+ \(video\): \d+ packets read \(\d+ bytes\); (\d+) frames decoded/.exec(stderr);
+  return m ? Number(m[1]) : null;
 }
 
 /** Width/height of the first video stream (decodes one frame; ffprobe cannot always read pipes of webm without duration). */
