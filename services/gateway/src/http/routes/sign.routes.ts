@@ -7,14 +7,19 @@ import { z } from 'zod';
 import { injectContext, RpcError } from '@signet/kit';
 import type { ceremonyV1 } from '@signet/proto';
 import type { GatewayContext, RouteModule } from '../context.js';
-import { badRequest, HttpError } from '../errors.js';
+import { badRequest, HttpError, httpStatusOf } from '../errors.js';
 import { rateLimitCheck, SIGN_LIMITS } from '../rate-limit.js';
 
 /** URL-safe signing tokens (≥128 bits); anything else cannot be a link we sent. */
 const TOKEN = /^[A-Za-z0-9_-]{16,128}$/;
 const MAX_VIDEO_BYTES = 50 * 1024 * 1024;
 const MAX_FRAME_BYTES = 10 * 1024 * 1024;
+/** Both files plus the multipart framing (boundaries, part headers, the nonce): a longer declared body is refused unread. */
+const MAX_CAPTURE_BYTES = MAX_VIDEO_BYTES + MAX_FRAME_BYTES + 64 * 1024;
 const CAPTURE_DEADLINE_MS = 180_000;
+/** After refusing an upload early: how long, and how much of the rest, is read and discarded before closing. */
+const LINGER_MS = 1_000;
+const LINGER_BYTES = 1024 * 1024;
 /** One recorder timeslice of the live ceremony (about 200 KB at the page's bitrate). */
 const MAX_LIVE_CHUNK_BYTES = 2 * 1024 * 1024;
 
@@ -358,8 +363,19 @@ export function signRoutes(ctx: GatewayContext): RouteModule {
  * Streams the multipart body to the ceremony's client-streaming SubmitCapture: `nonce` must come
  * before the files, then `video`, then `frame`. Nothing is buffered here beyond a chunk; the
  * gRPC stream's backpressure pauses the upload. Sizes are capped here and again in the ceremony.
+ *
+ * Any refusal — ours (sizes, field order) or the ceremony's (a stale nonce, a finished session,
+ * answered as soon as it has read `begin`) — settles at once, while the body may still be arriving:
+ * the upload is detached and left unread, the answer carries `Connection: close`, and Node closes
+ * the connection once the answer is flushed (docs/decisions.md "Early refusal of an upload").
  */
 function streamCapture(ctx: GatewayContext, req: Request, token: string, userAgent: string): Promise<ceremonyV1.CaptureReceipt> {
+  const declared = Number(req.headers['content-length']);
+  if (declared > MAX_CAPTURE_BYTES) {
+    const e = new HttpError(413, 'capture is too large (video 50 MB and frame 10 MB at most)');
+    closeUpload(ctx, req, e);
+    return Promise.reject(e);
+  }
   return new Promise((resolve, reject) => {
     let nonce: string | undefined;
     let failure: HttpError | RpcError | undefined;
@@ -367,15 +383,16 @@ function streamCapture(ctx: GatewayContext, req: Request, token: string, userAge
     let outcome: Promise<ceremonyV1.CaptureReceipt> | undefined;
     const seen = { video: false, frame: false };
     let pumping = Promise.resolve();
-    // Streams waiting for the gRPC call to drain; a failure resumes them so the rest is discarded.
-    const paused = new Set<{ resume(): unknown }>();
-    const fail = (e: HttpError | RpcError) => {
-      if (!failure) failure = e;
-      call?.cancel();
-      for (const p of paused) p.resume();
-      paused.clear();
-    };
     let bb: busboy.Busboy;
+    /** The first refusal wins and is answered now; nothing more is read or forwarded. */
+    const fail = (e: HttpError | RpcError) => {
+      if (failure) return;
+      failure = e;
+      call?.cancel();
+      req.unpipe(bb);
+      closeUpload(ctx, req, e);
+      reject(e);
+    };
     try {
       bb = busboy({
         headers: req.headers,
@@ -394,9 +411,10 @@ function streamCapture(ctx: GatewayContext, req: Request, token: string, userAge
           { deadline: new Date(Date.now() + CAPTURE_DEADLINE_MS) },
           (err: ServiceError | null, r?: ceremonyV1.CaptureReceipt) => {
             if (err) {
+              // The ceremony may answer before the upload is over (it checks the nonce first): answer
+              // the signer now. A cancellation we asked for carries no information; `fail` keeps our reason.
               const e = RpcError.from(err);
-              // A cancellation we asked for carries no information; keep our own reason.
-              if (!failure) failure = e;
+              fail(e);
               rej(failure);
             } else res(r!);
           },
@@ -414,33 +432,14 @@ function streamCapture(ctx: GatewayContext, req: Request, token: string, userAge
       if (name === 'nonce') nonce = value.trim();
     });
     bb.on('file', (name, stream, info) => {
-      if (failure || (name !== 'video' && name !== 'frame')) {
-        if (!failure) fail(badRequest(`unexpected file field "${name}"; send video and frame`));
-        stream.resume();
-        return;
-      }
-      if (!nonce) {
-        fail(badRequest('nonce is required and must come before the video and frame fields'));
-        stream.resume();
-        return;
-      }
-      if (seen[name]) {
-        fail(badRequest(`${name} was sent twice`));
-        stream.resume();
-        return;
-      }
-      if (name === 'video' && seen.frame) {
-        fail(badRequest('video must come before frame'));
-        stream.resume();
-        return;
-      }
-      if (name === 'frame' && !seen.video) {
-        fail(badRequest('video must come before frame'));
-        stream.resume();
-        return;
-      }
-      seen[name] = true;
       void info;
+      if (failure) return void stream.resume();
+      if (name !== 'video' && name !== 'frame') return fail(badRequest(`unexpected file field "${name}"; send video and frame`));
+      if (!nonce) return fail(badRequest('nonce is required and must come before the video and frame fields'));
+      if (seen[name]) return fail(badRequest(`${name} was sent twice`));
+      if ((name === 'video' && seen.frame) || (name === 'frame' && !seen.video))
+        return fail(badRequest('video must come before frame'));
+      seen[name] = true;
       if (!call) open();
       // Files are forwarded strictly one after another: busboy may announce the frame while the
       // video's stream still holds buffered data, so each file waits for the previous one to end.
@@ -458,11 +457,7 @@ function streamCapture(ctx: GatewayContext, req: Request, token: string, userAge
                 return fail(new HttpError(413, 'frame is too large (10 MB at most)'));
               if (!call.write({ part: { $case: name, value: chunk } })) {
                 stream.pause();
-                paused.add(stream);
-                call.once('drain', () => {
-                  paused.delete(stream);
-                  stream.resume();
-                });
+                call.once('drain', () => stream.resume());
               }
             });
           }),
@@ -473,18 +468,57 @@ function streamCapture(ctx: GatewayContext, req: Request, token: string, userAge
       'close',
       () =>
         void pumping.then(() => {
-          if (!failure && (!seen.video || !seen.frame)) fail(badRequest(`${!seen.video ? 'video' : 'frame'} is required`));
-          if (failure) {
-            // Report our own reason; the ceremony's answer (if it already had one) is in `failure` too.
-            reject(failure);
-            return;
-          }
+          if (failure) return;
+          if (!seen.video || !seen.frame) return fail(badRequest(`${!seen.video ? 'video' : 'frame'} is required`));
           call!.end();
           outcome!.then(resolve, reject);
         }),
     );
     req.pipe(bb);
   });
+}
+
+/**
+ * Leaves the rest of a refused upload unread: the answer (still to be sent by the route or the error
+ * boundary) says `Connection: close`, and once it is flushed the connection is closed instead of the
+ * body being read to its end for a next request. A body already complete keeps its connection.
+ */
+function closeUpload(ctx: GatewayContext, req: Request, err: HttpError | RpcError): void {
+  if (req.complete) return;
+  const res = req.res;
+  if (res && !res.headersSent) res.setHeader('Connection', 'close');
+  req.pause();
+  // Node ends a `Connection: close` answer with socket.destroySoon(): FIN, then a close that, with the
+  // upload still arriving, is a TCP reset — which can reach the client before it has read the answer
+  // (Node's own client then reports EPIPE, not the 409). A lingering close instead: FIN after the
+  // answer, then what still arrives is discarded for at most LINGER_MS or LINGER_BYTES, then closed.
+  const socket = req.socket;
+  socket.destroySoon = () => {
+    socket.end();
+    let budget = LINGER_BYTES;
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    socket.once('close', () => clearTimeout(timer));
+    req.on('data', (chunk: Buffer) => {
+      budget -= chunk.length;
+      if (budget < 0) socket.destroy();
+    });
+    req.resume();
+  };
+  cutCounter(ctx).inc({ status: String(err instanceof HttpError ? err.status : httpStatusOf(err)) });
+}
+
+const cut = new WeakMap<object, ReturnType<GatewayContext['metrics']['counter']>>();
+function cutCounter(ctx: GatewayContext) {
+  let c = cut.get(ctx.metrics);
+  if (!c) {
+    c = ctx.metrics.counter(
+      'signet_gateway_capture_uploads_cut_total',
+      'Capture uploads refused while their body was still arriving, answered at once and closed unread, by HTTP status',
+      ['status'],
+    );
+    cut.set(ctx.metrics, c);
+  }
+  return c;
 }
 
 function signOpenapi() {
@@ -536,7 +570,7 @@ function signOpenapi() {
       get: op('Issue 4 random words and 3 liveness actions with a nonce valid 2 minutes; replaces any earlier challenge'),
     },
     '/api/sign/{token}/capture': {
-      post: op('Submit the signing video (WebM/MP4, ≤50 MB, ≤60 s) and final frame (JPEG/PNG) with the challenge nonce', {
+      post: op('Submit the signing video (WebM/MP4, ≤50 MB, ≤30 s) and final frame (JPEG/PNG) with the challenge nonce', {
         requestBody: {
           content: {
             'multipart/form-data': {
