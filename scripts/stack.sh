@@ -8,6 +8,7 @@ cmd="${1:-up}"
 if [ "$cmd" = up ]; then
   bash scripts/install.sh
   pnpm install --frozen-lockfile --reporter=append-only | tail -n 3
+  bash scripts/tfjs-native.sh # biometrics on TensorFlow, else one line and wasm
   pnpm -s build >/dev/null
 fi
 exec node --import tsx scripts/stack.ts "$cmd"

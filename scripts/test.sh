@@ -6,6 +6,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 set -e
 bash scripts/install.sh
 pnpm install --frozen-lockfile --reporter=append-only | tail -n 3
+bash scripts/tfjs-native.sh # biometrics on TensorFlow, else one line and wasm
 set +e
 # A failed type check or lint is a failed suite: say so in the summary line, like a failed test.
 echo "== typecheck"
