@@ -90,19 +90,30 @@ describe('the signing page in headless Chromium with a fake camera', () => {
     await shot(page, '03-preview.png');
     await page.click('#start');
 
-    // WebAuthn is offered when the browser supports it; this test skips it (no authenticator).
-    await page.waitForSelector('body[data-current="webauthn"], body[data-current="record"]');
-    if ((await page.getAttribute('body', 'data-current')) === 'webauthn') {
-      await shot(page, '04-webauthn.png');
-      await page.click('#webauthn-skip');
-    }
+    // The live recording: each prompt and screen colour arrives as the previous chunk is received.
     await screen(page, 'record');
+    const colours = new Set<string>();
+    const watch = setInterval(() => {
+      void page
+        .getAttribute('body', 'data-light')
+        .then((c) => c && colours.add(c))
+        .catch(() => undefined);
+    }, 250);
     await page.locator('#prompt-words', { hasText: '·' }).waitFor();
     expect((await page.textContent('#prompt-words'))!.split('·')).toHaveLength(4);
     await shot(page, '05-record-words.png');
     await page.locator('#prompt-title', { hasText: '1 of 3' }).waitFor({ timeout: 15_000 });
     await shot(page, '06-record-action.png');
-    await page.waitForSelector('body[data-current="upload"], body[data-current="verifying"]', { timeout: 40_000 });
+    // WebAuthn is offered after the recording when the browser supports it; this test skips it (no authenticator).
+    await page.waitForSelector('body[data-current="webauthn"], body[data-current="upload"], body[data-current="verifying"]', {
+      timeout: 40_000,
+    });
+    clearInterval(watch);
+    expect(colours.size, 'the screen changed colour during the recording').toBeGreaterThanOrEqual(3);
+    if ((await page.getAttribute('body', 'data-current')) === 'webauthn') {
+      await shot(page, '04-webauthn.png');
+      await page.click('#webauthn-skip');
+    }
     await shot(page, '07-upload.png');
     await screen(page, 'verifying', 60_000);
     await shot(page, '08-verifying.png');
@@ -130,6 +141,8 @@ describe('the signing page in headless Chromium with a fake camera', () => {
     expect(ev).toMatchObject({ attempt: 1, videoKey: keys[1], frameKey: keys[0] });
     expect(ev.challenge?.words).toHaveLength(4);
     expect(ev.challenge?.actions).toHaveLength(3);
+    expect(ev.challenge?.mode).toBe('live');
+    expect(ev.live?.assurance, ev.live?.detail).toBe('live');
     // The recorded video is a real, probe-able video of the fake camera, longer than the prompts.
     const stat = await s3.statObject(BUCKETS.BUCKET_CAPTURES, keys[1]!);
     expect(stat.size).toBeGreaterThan(50_000);

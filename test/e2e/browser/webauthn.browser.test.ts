@@ -71,19 +71,19 @@ describe('WebAuthn on the signing page', () => {
     await page.click('#camera-allow');
     await page.waitForSelector('body[data-current="preview"]');
     await page.click('#start');
-    await page.waitForSelector('body[data-current="webauthn"]', { timeout: 15_000 });
-    await page.click('#webauthn-use');
+    // The live recording first (its prompts are revealed as it streams), then the device confirmation.
     await page.waitForSelector('body[data-current="record"]', { timeout: 15_000 });
+    await page.waitForSelector('body[data-current="webauthn"]', { timeout: 60_000 });
+    await page.click('#webauthn-use');
+    await page.waitForSelector('body[data-current="upload"], body[data-current="verifying"]', { timeout: 15_000 });
 
     // The authenticator holds one credential for this relying party, and the server recorded it.
     const { credentials } = (await cdp.send('WebAuthn.getCredentials', { authenticatorId })) as {
       credentials: { rpId: string }[];
     };
     expect(credentials.map((c) => c.rpId)).toEqual(['localhost']);
-    const summary = await send(stack.gatewayUrl, 'GET', `/api/sign/${tx.token}/summary`);
-    expect(summary.body.webauthn_done).toBe(true);
 
-    // The recording goes on; the capture event carries the stronger verification mode.
+    // The capture, sent after the confirmation, carries the stronger verification mode.
     await page.waitForSelector('body[data-current="verifying"]', { timeout: 90_000 });
     // Ids restart in each test database: the document hash (a unique PDF) picks this capture.
     const detail = await send(stack.gatewayUrl, 'GET', `/api/transactions/${tx.id}`, { headers: { 'x-api-key': acct.apiKey } });
