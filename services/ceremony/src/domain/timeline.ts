@@ -19,10 +19,12 @@ export const ACTION_SEGMENTS = 2;
 /** Neutral segments after each action (randomised between these bounds). */
 export const GAP_SEGMENTS = [1, 2] as const;
 /**
- * Screen colours: saturated primaries and white, far apart in chromaticity so the skin's
- * reflection of each is distinguishable; consecutive segments never repeat a colour.
+ * Screen colours: two complementary pairs (red/cyan, blue/yellow), the palette whose reflections
+ * measured furthest apart in skin chromaticity (the biometrics light check draws its null
+ * sequences from the same list: services/biometrics/src/analysis/light.ts); consecutive segments
+ * never repeat a colour.
  */
-export const LIGHT_PALETTE = ['#ff2020', '#20ff20', '#2040ff', '#ffffff'] as const;
+export const LIGHT_PALETTE = ['#ff0000', '#00ffff', '#0000ff', '#ffff00'] as const;
 
 export type ActionWindow = { action: Action; start_ms: number; end_ms: number };
 export type Timeline = {
