@@ -2,7 +2,7 @@
  * What a signer should do differently after a failed verdict, from the checks that failed: the
  * step, never a score (a score would teach an attacker how close a forgery came).
  */
-export const REDO_STEPS = ['face', 'action', 'words', 'light', 'challenge'] as const;
+export const REDO_STEPS = ['face', 'action', 'words', 'light', 'quality', 'challenge'] as const;
 export type RedoStep = (typeof REDO_STEPS)[number];
 
 const STEP_OF: Record<string, RedoStep> = {
@@ -17,6 +17,8 @@ const STEP_OF: Record<string, RedoStep> = {
   words: 'words',
   light: 'light',
   sensor_noise: 'light',
+  media: 'quality',
+  analysis_error: 'quality',
   challenge_redraws: 'challenge',
 };
 

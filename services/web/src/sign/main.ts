@@ -27,6 +27,7 @@ const REDO_TEXT: Record<string, string> = {
   words: 'The words were not heard: read them aloud clearly while they are shown.',
   light:
     'The screen light on your face was not seen: hold the phone in front of your face, screen brightness up, and avoid strong light behind you.',
+  quality: 'The video could not be used: record again with the camera steady and in good light.',
   challenge: 'Too many new challenges were requested in one attempt.',
 };
 
