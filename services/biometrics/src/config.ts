@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { baseSchema, env, s3Schema } from '@signet/kit';
 import { TF_BACKEND_CHOICES } from './analysis/backend.js';
+import { DEFAULT_SPEECH_PYTHON } from './analysis/words.js';
 
 export const biometricsConfigSchema = baseSchema.merge(s3Schema).extend({
   GRPC_PORT: env.port,
@@ -17,6 +18,11 @@ export const biometricsConfigSchema = baseSchema.merge(s3Schema).extend({
   ANALYSIS_WORKERS: z.union([z.literal('auto'), z.coerce.number().int().min(0).max(16)]).default('auto'),
   /** tfjs backend: auto = node-gpu (tfjs-node-gpu loads and a GPU is visible), else node (tfjs-node loads), else wasm; or one of node-gpu|node|wasm|cpu, which must load. */
   TF_BACKEND: z.enum(TF_BACKEND_CHOICES).default('auto'),
+  /** Python interpreter of the speech worker (speech/recognise.py), with pocketsphinx: the venv
+   *  scripts/speech-venv.sh builds; `~/` is the home directory. The image sets its own. */
+  SPEECH_PYTHON: z.string().min(1).default(DEFAULT_SPEECH_PYTHON),
+  /** Longest time one words check may take before the worker is restarted. */
+  SPEECH_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /** Whether a reading window without voice fails the verdict (true) or is only recorded (false). */
   VOICE_REQUIRED: z
     .enum(['true', 'false'])
