@@ -1,15 +1,22 @@
-import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '@signet/kit';
 import { biometricsConfigSchema } from '../config.js';
 import { startBiometrics } from '../app.js';
 import {
+  announceBackend,
   BACKEND_PACKAGE,
   BackendUnavailableError,
   chooseBackend,
+  planBackend,
   resolveBackend,
   systemProbes,
+  tfThreadEnv,
+  type BackendPlan,
   type BackendProbes,
   type TfBackendChoice,
 } from './backend.js';
@@ -100,9 +107,11 @@ describe('chooseBackend (injected probes)', () => {
   });
 });
 
-/** Whether a native package's binding was built here (independent of the require-based probe). */
+/** Whether a native package's binding was built here (independent of the require-based probe):
+ *  node-pre-gyp puts it in lib/napi-v<N>/ for the highest N-API version the package and Node share. */
 function built(pkg: string): boolean {
-  return existsSync(path.join(packageDir(pkg), 'lib', `napi-v${process.versions.napi}`, 'tfjs_binding.node'));
+  const lib = path.join(packageDir(pkg), 'lib');
+  return existsSync(lib) && readdirSync(lib).some((d) => existsSync(path.join(lib, d, 'tfjs_binding.node')));
 }
 
 describe('this machine (optional native packages installed; their libtensorflow download cannot run here)', () => {
@@ -140,4 +149,150 @@ describe('this machine (optional native packages installed; their libtensorflow 
       /^TF_BACKEND=node cannot be used: @tensorflow\/tfjs-node does not load: The Node\.js native addon module/,
     );
   });
+});
+
+describe('planBackend: TensorFlow threads before the probe, then the backend and the detector threads', () => {
+  it('sizes the intra-op pool to the usable cores for one detecting thread, to one thread per worker otherwise', () => {
+    expect(tfThreadEnv(0, 2, {})).toEqual({ TF_NUM_INTRAOP_THREADS: '2', TF_NUM_INTEROP_THREADS: '1' });
+    expect(tfThreadEnv(0, 0, {})).toEqual({ TF_NUM_INTRAOP_THREADS: '1', TF_NUM_INTEROP_THREADS: '1' });
+    expect(tfThreadEnv(4, 4, {})).toEqual({ TF_NUM_INTRAOP_THREADS: '1', TF_NUM_INTEROP_THREADS: '1' });
+    // the operator's settings win
+    expect(tfThreadEnv(0, 8, { TF_NUM_INTRAOP_THREADS: '3' })).toEqual({
+      TF_NUM_INTRAOP_THREADS: '3',
+      TF_NUM_INTEROP_THREADS: '1',
+    });
+  });
+
+  it('sets the variables in the environment before any package is loaded', () => {
+    const env: Record<string, string | undefined> = {};
+    const seen: (string | undefined)[] = [];
+    const probes = world({ node: true });
+    const load = probes.load.bind(probes);
+    probes.load = (pkg) => {
+      seen.push(env.TF_NUM_INTRAOP_THREADS);
+      return load(pkg);
+    };
+    const plan = planBackend('auto', 'auto', { probes, env, cores: 2 });
+    expect(seen).toEqual(['2']);
+    expect(plan).toMatchObject({
+      backend: 'node',
+      workers: 0,
+      threads: { TF_NUM_INTRAOP_THREADS: '2', TF_NUM_INTEROP_THREADS: '1' },
+    });
+    expect(env).toMatchObject({ TF_NUM_INTRAOP_THREADS: '2', TF_NUM_INTEROP_THREADS: '1', TF_CPP_MIN_LOG_LEVEL: '1' });
+  });
+
+  it('gives a native pool of worker threads one intra-op thread each, and wasm one worker per core', () => {
+    expect(planBackend('node', 2, { probes: world({ node: true }), env: {}, cores: 2 })).toMatchObject({
+      workers: 2,
+      threads: { TF_NUM_INTRAOP_THREADS: '1' },
+    });
+    const wasm = planBackend('auto', 'auto', { probes: world({ node: false }), env: {}, cores: 2 });
+    expect(wasm).toMatchObject({ backend: 'wasm', workers: 2, threads: {} });
+    const env = { TF_CPP_MIN_LOG_LEVEL: '0', TF_NUM_INTEROP_THREADS: '2' };
+    planBackend('auto', 'auto', { probes: world({ node: true }), env, cores: 2 });
+    expect(env).toMatchObject({ TF_CPP_MIN_LOG_LEVEL: '0', TF_NUM_INTEROP_THREADS: '2' });
+  });
+});
+
+/** A logger that keeps every line it is given. */
+function lines() {
+  const out: { level: 'info' | 'warn'; fields: Record<string, unknown>; msg: string }[] = [];
+  return {
+    out,
+    logger: {
+      info: (fields: object, msg: string) => out.push({ level: 'info', fields: fields as Record<string, unknown>, msg }),
+      warn: (fields: object, msg: string) => out.push({ level: 'warn', fields: fields as Record<string, unknown>, msg }),
+    } as unknown as Parameters<typeof announceBackend>[2]['logger'],
+  };
+}
+
+describe('announceBackend: one start line and the gauge', () => {
+  const loaded = (name: BackendPlan['backend'], device: 'cpu' | 'gpu' = 'cpu') => ({
+    name,
+    package: BACKEND_PACKAGE[name],
+    version: '4.22.0',
+    device,
+  });
+
+  it('says tensorflow, the device and the threads when tfjs-node loads', () => {
+    const l = lines();
+    const gauge: [object, number][] = [];
+    const plan = planBackend('auto', 'auto', { probes: world({ node: true }), env: {}, cores: 2 });
+    announceBackend(plan, loaded('node'), { logger: l.logger, gauge: { set: (lb, v) => gauge.push([lb, v]) } });
+    expect(l.out).toHaveLength(1);
+    expect(l.out[0]).toMatchObject({
+      level: 'info',
+      msg: 'tfjs backend tensorflow on cpu',
+      fields: { backend: 'node', tfjs: 'tensorflow', device: 'cpu', package: '@tensorflow/tfjs-node@4.22.0', workers: 0 },
+    });
+    expect(l.out[0]!.fields.threads).toEqual({ TF_NUM_INTRAOP_THREADS: '2', TF_NUM_INTEROP_THREADS: '1' });
+    expect(gauge).toEqual([[{ backend: 'node', tfjs: 'tensorflow', device: 'cpu' }, 1]]);
+  });
+
+  it('warns once, with the load error, when auto falls back to wasm; an explicit wasm is no warning', () => {
+    const l = lines();
+    const gauge: [object, number][] = [];
+    const plan = planBackend('auto', 'auto', { probes: world({ node: false }), env: {}, cores: 2 });
+    announceBackend(plan, loaded('wasm'), { logger: l.logger, gauge: { set: (lb, v) => gauge.push([lb, v]) } });
+    expect(l.out).toHaveLength(1);
+    expect(l.out[0]!.level).toBe('warn');
+    expect(l.out[0]!.msg).toMatch(/^tfjs backend wasm: no native TensorFlow binding loads/);
+    expect(l.out[0]!.fields.reason).toContain(`tfjs-node: ${UNBUILT}`);
+    expect(l.out[0]!.fields.threads).toBeUndefined();
+    expect(gauge).toEqual([[{ backend: 'wasm', tfjs: 'wasm', device: 'cpu' }, 1]]);
+
+    const e = lines();
+    announceBackend(planBackend('wasm', 'auto', { probes: world({}), env: {}, cores: 2 }), loaded('wasm'), {
+      logger: e.logger,
+      gauge: { set: () => undefined },
+    });
+    expect(e.out.map((x) => x.level)).toEqual(['info']);
+  });
+});
+
+describe('with the native binding made unloadable (a broken libtensorflow first on LD_LIBRARY_PATH)', () => {
+  it('a real start falls back to wasm with one log line and says so on /metrics', () => {
+    const broken = mkdtempSync(path.join(tmpdir(), 'signet-broken-tf-'));
+    try {
+      // The dynamic loader searches LD_LIBRARY_PATH before the binding's RUNPATH (deps/lib).
+      for (const lib of ['libtensorflow_cc.so.2', 'libtensorflow_framework.so.2'])
+        writeFileSync(path.join(broken, lib), 'not a library');
+      const service = fileURLToPath(new URL('../..', import.meta.url));
+      const script = `
+        import { createLogger, Metrics } from '@signet/kit';
+        import { announceBackend, backendInfoGauge, planBackend } from './src/analysis/backend.ts';
+        import { loadModels } from './src/analysis/models.ts';
+        const plan = planBackend('auto', 0);
+        const m = await loadModels({ backend: plan.backend, supportingModels: false });
+        const metrics = new Metrics('biometrics');
+        announceBackend(plan, m.tfjsBackend, { logger: createLogger('biometrics', 'info'), gauge: backendInfoGauge(metrics) });
+        await new Promise((r) => setTimeout(r, 100));
+        console.log((await metrics.registry.metrics()).split('\\n').filter((l) => l.startsWith('signet_biometrics_tfjs')).join('\\n'));
+      `;
+      const r = spawnSync(
+        process.execPath,
+        ['--conditions=@signet/source', '--import', 'tsx', '--input-type=module', '-e', script],
+        {
+          cwd: service,
+          env: { ...process.env, LD_LIBRARY_PATH: broken, TF_CPP_MIN_LOG_LEVEL: '2' },
+          encoding: 'utf8',
+          timeout: 90_000,
+        },
+      );
+      expect(r.status, r.stderr).toBe(0);
+      const logLines = r.stdout.split('\n').filter((l) => l.startsWith('{'));
+      expect(logLines, r.stdout).toHaveLength(1);
+      const line = JSON.parse(logLines[0]!) as { level: number; msg: string; backend: string; reason: string };
+      expect(line.level).toBe(40); // pino warn
+      expect(line.backend).toBe('wasm');
+      expect(line.msg).toMatch(/^tfjs backend wasm: no native TensorFlow binding loads/);
+      expect(line.reason).toMatch(/tfjs-node: /);
+      expect(r.stdout).toContain(
+        'signet_biometrics_tfjs_backend_info{backend="wasm",tfjs="wasm",device="cpu",service="biometrics"} 1',
+      );
+    } finally {
+      rmSync(broken, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

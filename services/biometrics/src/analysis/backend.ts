@@ -3,16 +3,20 @@
  *
  * `auto` takes the fastest backend that actually works here:
  * 1. `node-gpu` — `@tensorflow/tfjs-node-gpu` loads AND a GPU is visible;
- * 2. `node` — `@tensorflow/tfjs-node` loads;
- * 3. `wasm` — `@tensorflow/tfjs-backend-wasm` (always installed; the default on machines where the
- *    native packages' install script could not download libtensorflow, which leaves the package
- *    directory without its native binding, so requiring it throws).
+ * 2. `node` — `@tensorflow/tfjs-node` loads (tfjs calls this backend `tensorflow`);
+ * 3. `wasm` — `@tensorflow/tfjs-backend-wasm` (always installed). The native packages load only
+ *    where `scripts/tfjs-native.sh` built their binding (pnpm never runs their install script, see
+ *    the root package.json); elsewhere requiring them throws and `auto` falls back to wasm.
  *
  * An explicit `TF_BACKEND` that cannot be used fails start with one line naming the variable and
  * the load error. The decision itself is pure (probes are injected) so it is unit-tested.
+ * `planBackend` also sizes TensorFlow's thread pools (before anything loads libtensorflow) and the
+ * detector pool; `announceBackend` says what was chosen in one log line and on /metrics.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import type { Logger, Metrics } from '@signet/kit';
+import { autoWorkers, usableCores } from './workers.js';
 
 export const TF_BACKEND_CHOICES = ['auto', 'node-gpu', 'node', 'wasm', 'cpu'] as const;
 export type TfBackendChoice = (typeof TF_BACKEND_CHOICES)[number];
@@ -26,6 +30,16 @@ export const BACKEND_PACKAGE: Record<TfBackend, string> = {
   wasm: '@tensorflow/tfjs-backend-wasm',
   cpu: '@tensorflow/tfjs-backend-cpu',
 };
+
+/** tfjs's own name of the backend each choice computes on (what `tf.getBackend()` says). */
+export const TFJS_NAME: Record<TfBackend, 'tensorflow' | 'wasm' | 'cpu'> = {
+  'node-gpu': 'tensorflow',
+  node: 'tensorflow',
+  wasm: 'wasm',
+  cpu: 'cpu',
+};
+
+export const isNative = (b: TfBackend): boolean => TFJS_NAME[b] === 'tensorflow';
 
 export interface BackendProbes {
   /** Try to load a package: null when it loads, otherwise the (one-line) reason it does not. */
@@ -121,4 +135,107 @@ export const systemProbes: BackendProbes = {
 /** Decide the backend on this machine. */
 export function resolveBackend(choice: TfBackendChoice, probes: BackendProbes = systemProbes): BackendDecision {
   return chooseBackend(choice, probes);
+}
+
+// ------------------------------------------------------------------------------------------------
+// Threads, and the one start line
+
+/** TensorFlow's thread-pool variables (read by libtensorflow once, when it creates its devices). */
+export const TF_THREAD_VARS = ['TF_NUM_INTRAOP_THREADS', 'TF_NUM_INTEROP_THREADS'] as const;
+
+/**
+ * TensorFlow's thread pools for a native backend computing with `workers` detector threads on
+ * `cores` usable cores (the cgroup quota counted; libtensorflow itself counts every core of the
+ * node). Measured here (docs/decisions.md, "Biometrics: on real TensorFlow"): one process-wide pool
+ * of `cores` intra-op threads serving a single detecting thread was the fastest, and with a pool
+ * of worker threads each one gets a single intra-op thread. Variables already set win.
+ */
+export function tfThreadEnv(
+  workers: number,
+  cores: number,
+  env: Readonly<Record<string, string | undefined>>,
+): Record<string, string> {
+  const want: Record<(typeof TF_THREAD_VARS)[number], string> = {
+    TF_NUM_INTRAOP_THREADS: String(workers > 0 ? 1 : Math.max(1, cores)),
+    TF_NUM_INTEROP_THREADS: '1',
+  };
+  const out: Record<string, string> = {};
+  for (const k of TF_THREAD_VARS) out[k] = env[k] ?? want[k];
+  return out;
+}
+
+export interface BackendPlan extends BackendDecision {
+  /** detector worker threads (0 = detect in the main thread) */
+  workers: number;
+  /** TF_* thread variables in effect (empty unless the backend is native) */
+  threads: Record<string, string>;
+}
+
+/**
+ * Decide the backend and the detector threads, having first set TensorFlow's thread variables in
+ * `env` (process.env: libtensorflow reads the process environment once, when the probe loads it).
+ * Also turns libtensorflow's INFO lines off unless TF_CPP_MIN_LOG_LEVEL is set (they are not JSON).
+ */
+export function planBackend(
+  choice: TfBackendChoice,
+  workers: 'auto' | number,
+  deps: { probes?: BackendProbes; env?: Record<string, string | undefined>; cores?: number } = {},
+): BackendPlan {
+  const env = deps.env ?? process.env;
+  const cores = deps.cores ?? usableCores();
+  const nativeWorkers = workers === 'auto' ? autoWorkers('node', { cores, cpuMax: null }) : workers;
+  const threads = tfThreadEnv(nativeWorkers, cores, env);
+  Object.assign(env, threads);
+  env.TF_CPP_MIN_LOG_LEVEL ??= '1';
+  const d = chooseBackend(choice, deps.probes ?? systemProbes);
+  const w = workers === 'auto' ? autoWorkers(d.backend, { cores, cpuMax: null }) : workers;
+  return { ...d, workers: w, threads: isNative(d.backend) ? threads : {} };
+}
+
+/** What computes, as loaded (models.ts): the package and whether tfjs-node placed ops on a GPU. */
+export interface LoadedBackend {
+  name: TfBackend;
+  package: string;
+  version: string;
+  device: 'gpu' | 'cpu';
+}
+
+/** The gauge the backend is announced on (structurally, so tests can hand in a registry's gauge). */
+export interface BackendInfoGauge {
+  set(labels: { backend: string; tfjs: string; device: string }, value: number): void;
+}
+
+/** `signet_biometrics_tfjs_backend_info{backend, tfjs, device}` = 1 for the backend in use. */
+export function backendInfoGauge(metrics: Metrics): BackendInfoGauge {
+  return metrics.gauge(
+    'signet_biometrics_tfjs_backend_info',
+    'tfjs backend the analysis runs on (1 = in use): backend = TF_BACKEND resolved, tfjs = tfjs name, device = cpu|gpu',
+    ['backend', 'tfjs', 'device'],
+  );
+}
+
+/**
+ * The one start line saying what computes, and the gauge. `auto` ending on wasm because a native
+ * package did not load is a warning (the install step failed or was skipped), with the reason.
+ */
+export function announceBackend(
+  plan: BackendPlan,
+  loaded: LoadedBackend,
+  out: { logger: Pick<Logger, 'info' | 'warn'>; gauge: BackendInfoGauge },
+): void {
+  const tfjs = TFJS_NAME[plan.backend];
+  out.gauge.set({ backend: plan.backend, tfjs, device: loaded.device }, 1);
+  const fields = {
+    backend: plan.backend,
+    tfjs,
+    device: loaded.device,
+    package: `${loaded.package}@${loaded.version}`,
+    workers: plan.workers,
+    ...(isNative(plan.backend) ? { threads: plan.threads } : {}),
+    reason: plan.reason,
+  };
+  const fellBack = plan.reason.startsWith('auto:') && !isNative(plan.backend);
+  if (fellBack)
+    out.logger.warn(fields, `tfjs backend ${tfjs}: no native TensorFlow binding loads (scripts/tfjs-native.sh builds it)`);
+  else out.logger.info(fields, `tfjs backend ${tfjs} on ${loaded.device}`);
 }

@@ -22,7 +22,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as tf from '@tensorflow/tfjs-core';
 import type { Human as HumanClass, Config as HumanConfig } from '@vladmandic/human';
-import { BACKEND_PACKAGE, type TfBackend } from './backend.js';
+import { BACKEND_PACKAGE, type LoadedBackend, type TfBackend } from './backend.js';
 import { DetectorPool } from './pool.js';
 
 const require = createRequire(import.meta.url);
@@ -43,8 +43,9 @@ export interface LoadedModels {
   tf: typeof tf;
   /** tfjs backend name as tfjs reports it: `wasm`, `cpu` or `tensorflow` (tfjs-node, -gpu) */
   backend: string;
-  /** the backend chosen at start and the package (with version) that provides it */
-  tfjsBackend: { name: TfBackend; package: string; version: string };
+  /** the backend chosen at start, the package (with version) that provides it, and where its ops
+   *  run: `gpu` only when tfjs-node-gpu's TensorFlow placed them on a GPU device */
+  tfjsBackend: LoadedBackend;
   models: ModelInfo[];
   packageVersions: Record<string, string>;
   loadMs: number;
@@ -211,6 +212,11 @@ const HUMAN_BUILD: Record<TfBackend, { file: string; tfBackend: 'wasm' | 'cpu' |
   'node-gpu': { file: 'human.node-gpu.js', tfBackend: 'tensorflow' },
 };
 
+/** `gpu` when tfjs-node(-gpu)'s backend reports a GPU device (its binding's isUsingGpuDevice), else `cpu`. */
+function deviceOf(t: typeof tf): 'gpu' | 'cpu' {
+  return (t.backend() as { isUsingGpuDevice?: boolean }).isUsingGpuDevice === true ? 'gpu' : 'cpu';
+}
+
 /**
  * Load Human and its bundled models with the given (resolved) backend; wasm by default.
  * Returns the Human instance, the tfjs it computes with, and the list of models with versions.
@@ -266,7 +272,7 @@ export async function loadModels(opts: LoadModelsOptions = {}): Promise<LoadedMo
     human,
     tf: humanTf,
     backend: humanTf.getBackend(),
-    tfjsBackend: { name: backend, package: backendPackage, version: packageVersions[backendPackage]! },
+    tfjsBackend: { name: backend, package: backendPackage, version: packageVersions[backendPackage]!, device: deviceOf(humanTf) },
     models,
     packageVersions,
     loadMs: performance.now() - t0,

@@ -26,6 +26,13 @@ function readCpuMax(): string | null {
   }
 }
 
+/** Cores this process may use: `os.availableParallelism()` lowered to the cgroup v2 CPU quota. */
+export function usableCores(
+  probe: { cores: number; cpuMax: string | null } = { cores: availableParallelism(), cpuMax: readCpuMax() },
+): number {
+  return Math.max(1, Math.min(probe.cores, cgroupCpus(probe.cpuMax) ?? probe.cores));
+}
+
 /** Worker threads for `auto`: min(cores, CPU quota), at most `max`; 0 for native backends. */
 export function autoWorkers(
   backend: TfBackend,
