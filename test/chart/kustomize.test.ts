@@ -48,6 +48,7 @@ describe('k8s/ kustomize', () => {
     const bio = prod.find((o) => o.kind === 'Deployment' && o.metadata.name === 'signet-biometrics')!.spec.template.spec;
     expect(bio.containers[0].image).toBe('signet/biometrics-gpu:0.1.0');
     expect(bio.containers[0].resources.limits['nvidia.com/gpu']).toBe(1);
+    expect(bio.containers[0].env).toContainEqual({ name: 'TF_BACKEND', value: 'node-gpu' });
     expect(bio.tolerations).toContainEqual({ key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' });
     expect(prod.filter((o) => o.kind === 'NetworkPolicy').map((o) => o.metadata.name)).toContain('signet-default-deny');
     const dev = parseManifests(kustomize('overlays/dev'));
