@@ -66,6 +66,33 @@ export const analysisConfig = {
     maxZcr: 0.25,
     minRunFrames: 3,
   },
+  /** light: the skin's chromaticity must follow the issued screen-colour sequence (light.ts).
+   *  Radii in inter-ocular units; times in seconds; amplitude in log-chromaticity (≈ fraction).
+   *  Thresholds from rendered captures (test/light.int.test.ts, docs/decisions.md "Light challenge"). */
+  light: {
+    patchRadius: 0.1,
+    minSkinPixels: 60,
+    backgroundStep: 8,
+    backgroundMargin: 1.7,
+    minBackgroundPixels: 200,
+    minBackgroundFraction: 0.8,
+    backgroundWeight: 1,
+    requireBackground: true,
+    lagMinS: -0.2,
+    lagMaxS: 0.6,
+    lagStepS: 0.05,
+    rampS: 0.15,
+    detrendDegree: 1,
+    minFrames: 24,
+    minCoverage: 0.7,
+    minScore: 0.6,
+    nullSequences: 200,
+    nullQuantile: 0.99,
+    nullSeed: 0x5eed1157,
+    minAmplitude: 0.004,
+    minAgreement: 0.7,
+    settleS: 0.3,
+  },
 } as const;
 
 export type AnalysisConfig = typeof analysisConfig;

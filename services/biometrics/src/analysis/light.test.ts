@@ -1,0 +1,257 @@
+import { describe, expect, it } from 'vitest';
+import { analysisConfig } from './config.js';
+import { IDX } from './geometry.js';
+import { hexToLinear, InvalidLightChallengeError, LIGHT_PALETTE, lightResponse, SKIN_POINTS, type FaceRegion } from './light.js';
+import type { RgbImage } from './media.js';
+
+const W = 320,
+  H = 240,
+  FPS = 8,
+  SEGMENTS = 12,
+  SEGMENT_S = 1;
+const CX = 160,
+  CY = 116,
+  RX = 60,
+  RY = 80;
+
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function randomSequence(seed: number, n = SEGMENTS): string[] {
+  const r = prng(seed);
+  return Array.from({ length: n }, () => LIGHT_PALETTE[Math.floor(r() * LIGHT_PALETTE.length)]);
+}
+
+const changes = Array.from({ length: SEGMENTS }, (_, k) => k * SEGMENT_S);
+const times = Array.from({ length: FPS * SEGMENTS }, (_, i) => i / FPS);
+
+/** A face-like mesh: the oval on an ellipse, eye corners, skin points on forehead and cheeks. */
+function mesh(dx = 0): FaceRegion {
+  const m: number[][] = Array.from({ length: 468 }, () => [CX + dx, CY, 0]);
+  IDX.faceOval.forEach((i, k) => {
+    const a = (2 * Math.PI * k) / IDX.faceOval.length;
+    m[i] = [CX + dx + RX * Math.sin(a), CY - RY * Math.cos(a), 0];
+  });
+  m[IDX.rightEye.outer] = [CX + dx - 24, CY - 16, 0];
+  m[IDX.leftEye.outer] = [CX + dx + 24, CY - 16, 0];
+  const spots: [number, number][] = [
+    [0, -26],
+    [-9, -24],
+    [9, -24],
+    [-17, 4],
+    [-10, 2],
+    [-13, 14],
+    [17, 4],
+    [10, 2],
+    [13, 14],
+  ];
+  SKIN_POINTS.forEach((i, k) => (m[i] = [CX + dx + 2 * spots[k][0], CY + 2 * spots[k][1], 0]));
+  return { mesh: m };
+}
+
+/** Screen light at t (linear RGB): `lag` late, first-order ramp. */
+function lightAt(seq: readonly string[], t: number, lag: number, ramp = 0.12): number[] {
+  const out = [0, 0, 0];
+  let prev = [0, 0, 0];
+  seq.forEach((c, k) => {
+    const x = t - changes[k] - lag;
+    if (x <= 0) return;
+    const l = hexToLinear(c);
+    const r = 1 - Math.exp(-x / ramp);
+    for (let ch = 0; ch < 3; ch++) out[ch] += (l[ch] - prev[ch]) * r;
+    prev = l;
+  });
+  return out;
+}
+
+interface VideoOpts {
+  /** sequence the face reflects (null: no light) */
+  face: readonly string[] | null;
+  faceStrength?: number;
+  lag?: number;
+  /** whole-frame per-channel gain at time t (white-balance drift, an overlay) */
+  global?: (t: number) => number[];
+  seed?: number;
+}
+
+/** Frames of a skin-coloured ellipse over a textured background, with sensor noise. */
+function video(o: VideoOpts): { frames: RgbImage[]; faces: FaceRegion[] } {
+  const r = prng(o.seed ?? 7);
+  const bg = Uint8Array.from({ length: W * H * 3 }, (_, i) => 90 + ((i * 37) % 23) + (i % 3) * 10);
+  const frames: RgbImage[] = [];
+  const faces: FaceRegion[] = [];
+  for (const t of times) {
+    const dx = Math.round(4 * Math.sin(t)); // a little head motion
+    const light = o.face ? lightAt(o.face, t, o.lag ?? 0.1) : [0, 0, 0];
+    const g = o.global ? o.global(t) : [1, 1, 1];
+    const k = o.faceStrength ?? 0.04;
+    const data = new Uint8Array(W * H * 3);
+    for (let y = 0; y < H; y++)
+      for (let x = 0; x < W; x++) {
+        const i = (y * W + x) * 3;
+        const inFace = ((x - CX - dx) / RX) ** 2 + ((y - CY) / RY) ** 2 <= 1;
+        for (let c = 0; c < 3; c++) {
+          const base = inFace ? [200, 150, 120][c] : bg[i + c];
+          const v = base * (1 + (inFace ? k : k / 10) * light[c]) * g[c] + (r() - 0.5) * 8;
+          data[i + c] = Math.max(0, Math.min(255, Math.round(v)));
+        }
+      }
+    frames.push({ width: W, height: H, data });
+    faces.push(mesh(dx));
+  }
+  return { frames, faces };
+}
+
+const issued = randomSequence(101);
+const check = (v: { frames: RgbImage[]; faces: (FaceRegion | null)[] }, colours: readonly string[]) =>
+  lightResponse({ frames: v.frames, times, faces: v.faces, colours, changes });
+
+describe('lightResponse', () => {
+  const genuine = video({ face: issued });
+
+  it('passes a face tinted per the issued sequence, at about the right lag', () => {
+    const r = check(genuine, issued);
+    expect(r.passed, r.detail).toBe(true);
+    expect(r.score).toBeGreaterThan(0.9);
+    expect(r.nullRank).toBe(1);
+    expect(r.agreement).toBe(1);
+    expect(r.amplitude).toBeGreaterThan(analysisConfig.light.minAmplitude);
+    expect(r.lagS).toBeGreaterThanOrEqual(0);
+    expect(r.lagS).toBeLessThanOrEqual(0.25);
+    expect(r.background).toBe(true);
+  });
+
+  it('fails the same video checked against other sequences', () => {
+    for (let s = 0; s < 20; s++) {
+      const other = randomSequence(500 + s);
+      const r = check(genuine, other);
+      expect(r.passed, `${other.join(',')}: ${r.detail}`).toBe(false);
+    }
+  });
+
+  it('rejects a wrong sequence by each gate alone: the score, the null distribution, the segment agreement', () => {
+    const open = { ...analysisConfig.light, minScore: -1, nullSequences: 0, minAgreement: 0, minAmplitude: -1 };
+    const gates = {
+      score: { minScore: analysisConfig.light.minScore },
+      null: { nullSequences: analysisConfig.light.nullSequences },
+      agreement: { minAgreement: analysisConfig.light.minAgreement },
+    };
+    const input = { frames: genuine.frames, times, faces: genuine.faces, changes };
+    expect(lightResponse({ ...input, colours: randomSequence(500) }, open).passed).toBe(true);
+    for (const [name, gate] of Object.entries(gates)) {
+      expect(lightResponse({ ...input, colours: issued }, { ...open, ...gate }).passed, name).toBe(true);
+      expect(lightResponse({ ...input, colours: randomSequence(500) }, { ...open, ...gate }).passed, name).toBe(false);
+    }
+  });
+
+  it('fails the reversed and a shuffled issued sequence', () => {
+    const reversed = [...issued].reverse();
+    const shuffled = issued.map((_, k) => issued[(k * 5 + 3) % SEGMENTS]);
+    for (const s of [reversed, shuffled]) {
+      const r = check(genuine, s);
+      expect(r.passed, r.detail).toBe(false);
+      expect(r.score).toBeLessThan(analysisConfig.light.minScore);
+    }
+  });
+
+  it('fails a sequence that differs in a third of its segments by a neighbouring hue, though it correlates', () => {
+    const near = issued.map((c, k) =>
+      k % 3 === 0 ? LIGHT_PALETTE[(LIGHT_PALETTE.indexOf(c as never) + 1) % LIGHT_PALETTE.length] : c,
+    );
+    const r = check(genuine, near);
+    expect(r.score).toBeGreaterThan(analysisConfig.light.minScore);
+    expect(r.agreement).toBeLessThan(analysisConfig.light.minAgreement);
+    expect(r.passed, r.detail).toBe(false);
+  });
+
+  it('fails a video with no tint', () => {
+    const r = check(video({ face: null }), issued);
+    expect(r.passed, r.detail).toBe(false);
+    expect(r.amplitude).toBeLessThan(analysisConfig.light.minAmplitude);
+  });
+
+  it('fails a whole-frame tint (white-balance drift) that does not follow the sequence', () => {
+    const drift = (t: number) => [1 + 0.05 * Math.sin(t * 1.3), 1, 1 + 0.05 * Math.cos(t * 0.9)];
+    expect(check(video({ face: null, global: drift }), issued).passed).toBe(false);
+    // a whole-frame tint following another sequence: what a white-balance jump or a lamp would do
+    const other = randomSequence(77);
+    const lamp = (t: number) => lightAt(other, t, 0.1).map((l) => 1 + 0.06 * l);
+    expect(check(video({ face: null, global: lamp }), issued).passed).toBe(false);
+  });
+
+  it('fails a whole-frame overlay that follows the issued sequence (the background changes with the face)', () => {
+    const overlay = (t: number) => lightAt(issued, t, 0.1).map((l) => 1 + 0.05 * l);
+    const r = check(video({ face: null, global: overlay }), issued);
+    expect(r.passed, r.detail).toBe(false);
+    // and without the background reference it would have passed
+    const noBg = lightResponse(
+      { frames: video({ face: null, global: overlay }).frames, times, faces: genuine.faces, colours: issued, changes },
+      { ...analysisConfig.light, backgroundWeight: 0, requireBackground: false },
+    );
+    expect(noBg.passed, noBg.detail).toBe(true);
+  });
+
+  it('fails closed when no background is visible beside the face', () => {
+    const r = lightResponse(
+      { frames: genuine.frames, times, faces: genuine.faces, colours: issued, changes },
+      { ...analysisConfig.light, backgroundMargin: 10 },
+    );
+    expect(r.passed).toBe(false);
+    expect(r.background).toBe(false);
+    expect(r.detail).toMatch(/no usable background/);
+  });
+
+  it('keeps passing a genuine response under a white-balance drift', () => {
+    const drift = (t: number) => [1 + 0.04 * Math.sin(t * 1.3), 1, 1 + 0.04 * Math.cos(t * 0.9)];
+    const r = check(video({ face: issued, global: drift }), issued);
+    expect(r.passed, r.detail).toBe(true);
+  });
+
+  it('passes a response lagged within the search range and reports the lag', () => {
+    const r = check(video({ face: issued, lag: 0.45 }), issued);
+    expect(r.passed, r.detail).toBe(true);
+    expect(r.lagS).toBeGreaterThanOrEqual(0.35);
+    expect(r.lagS).toBeLessThanOrEqual(0.55);
+  });
+
+  it('fails a response lagged far outside the search range', () => {
+    const r = check(video({ face: issued, lag: 1.5 }), issued);
+    expect(r.passed, r.detail).toBe(false);
+  });
+
+  it('fails a response too weak to be the screen', () => {
+    const r = check(video({ face: issued, faceStrength: 0.004 }), issued);
+    expect(r.passed, r.detail).toBe(false);
+  });
+
+  it('fails when the face is missing from most frames', () => {
+    const faces = genuine.faces.map((f, i) => (i % 3 === 0 ? f : null));
+    const r = lightResponse({ frames: genuine.frames, times, faces, colours: issued, changes });
+    expect(r.passed).toBe(false);
+    expect(r.detail).toMatch(/too few usable frames/);
+  });
+
+  it('refuses a colour outside the palette and a malformed timeline', () => {
+    const base = { frames: genuine.frames, times, faces: genuine.faces };
+    expect(() => lightResponse({ ...base, colours: ['#123456', ...issued.slice(1)], changes })).toThrow(
+      InvalidLightChallengeError,
+    );
+    expect(() => lightResponse({ ...base, colours: issued, changes: changes.slice(1) })).toThrow(InvalidLightChallengeError);
+  });
+
+  it('is deterministic and fast', () => {
+    const t0 = performance.now();
+    const a = check(genuine, issued);
+    const ms = performance.now() - t0;
+    expect(check(genuine, issued)).toEqual(a);
+    expect(ms).toBeLessThan(500);
+  });
+});
