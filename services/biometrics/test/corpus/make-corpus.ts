@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyzeCapture } from '../../src/analysis/analyze.js';
 import type { Action } from '../../src/analysis/config.js';
-import { meanEar } from '../../src/analysis/geometry.js';
+import { IDX, meanEar } from '../../src/analysis/geometry.js';
 import { FFMPEG, rawRgbInput, type RgbImage } from '../../src/analysis/media.js';
 import { loadModels, type LoadedModels } from '../../src/analysis/models.js';
 import { findSourceFaces, type SourceFace } from './faces.js';
@@ -20,6 +20,8 @@ import {
   H,
   W,
   NEUTRAL,
+  DEFAULT_LIGHT_MODEL,
+  applyScreenLight,
   blank,
   boxBlur,
   camera,
@@ -27,11 +29,15 @@ import {
   makeRig,
   noiseTable,
   placeFull,
+  posePoints,
   rigTriangles,
   rng,
+  screenLightAt,
   warpFace,
   type FaceRig,
   type FaceState,
+  type LightModel,
+  type LightSequence,
   type Placement,
 } from './render.js';
 
@@ -305,6 +311,9 @@ interface VideoSpec {
   timeline?: Timeline;
   durationS?: number;
   speechStartS?: number;
+  /** the page's screen colours on the recording's timeline, reflected by the face (none when absent) */
+  light?: LightSequence;
+  lightModel?: LightModel;
 }
 
 /** Analyses one corpus case in this process, reading its files from the corpus folder. */
@@ -334,13 +343,30 @@ async function renderVideo(file: string, spec: VideoSpec, tris: Int32Array): Pro
   let dx = 0,
     dy = 0,
     last: RgbImage = blank();
+  const lm = spec.lightModel ?? DEFAULT_LIGHT_MODEL;
+  const awb = [0, 0, 0]; // the camera white balance's slow estimate of the screen's tint
   for (let i = 0; i < nFrames; i++) {
     const t = i / FPS;
     const scene = spec.sceneAt(i);
     const frame: RgbImage = { width: W, height: H, data: Uint8Array.from(scene.neutral.data) };
     const a0 = scene.actors[0];
-    if (a0?.rig)
-      warpFace(frame, scene.neutral, a0.rig, tris, stateAt(t, spec.performed, spec.seed % 7, spec.live, spec.timeline));
+    const state = stateAt(t, spec.performed, spec.seed % 7, spec.live, spec.timeline);
+    if (a0?.rig) warpFace(frame, scene.neutral, a0.rig, tris, state);
+    if (spec.light) {
+      const light = screenLightAt(spec.light, t, lm);
+      const posed = a0?.rig ? posePoints(a0.rig, state) : null;
+      const oval = posed ? IDX.faceOval.map((k) => [posed[k * 3], posed[k * 3 + 1]]) : null;
+      // the face covers roughly a seventh of the frame: that share of its tint is what white balance sees
+      const k = 1 - Math.exp(-1 / FPS / lm.awbS);
+      for (let c = 0; c < 3; c++) awb[c] += ((oval ? lm.strength / 7 : lm.background) * light[c] - awb[c]) * k;
+      applyScreenLight(
+        frame,
+        oval,
+        light,
+        awb.map((a) => 1 / (1 + lm.awb * a)),
+        lm,
+      );
+    }
     if (spec.noise) {
       if (r() < 0.35) dx = Math.max(-3, Math.min(3, dx + (r() < 0.5 ? -1 : 1)));
       if (r() < 0.35) dy = Math.max(-2, Math.min(2, dy + (r() < 0.5 ? -1 : 1)));
@@ -604,7 +630,13 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
 export async function makeGenuineCapture(
   outDir: string,
   actions: readonly Action[] | null,
-  opts: { models?: LoadedModels; seed?: number; words?: readonly string[] } = {},
+  opts: {
+    models?: LoadedModels;
+    seed?: number;
+    words?: readonly string[];
+    /** screen colours on the recording's timeline, reflected by the face */
+    light?: LightSequence;
+  } = {},
 ): Promise<{ video?: string; finalFrame?: string; reference: string }> {
   mkdirSync(outDir, { recursive: true });
   const m = opts.models ?? (await loadModels({ supportingModels: false }));
@@ -627,6 +659,7 @@ export async function makeGenuineCapture(
       noise: true,
       seed: opts.seed ?? 21,
       speech: opts.words ?? CORPUS_WORDS,
+      light: opts.light,
     },
     tris,
   );
@@ -669,6 +702,8 @@ export interface FeedTimeline {
   readS: number;
   actionS: number;
   seed?: number;
+  /** the page's screen colours, `changes` in recording time (the feed shows them `leadS` later) */
+  light?: LightSequence;
 }
 
 /**
@@ -709,6 +744,7 @@ export async function prepareCameraFeed(
         timeline: { start: p.leadS + p.readS + 0.5, slot: p.actionS },
         // the page records readS + actions + 1 s; 2 s more covers a late start
         durationS: p.leadS + p.readS + p.actions.length * p.actionS + 3,
+        light: p.light && { colours: p.light.colours, changes: p.light.changes.map((c) => c + p.leadS) },
       },
       tris,
     );

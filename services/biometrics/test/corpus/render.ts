@@ -4,6 +4,7 @@
  * opening) and smile (mouth-corner displacement field), then adds sensor noise and jitter.
  */
 import { IDX } from '../../src/analysis/geometry.js';
+import { hexToLinear } from '../../src/analysis/light.js';
 import type { RgbImage } from '../../src/analysis/media.js';
 
 export const W = 640;
@@ -379,6 +380,96 @@ function paintClosedLid(dst: RgbImage, p: Float32Array, eye: typeof IDX.rightEye
       }
       if (f > 0.5 && Math.abs(y - lid) <= 0.9 && side < 0.8) {
         for (let c = 0; c < 3; c++) dst.data[i + c] = Math.round(dst.data[i + c] * (0.5 + 0.3 * side));
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------- screen light
+
+/** The page's screen-colour sequence: colour k ('#rrggbb') from media time `changes[k]` seconds. */
+export interface LightSequence {
+  colours: readonly string[];
+  changes: readonly number[];
+}
+
+/** How the phone screen's light reaches the camera. Strengths are fractions of the pixel value. */
+export interface LightModel {
+  /** skin inside the face oval under a full-intensity primary (a phone at ~30 cm indoors: a few %) */
+  strength: number;
+  /** the background (a metre or more away): about a tenth of the face's */
+  background: number;
+  /** display + camera delay, seconds */
+  lagS: number;
+  /** auto-exposure smoothing of a colour change (first-order time constant), seconds */
+  rampS: number;
+  /** fraction of the frame-average tint the camera's white balance removes at steady state */
+  awb: number;
+  awbS: number;
+}
+
+export const DEFAULT_LIGHT_MODEL: LightModel = { strength: 0.04, background: 0.004, lagS: 0.1, rampS: 0.12, awb: 0.5, awbS: 1.5 };
+
+/**
+ * Screen light (linear RGB) as the camera sees it at media time t: nothing before the first
+ * colour, then each change `lagS` late and smoothed with time constant `rampS`.
+ */
+export function screenLightAt(seq: LightSequence, t: number, model: LightModel = DEFAULT_LIGHT_MODEL): [number, number, number] {
+  const out: [number, number, number] = [0, 0, 0];
+  let prev = [0, 0, 0];
+  seq.colours.forEach((c, k) => {
+    const x = t - seq.changes[k] - model.lagS;
+    if (x <= 0) return;
+    const l = hexToLinear(c);
+    const r = 1 - Math.exp(-x / Math.max(1e-3, model.rampS));
+    for (let ch = 0; ch < 3; ch++) out[ch] += (l[ch] - prev[ch]) * r;
+    prev = l;
+  });
+  return out;
+}
+
+/**
+ * Tint a frame in place with the screen light `light` (linear RGB, 0…1 per channel): the face
+ * (an ellipse around the posed face oval `oval`, x/y pairs) by up to `strength`, less towards its
+ * rim, falling off over the neck and hair to the weak `background` level; then a global per-channel
+ * white-balance gain `wb`.
+ */
+export function applyScreenLight(
+  frame: RgbImage,
+  oval: readonly (readonly number[])[] | null,
+  light: readonly number[],
+  wb: readonly number[],
+  model: LightModel = DEFAULT_LIGHT_MODEL,
+): void {
+  let cx = 0,
+    cy = 0,
+    rx = 1,
+    ry = 1;
+  if (oval && oval.length > 0) {
+    const xs = oval.map((p) => p[0]),
+      ys = oval.map((p) => p[1]);
+    cx = (Math.min(...xs) + Math.max(...xs)) / 2;
+    cy = (Math.min(...ys) + Math.max(...ys)) / 2;
+    rx = Math.max(1, (Math.max(...xs) - Math.min(...xs)) / 2);
+    ry = Math.max(1, (Math.max(...ys) - Math.min(...ys)) / 2);
+  }
+  const bgGain = [0, 1, 2].map((c) => (1 + model.background * light[c]) * wb[c]);
+  const faceExtra = [0, 1, 2].map((c) => (model.strength - model.background) * light[c] * wb[c]);
+  const { width: w, height: h, data } = frame;
+  for (let y = 0; y < h; y++) {
+    const dy = (y - cy) / ry;
+    for (let x = 0; x < w; x++) {
+      let f = 0;
+      if (oval) {
+        const dx = (x - cx) / rx;
+        const e = Math.sqrt(dx * dx + dy * dy);
+        // 1 at the centre, 0.75 at the oval (surfaces turned away), smooth to 0 at 1.4 × the oval
+        f = e <= 1 ? 1 - 0.25 * e * e : e >= 1.4 ? 0 : 0.75 * (0.5 + 0.5 * Math.cos((Math.PI * (e - 1)) / 0.4));
+      }
+      const i = (y * w + x) * 3;
+      for (let c = 0; c < 3; c++) {
+        const v = data[i + c] * (bgGain[c] + f * faceExtra[c]);
+        data[i + c] = v > 255 ? 255 : v + 0.5;
       }
     }
   }

@@ -1,0 +1,116 @@
+/**
+ * The light challenge on real frames: a 10 s genuine capture rendered with the page's colour
+ * sequence reflected by the face (corpus renderer), decoded as the analysis decodes it (8 fps,
+ * 640 wide) and meshed by the real face models, must pass lightResponse for the issued sequence
+ * and fail for any other sequence; the same capture rendered without light must fail. Needs no
+ * services, only the models and ffmpeg.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { analysisConfig, type Action } from '../src/analysis/config.js';
+import { detectFacesLocal } from '../src/analysis/detect.js';
+import { LIGHT_PALETTE, lightResponse, type FaceRegion, type LightInput } from '../src/analysis/light.js';
+import { decodeVideo } from '../src/analysis/media.js';
+import { loadModels, type LoadedModels } from '../src/analysis/models.js';
+import { DURATION_S, makeGenuineCapture } from './corpus/make-corpus.js';
+import { rng } from './corpus/render.js';
+
+const SEGMENT_S = 1;
+const K = DURATION_S / SEGMENT_S;
+const changes = Array.from({ length: K }, (_, k) => k * SEGMENT_S);
+const sequence = (seed: number) => {
+  const r = rng(seed);
+  return Array.from({ length: K }, () => LIGHT_PALETTE[Math.floor(r() * LIGHT_PALETTE.length)]);
+};
+const issued = sequence(4242);
+const actions: Action[] = ['turn_left', 'blink', 'smile'];
+const cfg = analysisConfig.light;
+
+type Frames = Omit<LightInput, 'colours' | 'changes'>;
+
+describe('light challenge on rendered captures', () => {
+  let models: LoadedModels;
+  let dir = '';
+  let lit: Frames;
+  let unlit: Frames;
+
+  /** Decode as analyze.ts does and take the primary face's mesh of every frame. */
+  const frames = async (file: string): Promise<Frames> => {
+    const v = await decodeVideo(readFileSync(file), { fps: analysisConfig.sampling.fps, width: analysisConfig.sampling.width });
+    const faces: (FaceRegion | null)[] = [];
+    for (const f of v.frames) {
+      const r = await detectFacesLocal(models, f, { embed: false, supporting: false, maxFaces: 1, minRelativeFaceWidth: 0.35 });
+      faces.push(r.faces[0] ?? null);
+    }
+    return { frames: v.frames, times: v.times, faces };
+  };
+
+  beforeAll(async () => {
+    // the native backend when its binding is built here, else wasm
+    models = await loadModels({ supportingModels: false, backend: 'node' }).catch(() => loadModels({ supportingModels: false }));
+    dir = mkdtempSync(path.join(tmpdir(), 'signet-light-'));
+    const a = await makeGenuineCapture(path.join(dir, 'lit'), actions, { models, light: { colours: issued, changes } });
+    lit = await frames(a.video!);
+    const b = await makeGenuineCapture(path.join(dir, 'unlit'), actions, { models });
+    unlit = await frames(b.video!);
+  }, 300_000);
+
+  afterAll(async () => {
+    await models?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const show = (name: string, r: ReturnType<typeof lightResponse>) =>
+    console.info(
+      `light ${name}: score ${r.score.toFixed(3)} (null q99 ${r.nullQuantile.toFixed(3)}), lag ${r.lagS} s, ` +
+        `amplitude ${(r.amplitude * 100).toFixed(2)} %, segments agreeing ${(r.agreement * 100).toFixed(0)} %, ${r.framesUsed} frames, passed ${r.passed}`,
+    );
+
+  it('passes the genuine capture checked against its issued sequence', () => {
+    expect(lit.faces.filter(Boolean).length).toBeGreaterThanOrEqual(lit.frames.length - 2);
+    const r = lightResponse({ ...lit, colours: issued, changes });
+    show('genuine', r);
+    expect(r.passed, r.detail).toBe(true);
+    expect(r.score).toBeGreaterThan(cfg.minScore + 0.2);
+    expect(r.amplitude).toBeGreaterThan(2 * cfg.minAmplitude);
+    // the renderer's display delay is 0.1 s and its exposure ramp 0.12 s
+    expect(r.lagS).toBeGreaterThanOrEqual(0);
+    expect(r.lagS).toBeLessThanOrEqual(0.35);
+    expect(r.background).toBe(true);
+  });
+
+  it('fails the same capture checked against 50 other random sequences, and fast', () => {
+    const scores: number[] = [];
+    const ms: number[] = [];
+    for (let s = 0; s < 50; s++) {
+      const other = sequence(9000 + s);
+      const t0 = performance.now();
+      const r = lightResponse({ ...lit, colours: other, changes });
+      ms.push(performance.now() - t0);
+      scores.push(r.score);
+      expect(r.passed, `${other.join(',')}: ${r.detail}`).toBe(false);
+    }
+    scores.sort((a, b) => a - b);
+    ms.sort((a, b) => a - b);
+    console.info(
+      `light wrong sequences: score median ${scores[25].toFixed(3)}, max ${scores[49].toFixed(3)}; ` +
+        `lightResponse ${ms[25].toFixed(1)} ms median, ${ms[49].toFixed(1)} ms max`,
+    );
+    expect(ms[25]).toBeLessThan(100);
+  });
+
+  it('fails the issued sequence reversed', () => {
+    const r = lightResponse({ ...lit, colours: [...issued].reverse(), changes });
+    show('reversed', r);
+    expect(r.passed).toBe(false);
+  });
+
+  it('fails a capture rendered without light', () => {
+    const r = lightResponse({ ...unlit, colours: issued, changes });
+    show('no light', r);
+    expect(r.passed).toBe(false);
+    expect(r.amplitude).toBeLessThan(cfg.minAmplitude);
+  });
+});
