@@ -20,9 +20,15 @@ import { rng } from './corpus/render.js';
 const SEGMENT_S = 1;
 const K = DURATION_S / SEGMENT_S;
 const changes = Array.from({ length: K }, (_, k) => k * SEGMENT_S);
+/** Drawn as the ceremony draws: uniformly from the palette, never the same colour twice in a row. */
 const sequence = (seed: number) => {
   const r = rng(seed);
-  return Array.from({ length: K }, () => LIGHT_PALETTE[Math.floor(r() * LIGHT_PALETTE.length)]);
+  const out: string[] = [];
+  for (let k = 0; k < K; k++) {
+    const pool = LIGHT_PALETTE.filter((c) => c !== out[k - 1]);
+    out.push(pool[Math.floor(r() * pool.length)]);
+  }
+  return out;
 };
 const issued = sequence(4242);
 const actions: Action[] = ['turn_left', 'blink', 'smile'];

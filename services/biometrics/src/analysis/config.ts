@@ -89,6 +89,7 @@ export const analysisConfig = {
     nullSequences: 200,
     nullQuantile: 0.99,
     nullSeed: 0x5eed1157,
+    noRepeat: true,
     minAmplitude: 0.004,
     minAgreement: 0.7,
     settleS: 0.3,

@@ -25,9 +25,15 @@ function prng(seed: number): () => number {
   };
 }
 
+/** Drawn as the ceremony draws: uniformly from the palette, never the same colour twice in a row. */
 function randomSequence(seed: number, n = SEGMENTS): string[] {
   const r = prng(seed);
-  return Array.from({ length: n }, () => LIGHT_PALETTE[Math.floor(r() * LIGHT_PALETTE.length)]);
+  const out: string[] = [];
+  for (let k = 0; k < n; k++) {
+    const pool = LIGHT_PALETTE.filter((c) => c !== out[k - 1]);
+    out.push(pool[Math.floor(r() * pool.length)]);
+  }
+  return out;
 }
 
 const changes = Array.from({ length: SEGMENTS }, (_, k) => k * SEGMENT_S);

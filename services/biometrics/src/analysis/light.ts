@@ -52,6 +52,8 @@ export interface LightConfig {
   nullSequences: number;
   nullQuantile: number;
   nullSeed: number;
+  /** the ceremony never shows the same colour twice in a row: the null sequences are drawn so too */
+  noRepeat: boolean;
   /** RMS log-chromaticity response explained by the issued sequence */
   minAmplitude: number;
   /** fraction of segments whose settled response is nearest to the issued colour of all palette colours */
@@ -566,12 +568,18 @@ export function lightResponse(input: LightInput, cfg: LightConfig = analysisConf
   if (framesUsed < cfg.minFrames || coverage < cfg.minCoverage)
     return fail(`too few usable frames: ${framesUsed} (${(coverage * 100).toFixed(0)} % of the timeline)`, framesUsed);
 
-  // ---- null distribution: random sequences from the same palette on the same timeline
+  // ---- null distribution: random sequences drawn as the ceremony draws, on the same timeline
   const rand = mulberry32(cfg.nullSeed);
   const nulls: number[] = [];
   const alt = new Int32Array(seq.length);
   for (let q = 0; q < cfg.nullSequences; q++) {
-    for (let k = 0; k < alt.length; k++) alt[k] = Math.min(palette.length - 1, Math.floor(rand() * palette.length));
+    for (let k = 0; k < alt.length; k++) {
+      if (!cfg.noRepeat || k === 0) alt[k] = Math.min(palette.length - 1, Math.floor(rand() * palette.length));
+      else {
+        const c = Math.min(palette.length - 2, Math.floor(rand() * (palette.length - 1)));
+        alt[k] = c >= alt[k - 1] ? c + 1 : c;
+      }
+    }
     nulls.push(bestLag(plans, alt, vecs, gram)?.fit.corr ?? 0);
   }
   nulls.sort((a, b) => a - b);
