@@ -18,8 +18,8 @@ import { CAPTURE_SUBJECT, captureConsumer } from './events/capture.consumer.js';
 import { biometricsHandlers } from './grpc/biometrics.handler.js';
 import { createAnalysisRepository } from './store/analysis.repository.js';
 import { createHumanAnalyzer } from './analysis/adapter.js';
-import { resolveBackend } from './analysis/backend.js';
-import { autoWorkers } from './analysis/workers.js';
+import { SpeechWorker } from './analysis/words.js';
+import { announceBackend, backendInfoGauge, planBackend } from './analysis/backend.js';
 
 /**
  * Starts the biometrics service: loads the models shipped in npm packages, then consumes
@@ -29,31 +29,30 @@ export async function startBiometrics(cfg: BiometricsConfig, opts: { logger?: Lo
   const logger = opts.logger ?? createLogger('biometrics', cfg.LOG_LEVEL);
   const metrics = new Metrics('biometrics');
   let analyzer = opts.analyzer;
+  // The words recogniser: one Python process, started now so its model is loaded before the first
+  // capture; if it cannot start the words check fails closed (the analysis errors and is retried).
+  let speech: SpeechWorker | null = null;
   if (!analyzer) {
-    // Decided once, here; worker threads get the resolved backend, never `auto`.
-    const decision = resolveBackend(cfg.TF_BACKEND);
-    const workers = cfg.ANALYSIS_WORKERS === 'auto' ? autoWorkers(decision.backend) : cfg.ANALYSIS_WORKERS;
+    speech = new SpeechWorker({ python: cfg.SPEECH_PYTHON, timeoutMs: cfg.SPEECH_TIMEOUT_MS, logger, metrics });
+    await speech
+      .start()
+      .catch((err: unknown) =>
+        logger.warn(
+          { err: err instanceof Error ? err.message : String(err) },
+          'speech recogniser unavailable: the words check cannot pass',
+        ),
+      );
+    // Decided once, here (thread variables set before libtensorflow loads); worker threads get the
+    // resolved backend, never `auto`.
+    const plan = planBackend(cfg.TF_BACKEND, cfg.ANALYSIS_WORKERS);
     const human = await createHumanAnalyzer({
-      backend: decision.backend,
-      workers,
+      backend: plan.backend,
+      workers: plan.workers,
       requireVoice: cfg.VOICE_REQUIRED,
+      verifyWords: (pcm, words, window) => speech!.verify(pcm, words, window),
     });
-    const backendInfo = metrics.gauge('signet_biometrics_tfjs_backend_info', 'tfjs backend the analysis runs on (1 = in use)', [
-      'backend',
-    ]);
-    backendInfo.set({ backend: decision.backend }, 1);
-    logger.info(
-      {
-        backend: decision.backend,
-        backendPackage: `${human.tfjsBackend.package}@${human.tfjsBackend.version}`,
-        reason: decision.reason,
-        workers,
-        models: human.models,
-      },
-      'models loaded',
-    );
-    if (decision.backend.startsWith('node') && workers > 0)
-      logger.warn({ workers }, 'tfjs-node uses every core itself: ANALYSIS_WORKERS=0 (or auto) is the right setting');
+    announceBackend(plan, human.tfjsBackend, { logger, gauge: backendInfoGauge(metrics) });
+    logger.info({ models: human.models }, 'models loaded');
     analyzer = human;
   } else logger.info({ models: analyzer.models }, 'models loaded');
   const conn = await connectMongo(cfg.MONGO_URL, cfg.MONGO_DB);
@@ -110,6 +109,7 @@ export async function startBiometrics(cfg: BiometricsConfig, opts: { logger?: Lo
       await bus.nc.drain();
       await conn.close();
       await (analyzer as { close?: () => Promise<void> }).close?.();
+      await speech?.close();
     },
   };
 }

@@ -3,7 +3,8 @@
  * verdict per call. A missed deadline throws (the consumer retries, then records FAIL).
  */
 import type { Analyzer, AnalyzerResult } from '../domain/analyzer.js';
-import { analyzeCapture, InvalidChallengeError } from './analyze.js';
+import { analyzeCapture, InvalidChallengeError, type WordsVerifier } from './analyze.js';
+import { timedChallenge } from './timed-challenge.js';
 import type { TfBackend } from './backend.js';
 import { loadModels, type LoadedModels } from './models.js';
 
@@ -18,6 +19,8 @@ export async function createHumanAnalyzer(opts: {
   workers?: number;
   /** a silent reading window fails the verdict (default: analysisConfig.voice.required) */
   requireVoice?: boolean;
+  /** the speech recogniser for the words check */
+  verifyWords?: WordsVerifier;
 }): Promise<Analyzer & { close(): Promise<void>; tfjsBackend: LoadedModels['tfjsBackend'] }> {
   const models = await loadModels({ backend: opts.backend, workers: opts.workers ?? 0 });
   const backend = backendEntry(models);
@@ -31,7 +34,12 @@ export async function createHumanAnalyzer(opts: {
           video: input.video,
           finalFrame: input.finalFrame,
           reference: input.reference,
-          challenge: { actions: input.actions, readSeconds: input.readSeconds },
+          challenge: {
+            actions: input.actions,
+            readSeconds: input.readSeconds,
+            ...(input.timeline ? timedChallenge(input.timeline, input.words ?? [], input.shownMs) : {}),
+          },
+          verifyWords: opts.verifyWords,
           deadlineMs: input.deadlineMs,
           requireVoice: opts.requireVoice,
         });

@@ -4,11 +4,21 @@
  */
 import { analysisConfig, ACTIONS, type Action, type AnalysisConfig } from './config.js';
 import { descriptorDistance, interOcular, l2normalize, meanEar, mouthMetrics, nonRigidResidual } from './geometry.js';
-import { decodeImage, decodeVideo, FfmpegTimeoutError, resizeRgb, type RgbImage } from './media.js';
+import { DECODE_LIMITS, decodeImage, decodeVideo, FfmpegTimeoutError, resizeRgb, type RgbImage } from './media.js';
 import type { LoadedModels } from './models.js';
 import { detectFacesLocal, type DetectOpts, type FaceObs } from './detect.js';
 import { decodeAudio, voiceActivity } from './voice.js';
-import { computeBaseline, computeDeltas, detectEvents, matchSequence, type ActionEvent, type FrameSignals } from './sequence.js';
+import {
+  computeBaseline,
+  computeDeltas,
+  detectEvents,
+  matchSequence,
+  strayEvents,
+  type ActionEvent,
+  type FrameSignals,
+} from './sequence.js';
+import { lightResponse, type LightResult } from './light.js';
+import { identityThreshold, poseBucket } from './identity.js';
 
 export type CheckName =
   | 'face_present'
@@ -19,7 +29,10 @@ export type CheckName =
   | 'final_frame_match'
   | 'reference_match'
   | 'sensor_noise'
-  | 'voice_activity';
+  | 'voice_activity'
+  | 'words'
+  | 'light'
+  | 'media';
 
 export interface CheckResult {
   /** true/false; null when not applicable (e.g. no reference given) */
@@ -33,12 +46,33 @@ export interface AnalyzeInput {
   video: Buffer;
   finalFrame: Buffer;
   reference?: Buffer;
-  /** readSeconds: the words are read in [0, readSeconds] of the recording (default: cfg.voice.windowSeconds) */
-  challenge: { actions: string[]; windows?: [number, number][]; readSeconds?: number };
+  /**
+   * readSeconds: the words are read in [0, readSeconds] of the recording (default:
+   * cfg.voice.windowSeconds), unless wordsWindow says where. With a server timeline: `windows`
+   * (seconds) per action, and `strict` makes any head turn or look-up outside them fail (the head is
+   * neutral between actions); `light` is the screen-colour sequence the face must reflect.
+   */
+  challenge: {
+    actions: string[];
+    windows?: [number, number][];
+    readSeconds?: number;
+    words?: string[];
+    wordsWindow?: [number, number];
+    strict?: boolean;
+    light?: { colours: string[]; changes: number[]; end: number };
+  };
+  /** Checks the spoken words in their window (the speech recogniser); absent → the words check is not applicable. */
+  verifyWords?: WordsVerifier;
   deadlineMs: number;
   /** Whether a silent reading window fails the verdict (default: analysisConfig.voice.required). */
   requireVoice?: boolean;
 }
+
+export type WordsVerifier = (
+  pcm: Int16Array,
+  words: readonly string[],
+  window: readonly [number, number],
+) => Promise<{ passed: boolean; score: number | null; threshold: number; detail: string }>;
 
 export interface AnalyzeResult {
   outcome: 'PASS' | 'FAIL';
@@ -142,11 +176,6 @@ function meanEmbedding(es: number[][]): number[] {
   return l2normalize(out);
 }
 
-function pick<T>(xs: T[], n: number): T[] {
-  if (xs.length <= n) return xs;
-  return Array.from({ length: n }, (_, k) => xs[Math.round((k * (xs.length - 1)) / (n - 1))]);
-}
-
 /**
  * Keep the signer as `faces[0]` in every frame: start from the largest face of the first frame
  * with a face, then follow the face whose box centre is nearest the previous primary face.
@@ -206,7 +235,7 @@ export async function analyzeCapture(
     decodeVideo(input.video, { fps: cfg.sampling.fps, width: cfg.sampling.width, timeoutMs: budget }),
     decodeImage(input.finalFrame, 640, budget),
     input.reference ? decodeImage(input.reference, 640, budget) : Promise.resolve(null),
-    decodeAudio(input.video, 120, budget),
+    decodeAudio(input.video, DECODE_LIMITS.maxSeconds, budget),
   ]).catch((e: unknown) => {
     if (e instanceof FfmpegTimeoutError) throw new AnalysisDeadlineError('decode', performance.now() - start);
     throw e;
@@ -214,15 +243,22 @@ export async function analyzeCapture(
   const decodeMs = performance.now() - td;
   const readSeconds =
     input.challenge.readSeconds && input.challenge.readSeconds > 0 ? input.challenge.readSeconds : cfg.voice.windowSeconds;
-  const voice = voiceActivity(pcm, { ...cfg.voice, windowSeconds: readSeconds });
+  const wordsWindow = input.challenge.wordsWindow;
+  const voice = voiceActivity(pcm, { ...cfg.voice, windowSeconds: wordsWindow ? wordsWindow[1] : readSeconds });
+  // The recogniser runs beside the face passes (another process).
+  const wordsCheck =
+    input.verifyWords && input.challenge.words?.length && wordsWindow && pcm
+      ? input.verifyWords(pcm, input.challenge.words, wordsWindow)
+      : null;
+  wordsCheck?.catch(() => undefined);
   const requireVoice = input.requireVoice ?? cfg.voice.required;
   deadline('decode');
 
-  // ---- pass 1: mesh + iris on every sampled frame
+  // ---- pass 1: mesh, iris and the identity descriptor on every sampled frame
   const perFrame: FaceObs[][] = await mapLimited(
     video.frames,
     parallel,
-    (f) => detect(f, { embed: false, supporting: false }),
+    (f) => detect(f, { embed: true, supporting: false }),
     () => deadline('landmarks'),
   );
   trackPrimary(perFrame);
@@ -248,6 +284,7 @@ export async function analyzeCapture(
   const deltas = baseline ? computeDeltas(signals, baseline, cfg) : [];
   const events = baseline ? detectEvents(deltas, cfg) : [];
   const seq = matchSequence(actions, events, input.challenge.windows);
+  const strays = input.challenge.strict && input.challenge.windows ? strayEvents(events, seq.matched) : [];
 
   // non-rigid motion relative to the first face frame
   let motion = 0;
@@ -263,53 +300,47 @@ export async function analyzeCapture(
   const noiseMad = sortedDiffs.length ? sortedDiffs[sortedDiffs.length >> 1] : 0;
   deadline('signals');
 
-  // ---- pass 2: embeddings (+ supporting antispoof/liveness) on a few near-neutral frames and the last frames
-  const near = faceFrames.filter(
-    (i) =>
-      !deltas[i] ||
-      (Math.abs(deltas[i].left ?? 0) < cfg.identity.maxPoseDeg && Math.abs(deltas[i].up ?? 0) < cfg.identity.maxPoseDeg),
-  );
+  // ---- identity on every analysed frame: each face frame's descriptor against the signer's own
+  // baseline (near-neutral frames at the start), with a threshold for the pose it is seen at
+  const near = faceFrames.filter((i) => poseBucket(deltas[i], cfg) === 'neutral');
+  const embFrames = faceFrames.filter((i) => perFrame[i][0].embedding);
+  const embOf = (i: number) => perFrame[i][0].embedding!;
+  const baseFrames = (near.length >= 2 ? near : embFrames).filter((i) => perFrame[i][0].embedding).slice(0, 3);
+  const baseEmb = baseFrames.length ? meanEmbedding(baseFrames.map(embOf)) : null;
+  let identityMax: number | null = null;
+  let identityWorst: { t: number; distance: number; threshold: number; pose: string } | null = null;
+  let identityOver = 0;
+  if (baseEmb) {
+    identityMax = 0;
+    for (const i of embFrames) {
+      const pose = poseBucket(deltas[i], cfg);
+      const threshold = identityThreshold(pose, cfg);
+      const distance = descriptorDistance(baseEmb, embOf(i));
+      if (distance > threshold) identityOver++;
+      const ratio = distance / threshold;
+      if (ratio > identityMax) {
+        identityMax = ratio;
+        identityWorst = { t: video.times[i], distance, threshold, pose };
+      }
+    }
+  }
+  const identityCoverage = faceFrames.length ? embFrames.length / faceFrames.length : 0;
+  // the video's identity for the reference: mean descriptor of the near-neutral frames
+  const nearEmb = embFrames.filter((i) => near.includes(i));
+  const videoEmb = embFrames.length ? meanEmbedding((nearEmb.length ? nearEmb : embFrames).map(embOf)) : null;
+  const embeds = new Map<number, FaceObs>(embFrames.map((i) => [i, perFrame[i][0]]));
   const lastStart = n > 0 ? video.times[n - 1] - cfg.finalFrame.lastSeconds : 0;
-  const lastFrames = faceFrames.filter((i) => video.times[i] >= lastStart);
-  const embedIdx = [
-    ...new Set([...pick(near.length >= 2 ? near : faceFrames, cfg.identity.embeddingFrames), ...pick(lastFrames, 3)]),
-  ].sort((a, b) => a - b);
-  const embeds = new Map<number, FaceObs>();
-  // the final frame and the reference go through the same queue as the embedding frames
+
+  // ---- pass 2: the final frame (with the supporting antispoof/liveness models) and the reference
   const extra: RgbImage[] = [finalImg, ...(refImg ? [refImg] : [])];
   const pass2 = await mapLimited(
-    [...embedIdx.map((i) => video.frames[i]), ...extra],
+    extra,
     parallel,
-    (img, k) => detect(img, { embed: true, supporting: k < embedIdx.length || k === embedIdx.length }),
+    (img, k) => detect(img, { embed: true, supporting: k === 0 }),
     () => deadline('embeddings'),
   );
-  embedIdx.forEach((i, k) => {
-    // the signer is the face nearest the tracked primary face of pass 1
-    const prim = perFrame[i][0];
-    const cands = pass2[k].filter((f) => f.embedding);
-    if (!prim || cands.length === 0) return;
-    const c = (f: FaceObs) =>
-      Math.hypot(
-        f.box[0] + f.box[2] / 2 - (prim.box[0] + prim.box[2] / 2),
-        f.box[1] + f.box[3] / 2 - (prim.box[1] + prim.box[3] / 2),
-      );
-    embeds.set(
-      i,
-      cands.reduce((a, b) => (c(b) < c(a) ? b : a)),
-    );
-  });
-  const embFrames = [...embeds.keys()].sort((a, b) => a - b);
-  const baseEmb = embFrames.length ? meanEmbedding(embFrames.slice(0, 2).map((i) => embeds.get(i)!.embedding!)) : null;
-  let identityMax: number | null = null;
-  if (baseEmb) identityMax = Math.max(...embFrames.map((i) => descriptorDistance(baseEmb, embeds.get(i)!.embedding!)));
-  // the video's identity for the reference: mean descriptor of the near-neutral embedded frames
-  const nearEmb = embFrames.filter((i) => near.includes(i));
-  const videoEmb = embFrames.length
-    ? meanEmbedding((nearEmb.length ? nearEmb : embFrames.slice(0, 1)).map((i) => embeds.get(i)!.embedding!))
-    : null;
-
   // ---- final frame
-  const finalFaces = pass2[embedIdx.length];
+  const finalFaces = pass2[0];
   const lastEmb = embFrames.filter((i) => video.times[i] >= lastStart).map((i) => embeds.get(i)!.embedding!);
   const finalDist =
     finalFaces.length === 1 && finalFaces[0].embedding && lastEmb.length
@@ -325,9 +356,24 @@ export async function analyzeCapture(
   let refFaces: FaceObs[] | null = null;
   let refDist: number | null = null;
   if (refImg) {
-    refFaces = pass2[embedIdx.length + 1];
+    refFaces = pass2[1];
     if (refFaces.length === 1 && refFaces[0].embedding && videoEmb) refDist = descriptorDistance(refFaces[0].embedding, videoEmb);
   }
+
+  // ---- light: the skin must follow the issued screen colours
+  let light: LightResult | null = null;
+  if (input.challenge.light) {
+    light = lightResponse({
+      frames: video.frames,
+      times: video.times,
+      faces: perFrame.map((f) => (f[0] ? { mesh: f[0].mesh } : null)),
+      colours: input.challenge.light.colours,
+      changes: input.challenge.light.changes,
+      end: input.challenge.light.end,
+    });
+  }
+  const words = wordsCheck ? await wordsCheck : null;
+  deadline('words');
 
   // ---- checks
   const c = cfg;
@@ -349,16 +395,25 @@ export async function analyzeCapture(
     ),
     liveness_motion: check(motion >= c.livenessMotion.minResidual, motion, c.livenessMotion.minResidual),
     sequence: check(
-      seq.ok,
+      seq.ok && strays.length === 0,
       seq.matched.filter(Boolean).length,
       actions.length,
-      `requested ${actions.join(',')}; detected ${events.map((e) => `${e.action}@${e.start.toFixed(1)}`).join(',') || 'none'}`,
+      `requested ${actions.join(',')}` +
+        (input.challenge.windows
+          ? ` in ${input.challenge.windows.map(([a, b]) => `${a.toFixed(1)}–${b.toFixed(1)}`).join(',')} s`
+          : '') +
+        `; detected ${events.map((e) => `${e.action}@${e.start.toFixed(1)}`).join(',') || 'none'}` +
+        (strays.length ? `; outside the windows: ${strays.map((e) => `${e.action}@${e.start.toFixed(1)}`).join(',')}` : ''),
     ),
     identity_consistency: check(
-      identityMax !== null && identityMax <= c.identity.maxDistance,
+      identityMax !== null && identityMax <= 1 && identityCoverage >= c.identity.minCoverage,
       identityMax,
-      c.identity.maxDistance,
-      `${embFrames.length} frames embedded`,
+      1,
+      `distance / pose threshold, worst of ${embFrames.length} frames (${identityOver} over` +
+        (identityWorst
+          ? `; worst at ${identityWorst.t.toFixed(1)} s, ${identityWorst.pose}: ${identityWorst.distance.toFixed(3)} > ${identityWorst.threshold}`
+          : '') +
+        `); ${(identityCoverage * 100).toFixed(0)} % of face frames described`,
     ),
     final_frame_match: check(
       finalDist !== null && finalDist <= c.finalFrame.maxDistance && finalNcc >= c.finalFrame.minNcc,
@@ -381,11 +436,28 @@ export async function analyzeCapture(
       c.voice.minVoicedSeconds,
       `${voice.hasAudio ? `voiced seconds in the first ${readSeconds} s` : 'no audio track'}${requireVoice ? '' : '; not required'}`,
     ),
+    words: words
+      ? check(words.passed, words.score, words.threshold, words.detail)
+      : check(null, null, null, input.challenge.words?.length ? 'no recogniser or no words window' : 'no words issued'),
+    media: check(
+      !video.truncated,
+      video.decodedDurationS,
+      DECODE_LIMITS.maxSeconds,
+      video.truncated ? 'the video runs past the decoding limit: only its start was analysed' : 'decoded whole',
+    ),
+    light: light
+      ? check(
+          light.passed,
+          light.score,
+          light.threshold,
+          `${light.detail}; lag ${light.lagS.toFixed(2)} s, null rank ${light.nullRank.toFixed(3)}, amplitude ${light.amplitude.toFixed(4)}`,
+        )
+      : check(null, null, null, 'no light sequence issued'),
   };
   const failed = (Object.keys(checks) as CheckName[]).filter(
     (k) => checks[k].passed === false && (k !== 'voice_activity' || requireVoice),
   );
-  const supporting = [...embeds.values(), ...finalFaces.slice(0, 1)];
+  const supporting = finalFaces.slice(0, 1);
   const avg = (xs: (number | undefined)[]) => {
     const v = xs.filter((x): x is number => typeof x === 'number');
     return v.length ? v.reduce((s, x) => s + x, 0) / v.length : null;

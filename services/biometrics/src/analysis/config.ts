@@ -48,7 +48,15 @@ export const analysisConfig = {
   /** Identity: raw descriptor distance (Euclidean on L2-normalised Human faceres embeddings).
    *  identity_consistency: every embedding frame must be within this distance of the signer's
    *  baseline embedding. */
-  identity: { maxDistance: 0.75, embeddingFrames: 10, maxPoseDeg: 10 },
+  identity: {
+    maxDistance: 0.75,
+    embeddingFrames: 10,
+    maxPoseDeg: 10,
+    /** per analysed frame, by pose: distance to the signer's baseline descriptor (see identity.ts) */
+    poseMaxDistance: { neutral: 0.75, turned: 0.85, up: 0.85 },
+    /** fraction of face frames that must carry a descriptor */
+    minCoverage: 0.9,
+  },
   /** final_frame_match: descriptor distance to the last embedded video frames AND pixel
    *  correlation (NCC of 64×48 grey thumbnails) with one of the last `lastSeconds` frames. */
   finalFrame: { maxDistance: 0.6, minNcc: 0.9, lastSeconds: 1.5 },

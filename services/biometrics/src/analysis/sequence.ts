@@ -202,3 +202,17 @@ export function matchSequence(
   }
   return { ok, matched };
 }
+
+/** Actions that move the head; between the windows of a timed challenge the head stays neutral. */
+export const HEAD_ACTIONS: readonly Action[] = ['turn_left', 'turn_right', 'look_up'];
+
+/**
+ * Head movements that answer no requested action: with a server timeline, a turn or look-up
+ * outside the windows means the video was not made for this challenge (one recording that performs
+ * every action, hoping some fall in the windows). Blinks and smiles happen on their own and are
+ * not counted.
+ */
+export function strayEvents(events: readonly ActionEvent[], matched: readonly (ActionEvent | null)[]): ActionEvent[] {
+  const used = new Set(matched.filter((e): e is ActionEvent => !!e));
+  return events.filter((e) => HEAD_ACTIONS.includes(e.action) && !used.has(e));
+}

@@ -86,6 +86,38 @@ export const ACTION_SLOT_S = 1.9;
 export interface Timeline {
   start: number;
   slot: number;
+  /** per performed action, its start (s); overrides start + k × slot (a server timeline's windows) */
+  starts?: readonly number[];
+}
+
+/** A challenge's timeline as the ceremony issues it (ms on the segment grid). */
+export interface ServerTimeline {
+  segment_ms: number;
+  words_start_ms: number;
+  words_end_ms: number;
+  actions: { action: string; start_ms: number; end_ms: number }[];
+  colours: string[];
+  total_ms: number;
+}
+
+/** How long after a window opens the rendered person starts the action (a reaction time), s. */
+export const REACTION_S = 0.35;
+
+/**
+ * What a genuine signer does for a server timeline: each action a reaction time after its window
+ * opens, the words read from just after their window opens, the face lit by each segment's colour
+ * from its scheduled start (plus the offset of the recording's start in the video, `leadS`).
+ */
+export function followTimeline(t: ServerTimeline, leadS = 0) {
+  return {
+    timeline: { start: 0, slot: 0, starts: t.actions.map((a) => leadS + a.start_ms / 1000 + REACTION_S) },
+    speechStartS: leadS + t.words_start_ms / 1000 + 0.25,
+    durationS: leadS + t.total_ms / 1000,
+    light: {
+      colours: t.colours,
+      changes: t.colours.map((_, k) => leadS + (k * t.segment_ms) / 1000),
+    },
+  };
 }
 
 /** Face state at time t for a performed action list (each action in its own slot). */
@@ -103,7 +135,7 @@ export function stateAt(
     s.pitch = 0.8 * Math.sin(2 * Math.PI * 0.17 * t + 3 * wobbleSeed);
   }
   performed.forEach((a, k) => {
-    const t0 = timeline.start + k * timeline.slot;
+    const t0 = timeline.starts?.[k] ?? timeline.start + k * timeline.slot;
     switch (a) {
       case 'turn_left':
         s.yaw += 35 * trapezoid(t, t0, 0.45, 0.55);
@@ -636,6 +668,8 @@ export async function makeGenuineCapture(
     words?: readonly string[];
     /** screen colours on the recording's timeline, reflected by the face */
     light?: LightSequence;
+    /** the challenge's server timeline: actions in their windows, words and light on its schedule */
+    serverTimeline?: ServerTimeline;
   } = {},
 ): Promise<{ video?: string; finalFrame?: string; reference: string }> {
   mkdirSync(outDir, { recursive: true });
@@ -660,6 +694,7 @@ export async function makeGenuineCapture(
       seed: opts.seed ?? 21,
       speech: opts.words ?? CORPUS_WORDS,
       light: opts.light,
+      ...(opts.serverTimeline ? followTimeline(opts.serverTimeline) : {}),
     },
     tris,
   );

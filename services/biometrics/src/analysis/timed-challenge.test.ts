@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { timedChallenge, WINDOW_SLACK } from './timed-challenge.js';
+
+const t = {
+  segmentMs: 1000,
+  wordsStartMs: 1000,
+  wordsEndMs: 5000,
+  actions: [
+    { action: 'turn_left', startMs: 6000, endMs: 8000 },
+    { action: 'smile', startMs: 10000, endMs: 12000 },
+  ],
+  colours: Array.from({ length: 15 }, (_, k) => (k % 2 ? '#ff0000' : '#0000ff')),
+  totalMs: 15000,
+};
+
+describe('timed challenge', () => {
+  it('follows the schedule for an upload', () => {
+    const c = timedChallenge(t, ['a', 'b', 'c', 'd']);
+    expect(c.windows![0]).toEqual([6 - WINDOW_SLACK.before, 8 + WINDOW_SLACK.after]);
+    expect(c.wordsWindow![0]).toBe(1);
+    expect(c.light!.changes[3]).toBe(3);
+    expect(c.light!.end).toBe(15);
+    expect(c.strict).toBe(true);
+  });
+
+  it('follows the times the live page showed each segment', () => {
+    const shown = Array.from({ length: 15 }, (_, k) => (k === 0 ? 0 : k * 1000 + 180));
+    const c = timedChallenge(t, ['a', 'b', 'c', 'd'], shown);
+    expect(c.windows![1]![0]).toBeCloseTo(10.18 - WINDOW_SLACK.before);
+    expect(c.light!.changes[5]).toBeCloseTo(5.18);
+  });
+
+  it('ignores shown times that are not one per segment, in order', () => {
+    const c = timedChallenge(t, [], [0, 2000, 1000]);
+    expect(c.light!.changes[2]).toBe(2);
+  });
+});
