@@ -19,12 +19,13 @@ export const ACTION_SEGMENTS = 2;
 /** Neutral segments after each action (randomised between these bounds). */
 export const GAP_SEGMENTS = [1, 2] as const;
 /**
- * Screen colours: two complementary pairs (red/cyan, blue/yellow), the palette whose reflections
- * measured furthest apart in skin chromaticity (the biometrics light check draws its null
- * sequences from the same list: services/biometrics/src/analysis/light.ts); consecutive segments
+ * Screen colours: six saturated hues around the colour wheel, the palette whose reflections
+ * measured furthest apart in skin chromaticity (0.05 % of wrong sequences accepted against 0.24 %
+ * for four colours; docs/decisions.md "Light challenge"). The biometrics light check draws its null
+ * sequences from the same list (services/biometrics/src/analysis/light.ts); consecutive segments
  * never repeat a colour.
  */
-export const LIGHT_PALETTE = ['#ff0000', '#00ffff', '#0000ff', '#ffff00'] as const;
+export const LIGHT_PALETTE = ['#ff0000', '#ffff00', '#00ff00', '#00ffff', '#0000ff', '#ff00ff'] as const;
 
 export type ActionWindow = { action: Action; start_ms: number; end_ms: number };
 export type Timeline = {
