@@ -4,6 +4,7 @@
  */
 import type { Analyzer, AnalyzerResult } from '../domain/analyzer.js';
 import { analyzeCapture, InvalidChallengeError, type WordsVerifier } from './analyze.js';
+import { InvalidLightChallengeError } from './light.js';
 import { timedChallenge } from './timed-challenge.js';
 import type { TfBackend } from './backend.js';
 import { loadModels, type LoadedModels } from './models.js';
@@ -54,11 +55,12 @@ export async function createHumanAnalyzer(opts: {
         };
       } catch (err) {
         // A challenge the analysis cannot judge is a failed ceremony, not a technical error.
-        if (err instanceof InvalidChallengeError) {
+        if (err instanceof InvalidChallengeError || err instanceof InvalidLightChallengeError) {
+          const check = err instanceof InvalidLightChallengeError ? 'light' : 'sequence';
           return {
             outcome: 'FAIL',
-            failedChecks: ['sequence'],
-            checks: { sequence: { passed: false, detail: err.message } },
+            failedChecks: [check],
+            checks: { [check]: { passed: false, detail: err.message } },
             models: names,
             framesAnalysed: 0,
             durationMs: 0,
