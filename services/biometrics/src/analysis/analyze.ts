@@ -124,6 +124,9 @@ async function mapLimited<T, R>(
     while (next < xs.length) {
       const i = next++;
       out[i] = await fn(xs[i], i);
+      // tfjs-node's ops settle without reaching the event loop: yield, or timers and I/O (the words
+      // worker's answer, NATS, /metrics) wait for the whole pass and the words call times out
+      await new Promise<void>((r) => setImmediate(r));
       check();
     }
   };
