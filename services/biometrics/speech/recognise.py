@@ -17,12 +17,14 @@ Answers
 On start it writes {"ready": true, "protocol": 1, "pocketsphinx": "<version>"}.
 
 Method (see docs/decisions.md, "Words verified"): the window's audio is force-aligned to the
-expected words (no alignment: not spoken). Each aligned word is then cut out with a little context,
-aligned again on its own and decoded by a free phone loop over exactly the same frames; the
-difference of the two acoustic log-likelihoods per frame is the word's likelihood ratio (≈ 0 when
-the word is what was said, strongly negative when the loop explains the sound much better). The
-score is the lowest word's ratio, so one wrong word fails the phrase. The threshold is applied by
-the caller (services/biometrics/src/analysis/words.ts).
+expected words in order (no alignment: not spoken), a second alignment pass gives each word's
+phones, and a free phone loop (allphone search with the model's phone bigram) decodes the same
+frames. Each phone's acoustic log-likelihood under the forced alignment, less the loop's over the
+same frames, per frame, is its likelihood ratio (≈ 0 when the phone is what was said, strongly
+negative when the sound is something else); a word scores the mean of its phones, and the phrase
+the lowest word, so one wrong word fails it. Every senone is scored in every frame (compallsen),
+so both decoders' scores share the same per-frame normalisation. The threshold is applied by the
+caller (services/biometrics/src/analysis/words.ts).
 """
 
 import base64
@@ -36,8 +38,9 @@ import time
 PROTOCOL = 1
 SAMPLE_RATE = 16_000
 FRAME_SAMPLES = 160  # 100 frames per second
-# Context kept on each side of a word when it is scored on its own (frames).
-WORD_PAD_FRAMES = 10
+# Alignment scores come in units of log base 1.0001, scaled down by 2**10 in the phone alignment.
+LN_BASE = math.log(1.0001)
+ALIGN_SCORE_SHIFT = 1024
 # Shortest window worth aligning (frames): four words cannot be said in less.
 MIN_WINDOW_FRAMES = 40
 WORD_RE = re.compile(r"^[a-z][a-z']*$")
@@ -98,22 +101,39 @@ class Verifier:
             return None
         return out
 
-    def _word_ratio(self, pcm, word, sf, ef):
-        """Per-frame log-likelihood ratio of `word` against the phone loop on its own frames."""
-        a = max(0, sf - WORD_PAD_FRAMES) * FRAME_SAMPLES
-        b = min(len(pcm) // 2, (ef + 1 + WORD_PAD_FRAMES) * FRAME_SAMPLES)
-        piece = pcm[2 * a : 2 * b]
-        frames = (b - a) // FRAME_SAMPLES
-        self.align.set_align_text(word)
-        segs = self._decode(self.align, piece)
-        if segs is None:
+    def _phone_scores(self, cut, loop):
+        """Per aligned word: its phones' log-likelihood ratios per frame (forced phone against the
+        free phone loop over the same frames)."""
+        self.align.set_alignment()
+        # a second pass for phone boundaries; its search has no word segmentation to read (seg()
+        # crashes there), only the alignment
+        self.align.reinit_feat()
+        self.align.start_utt()
+        self.align.process_raw(cut, full_utt=True)
+        self.align.end_utt()
+        al = self.align.get_alignment()
+        if al is None or not loop:
             return None
-        loop = self._decode(self.loop, piece)
-        if not loop:
-            return None
-        forced = sum(_ln(s.ascore) for s in segs)
-        free = sum(_ln(s.ascore) for s in loop)
-        return (forced - free) / max(1, frames)
+        lp = [(p.start_frame, p.end_frame, _ln(p.ascore)) for p in loop]
+        out = []
+        for w in al:
+            name = w.name.split("(")[0]
+            if name in NOT_WORDS or name.startswith(("[", "+")):
+                continue
+            ph = []
+            for p in w:
+                sf, n = p.start, p.duration
+                if n <= 0:
+                    continue
+                forced = p.score * ALIGN_SCORE_SHIFT * LN_BASE
+                free = 0.0
+                for a, b, sc in lp:
+                    ov = min(sf + n - 1, b) - max(sf, a) + 1
+                    if ov > 0:
+                        free += sc * ov / (b - a + 1)
+                ph.append((forced - free) / n)
+            out.append((name, w.start, w.start + w.duration, ph))
+        return out
 
     def verify(self, pcm, words, window):
         t0 = time.monotonic()
@@ -125,23 +145,24 @@ class Verifier:
         if result["missing"] or len(cut) // (2 * FRAME_SAMPLES) < MIN_WINDOW_FRAMES:
             result["ms"] = round((time.monotonic() - t0) * 1000)
             return result
-        segs = self._aligned(cut, words)
-        if segs is not None:
-            result["aligned"] = True
-            scores = []
-            for s in segs:
-                word = s.word.split("(")[0]
-                r = self._word_ratio(cut, word, s.start_frame, s.end_frame)
-                scores.append(-1e9 if r is None else r)
-                result["words"].append(
-                    {
-                        "word": word,
-                        "start": round(window[0] + s.start_frame / 100, 2),
-                        "end": round(window[0] + (s.end_frame + 1) / 100, 2),
-                        "score": None if r is None else round(r, 3),
-                    }
-                )
-            result["score"] = round(min(scores), 3)
+        if self._aligned(cut, words) is not None:
+            loop = self._decode(self.loop, cut)
+            per = self._phone_scores(cut, loop)
+            if per is not None and [w for w, _s, _e, _p in per] == list(words):
+                result["aligned"] = True
+                scores = []
+                for word, sf, ef, ph in per:
+                    r = sum(ph) / len(ph) if ph else None
+                    scores.append(-1e9 if r is None else r)
+                    result["words"].append(
+                        {
+                            "word": word,
+                            "start": round(window[0] + sf / 100, 2),
+                            "end": round(window[0] + ef / 100, 2),
+                            "score": None if r is None else round(r, 3),
+                        }
+                    )
+                result["score"] = round(min(scores), 3)
         result["ms"] = round((time.monotonic() - t0) * 1000)
         return result
 
