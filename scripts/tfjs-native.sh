@@ -49,7 +49,7 @@ case "$VARIANT" in
     ;;
 esac
 # The same wheel on every machine: CPython 3.11, manylinux2014 x86_64 (independent of the local Python).
-PIP_TARGET=(--only-binary=:all: --python-version 3.11 --implementation cp --platform manylinux2014_x86_64)
+WHEEL_PLATFORM=(--only-binary=:all: --python-version 3.11 --implementation cp --platform manylinux2014_x86_64)
 
 say() { printf '[tfjs-native] %s\n' "$*" >&2; }
 give_up() {
@@ -89,6 +89,8 @@ check_load() {
 install_build() {
   local d
   for d in lib deps; do
+    # already linked here: leave it (a running process may be loading it)
+    [ "${TFJS_NATIVE_COPY:-0}" != 1 ] && [ "$(readlink "$PKG_DIR/$d")" = "$BUILD/$d" ] && continue
     if [ -L "$PKG_DIR/$d" ] || [ -e "$PKG_DIR/$d" ]; then rm -rf "${PKG_DIR:?}/$d"; fi
     if [ "${TFJS_NATIVE_COPY:-0}" = 1 ]; then cp -a "$BUILD/$d" "$PKG_DIR/$d"; else ln -s "$BUILD/$d" "$PKG_DIR/$d"; fi
   done
@@ -128,7 +130,7 @@ WHEEL="$CACHE/wheels/$WHEEL_FILE"
 if [ ! -f "$WHEEL" ] || [ "$(sha256sum "$WHEEL" | cut -d' ' -f1)" != "$WHEEL_SHA256" ]; then
   rm -f "$WHEEL"
   printf '%s --hash=sha256:%s\n' "$WHEEL_REQ" "$WHEEL_SHA256" >"$CACHE/$VARIANT.requirements.txt"
-  python3 -m pip download --no-deps --require-hashes "${PIP_TARGET[@]}" --dest "$CACHE/wheels" \
+  python3 -m pip download --no-deps --require-hashes "${WHEEL_PLATFORM[@]}" --dest "$CACHE/wheels" \
     -r "$CACHE/$VARIANT.requirements.txt" >>"$LOG" 2>&1 || give_up "pip download $WHEEL_REQ failed, see $LOG"
   [ -f "$WHEEL" ] || give_up "pip did not produce $WHEEL_FILE"
 fi
@@ -180,7 +182,7 @@ with zipfile.ZipFile(sys.argv[1]) as z:
 PY
   [ -s "$CACHE/gpu.cuda-requirements.txt" ] || give_up "no and-cuda pins in $WHEEL_FILE"
   mkdir -p "$CACHE/wheels/cuda"
-  python3 -m pip download --no-deps "${PIP_TARGET[@]}" --dest "$CACHE/wheels/cuda" \
+  python3 -m pip download --no-deps "${WHEEL_PLATFORM[@]}" --dest "$CACHE/wheels/cuda" \
     -r "$CACHE/gpu.cuda-requirements.txt" >>"$LOG" 2>&1 || give_up "pip download of the CUDA wheels failed, see $LOG"
   python3 - "$CACHE/gpu.cuda-requirements.txt" "$CACHE/wheels/cuda" "$BUILD.tmp/deps" >>"$LOG" 2>&1 <<'PY' ||
 import glob, os, re, shutil, sys, zipfile
