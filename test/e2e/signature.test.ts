@@ -14,7 +14,7 @@ import { createAccount, type Account } from '../harness/accounts.js';
 import { eventually, infra, startServices } from '../harness/services.js';
 import { send } from './ceremony-helpers.js';
 import { tinyPdf } from '../fixtures/ceremony-media.js';
-import { makeGenuineCapture } from '../../services/biometrics/test/corpus/make-corpus.js';
+import { makeGenuineCapture, type ServerTimeline } from '../../services/biometrics/test/corpus/make-corpus.js';
 import type { Action } from '../../services/biometrics/src/analysis/config.js';
 
 const root = join(import.meta.dirname, '../..');
@@ -91,8 +91,16 @@ describe('create → ceremony → biometric PASS → sealed certificate → veri
     ).toBeLessThan(300);
     const challenge = await send(stack.gatewayUrl, 'GET', `/api/sign/${token}/challenge`, { headers: ip });
     expect(challenge.status).toBe(200);
-    const { actions, nonce, words } = challenge.body as { actions: Action[]; nonce: string; words: string[] };
-    const media = await makeGenuineCapture(join(dir, 'capture'), actions, { words });
+    const { actions, nonce, words, timeline, assurance } = challenge.body as {
+      actions: Action[];
+      nonce: string;
+      words: string[];
+      timeline: ServerTimeline;
+      assurance: string;
+    };
+    expect(assurance).toBe('recorded');
+    // Rendered only after the whole challenge (actions in their windows, words, screen colours) was received.
+    const media = await makeGenuineCapture(join(dir, 'capture'), actions, { words, serverTimeline: timeline });
     const cap = await send(stack.gatewayUrl, 'POST', `/api/sign/${token}/capture`, {
       headers: ip,
       parts: [
@@ -102,6 +110,8 @@ describe('create → ceremony → biometric PASS → sealed certificate → veri
       ],
     });
     expect(cap.status, JSON.stringify(cap.body)).toBeLessThan(300);
+    // A single upload of a challenge known in full proves less about "now" than a live stream.
+    expect(cap.body.assurance).toBe('recorded');
 
     // Analysis, the verdict, the certificate: the transaction reaches ledger_issued.
     const detail = await eventually(
@@ -146,7 +156,10 @@ describe('create → ceremony → biometric PASS → sealed certificate → veri
     const bundle = await fetch(`${stack.gatewayUrl}/api/ledger/proof/${certRef}?hash=${sha.slice(0, 16)}&download=1`);
     expect(bundle.status).toBe(200);
     const key = (await (await fetch(`${stack.gatewayUrl}/api/ledger/public-key`)).json()) as { verifier_key: string };
-    writeFileSync(join(dir, 'cert.json'), Buffer.from(await bundle.arrayBuffer()));
+    const bundleBytes = Buffer.from(await bundle.arrayBuffer());
+    writeFileSync(join(dir, 'cert.json'), bundleBytes);
+    const sealed = JSON.parse(bundleBytes.toString('utf8')) as { certificate: { signers: { assurance: string }[] } };
+    expect(sealed.certificate.signers.map((x) => x.assurance)).toEqual(['recorded']);
     writeFileSync(join(dir, 'document.pdf'), pdf);
     const ok = await signetVerify([join(dir, 'cert.json'), join(dir, 'document.pdf'), '--key', key.verifier_key]);
     expect(ok.out).toContain(`VALID certificate ${certRef}`);

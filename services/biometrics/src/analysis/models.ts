@@ -131,12 +131,15 @@ export function fileHandler(url: string): tf.io.IOHandler {
 }
 
 let routerRegistered = false;
+/** Set once tfjs-node is loaded in this process: it registers its own file:// router on the same
+ *  tfjs-core (pnpm shares one instance), and two routers for one URL make every model load fail. */
+let nativeRouterPresent = false;
 function registerFileRouter(): void {
   if (routerRegistered) return;
   // tfjs routers return null for URLs they do not handle (the IORouter type omits that)
   const router = ((url: string | string[]) => {
     const u = Array.isArray(url) ? url[0] : url;
-    if (typeof u === 'string' && u.startsWith('file://')) return fileHandler(u);
+    if (!nativeRouterPresent && typeof u === 'string' && u.startsWith('file://')) return fileHandler(u);
     return null;
   }) as unknown as Parameters<typeof tf.io.registerLoadRouter>[0];
   tf.io.registerLoadRouter(router);
@@ -232,7 +235,8 @@ export async function loadModels(opts: LoadModelsOptions = {}): Promise<LoadedMo
   const native = build.tfBackend === 'tensorflow';
   const wasmDir = native ? '' : path.join(packageDir('@tensorflow/tfjs-backend-wasm'), 'dist') + path.sep;
 
-  if (!native) registerFileRouter();
+  if (native) nativeRouterPresent = true;
+  else registerFileRouter();
   if (backend === 'cpu') await import('@tensorflow/tfjs-backend-cpu');
 
   // Human's node-wasm build requires @tensorflow/tfjs-core, -converter, -backend-wasm externally, so
