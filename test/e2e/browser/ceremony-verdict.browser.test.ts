@@ -25,7 +25,6 @@ import { prepareCameraFeed } from '../../../services/biometrics/test/corpus/make
 import { drawContent } from '../../../services/ceremony/src/domain/challenge.js';
 import { seededDraw } from '../../../services/ceremony/src/domain/timeline.js';
 import { loadModels, type LoadedModels } from '../../../services/biometrics/src/analysis/models.js';
-import type { Action } from '../../../services/biometrics/src/analysis/config.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const ARTIFACTS = join(ROOT, 'test-artifacts/ceremony-verdict');
@@ -49,7 +48,6 @@ describe('the signing page with a rendered camera feed, judged by the biometrics
   let feed: Awaited<ReturnType<typeof prepareCameraFeed>>;
   const contexts: BrowserContext[] = [];
   const work = mkdtempSync(join(tmpdir(), 'signet-verdict-browser-'));
-  const ip = { 'x-forwarded-for': '10.78.0.1' };
 
   beforeAll(async () => {
     execFileSync('pnpm', ['--filter', '@signet/web', 'build'], { cwd: ROOT, stdio: 'ignore' });
