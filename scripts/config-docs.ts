@@ -64,12 +64,16 @@ const descriptions: Record<string, string> = {
   CHECKOUT_URL_CREDITS: 'dashboard link to buy signature credits (hidden when unset)',
   RPC_DEADLINE_MS: 'deadline of calls to services',
   MEDIA_MAX_VIDEO_SECONDS: 'longest capture video, in seconds of its decoded stream (never its header)',
+  CHALLENGE_TEST_SEED:
+    'tests only: makes challenges reproducible so a test can pre-render a camera feed; refused when NODE_ENV is production',
+  NODE_ENV: 'production in the images; the ceremony then refuses CHALLENGE_TEST_SEED',
   READINESS_UPSTREAMS: 'services the gateway readiness requires',
   WEBAUTHN_RP_ID: 'WebAuthn relying party id',
   WEBAUTHN_RP_NAME: 'WebAuthn relying party name',
   WEBAUTHN_ORIGIN: 'WebAuthn expected origin',
   ANALYSIS_DEADLINE_MS: 'deadline of one biometric analysis',
-  ANALYSIS_WORKERS: 'biometrics detector worker threads; auto = one per usable core with wasm, 0 with tfjs-node',
+  ANALYSIS_WORKERS:
+    'biometrics detector worker threads; auto = one per usable core with wasm and tfjs-node, 0 with tfjs-node-gpu',
   VOICE_REQUIRED: 'biometrics: a silent word-reading window fails the verdict (false: only recorded)',
   SPEECH_PYTHON: 'biometrics: Python with pocketsphinx for the words check (scripts/speech-venv.sh builds the default)',
   SPEECH_TIMEOUT_MS: 'biometrics: longest words check before the speech worker is restarted',
