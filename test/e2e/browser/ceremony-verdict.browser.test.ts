@@ -9,6 +9,7 @@
  * challenge is drawn: the ceremony runs with a test-only CHALLENGE_TEST_SEED (refused in
  * production) that makes the draw reproducible. Screenshots go to test-artifacts/ceremony-verdict/.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
