@@ -36,9 +36,10 @@ export async function send(
   try {
     res = await fetch(`${base}${path}`, { method, headers, body, duplex: 'half' } as RequestInit);
   } catch (err) {
-    // A pooled keep-alive socket the server had just closed: an idempotent GET is retried once.
-    if (method !== 'GET' || (err as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw err;
-    res = await fetch(`${base}${path}`, { method, headers });
+    // A pooled keep-alive socket the server closed as it was reused (its idle timeout): the request
+    // never reached a handler, so it is sent once more on a fresh connection (the body is in memory).
+    if ((err as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw err;
+    res = await fetch(`${base}${path}`, { method, headers: { ...headers, connection: 'close' }, body, duplex: 'half' } as RequestInit);
   }
   const text = await res.text();
   let parsed: unknown;
