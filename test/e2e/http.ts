@@ -20,26 +20,31 @@ export async function send(
   const headers: Record<string, string> = { ...init.headers };
   if (init.apiKey) headers['x-api-key'] = init.apiKey;
   if (init.token) headers.authorization = `Bearer ${init.token}`;
-  let body: RequestInit['body'];
-  if (init.json !== undefined) {
-    headers['content-type'] = 'application/json';
-    body = JSON.stringify(init.json);
-  } else if (init.raw) {
-    headers['content-type'] = init.raw.contentType;
-    body = init.raw.data as unknown as RequestInit['body'];
-  } else if (init.parts) {
-    const mp = multipart(init.parts);
-    headers['content-type'] = mp.contentType;
-    body = mp.body as unknown as RequestInit['body'];
-  }
+  // Built per attempt: a multipart body is a stream, read once.
+  const request = (extra: Record<string, string> = {}): RequestInit => {
+    const h = { ...headers, ...extra };
+    let body: RequestInit['body'];
+    if (init.json !== undefined) {
+      h['content-type'] = 'application/json';
+      body = JSON.stringify(init.json);
+    } else if (init.raw) {
+      h['content-type'] = init.raw.contentType;
+      body = init.raw.data as unknown as RequestInit['body'];
+    } else if (init.parts) {
+      const mp = multipart(init.parts);
+      h['content-type'] = mp.contentType;
+      body = mp.body as unknown as RequestInit['body'];
+    }
+    return { method, headers: h, body, duplex: 'half' } as RequestInit;
+  };
   let res: Response;
   try {
-    res = await fetch(`${base}${path}`, { method, headers, body, duplex: 'half' } as RequestInit);
+    res = await fetch(`${base}${path}`, request());
   } catch (err) {
     // A pooled keep-alive socket the server closed as it was reused (its idle timeout): the request
-    // never reached a handler, so it is sent once more on a fresh connection (the body is in memory).
+    // never reached a handler, so it is sent once more on a fresh connection.
     if ((err as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw err;
-    res = await fetch(`${base}${path}`, { method, headers: { ...headers, connection: 'close' }, body, duplex: 'half' } as RequestInit);
+    res = await fetch(`${base}${path}`, request({ connection: 'close' }));
   }
   const text = await res.text();
   let parsed: unknown;
