@@ -378,6 +378,24 @@ export async function analyzeCapture(
   const words = wordsCheck ? await wordsCheck : null;
   deadline('words');
 
+  // ---- media: decoded whole, and not below the ceremony's quality floors
+  const mf = cfg.media;
+  const [srcW, srcH] = [video.sourceWidth, video.sourceHeight];
+  const srcFps = video.sourceFrames !== null && video.decodedDurationS > 0 ? video.sourceFrames / video.decodedDurationS : null;
+  const bps = video.decodedDurationS > 0 ? (input.video.length * 8) / video.decodedDurationS : 0;
+  const mediaProblems = [
+    ...(video.truncated ? ['the video runs past the decoding limit: only its start was analysed'] : []),
+    ...(Math.min(srcW, srcH) < mf.minShortSide || Math.max(srcW, srcH) < mf.minLongSide
+      ? [`${srcW}×${srcH} is under ${mf.minLongSide}×${mf.minShortSide}`]
+      : []),
+    ...(srcFps !== null && srcFps < mf.minFps ? [`${srcFps.toFixed(1)} frames per second, under ${mf.minFps}`] : []),
+    ...(!video.truncated && bps < mf.minBitsPerPixelSecond * srcW * srcH
+      ? [
+          `${Math.round(bps / 1000)} kb/s, under ${Math.round((mf.minBitsPerPixelSecond * srcW * srcH) / 1000)} kb/s for ${srcW}×${srcH}`,
+        ]
+      : []),
+  ];
+
   // ---- checks
   const c = cfg;
   const checks: Record<CheckName, CheckResult> = {
@@ -443,10 +461,10 @@ export async function analyzeCapture(
       ? check(words.passed, words.score, words.threshold, words.detail)
       : check(null, null, null, input.challenge.words?.length ? 'no recogniser or no words window' : 'no words issued'),
     media: check(
-      !video.truncated,
+      mediaProblems.length === 0,
       video.decodedDurationS,
       DECODE_LIMITS.maxSeconds,
-      video.truncated ? 'the video runs past the decoding limit: only its start was analysed' : 'decoded whole',
+      mediaProblems.length ? mediaProblems.join('; ') : `decoded whole, ${srcW}×${srcH}`,
     ),
     light: light
       ? check(

@@ -74,6 +74,12 @@ export const analysisConfig = {
     maxZcr: 0.25,
     minRunFrames: 3,
   },
+  /** media: the ceremony's quality floors (ceremony MEDIA_RULES), measured again on what was decoded,
+   *  so that a capture that did not pass through the ceremony's probe cannot be judged below them:
+   *  picture size (either orientation), source frames per decoded second (the ceremony's 8 less the
+   *  sampling's rounding), and the whole file's bits per pixel per second (video and audio: more
+   *  lenient than the ceremony's video-only rate). */
+  media: { minShortSide: 240, minLongSide: 320, minFps: 7.5, minBitsPerPixelSecond: 200_000 / (640 * 480) },
   /** light: the skin's chromaticity must follow the issued screen-colour sequence (light.ts).
    *  Radii in inter-ocular units; times in seconds; amplitude in log-chromaticity (≈ fraction).
    *  Thresholds from rendered captures (test/light.int.test.ts, docs/decisions.md "Light challenge"). */

@@ -30,6 +30,9 @@ export interface DecodedVideo {
   sourceFrames: number | null;
   /** true when the video went on past a cap: only its first `decodedDurationS` were decoded */
   truncated: boolean;
+  /** the stream's own picture size, before scaling to `width` */
+  sourceWidth: number;
+  sourceHeight: number;
 }
 
 /**
@@ -242,7 +245,18 @@ export async function decodeVideo(
       });
       times.push(i / opts.fps);
     }
-    return { frames, times, fps: opts.fps, width: opts.width, height, decodedDurationS: n / opts.fps, sourceFrames, truncated };
+    return {
+      frames,
+      times,
+      fps: opts.fps,
+      width: opts.width,
+      height,
+      decodedDurationS: n / opts.fps,
+      sourceFrames,
+      truncated,
+      sourceWidth: dims.width,
+      sourceHeight: dims.height,
+    };
   });
 }
 
