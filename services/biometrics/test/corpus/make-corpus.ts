@@ -7,14 +7,19 @@
  * Deterministic (seeded). Generated media must not be committed; tests regenerate it.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { analyzeCapture } from '../../src/analysis/analyze.js';
+import { analyzeCapture, type AnalyzeInput, type WordsVerifier } from '../../src/analysis/analyze.js';
 import type { Action } from '../../src/analysis/config.js';
 import { IDX, meanEar } from '../../src/analysis/geometry.js';
 import { FFMPEG, rawRgbInput, type RgbImage } from '../../src/analysis/media.js';
 import { loadModels, type LoadedModels } from '../../src/analysis/models.js';
+import { timedChallenge, type ServerTimeline as AnalysisTimeline } from '../../src/analysis/timed-challenge.js';
+import { verifyWords } from '../../src/analysis/words.js';
+import { ACTION_COUNT, WORD_COUNT, drawContent, randomActions, randomWords } from '../../../ceremony/src/domain/challenge.js';
+import { drawTimeline, seededDraw } from '../../../ceremony/src/domain/timeline.js';
+import { rewriteMp4Duration } from '../../../../test/fixtures/mp4-duration.js';
 import { findSourceFaces, type SourceFace } from './faces.js';
 import {
   H,
@@ -42,7 +47,10 @@ import {
 } from './render.js';
 
 export const FPS = 15;
+/** Length of a capture rendered without a server timeline (makeGenuineCapture without one). */
 export const DURATION_S = 10;
+/** The universal video performs one action every this many seconds. */
+export const UNIVERSAL_PERIOD_S = 1.5;
 const FACE_WIDTH = 200; // mesh width in frame px for a single-face scene
 
 export interface CorpusCase {
@@ -51,10 +59,15 @@ export interface CorpusCase {
   video: string;
   finalFrame: string;
   reference?: string;
-  challenge: { words: string[]; actions: Action[] };
+  /** the challenge the capture is submitted for, as the ceremony issued it (mode: whole timeline up front) */
+  challenge: { words: string[]; actions: Action[]; timeline: ServerTimeline; mode: 'upload' };
   expected: 'PASS' | 'FAIL';
-  /** checks expected to fail (for FAIL cases) */
+  /** checks expected to fail (for FAIL cases): each must be among the verdict's failed checks */
   expectedFailedChecks: string[];
+  /** the attack class of issue 15 this case stands for (null: a genuine capture or an older attack) */
+  attack: string | null;
+  /** what the ceremony answers this upload before biometrics sees it, where that is tested */
+  ceremonyRefuses?: string;
 }
 
 export interface Manifest {
@@ -66,6 +79,12 @@ export interface Manifest {
   durationS: number;
   sources: { person: string; faceId: string; file: string; package: string }[];
   cases: CorpusCase[];
+  /** redraw fishing: the old recording, the 9 draws it was matched against, and the one submitted */
+  redrawFishing: {
+    recording: string;
+    draws: { label: string; challenge: CorpusCase['challenge']; fit: { actions: number; colours: number } }[];
+    submitted: number;
+  };
   generationMs: number;
 }
 
@@ -118,6 +137,58 @@ export function followTimeline(t: ServerTimeline, leadS = 0) {
       changes: t.colours.map((_, k) => leadS + (k * t.segment_ms) / 1000),
     },
   };
+}
+
+// ------------------------------------------------------------------------ challenges
+
+/** The corpus draws with the ceremony's own code (drawContent, drawTimeline) from this fixed seed. */
+export const CORPUS_SEED = 'signet-corpus-v2';
+
+export interface CorpusChallenge {
+  words: string[];
+  actions: Action[];
+  timeline: ServerTimeline;
+}
+
+/**
+ * A challenge drawn as the ceremony draws it, deterministically (`seededDraw(seed, label)`): with 3
+ * actions exactly `drawContent`; with another count the same steps (words, actions, timeline).
+ */
+export function drawChallenge(label: string, actionCount = ACTION_COUNT, seed = CORPUS_SEED): CorpusChallenge {
+  const d = seededDraw(seed, label);
+  if (actionCount === ACTION_COUNT) {
+    const c = drawContent(d);
+    return { words: c.words, actions: c.actions, timeline: c.timeline };
+  }
+  const words = randomWords(WORD_COUNT, d);
+  const actions = randomActions(actionCount, d);
+  return { words, actions, timeline: drawTimeline(actions, d) };
+}
+
+/** The first of the draws `label`, `label#1`, `label#2`, … that `ok` accepts. */
+export function findChallenge(label: string, actionCount: number, ok: (c: CorpusChallenge) => boolean): CorpusChallenge {
+  for (let k = 0; k < 1000; k++) {
+    const c = drawChallenge(k === 0 ? label : `${label}#${k}`, actionCount);
+    if (ok(c)) return c;
+  }
+  throw new Error(`no draw of ${label} fits`);
+}
+
+/** A server timeline as the analysis takes it (the capture event's field names). */
+export function analysisTimeline(t: ServerTimeline): AnalysisTimeline {
+  return {
+    segmentMs: t.segment_ms,
+    wordsStartMs: t.words_start_ms,
+    wordsEndMs: t.words_end_ms,
+    actions: t.actions.map((a) => ({ action: a.action, startMs: a.start_ms, endMs: a.end_ms })),
+    colours: [...t.colours],
+    totalMs: t.total_ms,
+  };
+}
+
+/** What the analysis is asked for a case: its actions, and the windows, words and light of its timeline. */
+export function caseChallenge(c: CorpusCase['challenge']): AnalyzeInput['challenge'] {
+  return { actions: c.actions, ...timedChallenge(analysisTimeline(c.timeline), c.words) };
 }
 
 /** Face state at time t for a performed action list (each action in its own slot). */
@@ -304,6 +375,143 @@ class WebmWriter {
   }
 }
 
+// ------------------------------------------------------------------------ derived media (no rendering)
+
+const FF = ['-hide_banner', '-nostdin', '-v', 'error', '-y'];
+
+/** Room noise as the renderer makes it, optionally with a steady tone (Hz) over it, as an ffmpeg lavfi source. */
+function roomAudio(seconds: number, toneHz: number | null, seed = 3): string {
+  const room = `anoisesrc=d=${seconds}:c=pink:a=0.004:r=48000:seed=${seed}`;
+  return toneHz === null
+    ? room
+    : `sine=frequency=${toneHz}:sample_rate=48000:duration=${seconds},volume=0.25[t];${room}[r];[t][r]amix=inputs=2:normalize=0`;
+}
+
+/** The same video with its audio replaced by room noise (`toneHz` null) or a tone over room noise. */
+export async function replaceAudio(src: string, dst: string, seconds: number, toneHz: number | null): Promise<void> {
+  await run(FFMPEG, [
+    ...FF,
+    '-i',
+    src,
+    '-f',
+    'lavfi',
+    '-i',
+    roomAudio(seconds, toneHz),
+    '-map',
+    '0:v',
+    '-map',
+    '1:a',
+    '-c:v',
+    'copy',
+    '-c:a',
+    'libopus',
+    '-b:a',
+    '48k',
+    '-shortest',
+    dst,
+  ]);
+}
+
+/** 160×120 at 150 kb/s: the issue's low-quality capture (the audio kept). */
+export async function reencodeSmall(src: string, dst: string): Promise<void> {
+  await run(FFMPEG, [
+    ...FF,
+    '-i',
+    src,
+    '-vf',
+    'scale=160:120',
+    '-c:v',
+    'libvpx',
+    '-b:v',
+    '150k',
+    '-maxrate',
+    '150k',
+    '-bufsize',
+    '300k',
+    '-deadline',
+    'realtime',
+    '-cpu-used',
+    '8',
+    '-c:a',
+    'copy',
+    dst,
+  ]);
+}
+
+/** The header-lying MP4 of the issue: the real length and what the header states, seconds. */
+export const LYING_MP4 = { realS: 65, statedS: 10 } as const;
+
+/** The video looped to LYING_MP4.realS in an MP4 (H.264 + AAC) whose mvhd/tkhd/mdhd say LYING_MP4.statedS. */
+export async function lyingMp4(src: string, dst: string, srcSeconds: number): Promise<void> {
+  const long = `${dst}.long.mp4`;
+  await run(FFMPEG, [
+    ...FF,
+    '-stream_loop',
+    String(Math.ceil(LYING_MP4.realS / srcSeconds)),
+    '-i',
+    src,
+    '-t',
+    String(LYING_MP4.realS),
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-b:a',
+    '64k',
+    long,
+  ]);
+  writeFileSync(dst, rewriteMp4Duration(readFileSync(long), LYING_MP4.statedS));
+  rmSync(long, { force: true });
+}
+
+/**
+ * A recording played on a monitor and filmed with another camera: slight keystone, the screen's
+ * pixel grid beating with the sensor's (moiré), glare, softer focus, a flatter gamma and less
+ * saturation, sensor noise; the audio through a speaker (band-limited).
+ */
+export async function screenRecapture(src: string, dst: string): Promise<void> {
+  const pattern =
+    "geq=lum='128+9*sin(2*PI*(0.31*X+0.07*Y))+7*sin(2*PI*(0.05*X-0.29*Y))+70*exp(-(pow(X-470,2)+pow(Y-110,2))/9000)':cb=128:cr=128";
+  await run(FFMPEG, [
+    ...FF,
+    '-i',
+    src,
+    '-f',
+    'lavfi',
+    '-i',
+    `color=c=gray:s=${W}x${H}:d=1,format=yuv420p,${pattern}`,
+    '-filter_complex',
+    [
+      `[0:v]perspective=x0=18:y0=10:x1=${W - 6}:y1=0:x2=4:y2=${H - 4}:x3=${W - 20}:y3=${H - 14}:sense=destination,`,
+      'gblur=sigma=1.1,eq=gamma=1.15:contrast=0.88:saturation=0.85,format=yuv420p[v];',
+      '[1:v]loop=loop=-1:size=1,format=yuv420p[p];',
+      '[v][p]blend=all_mode=grainmerge:shortest=1,noise=alls=5:allf=t,format=yuv420p[out];',
+      '[0:a]highpass=f=180,lowpass=f=6000[a]',
+    ].join(''),
+    '-map',
+    '[out]',
+    '-map',
+    '[a]',
+    '-c:v',
+    'libvpx',
+    '-b:v',
+    '1200k',
+    '-deadline',
+    'realtime',
+    '-cpu-used',
+    '8',
+    '-c:a',
+    'libopus',
+    '-b:a',
+    '48k',
+    dst,
+  ]);
+}
+
 async function writeImage(file: string, img: RgbImage): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     const args = [
@@ -348,14 +556,25 @@ interface VideoSpec {
   lightModel?: LightModel;
 }
 
-/** Analyses one corpus case in this process, reading its files from the corpus folder. */
-export function analyzeCase(models: LoadedModels, dir: string, c: Manifest['cases'][number], deadlineMs: number) {
+/**
+ * Analyses one corpus case in this process as the service does (its timeline's windows, words and
+ * light), reading its files from the corpus folder. The words are checked by the shared recogniser
+ * (words.ts `verifyWords`, started on first use) unless `verify` says otherwise (null: no words check).
+ */
+export function analyzeCase(
+  models: LoadedModels,
+  dir: string,
+  c: Pick<CorpusCase, 'video' | 'finalFrame' | 'reference' | 'challenge'>,
+  deadlineMs: number,
+  verify: WordsVerifier | null = verifyWords,
+) {
   const read = (f: string) => readFileSync(path.join(dir, f));
   return analyzeCapture(models, {
     video: read(c.video),
     finalFrame: read(c.finalFrame),
     reference: c.reference ? read(c.reference) : undefined,
-    challenge: c.challenge,
+    challenge: caseChallenge(c.challenge),
+    verifyWords: verify ?? undefined,
     deadlineMs,
   });
 }
@@ -432,10 +651,62 @@ function pickPeople(faces: SourceFace[]): SourceFace[] {
     .sort((a, b) => a.id.localeCompare(b.id));
 }
 
-export async function makeCorpus(
-  outDir: string,
-  opts: { models?: LoadedModels; log?: (s: string) => void } = {},
-): Promise<Manifest> {
+/** People for the corpus: one per photo first (variety), then the rest, in a fixed order. */
+function spreadPeople(people: SourceFace[]): SourceFace[] {
+  const byPhoto = new Map<string, SourceFace>();
+  for (const f of people) if (!byPhoto.has(f.photo.id)) byPhoto.set(f.photo.id, f);
+  const first = [...byPhoto.values()];
+  return [...first, ...people.filter((f) => !first.includes(f))];
+}
+
+/** The reference photo of a person: the same source photo, another framing and scale, brighter, JPEG. */
+async function writeReference(face: SourceFace, file: string): Promise<void> {
+  await writeImage(file, camera(placeFull(placementFor(face, [W / 2, H / 2], 260)), 0, 0, 1.08, null, 0));
+}
+
+/** Seconds of a server timeline. */
+const seconds = (t: ServerTimeline) => t.total_ms / 1000;
+
+/** Performed action starts of a capture that follows `t` (what followTimeline renders). */
+export function performedStarts(t: ServerTimeline): number[] {
+  return t.actions.map((a) => a.start_ms / 1000 + REACTION_S);
+}
+
+/**
+ * How well a recording that followed `made` happens to fit another challenge `asked`: the
+ * challenged actions it performed inside their windows (the analysis's slack), in order, plus the
+ * share of segments whose screen colour is the same. Used to pick the draw a fishing attacker would
+ * submit an old recording to.
+ */
+export function structuralFit(made: CorpusChallenge, asked: CorpusChallenge): { actions: number; colours: number } {
+  const starts = performedStarts(made.timeline);
+  let actions = 0;
+  asked.timeline.actions.forEach((w) => {
+    const hit = made.actions.some(
+      (a, k) => a === w.action && starts[k] >= w.start_ms / 1000 - 0.25 && starts[k] <= w.end_ms / 1000 + 0.6,
+    );
+    if (hit) actions++;
+  });
+  const n = Math.min(made.timeline.colours.length, asked.timeline.colours.length);
+  let same = 0;
+  for (let k = 0; k < n; k++) if (made.timeline.colours[k] === asked.timeline.colours[k]) same++;
+  return { actions, colours: same / Math.max(1, asked.timeline.colours.length) };
+}
+
+export interface CorpusOptions {
+  models?: LoadedModels;
+  log?: (s: string) => void;
+  /** called as soon as each case's files are written (a test can submit it while the rest renders) */
+  onCase?: (c: CorpusCase) => Promise<void> | void;
+  /**
+   * The longest timeline each rendered case may have, ms (3-action, 2-action): each case takes the
+   * first of its draws (`name`, `name#1`, …) no longer than this. The analysis costs per second of
+   * video, so the test corpus takes the shorter draws; Infinity takes every first draw as it comes.
+   */
+  maxTotalMs?: { three: number; two: number };
+}
+
+export async function makeCorpus(outDir: string, opts: CorpusOptions = {}): Promise<Manifest> {
   const t0 = performance.now();
   const log = opts.log ?? (() => undefined);
   mkdirSync(outDir, { recursive: true });
@@ -443,14 +714,14 @@ export async function makeCorpus(
   const faces = await findSourceFaces(m);
   const people = pickPeople(faces);
   if (people.length < 4) throw new Error(`generator needs 4 usable package faces, found ${people.length}`);
-  // spread persons across photos for variety
-  const byPhoto = new Map<string, SourceFace>();
-  for (const f of people) if (!byPhoto.has(f.photo.id)) byPhoto.set(f.photo.id, f);
-  const chosen = [...byPhoto.values(), ...people.filter((f) => ![...byPhoto.values()].includes(f))].slice(0, 4);
+  const chosen = spreadPeople(people).slice(0, 4);
   const [A, B, C, D] = chosen;
   log(`people: ${chosen.map((f) => f.id).join(', ')}`);
   const tris = rigTriangles(m.human.faceTriangulation);
   const center: [number, number] = [W / 2, H / 2 - 10];
+  const maxMs = opts.maxTotalMs ?? { three: 15_000, two: 12_000 };
+  const draw = (label: string, n = 3, ok: (c: CorpusChallenge) => boolean = () => true) =>
+    findChallenge(label, n, (c) => c.timeline.total_ms <= (n === 3 ? maxMs.three : maxMs.two) && ok(c));
 
   const single = async (
     face: SourceFace,
@@ -473,159 +744,337 @@ export async function makeCorpus(
   ]);
   const sNone = await buildScene(m, placementFor(C, center, FACE_WIDTH), [], 30);
 
-  const reference = async (face: SourceFace, file: string): Promise<string> => {
-    // an "ID photo": the same source photo, different framing/scale, brighter, JPEG
-    const p = placementFor(face, [W / 2, H / 2], 260);
-    const img = placeFull(p);
-    const out = camera(img, 0, 0, 1.08, null, 0);
-    await writeImage(path.join(outDir, file), out);
-    return file;
-  };
-  const refA = await reference(A, 'ref_A.jpg');
-  const refB = await reference(B, 'ref_B.jpg');
-  const refC = await reference(C, 'ref_C.jpg');
+  const refs = { A: 'ref_A.jpg', B: 'ref_B.jpg', C: 'ref_C.jpg' };
+  await writeReference(A, path.join(outDir, refs.A));
+  await writeReference(B, path.join(outDir, refs.B));
+  await writeReference(C, path.join(outDir, refs.C));
 
   const cases: CorpusCase[] = [];
-  const add = async (
-    name: string,
-    description: string,
-    spec: VideoSpec,
-    challenge: Action[],
-    ref: string | undefined,
-    expected: 'PASS' | 'FAIL',
-    expectedFailedChecks: string[],
-    finalFrom?: RgbImage,
-  ) => {
-    const tc = performance.now();
-    const last = await renderVideo(path.join(outDir, `${name}.webm`), spec, tris);
-    await writeImage(path.join(outDir, `${name}.final.jpg`), finalFrom ?? last);
-    cases.push({
-      name,
-      description,
-      video: `${name}.webm`,
-      finalFrame: `${name}.final.jpg`,
-      reference: ref,
-      challenge: { words: CORPUS_WORDS, actions: challenge },
-      expected,
-      expectedFailedChecks,
-    });
-    log(`${name}: ${((performance.now() - tc) / 1000).toFixed(1)} s`);
-    return last;
+  const file = (f: string) => path.join(outDir, f);
+  const push = async (c: CorpusCase, tc: number) => {
+    cases.push(c);
+    log(`${c.name}: ${((performance.now() - tc) / 1000).toFixed(1)} s`);
+    await opts.onCase?.(c);
   };
-
-  const seqA: Action[] = ['turn_left', 'blink', 'smile'];
-  const seqB: Action[] = ['turn_right', 'look_up', 'blink', 'smile'];
-  const live = (scene: Scene, performed: readonly Action[], seed: number): VideoSpec => ({
+  /** Render a case's video (and its final frame, unless one is given). */
+  const add = async (
+    c: Omit<CorpusCase, 'video' | 'finalFrame'> & { finalFrame?: string },
+    spec: VideoSpec,
+    finalFrom?: RgbImage,
+  ): Promise<CorpusCase> => {
+    const tc = performance.now();
+    const last = await renderVideo(file(`${c.name}.webm`), spec, tris);
+    const finalFrame = c.finalFrame ?? `${c.name}.final.jpg`;
+    if (!c.finalFrame) await writeImage(file(finalFrame), finalFrom ?? last);
+    const out: CorpusCase = { ...c, video: `${c.name}.webm`, finalFrame };
+    await push(out, tc);
+    return out;
+  };
+  /** A case made from another case's media without rendering (ffmpeg, or the same files). */
+  const derive = async (c: CorpusCase, make?: () => Promise<void>) => {
+    const tc = performance.now();
+    await make?.();
+    await push(c, tc);
+  };
+  const genuine = (scene: Scene, ch: CorpusChallenge, seed: number): VideoSpec => ({
     sceneAt: () => scene,
-    performed,
+    performed: ch.actions,
     live: true,
     noise: true,
     seed,
-    speech: CORPUS_WORDS,
+    speech: ch.words,
+    ...followTimeline(ch.timeline),
+  });
+  const challengeOf = (ch: CorpusChallenge): CorpusCase['challenge'] => ({
+    words: ch.words,
+    actions: ch.actions,
+    timeline: ch.timeline,
+    mode: 'upload',
+  });
+  /** Checks a genuine recording of one challenge fails when submitted for another. */
+  const otherChallengeFails = (made: CorpusChallenge, asked: CorpusChallenge) => [
+    'words',
+    'light',
+    ...(structuralFit(made, asked).actions < asked.actions.length ? ['sequence'] : []),
+  ];
+
+  // ---- genuine captures: the ceremony's draws, followed (actions in their windows, words in theirs, light)
+  const chA = draw('genuine_a');
+  const genuineA = await add(
+    {
+      name: 'genuine_a',
+      description:
+        'person A follows the timeline: actions in their windows, the words read in theirs, the face lit by the screen',
+      reference: refs.A,
+      challenge: challengeOf(chA),
+      expected: 'PASS',
+      expectedFailedChecks: [],
+      attack: null,
+    },
+    genuine(sA, chA, 11),
+  );
+
+  // ---- cheap attacks made from genuine_a's files
+  await derive(
+    {
+      ...genuineA,
+      name: 'final_frame_other',
+      description: 'genuine video of A, but the final frame is a photo of A from another scene',
+      finalFrame: 'final_frame_other.final.jpg',
+      expected: 'FAIL',
+      expectedFailedChecks: ['final_frame_match'],
+    },
+    () => writeImage(file('final_frame_other.final.jpg'), camera(sAother.neutral, 0, 0, 1, noiseTable(3, 18), 0)),
+  );
+  await derive(
+    {
+      ...genuineA,
+      name: 'silent_reading',
+      description: 'genuine video of A, but the words are never read (the audio is room noise only)',
+      video: 'silent_reading.webm',
+      expected: 'FAIL',
+      expectedFailedChecks: ['voice_activity', 'words'],
+    },
+    () => replaceAudio(file(genuineA.video), file('silent_reading.webm'), seconds(chA.timeline), null),
+  );
+  await derive(
+    {
+      ...genuineA,
+      name: 'tone',
+      description: 'genuine video of A whose audio is a 170 Hz tone instead of the words',
+      video: 'tone.webm',
+      expected: 'FAIL',
+      expectedFailedChecks: ['words'],
+      attack: 'tone instead of the words',
+    },
+    () => replaceAudio(file(genuineA.video), file('tone.webm'), seconds(chA.timeline), 170),
+  );
+  await derive(
+    {
+      ...genuineA,
+      name: 'low_quality',
+      description: 'genuine video of A re-encoded at 160×120, 150 kb/s',
+      video: 'low_quality.webm',
+      expected: 'FAIL',
+      expectedFailedChecks: ['media'],
+      attack: 'low quality',
+      ceremonyRefuses: '400 VIDEO_RESOLUTION_TOO_LOW (test/e2e/capture-media.test.ts)',
+    },
+    () => reencodeSmall(file(genuineA.video), file('low_quality.webm')),
+  );
+  await derive(
+    {
+      ...genuineA,
+      name: 'header_lying_mp4',
+      description: `genuine video of A looped to ${LYING_MP4.realS} s in an MP4 whose header says ${LYING_MP4.statedS} s`,
+      video: 'header_lying_mp4.mp4',
+      expected: 'FAIL',
+      expectedFailedChecks: ['media'],
+      attack: 'header-lying MP4',
+      ceremonyRefuses: '400 VIDEO_DURATION_MISMATCH (test/e2e/capture-media.test.ts)',
+    },
+    () => lyingMp4(file(genuineA.video), file('header_lying_mp4.mp4'), seconds(chA.timeline)),
+  );
+
+  // ---- an earlier genuine recording of the victim (A) for another challenge, and what can be made of it
+  const chX = draw('genuine_a_earlier');
+  const earlier = await add(
+    {
+      name: 'genuine_a_earlier',
+      description: 'person A follows another challenge (the recording the replay attacks reuse)',
+      reference: refs.A,
+      challenge: challengeOf(chX),
+      expected: 'PASS',
+      expectedFailedChecks: [],
+      attack: null,
+    },
+    genuine(sA, chX, 31),
+  );
+  const chReplay = drawChallenge('replay_across_challenges');
+  await derive({
+    ...earlier,
+    name: 'replay_across_challenges',
+    description: "A's genuine recording for another challenge, submitted for this one",
+    challenge: challengeOf(chReplay),
+    expected: 'FAIL',
+    expectedFailedChecks: otherChallengeFails(chX, chReplay),
+    attack: 'replay across challenges',
+  });
+  const chScreen = drawChallenge('screen_recapture');
+  await derive(
+    {
+      ...earlier,
+      name: 'screen_recapture',
+      description:
+        "A's genuine recording for another challenge played on a screen and filmed (blur, moiré, gamma, keystone, glare, noise), submitted for this one",
+      video: 'screen_recapture.webm',
+      challenge: challengeOf(chScreen),
+      expected: 'FAIL',
+      expectedFailedChecks: otherChallengeFails(chX, chScreen),
+      attack: 'screen recapture',
+    },
+    () => screenRecapture(file(earlier.video), file('screen_recapture.webm')),
+  );
+  // the draw limit: 3 draws per attempt, 3 attempts; the attacker submits the draw that fits best
+  const fishing = [1, 2, 3].flatMap((a) => [1, 2, 3].map((d) => drawChallenge(`redraw_fishing/attempt${a}/draw${d}`)));
+  const fits = fishing.map((ch) => structuralFit(chX, ch));
+  const best = fits.reduce((b, f, k) => (f.actions + f.colours > fits[b].actions + fits[b].colours ? k : b), 0);
+  await derive({
+    ...earlier,
+    name: 'redraw_fishing',
+    description: `A's old genuine recording against 9 fresh draws (3 attempts × 3 draws); submitted for the best-fitting one (draw ${best + 1}: ${fits[best].actions}/3 actions in their windows, ${(fits[best].colours * 100).toFixed(0)} % of the colours)`,
+    challenge: challengeOf(fishing[best]),
+    expected: 'FAIL',
+    expectedFailedChecks: otherChallengeFails(chX, fishing[best]),
+    attack: 'redraw fishing',
   });
 
-  await add(
-    'genuine_a',
-    'person A performs turn_left, blink, smile as asked; reference of A',
-    live(sA, seqA, 11),
-    seqA,
-    refA,
-    'PASS',
-    [],
+  // ---- person B, and B's video with another person's reference
+  const chB = draw('genuine_b');
+  const genuineB = await add(
+    {
+      name: 'genuine_b',
+      description: 'person B follows the timeline; reference of B',
+      reference: refs.B,
+      challenge: challengeOf(chB),
+      expected: 'PASS',
+      expectedFailedChecks: [],
+      attack: null,
+    },
+    genuine(sB, chB, 12),
   );
-  await add(
-    'genuine_b',
-    'person B performs turn_right, look_up, blink, smile as asked; reference of B',
-    live(sB, seqB, 12),
-    seqB,
-    refB,
-    'PASS',
-    [],
-  );
-  await add(
-    'wrong_order',
-    'person A performs smile, blink, turn_left but was asked turn_left, blink, smile',
-    live(sA, ['smile', 'blink', 'turn_left'], 13),
-    seqA,
-    refA,
-    'FAIL',
-    ['sequence'],
-  );
-  await add(
-    'still_photo',
-    'a printed photo of C held to the camera: sensor noise and hand jitter, no head motion',
-    { sceneAt: () => sC, performed: [], live: false, noise: true, seed: 14, speech: CORPUS_WORDS },
-    seqA,
-    refC,
-    'FAIL',
-    ['liveness_motion', 'sequence'],
-  );
-  await add(
-    'frozen_replay',
-    'one image of C repeated (virtual camera): identical frames, no noise, no audio track',
-    { sceneAt: () => sC, performed: [], live: false, noise: false, seed: 15 },
-    seqA,
-    refC,
-    'FAIL',
-    ['liveness_motion', 'sequence', 'sensor_noise', 'voice_activity'],
-  );
-  const half = (FPS * DURATION_S) / 2;
-  await add(
-    'face_swap',
-    'person A for the first half, person D for the second half, actions in the right order',
-    { sceneAt: (i) => (i < half ? sA : sD), performed: seqA, live: true, noise: true, seed: 16, speech: CORPUS_WORDS },
-    seqA,
-    refA,
-    'FAIL',
-    ['identity_consistency'],
-  );
-  const otherLast = await renderVideo(path.join(outDir, 'tmp_other.webm'), live(sAother, seqA, 17), tris);
-  await add(
-    'final_frame_other',
-    'genuine video of A, but the final frame comes from another video of A',
-    live(sA, seqA, 18),
-    seqA,
-    refA,
-    'FAIL',
-    ['final_frame_match'],
-    otherLast,
-  );
-  await add(
-    'two_faces',
-    'person A performs the sequence while person B stands beside',
-    live(sTwo, seqA, 19),
-    seqA,
-    refA,
-    'FAIL',
-    ['single_face'],
-  );
-  await add(
-    'no_face',
-    'background only, nobody in view, room noise',
-    { sceneAt: () => sNone, performed: [], live: false, noise: true, seed: 20, speech: null },
-    seqA,
-    refA,
-    'FAIL',
-    ['face_present'],
-  );
-  await add(
-    'reference_other',
-    'genuine video of B doing what was asked, but the reference photo is of C',
-    live(sB, seqB, 21),
-    seqB,
-    refC,
-    'FAIL',
-    ['reference_match'],
-  );
+  await derive({
+    ...genuineB,
+    name: 'reference_other',
+    description: 'genuine video of B, but the reference photo is of C',
+    reference: refs.C,
+    expected: 'FAIL',
+    expectedFailedChecks: ['reference_match'],
+  });
 
+  // ---- rendered attacks
+  const chU = draw('universal_video');
+  const cycle: Action[] = ['turn_left', 'turn_right', 'blink', 'smile', 'look_up'];
+  const uStarts: number[] = [];
+  for (let t = 1; t < seconds(chU.timeline) - 1; t += UNIVERSAL_PERIOD_S) uStarts.push(t);
   await add(
-    'silent_reading',
-    'person A performs the sequence as asked but never reads the words (room noise only)',
-    { ...live(sA, seqA, 22), speech: null },
-    seqA,
-    refA,
-    'FAIL',
-    ['voice_activity'],
+    {
+      name: 'universal_video',
+      description: `one pre-recorded video for any challenge: A performs all five actions in turn, one every ${UNIVERSAL_PERIOD_S} s, and reads unrelated words; no screen light`,
+      reference: refs.A,
+      challenge: challengeOf(chU),
+      expected: 'FAIL',
+      expectedFailedChecks: ['sequence', 'light', 'words'],
+      attack: 'universal video',
+    },
+    {
+      sceneAt: () => sA,
+      performed: uStarts.map((_, k) => cycle[k % cycle.length]),
+      live: true,
+      noise: true,
+      seed: 40,
+      speech: CORPUS_WORDS,
+      speechStartS: 1.25,
+      timeline: { start: 0, slot: 0, starts: uStarts },
+      durationS: seconds(chU.timeline),
+    },
+  );
+  // a head action in the challenge, so that the other person is seen turned or looking up
+  const chO = draw('other_person_actions', 2, (c) => c.actions.some((a) => a !== 'blink' && a !== 'smile'));
+  const windows = chO.timeline.actions.map((a) => [a.start_ms / 1000, a.end_ms / 1000 + 0.5] as const);
+  await add(
+    {
+      name: 'other_person_actions',
+      description: 'person A at neutral and reading the words, person D in view during the action windows',
+      reference: refs.A,
+      challenge: challengeOf(chO),
+      expected: 'FAIL',
+      expectedFailedChecks: ['identity_consistency'],
+      attack: 'other person during the actions',
+    },
+    {
+      ...genuine(sA, chO, 41),
+      sceneAt: (i) => (windows.some(([a, b]) => i / FPS >= a && i / FPS < b) ? sD : sA),
+    },
+  );
+  const chW = draw('wrong_order', 2);
+  await add(
+    {
+      name: 'wrong_order',
+      description: 'person A performs the two actions in the reverse order, each in the other one’s window',
+      reference: refs.A,
+      challenge: challengeOf(chW),
+      expected: 'FAIL',
+      expectedFailedChecks: ['sequence'],
+      attack: null,
+    },
+    { ...genuine(sA, chW, 13), performed: [...chW.actions].reverse() },
+  );
+  const chS = draw('face_swap', 2);
+  const half = Math.round((FPS * seconds(chS.timeline)) / 2);
+  await add(
+    {
+      name: 'face_swap',
+      description: 'person A for the first half, person D for the second half, actions in their windows',
+      reference: refs.A,
+      challenge: challengeOf(chS),
+      expected: 'FAIL',
+      expectedFailedChecks: ['identity_consistency'],
+      attack: null,
+    },
+    { ...genuine(sA, chS, 16), sceneAt: (i) => (i < half ? sA : sD) },
+  );
+  const chT = draw('two_faces', 2);
+  await add(
+    {
+      name: 'two_faces',
+      description: 'person A follows the timeline while person B stands beside',
+      reference: refs.A,
+      challenge: challengeOf(chT),
+      expected: 'FAIL',
+      expectedFailedChecks: ['single_face'],
+      attack: null,
+    },
+    genuine(sTwo, chT, 19),
+  );
+  const chP = draw('still_photo', 2);
+  await add(
+    {
+      name: 'still_photo',
+      description: 'a printed photo of C held to the camera (sensor noise, hand jitter, lit by the screen), the words played',
+      reference: refs.C,
+      challenge: challengeOf(chP),
+      expected: 'FAIL',
+      expectedFailedChecks: ['liveness_motion', 'sequence'],
+      attack: null,
+    },
+    { ...genuine(sC, chP, 14), performed: [], live: false },
+  );
+  const chF = draw('frozen_replay', 2);
+  await add(
+    {
+      name: 'frozen_replay',
+      description: 'one image of C repeated (virtual camera): identical frames, no noise, no light, no audio track',
+      reference: refs.C,
+      challenge: challengeOf(chF),
+      expected: 'FAIL',
+      expectedFailedChecks: ['liveness_motion', 'sequence', 'sensor_noise', 'voice_activity', 'light'],
+      attack: null,
+    },
+    { sceneAt: () => sC, performed: [], live: false, noise: false, seed: 15, durationS: seconds(chF.timeline) },
+  );
+  const chN = draw('no_face', 2);
+  await add(
+    {
+      name: 'no_face',
+      description: 'background only, nobody in view, room noise',
+      reference: refs.A,
+      challenge: challengeOf(chN),
+      expected: 'FAIL',
+      expectedFailedChecks: ['face_present'],
+      attack: null,
+    },
+    { sceneAt: () => sNone, performed: [], live: false, noise: true, seed: 20, speech: null, durationS: seconds(chN.timeline) },
   );
 
   const manifest: Manifest = {
@@ -634,7 +1083,7 @@ export async function makeCorpus(
     fps: FPS,
     width: W,
     height: H,
-    durationS: DURATION_S,
+    durationS: Math.max(...cases.map((c) => seconds(c.challenge.timeline))),
     sources: chosen.map((f, k) => ({
       person: 'ABCD'[k],
       faceId: f.id,
@@ -642,10 +1091,84 @@ export async function makeCorpus(
       package: f.photo.packageName,
     })),
     cases,
+    redrawFishing: {
+      recording: earlier.name,
+      draws: fishing.map((ch, k) => ({
+        label: `attempt ${Math.floor(k / 3) + 1}, draw ${(k % 3) + 1}`,
+        challenge: challengeOf(ch),
+        fit: fits[k],
+      })),
+      submitted: best,
+    },
     generationMs: Math.round(performance.now() - t0),
   };
   writeFileSync(path.join(outDir, 'manifest.json'), JSON.stringify(manifest, null, 2));
   return manifest;
+}
+
+/**
+ * Genuine captures for the evaluation's accept rate: `count` captures, person k % people (every
+ * usable package face, one per photo first), each for its own draw as the ceremony draws it
+ * (`genuine-set/k`, lengths as they come), with the person's reference photo.
+ */
+export async function makeGenuineSet(
+  outDir: string,
+  count: number,
+  opts: {
+    models?: LoadedModels;
+    log?: (s: string) => void;
+    people?: number;
+    onCase?: (c: CorpusCase) => Promise<void> | void;
+  } = {},
+): Promise<{ cases: CorpusCase[]; people: string[] }> {
+  const log = opts.log ?? (() => undefined);
+  mkdirSync(outDir, { recursive: true });
+  const m = opts.models ?? (await loadModels({ supportingModels: false }));
+  const people = spreadPeople(pickPeople(await findSourceFaces(m))).slice(0, opts.people ?? 8);
+  const tris = rigTriangles(m.human.faceTriangulation);
+  const scenes = new Map<string, Scene>();
+  const cases: CorpusCase[] = [];
+  for (let k = 0; k < count; k++) {
+    const face = people[k % people.length];
+    const tag = `p${k % people.length}`;
+    if (!scenes.has(face.id)) {
+      const p = placementFor(face, [W / 2, H / 2 - 10], FACE_WIDTH);
+      scenes.set(face.id, await buildScene(m, p, [{ face, placement: p }]));
+      await writeReference(face, path.join(outDir, `ref_${tag}.jpg`));
+    }
+    const ch = drawChallenge(`genuine-set/${k}`);
+    const name = `genuine_${String(k).padStart(2, '0')}_${tag}`;
+    const tc = performance.now();
+    const last = await renderVideo(
+      path.join(outDir, `${name}.webm`),
+      {
+        sceneAt: () => scenes.get(face.id)!,
+        performed: ch.actions,
+        live: true,
+        noise: true,
+        seed: 100 + k,
+        speech: ch.words,
+        ...followTimeline(ch.timeline),
+      },
+      tris,
+    );
+    await writeImage(path.join(outDir, `${name}.final.jpg`), last);
+    const c: CorpusCase = {
+      name,
+      description: `${face.id} follows the draw genuine-set/${k}`,
+      video: `${name}.webm`,
+      finalFrame: `${name}.final.jpg`,
+      reference: `ref_${tag}.jpg`,
+      challenge: { words: ch.words, actions: ch.actions, timeline: ch.timeline, mode: 'upload' },
+      expected: 'PASS',
+      expectedFailedChecks: [],
+      attack: null,
+    };
+    cases.push(c);
+    log(`${name}: ${(ch.timeline.total_ms / 1000).toFixed(0)} s timeline, ${((performance.now() - tc) / 1000).toFixed(1)} s`);
+    await opts.onCase?.(c);
+  }
+  return { cases, people: people.map((f) => f.id) };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
@@ -734,11 +1257,11 @@ export interface FeedTimeline {
   actions: readonly Action[];
   words: readonly string[];
   leadS: number;
-  readS: number;
-  actionS: number;
   seed?: number;
-  /** the page's screen colours, `changes` in recording time (the feed shows them `leadS` later) */
-  light?: LightSequence;
+  /** the challenge's timeline (the live page reveals it segment by segment); the feed follows it
+   *  from `leadS` + `offsetS` (the time from the camera opening to the recording's start) */
+  serverTimeline: ServerTimeline;
+  offsetS?: number;
 }
 
 /**
@@ -774,12 +1297,9 @@ export async function prepareCameraFeed(
         noise: true,
         seed: p.seed ?? 23,
         speech: p.words,
-        speechStartS: p.leadS + 0.5,
-        // each action starts half a second into its slot, so ±0.5 s of start-up jitter keeps it inside
-        timeline: { start: p.leadS + p.readS + 0.5, slot: p.actionS },
-        // the page records readS + actions + 1 s; 2 s more covers a late start
-        durationS: p.leadS + p.readS + p.actions.length * p.actionS + 3,
-        light: p.light && { colours: p.light.colours, changes: p.light.changes.map((c) => c + p.leadS) },
+        ...followTimeline(p.serverTimeline, p.leadS + (p.offsetS ?? 0)),
+        // 3 s more covers a late start and the page's final flush
+        durationS: p.leadS + (p.offsetS ?? 0) + p.serverTimeline.total_ms / 1000 + 3,
       },
       tris,
     );

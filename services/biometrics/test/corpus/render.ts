@@ -456,17 +456,32 @@ export function applyScreenLight(
   const bgGain = [0, 1, 2].map((c) => (1 + model.background * light[c]) * wb[c]);
   const faceExtra = [0, 1, 2].map((c) => (model.strength - model.background) * light[c] * wb[c]);
   const { width: w, height: h, data } = frame;
+  // outside 1.4 × the oval only the background gain applies: one table per channel
+  const lut = new Uint8Array(3 * 256);
+  for (let c = 0; c < 3; c++)
+    for (let v = 0; v < 256; v++) {
+      const x = v * bgGain[c];
+      lut[c * 256 + v] = x > 255 ? 255 : x + 0.5;
+    }
+  const x0 = oval ? Math.max(0, Math.floor(cx - 1.4 * rx)) : w,
+    x1 = oval ? Math.min(w - 1, Math.ceil(cx + 1.4 * rx)) : -1;
+  const y0 = oval ? Math.max(0, Math.floor(cy - 1.4 * ry)) : h,
+    y1 = oval ? Math.min(h - 1, Math.ceil(cy + 1.4 * ry)) : -1;
   for (let y = 0; y < h; y++) {
     const dy = (y - cy) / ry;
+    const inRows = y >= y0 && y <= y1;
     for (let x = 0; x < w; x++) {
-      let f = 0;
-      if (oval) {
-        const dx = (x - cx) / rx;
-        const e = Math.sqrt(dx * dx + dy * dy);
-        // 1 at the centre, 0.75 at the oval (surfaces turned away), smooth to 0 at 1.4 × the oval
-        f = e <= 1 ? 1 - 0.25 * e * e : e >= 1.4 ? 0 : 0.75 * (0.5 + 0.5 * Math.cos((Math.PI * (e - 1)) / 0.4));
-      }
       const i = (y * w + x) * 3;
+      if (!inRows || x < x0 || x > x1) {
+        data[i] = lut[data[i]];
+        data[i + 1] = lut[256 + data[i + 1]];
+        data[i + 2] = lut[512 + data[i + 2]];
+        continue;
+      }
+      const dx = (x - cx) / rx;
+      const e = Math.sqrt(dx * dx + dy * dy);
+      // 1 at the centre, 0.75 at the oval (surfaces turned away), smooth to 0 at 1.4 × the oval
+      const f = e <= 1 ? 1 - 0.25 * e * e : e >= 1.4 ? 0 : 0.75 * (0.5 + 0.5 * Math.cos((Math.PI * (e - 1)) / 0.4));
       for (let c = 0; c < 3; c++) {
         const v = data[i + c] * (bgGain[c] + f * faceExtra[c]);
         data[i + c] = v > 255 ? 255 : v + 0.5;
@@ -515,15 +530,19 @@ export function camera(
   const out = blank(frame.width, frame.height);
   const w = frame.width,
     h = frame.height;
+  const src = frame.data,
+    dst = out.data;
   for (let y = 0; y < h; y++) {
     const sy = Math.min(h - 1, Math.max(0, y - dy));
+    const row = y * w * 3,
+      srow = sy * w * 3;
     for (let x = 0; x < w; x++) {
-      const sx = Math.min(w - 1, Math.max(0, x - dx));
-      const i = (y * w + x) * 3,
-        j = (sy * w + sx) * 3;
+      const sx = x - dx < 0 ? 0 : x - dx > w - 1 ? w - 1 : x - dx;
+      const i = row + x * 3,
+        j = srow + sx * 3;
       for (let c = 0; c < 3; c++) {
-        const v = frame.data[j + c] * gain + (noise ? noise[noiseOffset + i + c] : 0);
-        out.data[i + c] = v < 0 ? 0 : v > 255 ? 255 : v;
+        const v = src[j + c] * gain + (noise ? noise[noiseOffset + i + c] : 0);
+        dst[i + c] = v < 0 ? 0 : v > 255 ? 255 : v;
       }
     }
   }
