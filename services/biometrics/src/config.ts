@@ -12,9 +12,9 @@ export const biometricsConfigSchema = baseSchema.merge(s3Schema).extend({
   BUCKET_CAPTURES: z.string().default('signet-captures'),
   BUCKET_REFERENCES: z.string().default('signet-references'),
   ANALYSIS_DEADLINE_MS: z.coerce.number().int().positive().default(60_000),
-  /** Worker threads for face detection: auto = one per core the process may use with wasm/cpu (which
-   *  compute on one core per thread), none with a native backend (which uses every core itself);
-   *  0 = detect in the main thread. */
+  /** Worker threads for face detection: auto = one per core the process may use with wasm/cpu and
+   *  tfjs-node (measured fastest, docs/decisions.md), none with tfjs-node-gpu; 0 = detect in the
+   *  main thread. */
   ANALYSIS_WORKERS: z.union([z.literal('auto'), z.coerce.number().int().min(0).max(16)]).default('auto'),
   /** tfjs backend: auto = node-gpu (tfjs-node-gpu loads and a GPU is visible), else node (tfjs-node loads), else wasm; or one of node-gpu|node|wasm|cpu, which must load. */
   TF_BACKEND: z.enum(TF_BACKEND_CHOICES).default('auto'),

@@ -152,12 +152,12 @@ describe('this machine (optional native packages installed; their libtensorflow 
 });
 
 describe('planBackend: TensorFlow threads before the probe, then the backend and the detector threads', () => {
-  it('sizes the intra-op pool to the usable cores for one detecting thread, to one thread per worker otherwise', () => {
-    expect(tfThreadEnv(0, 2, {})).toEqual({ TF_NUM_INTRAOP_THREADS: '2', TF_NUM_INTEROP_THREADS: '1' });
-    expect(tfThreadEnv(0, 0, {})).toEqual({ TF_NUM_INTRAOP_THREADS: '1', TF_NUM_INTEROP_THREADS: '1' });
-    expect(tfThreadEnv(4, 4, {})).toEqual({ TF_NUM_INTRAOP_THREADS: '1', TF_NUM_INTEROP_THREADS: '1' });
+  it('sizes the shared intra-op pool to the usable cores, with one inter-op thread', () => {
+    expect(tfThreadEnv(2, {})).toEqual({ TF_NUM_INTRAOP_THREADS: '2', TF_NUM_INTEROP_THREADS: '1' });
+    expect(tfThreadEnv(0, {})).toEqual({ TF_NUM_INTRAOP_THREADS: '1', TF_NUM_INTEROP_THREADS: '1' });
+    expect(tfThreadEnv(6, {})).toEqual({ TF_NUM_INTRAOP_THREADS: '6', TF_NUM_INTEROP_THREADS: '1' });
     // the operator's settings win
-    expect(tfThreadEnv(0, 8, { TF_NUM_INTRAOP_THREADS: '3' })).toEqual({
+    expect(tfThreadEnv(8, { TF_NUM_INTRAOP_THREADS: '3' })).toEqual({
       TF_NUM_INTRAOP_THREADS: '3',
       TF_NUM_INTEROP_THREADS: '1',
     });
@@ -176,16 +176,21 @@ describe('planBackend: TensorFlow threads before the probe, then the backend and
     expect(seen).toEqual(['2']);
     expect(plan).toMatchObject({
       backend: 'node',
-      workers: 0,
+      workers: 2,
       threads: { TF_NUM_INTRAOP_THREADS: '2', TF_NUM_INTEROP_THREADS: '1' },
     });
     expect(env).toMatchObject({ TF_NUM_INTRAOP_THREADS: '2', TF_NUM_INTEROP_THREADS: '1', TF_CPP_MIN_LOG_LEVEL: '1' });
   });
 
-  it('gives a native pool of worker threads one intra-op thread each, and wasm one worker per core', () => {
-    expect(planBackend('node', 2, { probes: world({ node: true }), env: {}, cores: 2 })).toMatchObject({
-      workers: 2,
-      threads: { TF_NUM_INTRAOP_THREADS: '1' },
+  it('starts one detector worker per core with tfjs-node and wasm, none with tfjs-node-gpu; a number overrides', () => {
+    expect(planBackend('node', 'auto', { probes: world({ node: true }), env: {}, cores: 4 })).toMatchObject({
+      workers: 4,
+      threads: { TF_NUM_INTRAOP_THREADS: '4' },
+    });
+    expect(planBackend('node', 0, { probes: world({ node: true }), env: {}, cores: 4 }).workers).toBe(0);
+    expect(planBackend('auto', 'auto', { probes: world({ gpu: true, nodeGpu: true }), env: {}, cores: 4 })).toMatchObject({
+      backend: 'node-gpu',
+      workers: 0,
     });
     const wasm = planBackend('auto', 'auto', { probes: world({ node: false }), env: {}, cores: 2 });
     expect(wasm).toMatchObject({ backend: 'wasm', workers: 2, threads: {} });
@@ -224,7 +229,7 @@ describe('announceBackend: one start line and the gauge', () => {
     expect(l.out[0]).toMatchObject({
       level: 'info',
       msg: 'tfjs backend tensorflow on cpu',
-      fields: { backend: 'node', tfjs: 'tensorflow', device: 'cpu', package: '@tensorflow/tfjs-node@4.22.0', workers: 0 },
+      fields: { backend: 'node', tfjs: 'tensorflow', device: 'cpu', package: '@tensorflow/tfjs-node@4.22.0', workers: 2 },
     });
     expect(l.out[0]!.fields.threads).toEqual({ TF_NUM_INTRAOP_THREADS: '2', TF_NUM_INTEROP_THREADS: '1' });
     expect(gauge).toEqual([[{ backend: 'node', tfjs: 'tensorflow', device: 'cpu' }, 1]]);

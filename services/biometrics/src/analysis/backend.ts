@@ -144,19 +144,16 @@ export function resolveBackend(choice: TfBackendChoice, probes: BackendProbes = 
 export const TF_THREAD_VARS = ['TF_NUM_INTRAOP_THREADS', 'TF_NUM_INTEROP_THREADS'] as const;
 
 /**
- * TensorFlow's thread pools for a native backend computing with `workers` detector threads on
- * `cores` usable cores (the cgroup quota counted; libtensorflow itself counts every core of the
- * node). Measured here (docs/decisions.md, "Biometrics: on real TensorFlow"): one process-wide pool
- * of `cores` intra-op threads serving a single detecting thread was the fastest, and with a pool
- * of worker threads each one gets a single intra-op thread. Variables already set win.
+ * TensorFlow's thread pools for a native backend on `cores` usable cores (the cgroup quota counted;
+ * libtensorflow alone counts every core of the node): `cores` intra-op threads, one inter-op thread.
+ * The intra-op pool is one per process, shared by the TensorFlow contexts of every detector worker
+ * thread. Measured here (docs/decisions.md, "Biometrics: on real TensorFlow"): one worker per core
+ * on that shared pool analysed the most frames per second; one intra-op thread per worker serialised
+ * the workers on it. Variables already set win.
  */
-export function tfThreadEnv(
-  workers: number,
-  cores: number,
-  env: Readonly<Record<string, string | undefined>>,
-): Record<string, string> {
+export function tfThreadEnv(cores: number, env: Readonly<Record<string, string | undefined>>): Record<string, string> {
   const want: Record<(typeof TF_THREAD_VARS)[number], string> = {
-    TF_NUM_INTRAOP_THREADS: String(workers > 0 ? 1 : Math.max(1, cores)),
+    TF_NUM_INTRAOP_THREADS: String(Math.max(1, cores)),
     TF_NUM_INTEROP_THREADS: '1',
   };
   const out: Record<string, string> = {};
@@ -183,8 +180,7 @@ export function planBackend(
 ): BackendPlan {
   const env = deps.env ?? process.env;
   const cores = deps.cores ?? usableCores();
-  const nativeWorkers = workers === 'auto' ? autoWorkers('node', { cores, cpuMax: null }) : workers;
-  const threads = tfThreadEnv(nativeWorkers, cores, env);
+  const threads = tfThreadEnv(cores, env);
   Object.assign(env, threads);
   env.TF_CPP_MIN_LOG_LEVEL ??= '1';
   const d = chooseBackend(choice, deps.probes ?? systemProbes);

@@ -1,9 +1,10 @@
 /**
- * A pool of worker threads, each with its own Human + wasm backend (the wasm backend is
- * single-threaded in Node), so one process uses every core. Requests are queued and handed to
- * the first idle worker. Workers get the backend resolved at start (backend.ts), never `auto`, so
- * they all compute with what the main thread reported. tfjs-node(-gpu) already uses every core
- * (or the GPU) from one thread: with a native backend the pool is not needed (ANALYSIS_WORKERS=0).
+ * A pool of worker threads, each with its own Human and backend instance (the wasm backend is
+ * single-threaded in Node; tfjs-node gives each thread its own TensorFlow context, all on the
+ * process's one intra-op pool, sized by backend.ts before libtensorflow loads), so one process uses
+ * every core. Requests are queued and handed to the first idle worker. Workers get the backend
+ * resolved at start (backend.ts), never `auto`, so they all compute with what the main thread
+ * reported. With tfjs-node-gpu the GPU does the work and `auto` starts no pool.
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { biometricsConfigSchema } from '../config.js';
-import { autoWorkers, cgroupCpus } from './workers.js';
+import { autoWorkers, cgroupCpus, usableCores } from './workers.js';
 
 describe('ANALYSIS_WORKERS=auto', () => {
   it('reads the cgroup v2 CPU quota', () => {
@@ -19,11 +19,19 @@ describe('ANALYSIS_WORKERS=auto', () => {
     expect(autoWorkers('cpu', { cores: 4, cpuMax: null })).toBe(4);
   });
 
-  it('starts none on one core or with a native backend', () => {
+  it('starts one per usable core with tfjs-node too, none on one core or with tfjs-node-gpu', () => {
+    expect(autoWorkers('node', { cores: 2, cpuMax: null })).toBe(2);
+    expect(autoWorkers('node', { cores: 16, cpuMax: '300000 100000' })).toBe(3);
     expect(autoWorkers('wasm', { cores: 1, cpuMax: null })).toBe(0);
     expect(autoWorkers('wasm', { cores: 8, cpuMax: '100000 100000' })).toBe(0);
-    expect(autoWorkers('node', { cores: 8, cpuMax: null })).toBe(0);
+    expect(autoWorkers('node', { cores: 1, cpuMax: null })).toBe(0);
     expect(autoWorkers('node-gpu', { cores: 8, cpuMax: null })).toBe(0);
+  });
+
+  it('counts the usable cores from the CPU quota', () => {
+    expect(usableCores({ cores: 16, cpuMax: '250000 100000' })).toBe(3);
+    expect(usableCores({ cores: 2, cpuMax: 'max 100000' })).toBe(2);
+    expect(usableCores({ cores: 0, cpuMax: null })).toBe(1);
   });
 
   it('is the default, and a number still overrides it', () => {

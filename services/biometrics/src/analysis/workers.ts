@@ -1,7 +1,8 @@
 /**
  * How many detector worker threads `ANALYSIS_WORKERS=auto` starts: one per core the process may
- * use with the wasm (or cpu) backend, whose kernels run on one core per thread; none with a native
- * backend, which already spreads one inference over every core (or runs on the GPU).
+ * use, with wasm and cpu (whose kernels run on one core per thread) and with tfjs-node (measured:
+ * one worker per core on TensorFlow's shared intra-op pool analyses more frames per second than one
+ * detecting thread; docs/decisions.md); none with tfjs-node-gpu, whose work runs on the GPU.
  */
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -33,13 +34,13 @@ export function usableCores(
   return Math.max(1, Math.min(probe.cores, cgroupCpus(probe.cpuMax) ?? probe.cores));
 }
 
-/** Worker threads for `auto`: min(cores, CPU quota), at most `max`; 0 for native backends. */
+/** Worker threads for `auto`: min(cores, CPU quota), at most `max`; 0 for node-gpu. */
 export function autoWorkers(
   backend: TfBackend,
   probe: { cores: number; cpuMax: string | null } = { cores: availableParallelism(), cpuMax: readCpuMax() },
   max = 8,
 ): number {
-  if (backend === 'node' || backend === 'node-gpu') return 0;
+  if (backend === 'node-gpu') return 0;
   const quota = cgroupCpus(probe.cpuMax);
   const n = Math.min(probe.cores, quota ?? probe.cores, max);
   // one core is a single thread either way: detect in the main thread, no pool
