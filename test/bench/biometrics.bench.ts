@@ -132,7 +132,10 @@ async function main(): Promise<void> {
       });
       const last = p.stdout.trim().split('\n').pop() ?? '';
       if (p.status !== 0 || !last.startsWith('{')) {
-        const why = (p.stderr.split('\n').find((l) => /^\s*(\w*Error\b|TF_BACKEND=)/.test(l)) ?? `exit ${p.status}`)
+        const why = (
+          p.stderr.split('\n').find((l) => /^\s*(\w*Error\b|TF_BACKEND=)/.test(l)) ??
+          `exit ${p.status ?? p.signal}: ${p.stderr.trim().split('\n').pop() ?? ''}`
+        )
           .trim()
           .slice(0, 300);
         // a backend that cannot load here is skipped for the rest of the run; anything else only this round
