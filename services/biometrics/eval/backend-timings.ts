@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { planBackend, type TfBackend } from '../src/analysis/backend.js';
 import { loadModels } from '../src/analysis/models.js';
-import { closeSpeech, startSpeech } from '../src/analysis/words.js';
+import { closeSpeech, startSpeech, verifyWords } from '../src/analysis/words.js';
 import { analyzeCase, type CorpusCase } from '../test/corpus/make-corpus.js';
 
 export interface BackendTimings {
@@ -32,11 +32,11 @@ const plan = planBackend(backend as TfBackend, 'auto');
 const m = await loadModels({ backend: plan.backend, workers: plan.workers });
 await startSpeech();
 // one warm-up analysis (first calls compile kernels), not counted
-await analyzeCase(m, dir, cases[0], 600_000);
+await analyzeCase(m, dir, cases[0], 600_000, verifyWords);
 const loadBefore = loadavg();
 const rows: BackendTimings['rows'] = [];
 for (const c of cases) {
-  const r = await analyzeCase(m, dir, c, 600_000);
+  const r = await analyzeCase(m, dir, c, 600_000, verifyWords);
   rows.push({
     name: c.name,
     totalMs: r.timings.total_ms,

@@ -26,7 +26,7 @@ import { planBackend, resolveBackend, isNative } from '../src/analysis/backend.j
 import { analysisConfig } from '../src/analysis/config.js';
 import { identityThreshold, type PoseBucket } from '../src/analysis/identity.js';
 import { loadModels } from '../src/analysis/models.js';
-import { closeSpeech, startSpeech } from '../src/analysis/words.js';
+import { closeSpeech, startSpeech, verifyWords } from '../src/analysis/words.js';
 import { WORDS_THRESHOLD } from '../src/analysis/words.js';
 import { analyzeCase, LYING_MP4, makeCorpus, makeGenuineSet, type CorpusCase } from '../test/corpus/make-corpus.js';
 import type { BackendTimings } from './backend-timings.js';
@@ -150,7 +150,7 @@ async function compute(): Promise<Run> {
   log(`backend ${plan.backend} (${m.backend}), ${plan.reason}`);
   const analyse = async (dir: string, c: CorpusCase): Promise<Analysed> => {
     const t = performance.now();
-    const r = await analyzeCase(rec.models, dir, c, 600_000);
+    const r = await analyzeCase(rec.models, dir, c, 600_000, verifyWords);
     const id = identityRecord(rec.take(), r.frames_analysed);
     return { c, r, id, wallMs: performance.now() - t };
   };

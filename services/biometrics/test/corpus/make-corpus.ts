@@ -16,7 +16,6 @@ import { IDX, meanEar } from '../../src/analysis/geometry.js';
 import { FFMPEG, rawRgbInput, type RgbImage } from '../../src/analysis/media.js';
 import { loadModels, type LoadedModels } from '../../src/analysis/models.js';
 import { timedChallenge, type ServerTimeline as AnalysisTimeline } from '../../src/analysis/timed-challenge.js';
-import { verifyWords } from '../../src/analysis/words.js';
 import { ACTION_COUNT, WORD_COUNT, drawContent, randomActions, randomWords } from '../../../ceremony/src/domain/challenge.js';
 import { drawTimeline, seededDraw } from '../../../ceremony/src/domain/timeline.js';
 import { rewriteMp4Duration } from '../../../../test/fixtures/mp4-duration.js';
@@ -558,15 +557,16 @@ interface VideoSpec {
 
 /**
  * Analyses one corpus case in this process as the service does (its timeline's windows, words and
- * light), reading its files from the corpus folder. The words are checked by the shared recogniser
- * (words.ts `verifyWords`, started on first use) unless `verify` says otherwise (null: no words check).
+ * light), reading its files from the corpus folder. The words are checked only when a recogniser is
+ * given (e.g. words.ts `verifyWords`, which starts a Python worker the caller must close with
+ * `closeSpeech`); without one the words check is not applicable.
  */
 export function analyzeCase(
   models: LoadedModels,
   dir: string,
   c: Pick<CorpusCase, 'video' | 'finalFrame' | 'reference' | 'challenge'>,
   deadlineMs: number,
-  verify: WordsVerifier | null = verifyWords,
+  verify: WordsVerifier | null = null,
 ) {
   const read = (f: string) => readFileSync(path.join(dir, f));
   return analyzeCapture(models, {
