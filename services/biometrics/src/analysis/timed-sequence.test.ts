@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { analysisConfig, type Action } from './config.js';
+import { identityThreshold, poseBucket } from './identity.js';
+import { matchSequence, strayEvents, type ActionEvent } from './sequence.js';
+
+const ev = (action: Action, start: number, end = start + 0.8): ActionEvent => ({ action, start, end, frames: 4, peak: 10 });
+
+describe('a timed challenge: actions in their windows, the head neutral between', () => {
+  const asked: Action[] = ['turn_left', 'smile', 'look_up'];
+  const windows: [number, number][] = [
+    [5.75, 7.6],
+    [8.75, 10.6],
+    [12.75, 14.6],
+  ];
+
+  it('passes the requested actions inside their windows, with spontaneous blinks anywhere', () => {
+    const events = [ev('blink', 2), ev('turn_left', 6.2), ev('smile', 9.3), ev('blink', 11.5), ev('look_up', 13.1)];
+    const m = matchSequence(asked, events, windows);
+    expect(m.ok).toBe(true);
+    expect(strayEvents(events, m.matched)).toEqual([]);
+  });
+
+  it('a recording that performs every action over and over leaves head movements outside the windows', () => {
+    // all five actions every 1.5 s from 1 s: some land in the windows, the rest are strays
+    const all: Action[] = ['turn_left', 'turn_right', 'blink', 'smile', 'look_up'];
+    const events = Array.from({ length: 12 }, (_, k) => ev(all[k % 5]!, 1 + k * 1.5, 1 + k * 1.5 + 0.9));
+    const m = matchSequence(asked, events, windows);
+    const strays = strayEvents(events, m.matched);
+    expect(strays.length).toBeGreaterThan(0);
+    expect(strays.every((e) => ['turn_left', 'turn_right', 'look_up'].includes(e.action))).toBe(true);
+  });
+
+  it('the right actions in the right order but outside their windows fail', () => {
+    const late = [ev('turn_left', 8.0), ev('smile', 11.0), ev('look_up', 15.0)];
+    expect(matchSequence(asked, late, windows).ok).toBe(false);
+    // without windows (an old capture) order alone would have passed
+    expect(matchSequence(asked, late).ok).toBe(true);
+  });
+
+  it('a head turn the challenge did not ask for is a stray even when every requested action is in place', () => {
+    const events = [ev('turn_left', 6.2), ev('turn_right', 8.0), ev('smile', 9.3), ev('look_up', 13.1)];
+    const m = matchSequence(asked, events, windows);
+    expect(m.ok).toBe(true);
+    expect(strayEvents(events, m.matched).map((e) => e.action)).toEqual(['turn_right']);
+  });
+});
+
+describe('pose-aware identity thresholds', () => {
+  const cfg = analysisConfig;
+  it('judges a frame by the pose it is seen at, from its change against the baseline', () => {
+    expect(poseBucket({ left: 2, up: -1 }, cfg)).toBe('neutral');
+    expect(poseBucket({ left: 14, up: 3 }, cfg)).toBe('turned');
+    expect(poseBucket({ left: -14, up: 3 }, cfg)).toBe('turned');
+    expect(poseBucket({ left: 4, up: 12 }, cfg)).toBe('up');
+    expect(poseBucket(undefined, cfg)).toBe('neutral');
+    expect(poseBucket({ left: null, up: null }, cfg)).toBe('neutral');
+    for (const p of ['neutral', 'turned', 'up'] as const) expect(identityThreshold(p, cfg)).toBe(cfg.identity.poseMaxDistance[p]);
+  });
+});
