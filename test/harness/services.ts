@@ -4,7 +4,7 @@
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
-import { createLogger, parseConfig } from '@signet/kit';
+import { connectBus, createLogger, parseConfig, STREAM } from '@signet/kit';
 import { freePort } from './local-infra.js';
 import { gatewayConfigSchema } from '../../services/gateway/src/config.js';
 import { startGateway } from '../../services/gateway/src/app.js';
@@ -60,12 +60,32 @@ export type StartOptions = {
   host?: string;
 };
 
+let busCleared: Promise<void> | undefined;
+
+/**
+ * Test files run one at a time on one JetStream stream with the services' own durable names, so
+ * events a file left unconsumed (captures published with no biometrics service running, say)
+ * would reach the next file's consumers: each file's first stack starts on an empty stream.
+ */
+function clearBusOnce(url: string): Promise<void> {
+  busCleared ??= (async () => {
+    const bus = await connectBus(url, 'test-harness');
+    try {
+      await bus.jsm.streams.purge(STREAM);
+    } finally {
+      await bus.nc.close();
+    }
+  })();
+  return busCleared;
+}
+
 /**
  * Starts the named services (backends first, the gateway last) and returns their addresses.
  * The gateway's readiness requires only the backends that were started.
  */
 export async function startServices(names: ServiceName[], opts: Partial<Omit<StartOptions, 'logger'>> = {}) {
   const i = infra();
+  await clearBusOnce(i.NATS_URL);
   const run = randomBytes(4).toString('hex');
   const logger = createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent');
   const grpc: Record<string, number> = {};
