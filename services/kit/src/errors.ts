@@ -39,3 +39,17 @@ export const forbidden = (message: string) => new DomainError('permission_denied
 export const quotaExhausted = (message: string) => new DomainError('quota_exhausted', message, 'QUOTA_EXHAUSTED');
 export const rateLimited = (message: string, retryAfterSeconds: number) =>
   new DomainError('rate_limited', message, 'RATE_LIMITED', retryAfterSeconds);
+
+/**
+ * Optimistic-concurrency retries exhausted: the record kept changing under this write. Retryable, so
+ * it is `unavailable` (gRPC UNAVAILABLE, reason CONTENTION, a short Retry-After), never INTERNAL; the
+ * gateway answers it 503 with Retry-After.
+ */
+export class ContentionError extends DomainError {
+  constructor(message = 'the record is changing too often; retry shortly', retryAfterSeconds = 1) {
+    super('unavailable', message, 'CONTENTION', retryAfterSeconds);
+    this.name = 'ContentionError';
+  }
+}
+
+export const contention = (message?: string, retryAfterSeconds?: number) => new ContentionError(message, retryAfterSeconds);

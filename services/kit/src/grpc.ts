@@ -1,13 +1,9 @@
 import {
-  Client,
-  Metadata,
   Server,
   ServerCredentials,
   credentials,
   makeGenericClientConstructor,
   status,
-  type CallOptions,
-  type ClientUnaryCall,
   type ServerUnaryCall,
   type ServiceDefinition,
   type ServiceError,
@@ -16,49 +12,16 @@ import {
 } from '@grpc/grpc-js';
 import { HealthImplementation, service as healthService } from 'grpc-health-check';
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { DomainError, type ErrorKind } from './errors.js';
+import { toServiceError } from './grpc-error.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
-import { extractContext, injectContext } from './tracing.js';
+import { extractContext } from './tracing.js';
+
+// Client calls (unary and streaming) and the error mapping live beside this file; exported from here as before.
+export * from './grpc-error.js';
+export * from './grpc-client.js';
 
 const tracer = trace.getTracer('signet-grpc');
-
-const REASON_KEY = 'signet-reason';
-const RETRY_KEY = 'signet-retry-after';
-
-const kindToStatus: Record<ErrorKind, status> = {
-  invalid_argument: status.INVALID_ARGUMENT,
-  unauthenticated: status.UNAUTHENTICATED,
-  permission_denied: status.PERMISSION_DENIED,
-  not_found: status.NOT_FOUND,
-  conflict: status.FAILED_PRECONDITION,
-  already_exists: status.ALREADY_EXISTS,
-  quota_exhausted: status.FAILED_PRECONDITION,
-  rate_limited: status.RESOURCE_EXHAUSTED,
-  payload_too_large: status.OUT_OF_RANGE,
-  unavailable: status.UNAVAILABLE,
-  deadline_exceeded: status.DEADLINE_EXCEEDED,
-  internal: status.INTERNAL,
-};
-
-/** The one mapping from a domain error to a gRPC status (DESIGN §2). Unknown errors are INTERNAL with a generic message. */
-export function toServiceError(err: unknown): Partial<ServiceError> {
-  const metadata = new Metadata();
-  if (err instanceof DomainError) {
-    metadata.set(REASON_KEY, err.reason);
-    if (err.retryAfterSeconds !== undefined) metadata.set(RETRY_KEY, String(err.retryAfterSeconds));
-    return { code: kindToStatus[err.kind], details: err.message, metadata };
-  }
-  if (err instanceof RpcError) {
-    // An upstream failure passes through with its code and reason, not flattened to INTERNAL.
-    metadata.set(REASON_KEY, err.reason);
-    if (err.retryAfterSeconds !== undefined) metadata.set(RETRY_KEY, String(err.retryAfterSeconds));
-    const passthrough = err.code === status.DEADLINE_EXCEEDED || err.code === status.UNAVAILABLE ? status.UNAVAILABLE : err.code;
-    return { code: passthrough, details: err.details, metadata };
-  }
-  metadata.set(REASON_KEY, 'INTERNAL');
-  return { code: status.INTERNAL, details: 'internal error', metadata };
-}
 
 export type UnaryHandler<Req, Res> = (request: Req, call: ServerUnaryCall<Req, Res>) => Promise<Res>;
 
@@ -164,87 +127,6 @@ export function createGrpcServer(readinessCheck: () => Promise<boolean>) {
       });
     },
   };
-}
-
-/** A failed call to another service, with its status code and machine-readable reason. */
-export class RpcError extends Error {
-  constructor(
-    readonly code: status,
-    readonly details: string,
-    readonly reason: string,
-    readonly retryAfterSeconds?: number,
-  ) {
-    super(details);
-    this.name = 'RpcError';
-  }
-
-  static from(err: ServiceError): RpcError {
-    const reason = String(err.metadata?.get(REASON_KEY)[0] ?? status[err.code] ?? 'UNKNOWN');
-    const retry = err.metadata?.get(RETRY_KEY)[0];
-    return new RpcError(err.code, err.details || err.message, reason, retry ? Number(retry) : undefined);
-  }
-}
-
-export type CallOpts = { deadlineMs?: number; metadata?: Record<string, string> };
-
-type UnaryOf<F> = F extends (
-  request: infer Req,
-  metadata: Metadata,
-  options: Partial<CallOptions>,
-  callback: (error: ServiceError | null, response: infer Res) => void,
-) => ClientUnaryCall
-  ? (request: Req, opts?: CallOpts) => Promise<Res>
-  : never;
-
-export type PromiseClient<C> = {
-  [K in keyof C as UnaryOf<C[K]> extends never ? never : K]: UnaryOf<C[K]>;
-};
-
-/** A promise client plus its lifecycle. */
-export type ServiceClient<C> = PromiseClient<C> & { close(): void; raw: C };
-
-type ClientCtor<C> = (new (address: string, creds: ReturnType<typeof credentials.createInsecure>, options?: object) => C) & {
-  service: ServiceDefinition;
-};
-
-/**
- * A typed promise client: every unary method gets a deadline (default 5 s), carries the trace
- * context in metadata, is timed, and rejects with RpcError.
- */
-export function createClient<C extends Client>(
-  Ctor: ClientCtor<C>,
-  address: string,
-  deps: { metrics: Metrics; defaultDeadlineMs?: number },
-): ServiceClient<C> {
-  const raw = new Ctor(address, credentials.createInsecure(), {
-    'grpc.keepalive_time_ms': 30_000,
-    'grpc.max_receive_message_length': 8 * 1024 * 1024,
-  });
-  const out: Record<string, unknown> = { raw, close: () => raw.close() };
-  for (const [name, method] of Object.entries(Ctor.service)) {
-    if (method.requestStream || method.responseStream) continue;
-    const label = method.path.split('/').slice(1).join('/');
-    out[name] = (request: unknown, opts: CallOpts = {}) => {
-      const span = tracer.startSpan(label, { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'grpc', 'rpc.method': label } });
-      const md = new Metadata();
-      for (const [k, v] of Object.entries({ ...opts.metadata, ...injectContext(trace.setSpan(context.active(), span)) }))
-        md.set(k, v);
-      const deadline = new Date(Date.now() + (opts.deadlineMs ?? deps.defaultDeadlineMs ?? 5000));
-      const end = deps.metrics.grpcClientDuration.startTimer({ method: label });
-      return new Promise((resolve, reject) => {
-        const fn = (raw as unknown as Record<string, Function>)[name]!;
-        fn.call(raw, request, md, { deadline }, (err: ServiceError | null, res: unknown) => {
-          span.setAttribute('rpc.grpc.status_code', err ? err.code : 0);
-          if (err && err.code !== status.NOT_FOUND) span.setStatus({ code: SpanStatusCode.ERROR });
-          span.end();
-          end({ code: status[err ? err.code : status.OK] });
-          if (err) reject(RpcError.from(err));
-          else resolve(res);
-        });
-      });
-    };
-  }
-  return out as ServiceClient<C>;
 }
 
 const HealthClient = makeGenericClientConstructor(healthService as unknown as ServiceDefinition, 'Health');
