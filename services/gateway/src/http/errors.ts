@@ -16,32 +16,50 @@ export class HttpError extends Error {
 
 export const badRequest = (detail: string) => new HttpError(400, detail);
 
-/** The one mapping from a service's gRPC status to HTTP (DESIGN §2). */
-export function httpStatusOf(err: RpcError): number {
+/** An HTTP answer to a failed call: status, `detail`, and Retry-After for the retryable ones. */
+export type HttpAnswer = { status: number; detail: string; retryAfterSeconds?: number };
+
+/** Retry-After of a 503 whose service gave none: an upstream that is down or restarting. */
+const UNAVAILABLE_RETRY_SECONDS = 5;
+
+/**
+ * The one mapping from a service's gRPC status to HTTP (DESIGN §2). Answers under 500 keep the
+ * service's message; UNAVAILABLE (contention, an upstream down) and DEADLINE_EXCEEDED are 503 with
+ * Retry-After — contention (reason CONTENTION) keeps its message and its Retry-After, an upstream down
+ * gets a generic message; anything else is 500, answered by the error boundary with a correlation id.
+ */
+export function httpAnswerOf(err: RpcError): HttpAnswer {
+  const keep = (status: number): HttpAnswer => ({ status, detail: err.details, retryAfterSeconds: err.retryAfterSeconds });
   switch (err.code) {
     case status.INVALID_ARGUMENT:
-      return 400;
+      return keep(400);
     case status.UNAUTHENTICATED:
-      return 401;
+      return keep(401);
     case status.PERMISSION_DENIED:
-      return 403;
+      return keep(403);
     case status.NOT_FOUND:
-      return 404;
+      return keep(404);
     case status.FAILED_PRECONDITION:
-      return err.reason === 'QUOTA_EXHAUSTED' ? 402 : 409;
+      return keep(err.reason === 'QUOTA_EXHAUSTED' ? 402 : 409);
     case status.ALREADY_EXISTS:
-      return 409;
+      return keep(409);
     case status.RESOURCE_EXHAUSTED:
-      return 429;
+      return keep(429);
     case status.OUT_OF_RANGE:
-      return err.reason === 'PAYLOAD_TOO_LARGE' ? 413 : 400;
+      return keep(err.reason === 'PAYLOAD_TOO_LARGE' ? 413 : 400);
     case status.UNAVAILABLE:
     case status.DEADLINE_EXCEEDED:
-      return 503;
+      return {
+        status: 503,
+        detail: err.reason === 'CONTENTION' ? err.details : 'a service is unavailable; retry shortly',
+        retryAfterSeconds: err.retryAfterSeconds ?? UNAVAILABLE_RETRY_SECONDS,
+      };
     default:
-      return 500;
+      return { status: 500, detail: 'internal error' };
   }
 }
+
+export const httpStatusOf = (err: RpcError): number => httpAnswerOf(err).status;
 
 export function sendError(res: Response, code: number, detail: string, retryAfterSeconds?: number) {
   if (retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(Math.max(1, Math.ceil(retryAfterSeconds))));
@@ -58,9 +76,8 @@ export function errorBoundary(logger: Logger): ErrorRequestHandler {
     if (err instanceof HttpError) return sendError(res, err.status, err.detail, err.retryAfterSeconds);
     if (err instanceof DomainError && err.kind === 'invalid_argument') return sendError(res, 400, err.message);
     if (err instanceof RpcError) {
-      const code = httpStatusOf(err);
-      if (code < 500) return sendError(res, code, err.details, err.retryAfterSeconds);
-      if (code === 503) return sendError(res, 503, 'a service is unavailable; retry shortly', 5);
+      const a = httpAnswerOf(err);
+      if (a.status !== 500) return sendError(res, a.status, a.detail, a.retryAfterSeconds);
     }
     // body-parser: malformed JSON or a body over the limit.
     const e = err as { type?: string; status?: number };
