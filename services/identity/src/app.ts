@@ -15,8 +15,10 @@ import { Redis } from 'ioredis';
 import type { IdentityConfig } from './config.js';
 import { createSecretBox } from './domain/secrets.js';
 import { createSessions } from './domain/session.js';
-import { identityHandlers } from './grpc/identity.handler.js';
+import { identityMetrics } from './metrics.js';
+import { identityHandlers } from './server.js';
 import { createApiKeyRepository } from './store/api-key.repository.js';
+import { createMfaChallengeRepository } from './store/mfa-challenge.repository.js';
 import { createSignupRepository } from './store/signup.repository.js';
 import { createUserRepository } from './store/user.repository.js';
 
@@ -46,13 +48,13 @@ export async function startIdentity(cfg: IdentityConfig, opts: { logger?: Logger
     apiKeys,
     sessions: createSessions(cfg.JWT_SECRET),
     box: createSecretBox(cfg.TOTP_ENCRYPTION_KEY),
+    mfaChallenges: createMfaChallengeRepository(redis, cfg.REDIS_KEY_PREFIX),
     mailer,
-    redis,
-    redisPrefix: cfg.REDIS_KEY_PREFIX,
     defaultSessionTtlHours: cfg.SESSION_TTL_HOURS,
-    metrics,
+    metrics: identityMetrics(metrics),
     logger,
     onUserCreated: relay.kick,
+    now: Date.now,
   });
   const served = await serveGrpc({
     name: 'identity',

@@ -1,4 +1,4 @@
-import { DomainError, conflict, invalid, notFound, unauthenticated } from '@signet/kit';
+import { DomainError, conflict, forbidden, invalid, notFound, unauthenticated } from '@signet/kit';
 
 /** One answer for an unknown email and a wrong password, so neither can be probed. */
 export const badCredentials = () => unauthenticated('invalid email or password');
@@ -6,10 +6,22 @@ export const badCode = (field = 'code') => invalid(`${field} is invalid or expir
 export const accountExists = () =>
   new DomainError('already_exists', 'an account with this email already exists', 'ACCOUNT_EXISTS');
 export const noPendingSignup = () => notFound('no pending sign-up for this email; register first');
+export const onboardingTokenRequired = () => invalid('onboarding_token is required');
 export const onboardingTokenInvalid = () => unauthenticated('onboarding_token is invalid or expired; verify the email again');
+export const challengeRequired = () => invalid('challenge is required');
 export const challengeInvalid = () => unauthenticated('challenge is invalid or expired; sign in again');
+export const mfaCodeWrong = () => unauthenticated('the two-factor code is wrong or already used');
 export const totpAlreadyOn = () => conflict('two-factor authentication is already enabled', 'TOTP_ENABLED');
 export const totpNotSetUp = () => conflict('call 2fa/setup first', 'TOTP_NOT_SET_UP');
 export const totpOff = () => conflict('two-factor authentication is not enabled', 'TOTP_DISABLED');
+export const passwordOrCodeWrong = () => forbidden('password or code is wrong');
+export const currentPasswordWrong = () => forbidden('current_password is wrong');
+export const passwordChangedMeanwhile = () =>
+  new DomainError('conflict', 'the password was changed meanwhile; sign in again', 'PASSWORD_CHANGED');
+export const mailUnavailable = () =>
+  new DomainError('unavailable', 'the mail could not be sent; try again shortly', 'MAIL_UNAVAILABLE');
+export const noCredential = () => unauthenticated('no credential');
+export const apiKeyInvalid = () => unauthenticated('invalid API key');
+export const sessionInvalid = () => unauthenticated('invalid or expired session');
 export const apiKeyNotFound = () => notFound('no such API key');
 export const userNotFound = () => notFound('no such user');

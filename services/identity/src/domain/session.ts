@@ -59,3 +59,6 @@ export function createSessions(secret: string) {
   };
 }
 export type Sessions = ReturnType<typeof createSessions>;
+
+/** The session length of an account: its own setting, or the service default for accounts that have none. */
+export const sessionTtlHours = (stored: number | null | undefined, defaultHours: number) => stored || defaultHours;

@@ -2,6 +2,8 @@ import { createHmac, randomBytes } from 'node:crypto';
 
 /** RFC 6238 TOTP (SHA-1, 6 digits, 30 s steps), as every authenticator app implements it. */
 export const TOTP_STEP_SECONDS = 30;
+/** The issuer authenticator apps show beside the account. */
+export const TOTP_ISSUER = 'Signet';
 const DIGITS = 6;
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 

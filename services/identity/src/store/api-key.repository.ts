@@ -56,8 +56,8 @@ export function createApiKeyRepository(conn: Connection) {
       return rec;
     },
     listActive: (userId: string) =>
-      model.find({ user_id: userId, revoked_at: null }).sort({ created_at: -1 }).lean<ApiKeyRecord[]>(),
-    activeByPrefix: (prefix: string) => model.findOne({ prefix, revoked_at: null }).lean<ApiKeyRecord>(),
+      model.find({ user_id: userId, revoked_at: null }).sort({ created_at: -1 }).lean<ApiKeyRecord[]>().exec(),
+    activeByPrefix: (prefix: string) => model.findOne({ prefix, revoked_at: null }).lean<ApiKeyRecord>().exec(),
     /** Revokes the caller's own key; false for an unknown, foreign or already revoked key. */
     async revoke(userId: string, id: string): Promise<boolean> {
       const r = await model.updateOne({ _id: id, user_id: userId, revoked_at: null }, { $set: { revoked_at: new Date() } });

@@ -39,8 +39,8 @@ export function createSignupRepository(conn: Connection) {
     async init() {
       await model.init();
     },
-    byEmail: (email: string) => model.findOne({ _id: email }).lean<SignupRecord>(),
-    byOnboardingToken: (hash: string) => model.findOne({ onboarding_token_hash: hash }).lean<SignupRecord>(),
+    byEmail: (email: string) => model.findOne({ _id: email }).lean<SignupRecord>().exec(),
+    byOnboardingToken: (hash: string) => model.findOne({ onboarding_token_hash: hash }).lean<SignupRecord>().exec(),
     /** Starts (or restarts) the intent for an email with a fresh code: one document per email. */
     async upsert(rec: SignupRecord) {
       const { _id, ...rest } = rec;
@@ -57,13 +57,16 @@ export function createSignupRepository(conn: Connection) {
     async removeIfCode(email: string, hash: string) {
       await model.deleteOne({ _id: email, code_hash: hash, verified_at: null });
     },
-    /** Counts a wrong code; the fifth burns it. */
-    async failCode(email: string, hash: string, maxAttempts: number) {
+    /** Counts a wrong try of this code: the tries so far, or null when the intent no longer carries it. */
+    async countWrongCode(email: string, hash: string): Promise<number | null> {
       const doc = await model
         .findOneAndUpdate({ _id: email, code_hash: hash }, { $inc: { code_attempts: 1 } }, { new: true })
         .lean<{ code_attempts: number }>();
-      if (doc && doc.code_attempts >= maxAttempts)
-        await model.updateOne({ _id: email, code_hash: hash }, { $set: { code_hash: null, code_expires_at: null } });
+      return doc ? doc.code_attempts : null;
+    },
+    /** Spends this code (if the intent still carries it): a new one must be sent. */
+    async burnCode(email: string, hash: string) {
+      await model.updateOne({ _id: email, code_hash: hash }, { $set: { code_hash: null, code_expires_at: null } });
     },
     /** Marks the email verified with the code it was sent; the code is spent. False if the code moved meanwhile. */
     async markVerified(email: string, codeHash: string, tokenHash: string, tokenExpiresAt: Date): Promise<boolean> {

@@ -57,8 +57,8 @@ export function createUserRepository(conn: Connection) {
     async init() {
       await model.init();
     },
-    byEmail: (email: string) => model.findOne({ email }, NO_OUTBOX).lean<UserRecord>(),
-    byId: (id: string) => model.findOne({ _id: id }, NO_OUTBOX).lean<UserRecord>(),
+    byEmail: (email: string) => model.findOne({ email }, NO_OUTBOX).lean<UserRecord>().exec(),
+    byId: (id: string) => model.findOne({ _id: id }, NO_OUTBOX).lean<UserRecord>().exec(),
     exists: async (email: string) => (await model.exists({ email })) !== null,
     /** Inserts a new user with its creation event; null when the email already has an account. */
     async create(
@@ -142,17 +142,16 @@ export function createUserRepository(conn: Connection) {
         { $set: { reset_code_hash: hash, reset_code_expires_at: expiresAt, reset_code_attempts: 0 } },
       );
     },
-    /** Counts a wrong reset code; the fifth burns it. */
-    async failResetCode(id: string, hash: string, maxAttempts: number) {
+    /** Counts a wrong try of this reset code: the tries so far, or null when the user no longer has it. */
+    async countWrongResetCode(id: string, hash: string): Promise<number | null> {
       const doc = await model
         .findOneAndUpdate({ _id: id, reset_code_hash: hash }, { $inc: { reset_code_attempts: 1 } }, { new: true })
         .lean<{ reset_code_attempts: number }>();
-      if (doc && doc.reset_code_attempts >= maxAttempts) {
-        await model.updateOne(
-          { _id: id, reset_code_hash: hash },
-          { $set: { reset_code_hash: null, reset_code_expires_at: null } },
-        );
-      }
+      return doc ? doc.reset_code_attempts : null;
+    },
+    /** Spends this reset code (if the user still has it): a new one must be sent. */
+    async burnResetCode(id: string, hash: string) {
+      await model.updateOne({ _id: id, reset_code_hash: hash }, { $set: { reset_code_hash: null, reset_code_expires_at: null } });
     },
   };
 }

@@ -1,0 +1,24 @@
+import type { identityV1 } from '@signet/proto';
+import type { IdentityDeps } from '../usecases/deps.js';
+import { getProfile } from '../usecases/get-profile.js';
+import { getUser } from '../usecases/get-user.js';
+import { updateAccountSettings } from '../usecases/update-account-settings.js';
+import { profileOut } from './mappers.js';
+
+/** The account: GetUser (for other services), GetProfile and UpdateAccountSettings (its owner). */
+export function accountHandlers(deps: IdentityDeps) {
+  return {
+    async getUser(req: identityV1.GetUserRequest): Promise<identityV1.GetUserResponse> {
+      const u = await getUser(deps, req.userId);
+      return { userId: u._id, email: u.email, name: u.name, orgName: u.org_name };
+    },
+
+    async getProfile(req: identityV1.GetProfileRequest): Promise<identityV1.Profile> {
+      return profileOut(await getProfile(deps, req.userId));
+    },
+
+    async updateAccountSettings(req: identityV1.UpdateAccountSettingsRequest): Promise<identityV1.Profile> {
+      return profileOut(await updateAccountSettings(deps, req.userId, req.sessionTtlHours));
+    },
+  };
+}

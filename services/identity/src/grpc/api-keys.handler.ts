@@ -1,0 +1,25 @@
+import type { identityV1 } from '@signet/proto';
+import { createApiKey } from '../usecases/create-api-key.js';
+import type { IdentityDeps } from '../usecases/deps.js';
+import { listApiKeys } from '../usecases/list-api-keys.js';
+import { revokeApiKey } from '../usecases/revoke-api-key.js';
+import { apiKeyOut } from './mappers.js';
+
+/** API keys: CreateApiKey, ListApiKeys, RevokeApiKey. */
+export function apiKeyHandlers(deps: IdentityDeps) {
+  return {
+    async createApiKey(req: identityV1.CreateApiKeyRequest): Promise<identityV1.CreatedApiKey> {
+      const { key, secret } = await createApiKey(deps, { userId: req.userId, name: req.name });
+      return { key: apiKeyOut(key), secret };
+    },
+
+    async listApiKeys(req: identityV1.ListApiKeysRequest): Promise<identityV1.ListApiKeysResponse> {
+      return { keys: (await listApiKeys(deps, req.userId)).map(apiKeyOut) };
+    },
+
+    async revokeApiKey(req: identityV1.RevokeApiKeyRequest): Promise<identityV1.RevokeApiKeyResponse> {
+      await revokeApiKey(deps, { userId: req.userId, id: req.id });
+      return {};
+    },
+  };
+}

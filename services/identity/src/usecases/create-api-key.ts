@@ -1,0 +1,19 @@
+import { newApiKey } from '../domain/secrets.js';
+import { checkText } from '../domain/validate.js';
+import type { ApiKeyRecord, ApiKeyRepository } from '../store/api-key.repository.js';
+import type { UserRepository } from '../store/user.repository.js';
+import type { IdentityDeps } from './deps.js';
+import { getUser } from './get-user.js';
+
+/** A new API key for the user: stored as prefix + SHA-256, the full key returned this once. */
+export async function createApiKey(
+  deps: Pick<IdentityDeps, 'metrics'> & { users: Pick<UserRepository, 'byId'>; apiKeys: Pick<ApiKeyRepository, 'create'> },
+  input: { userId: string; name: string },
+): Promise<{ key: ApiKeyRecord; secret: string }> {
+  const name = checkText(input.name, 'name', 100);
+  const user = await getUser(deps, input.userId);
+  const k = newApiKey();
+  const rec = await deps.apiKeys.create(user._id, name, k.prefix, k.hash);
+  deps.metrics.apiKeys.inc({ action: 'created' });
+  return { key: rec, secret: k.key };
+}

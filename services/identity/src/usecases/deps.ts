@@ -1,0 +1,30 @@
+import type { Logger, Mailer } from '@signet/kit';
+import type { SecretBox } from '../domain/secrets.js';
+import type { Sessions } from '../domain/session.js';
+import type { IdentityMetrics } from '../metrics.js';
+import type { ApiKeyRepository } from '../store/api-key.repository.js';
+import type { MfaChallengeRepository } from '../store/mfa-challenge.repository.js';
+import type { SignupRepository } from '../store/signup.repository.js';
+import type { UserRepository } from '../store/user.repository.js';
+
+/**
+ * Everything a use case may be handed. Each use case names the part it needs (`Pick`, and of a
+ * repository only the methods it calls), so a unit test passes in-memory fakes of just those.
+ */
+export type IdentityDeps = {
+  users: UserRepository;
+  signups: SignupRepository;
+  apiKeys: ApiKeyRepository;
+  mfaChallenges: MfaChallengeRepository;
+  sessions: Sessions;
+  box: SecretBox;
+  mailer: Pick<Mailer, 'send'>;
+  /** SESSION_TTL_HOURS: the session length of accounts that have not set one. */
+  defaultSessionTtlHours: number;
+  metrics: IdentityMetrics;
+  logger: Pick<Logger, 'info' | 'warn'>;
+  /** Called after a user document (with its outbox event) is written: wakes the relay. */
+  onUserCreated: () => void;
+  /** The clock, in Unix milliseconds. */
+  now: () => number;
+};
