@@ -1,138 +1,20 @@
-import { Schema, type Connection } from 'mongoose';
-import { isDuplicateKey, outboxField, outboxIndex, type OutboxEntry } from '@signet/kit';
-import type { AttestationType, LogEntry, Signer, Status } from '../domain/transaction.js';
+import type { Connection } from 'mongoose';
+import { isDuplicateKey, type OutboxEntry } from '@signet/kit';
+import type { LogEntry, Status } from '../domain/transaction.js';
+import {
+  counterSchema,
+  idempotencySchema,
+  linkMailId,
+  linkMailSchema,
+  referenceSchema,
+  tokenSchema,
+  transactionSchema,
+  type IdempotencyRecord,
+  type LinkMailKey,
+  type TransactionRecord,
+} from './transaction.schema.js';
 
-export type TransactionRecord = {
-  _id: number;
-  owner_id: string;
-  issuer_name: string;
-  reference: string;
-  status: Status;
-  attestation_type: AttestationType;
-  document_name: string;
-  document_key: string;
-  document_sha256: string;
-  document_size: number;
-  reference_key: string;
-  reference_sha256: string;
-  commitment_salt: string;
-  signers: Signer[];
-  log: LogEntry[];
-  certificate_issued: boolean;
-  created_at: Date;
-  verified_at: Date | null;
-  last_resent_at: Date | null;
-  /** Bumped by every update; transitions are conditional on it, so racing writers cannot both win. */
-  version: number;
-};
-
-const signerSchema = new Schema(
-  {
-    index: Number,
-    name: String,
-    email: String,
-    token: String,
-    state: String,
-    verification_mode: String,
-    attempts_left: Number,
-    capture_id: { type: String, default: '' },
-    attempt: { type: Number, default: 0 },
-    video_sha256: { type: String, default: '' },
-    frame_sha256: { type: String, default: '' },
-    verified_at: { type: Date, default: null },
-    assurance: { type: String, default: '' },
-  },
-  { _id: false },
-);
-
-const transactionSchema = new Schema(
-  {
-    _id: Number,
-    owner_id: { type: String, required: true },
-    issuer_name: { type: String, default: '' },
-    reference: { type: String, required: true },
-    status: { type: String, required: true },
-    attestation_type: { type: String, required: true },
-    document_name: String,
-    document_key: String,
-    document_sha256: String,
-    document_size: Number,
-    reference_key: String,
-    reference_sha256: String,
-    commitment_salt: String,
-    signers: [signerSchema],
-    log: [{ _id: false, type: { type: String }, at: Date, actor: String, detail: String }],
-    certificate_issued: { type: Boolean, default: false },
-    created_at: { type: Date, required: true },
-    verified_at: { type: Date, default: null },
-    last_resent_at: { type: Date, default: null },
-    version: { type: Number, default: 0 },
-    outbox: outboxField,
-  },
-  { collection: 'transactions', versionKey: false },
-);
-// The list and the export read one owner's transactions newest first, paged by id. A search (q) walks
-// this index too: the owner bounds it, and the text match is checked on each record in id order until
-// the page is full (an unanchored case-insensitive match cannot use an index on MongoDB either).
-transactionSchema.index({ owner_id: 1, _id: -1 });
-// The list filtered by status: equality on owner and status, already in id order, so a page is a
-// range scan that stops at the limit however many transactions the owner has in other statuses.
-transactionSchema.index({ owner_id: 1, status: 1, _id: -1 });
-// A certificate reference belongs to exactly one transaction.
-transactionSchema.index({ reference: 1 }, { unique: true });
-transactionSchema.index(...outboxIndex);
-// The orphan sweep asks which of a batch of stored object keys a record points to.
-transactionSchema.index({ document_key: 1 });
-transactionSchema.index({ reference_key: 1 });
-
-// Integer ids: one counter document per sequence, advanced with $inc (race-free across replicas).
-const counterSchema = new Schema({ _id: String, seq: Number }, { collection: 'counters', versionKey: false });
-
-// Every reference ever handed out, never deleted: a reference is not reused even when its creation failed later.
-const referenceSchema = new Schema({ _id: String, at: Date }, { collection: 'references', versionKey: false });
-
-// Signing token → signer. _id is the token itself, so lookups are by the primary key.
-const tokenSchema = new Schema(
-  { _id: String, transaction_id: Number, signer_index: Number },
-  { collection: 'signing_tokens', versionKey: false },
-);
-
-// Idempotency-Key records; expired in code after 24 h (FerretDB has no TTL indexes).
-const idempotencySchema = new Schema(
-  {
-    owner_id: String,
-    key: String,
-    fingerprint: String,
-    state: String,
-    result: Object,
-    created_at: Date,
-  },
-  { collection: 'idempotency_keys', versionKey: false },
-);
-// One record per (account, key): the unique index makes claiming a key race-free.
-idempotencySchema.index({ owner_id: 1, key: 1 }, { unique: true });
-
-// Signing-link mails sent: _id is `<transaction>:<signer>:<kind>:<round>`, written right after SMTP
-// accepted the mail, so a redelivered request finds it and does not mail again.
-const linkMailSchema = new Schema(
-  { _id: String, transaction_id: Number, signer_index: Number, kind: String, round: Number, result: String, at: Date },
-  { collection: 'link_mails', versionKey: false },
-);
-// A transaction's timeline reads its mails.
-linkMailSchema.index({ transaction_id: 1 });
-
-export type LinkMailKey = { transaction_id: number; signer_index: number; kind: string; round: number };
-export const linkMailId = (k: LinkMailKey) => `${k.transaction_id}:${k.signer_index}:${k.kind}:${k.round}`;
-
-export type IdempotencyRecord = {
-  _id: unknown;
-  owner_id: string;
-  key: string;
-  fingerprint: string;
-  state: 'pending' | 'done';
-  result: Record<string, unknown> | null;
-  created_at: Date;
-};
+export { linkMailId, type IdempotencyRecord, type LinkMailKey, type TransactionRecord } from './transaction.schema.js';
 
 const PROJECTION = { outbox: 0 } as const;
 
@@ -272,7 +154,6 @@ export function createTransactionRepository(conn: Connection) {
       set: Partial<TransactionRecord>,
       log: LogEntry[],
       outbox: OutboxEntry[],
-      extraFilter: Record<string, unknown> = {},
     ): Promise<TransactionRecord | null> {
       const push: Record<string, unknown> = {};
       if (log.length) push.log = { $each: log };
@@ -280,7 +161,7 @@ export function createTransactionRepository(conn: Connection) {
       // No projection here: FerretDB 1.x does not support findAndModify with `fields`.
       const doc = await model
         .findOneAndUpdate(
-          { _id: from._id, status: from.status, version: from.version, ...extraFilter },
+          { _id: from._id, status: from.status, version: from.version },
           { $set: set, $inc: { version: 1 }, ...(Object.keys(push).length ? { $push: push } : {}) },
           { new: true },
         )
