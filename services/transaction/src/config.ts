@@ -9,7 +9,8 @@ export const transactionConfigSchema = baseSchema
     MONGO_URL: env.mongoUrl,
     MONGO_DB: z.string().default('signet_transaction'),
     NATS_URL: env.natsUrl,
-    REDIS_URL: env.redisUrl,
+    /** Not used: resend limits live on the record. Optional so deployments that pass it still start. */
+    REDIS_URL: env.redisUrl.optional(),
     SMTP_URL: env.smtpUrl,
     MAIL_FROM: z.string().default('Signet <no-reply@signet.invalid>'),
     PUBLIC_BASE_URL: env.httpUrl,
@@ -21,7 +22,8 @@ export const transactionConfigSchema = baseSchema
     BUCKET_DOCUMENTS: z.string().default('signet-documents'),
     BUCKET_REFERENCES: z.string().default('signet-references'),
     BILLING_ADDR: env.grpcAddress,
-    IDENTITY_ADDR: env.grpcAddress,
+    /** Not used: this service calls no identity RPC. Optional so deployments that pass it still start. */
+    IDENTITY_ADDR: env.grpcAddress.optional(),
     MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
   });
 export type TransactionConfig = z.infer<typeof transactionConfigSchema>;
