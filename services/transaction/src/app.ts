@@ -20,7 +20,8 @@ import { createTransactionHandler } from './grpc/create.handler.js';
 import { exportHandler, transactionHandlers } from './grpc/transaction.handler.js';
 import { signingDocumentHandler } from './grpc/document.handler.js';
 import { STATE_DURABLE, STATE_SUBJECTS, stateConsumer } from './events/state.consumer.js';
-import { LINK_MAIL_ACK_WAIT_MS, LINK_MAIL_DURABLE, LINK_MAIL_SUBJECT, linkMailConsumer } from './events/link-mail.consumer.js';
+import { LINK_MAIL_ACK_WAIT_MS, LINK_MAIL_DURABLE, linkMailConsumer } from './events/link-mail.consumer.js';
+import { LINK_MAIL_SUBJECT } from './events/transaction.publisher.js';
 import { transactionMetrics } from './metrics.js';
 import { createObjectStore } from './store/object.store.js';
 import { createOrphanSweep } from './store/orphan.sweep.js';
@@ -49,10 +50,11 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
   // Every write to a transaction holds its lock; the relay pops under the same lock (FerretDB, see README).
   const lock = createKeyedLock<number>();
   const outbox = createOutboxRelay(bus, [repo.model], { metrics, logger, lock, pollMs: 2000 });
+  const clock = () => new Date();
   const consumer = await startConsumer(
     bus,
     { durable: STATE_DURABLE, subjects: STATE_SUBJECTS, ackWaitMs: opts.ackWaitMs },
-    stateConsumer({ repo, tm, logger, lock, outbox }),
+    stateConsumer({ repo, tm, lock, outbox, clock }),
     { metrics, logger },
   );
   const mailConsumer = await startConsumer(
@@ -76,7 +78,7 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
     { name: 'nats', check: async () => bus.nc.flush() },
     { name: 's3', check: async () => void (await objects.client.bucketExists(cfg.BUCKET_DOCUMENTS)) },
   ];
-  const common = { repo, tm, logger, cfg, lock, outbox };
+  const common = { repo, tm, logger, cfg, lock, outbox, clock };
   const served = await serveGrpc({
     name: 'transaction',
     logger,
@@ -93,7 +95,7 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
           createTransaction: createTransactionHandler({ ...common, objects, billing, metrics }),
           exportTransactions: exportHandler(common),
           getSigningDocument: signingDocumentHandler({
-            resolve: transactionHandlers(common).resolveSigningToken,
+            repo,
             s3: objects.client,
             bucket: cfg.BUCKET_DOCUMENTS,
             logger,

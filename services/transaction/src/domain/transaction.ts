@@ -1,6 +1,9 @@
+import { notPending, resendTooSoon } from './errors.js';
+
 /**
- * The transaction state machine of DESIGN §3, as pure functions over plain values. The store applies
- * each result in one conditional update guarded by the status and version it was computed from.
+ * The transaction state machine of DESIGN §3, as pure functions over plain values. Every state change,
+ * the sender's cancel and resend included, is computed here and applied by usecases/apply-change.ts in
+ * one conditional update guarded by the status and version it was computed from.
  */
 export const STATUSES = ['created', 'consent_accepted', 'capture_accepted', 'ledger_issued', 'failed', 'cancelled'] as const;
 export type Status = (typeof STATUSES)[number];
@@ -36,6 +39,24 @@ export type Signer = {
 
 export type LogEntry = { type: string; at: Date; actor: string; detail: string };
 
+/** A signer as a creation writes them: the first is checked against the reference photo, the others by liveness alone. */
+export function newSigner(index: number, name: string, email: string, token: string, attempts: number): Signer {
+  return {
+    index,
+    name,
+    email,
+    token,
+    state: 'created',
+    verification_mode: index === 0 ? 'biometric' : 'liveness',
+    attempts_left: attempts,
+    capture_id: '',
+    attempt: 0,
+    video_sha256: '',
+    frame_sha256: '',
+    verified_at: null,
+  };
+}
+
 /** A transaction's status follows from its signers (DESIGN §3); `cancelled` is set only by the sender. */
 export function deriveStatus(signers: Pick<Signer, 'state'>[], certificateIssued: boolean): Status {
   if (signers.some((s) => s.state === 'failed')) return 'failed';
@@ -46,7 +67,17 @@ export function deriveStatus(signers: Pick<Signer, 'state'>[], certificateIssued
   return 'created';
 }
 
-export type TxState = { status: Status; signers: Signer[]; certificate_issued: boolean; reference: string };
+export type TxState = {
+  status: Status;
+  signers: Signer[];
+  certificate_issued: boolean;
+  reference: string;
+  /** When the sender last had the links re-sent (resend is limited to once a minute). */
+  last_resent_at?: Date | null;
+};
+
+/** The shortest time between two resends of one transaction's links. */
+export const RESEND_INTERVAL_MS = 60_000;
 
 /** What a trigger changes: the new signers/status, log entries, and whether every signer has now passed. */
 export type Change = {
@@ -56,6 +87,10 @@ export type Change = {
   signerChanged?: { index: number; from: SignerState; to: SignerState; attempts_left: number };
   nowVerified: boolean;
   certificateIssued?: boolean;
+  /** Who the status change is logged as (the system unless the sender caused it). */
+  statusActor?: string;
+  /** The sender had the links re-sent: when, and the signers to remind (requested in the same write). */
+  reminder?: { at: Date; signerIndexes: number[] };
 };
 
 function withSigner(state: TxState, index: number, patch: Partial<Signer>): Signer[] {
@@ -208,4 +243,42 @@ export function applyCertificate(state: TxState, reference: string, at: Date): C
     true,
   );
   return { ...change, nowVerified: false };
+}
+
+/** The sender cancels: pending only, else TRANSACTION_NOT_PENDING. The links stop working with the status. */
+export function applyCancel(state: TxState, at: Date): Change {
+  if (!isPending(state.status)) throw notPending('cancel', state.status);
+  return {
+    signers: state.signers,
+    status: 'cancelled',
+    log: [{ type: 'cancelled', at, actor: 'sender', detail: 'cancelled by the sender; signing links no longer work' }],
+    nowVerified: false,
+    statusActor: 'sender',
+  };
+}
+
+/**
+ * The sender has the signing link sent again to every signer still to sign: pending only (else
+ * TRANSACTION_NOT_PENDING), once a minute (else rate-limited, with the seconds left). The status stays.
+ */
+export function applyResend(state: TxState, at: Date): Change {
+  if (!isPending(state.status)) throw notPending('resend', state.status);
+  const now = at.getTime();
+  const last = state.last_resent_at ? new Date(state.last_resent_at).getTime() : 0;
+  if (now - last < RESEND_INTERVAL_MS) throw resendTooSoon(Math.ceil((RESEND_INTERVAL_MS - (now - last)) / 1000));
+  const to = state.signers.filter((s) => s.state !== 'passed' && s.state !== 'failed');
+  return {
+    signers: state.signers,
+    status: state.status,
+    log: [
+      {
+        type: 'link_resent',
+        at,
+        actor: 'sender',
+        detail: `signing link to be sent again to ${to.map((s) => s.email).join(', ')}`,
+      },
+    ],
+    nowVerified: false,
+    reminder: { at, signerIndexes: to.map((s) => s.index) },
+  };
 }

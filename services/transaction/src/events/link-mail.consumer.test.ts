@@ -7,7 +7,8 @@ import {
   type TransactionRecord,
   type TransactionRepository,
 } from '../store/transaction.repository.js';
-import { linkMailConsumer, linkMailRequest, LINK_MAIL_SUBJECT } from './link-mail.consumer.js';
+import { linkMailConsumer } from './link-mail.consumer.js';
+import { linkMailRequest, LINK_MAIL_SUBJECT } from './transaction.publisher.js';
 
 const signer = (index: number, state = 'created') => ({
   index,

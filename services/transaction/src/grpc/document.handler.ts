@@ -2,14 +2,15 @@ import type { ServerWritableStream } from '@grpc/grpc-js';
 import type { Client } from 'minio';
 import { toServiceError, type Logger } from '@signet/kit';
 import type { transactionV1 } from '@signet/proto';
+import type { TransactionRepository } from '../store/transaction.repository.js';
+import { openSigningDocument } from '../usecases/open-signing-document.js';
 
 /**
- * Streams the document of a live signing session to the signer. The token is resolved exactly as
- * ResolveSigningToken does (a cancelled or finished transaction's link shows nothing), then the PDF
- * streams from the documents bucket without being held in memory.
+ * GetSigningDocument (server streaming): the document of a live signing session, a header message
+ * (name, size) then the PDF in chunks as it streams from storage, honouring backpressure.
  */
 export function signingDocumentHandler(deps: {
-  resolve: (req: transactionV1.ResolveSigningTokenRequest) => Promise<transactionV1.SigningContext>;
+  repo: Pick<TransactionRepository, 'resolveToken' | 'findById'>;
   s3: Client;
   bucket: string;
   logger: Logger;
@@ -20,10 +21,9 @@ export function signingDocumentHandler(deps: {
       cancelled = true;
     });
     try {
-      const ctx = await deps.resolve(call.request);
-      const stat = await deps.s3.statObject(deps.bucket, ctx.documentKey);
-      call.write({ data: Buffer.alloc(0), name: ctx.documentName, size: stat.size });
-      const stream = await deps.s3.getObject(deps.bucket, ctx.documentKey);
+      const doc = await openSigningDocument(deps, call.request.token);
+      call.write({ data: Buffer.alloc(0), name: doc.name, size: doc.size });
+      const stream = await doc.open();
       for await (const chunk of stream as AsyncIterable<Buffer>) {
         if (cancelled) {
           stream.destroy();

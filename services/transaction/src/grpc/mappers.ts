@@ -1,4 +1,5 @@
 import type { transactionV1 } from '@signet/proto';
+import type { Signer } from '../domain/transaction.js';
 import type { LinkMailKey, TransactionRecord } from '../store/transaction.repository.js';
 
 export function toSummary(rec: TransactionRecord): transactionV1.TransactionSummary {
@@ -46,5 +47,25 @@ export function toDetail(rec: TransactionRecord, mails: MailRecord[] = []): tran
       attemptsLeft: s.attempts_left,
     })),
     events: timeline.map((e) => ({ type: e.type, at: e.at.toISOString(), actor: e.actor, detail: e.detail })),
+  };
+}
+
+/** What the ceremony needs of a signing link: the signer and the transaction's context. */
+export function toSigningContext(rec: TransactionRecord, signer: Signer): transactionV1.SigningContext {
+  return {
+    transactionId: rec._id,
+    signerIndex: signer.index,
+    signerName: signer.name,
+    signerEmail: signer.email,
+    signerState: signer.state,
+    transactionStatus: rec.status,
+    documentName: rec.document_name,
+    documentSha256: rec.document_sha256,
+    documentKey: rec.document_key,
+    referenceKey: signer.index === 0 ? rec.reference_key : '',
+    attestationType: rec.attestation_type,
+    issuerName: rec.issuer_name,
+    verificationMode: signer.verification_mode,
+    attemptsLeft: signer.attempts_left,
   };
 }

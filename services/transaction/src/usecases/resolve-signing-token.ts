@@ -1,0 +1,16 @@
+import { signingTokenNotFound } from '../domain/errors.js';
+import { isPending, type Signer } from '../domain/transaction.js';
+import type { TransactionRecord, TransactionRepository } from '../store/transaction.repository.js';
+
+/** A signing link's signer and transaction, for the ceremony; unknown, cancelled or finished → NOT_FOUND. */
+export async function resolveSigningToken(
+  deps: { repo: Pick<TransactionRepository, 'resolveToken' | 'findById'> },
+  token: string,
+): Promise<{ rec: TransactionRecord; signer: Signer }> {
+  if (!/^[A-Za-z0-9_-]{16,128}$/.test(token)) throw signingTokenNotFound();
+  const t = await deps.repo.resolveToken(token);
+  const rec = t ? await deps.repo.findById(t.transaction_id) : null;
+  const signer = rec?.signers[t!.signer_index];
+  if (!rec || !signer || signer.token !== token || !isPending(rec.status)) throw signingTokenNotFound();
+  return { rec, signer };
+}
