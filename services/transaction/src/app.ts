@@ -24,7 +24,7 @@ import { LINK_MAIL_ACK_WAIT_MS, LINK_MAIL_DURABLE, linkMailConsumer } from './ev
 import { LINK_MAIL_SUBJECT } from './events/transaction.publisher.js';
 import { transactionMetrics } from './metrics.js';
 import { createObjectStore } from './store/object.store.js';
-import { createOrphanSweep } from './store/orphan.sweep.js';
+import { createOrphanSweep } from './jobs/orphan.sweep.js';
 import { createTransactionRepository } from './store/transaction.repository.js';
 
 export type TransactionOptions = { logger?: Logger; ackWaitMs?: number };

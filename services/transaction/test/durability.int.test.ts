@@ -28,7 +28,7 @@ import { transactionConfigSchema } from '../src/config.js';
 import { startTransaction } from '../src/app.js';
 import { creationOutbox, LINK_MAIL_SUBJECT } from '../src/events/transaction.publisher.js';
 import { createObjectStore } from '../src/store/object.store.js';
-import { createOrphanSweep } from '../src/store/orphan.sweep.js';
+import { createOrphanSweep } from '../src/jobs/orphan.sweep.js';
 import { createTransactionRepository, type TransactionRecord } from '../src/store/transaction.repository.js';
 import { transactionMetrics } from '../src/metrics.js';
 import { pngPhoto, tinyPdf } from './fixtures.js';

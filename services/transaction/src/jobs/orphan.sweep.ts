@@ -1,7 +1,7 @@
 import type { Client } from 'minio';
 import { createOrphanSweep as createObjectSweep, type Logger, type OrphanSweepResult } from '@signet/kit';
 import type { TransactionMetrics } from '../metrics.js';
-import type { TransactionRepository } from './transaction.repository.js';
+import type { TransactionRepository } from '../store/transaction.repository.js';
 
 export type OrphanSweepDeps = {
   s3: Client;
