@@ -20,7 +20,7 @@ import type { TransactionMetrics } from '../metrics.js';
 import type { DocumentUpload, ObjectStore } from '../store/object.store.js';
 import type { TransactionRecord, TransactionRepository } from '../store/transaction.repository.js';
 
-export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
+const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 
 export type CreateDeps = {
   repo: TransactionRepository;
