@@ -18,15 +18,15 @@ import type { GatewayConfig } from './config.js';
 import type { GatewayContext, RouteModule } from './http/context.js';
 import { errorBoundary, sendError } from './http/errors.js';
 import { openapiDocument } from './http/openapi.js';
-import { adminRoutes } from './http/routes/admin.routes.js';
-import { authRoutes } from './http/routes/auth.routes.js';
-import { certificateRoutes } from './http/routes/certificate.routes.js';
-import { dashboardRoutes } from './http/routes/dashboard.routes.js';
-import { ledgerRoutes } from './http/routes/ledger.routes.js';
-import { signRoutes } from './http/routes/sign.routes.js';
-import { transactionsRoutes } from './http/routes/transactions.routes.js';
-import { verifyRoutes } from './http/routes/verify.routes.js';
-import { webhooksRoutes } from './http/routes/webhooks.routes.js';
+import { adminRoutes } from './http/routes/admin/admin.routes.js';
+import { authRoutes } from './http/routes/auth/auth.routes.js';
+import { certificateRoutes } from './http/routes/certificate/certificate.routes.js';
+import { dashboardRoutes } from './http/routes/dashboard/dashboard.routes.js';
+import { ledgerRoutes } from './http/routes/ledger/ledger.routes.js';
+import { signRoutes } from './http/routes/sign/sign.routes.js';
+import { transactionsRoutes } from './http/routes/transactions/transactions.routes.js';
+import { verifyRoutes } from './http/routes/verify/verify.routes.js';
+import { webhooksRoutes } from './http/routes/webhooks/webhooks.routes.js';
 
 /** The public HTTP surface, wired to its dependencies; no side effects. */
 export function buildApp(ctx: GatewayContext, checks: ReadinessCheck[]): Express {

@@ -1,7 +1,7 @@
 import { Router, type Response } from 'express';
 import { RpcError } from '@signet/kit';
-import type { GatewayContext, RouteModule } from '../context.js';
-import { badRequest, httpStatusOf } from '../errors.js';
+import type { GatewayContext, RouteModule } from '../../context.js';
+import { badRequest, httpStatusOf } from '../../errors.js';
 import { verifyPageHtml, verifyPageScriptHash, verifyPageStyleHash } from './verify.page.js';
 
 const REFERENCE = /^[A-Z0-9]{2,8}-TX-\d{8}$/;

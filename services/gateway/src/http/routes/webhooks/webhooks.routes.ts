@@ -1,6 +1,6 @@
 import express, { Router } from 'express';
-import type { GatewayContext, RouteModule } from '../context.js';
-import { RATE_LIMITS, rateLimit } from '../rate-limit.js';
+import type { GatewayContext, RouteModule } from '../../context.js';
+import { RATE_LIMITS, rateLimit } from '../../rate-limit.js';
 
 /** Standard Webhooks headers, handed to billing as they came; billing verifies them. */
 const header = (v: string | string[] | undefined) => (typeof v === 'string' ? v : '');

@@ -1,25 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { transactionV1 } from '@signet/proto';
-import { csvCell, serializeChunk } from './transactions.routes.js';
-
-describe('csvCell (RFC 4180 + formula neutralising)', () => {
-  it.each([
-    ['plain', 'plain'],
-    ['a,b', '"a,b"'],
-    ['say "hi"', '"say ""hi"""'],
-    ['line\nbreak', '"line\nbreak"'],
-    ['=1+1', "'=1+1"],
-    ['+1', "'+1"],
-    ['-1', "'-1"],
-    ['@SUM(A1)', "'@SUM(A1)"],
-    ['\tx', "'\tx"],
-    ['\rx', '"\'\rx"'],
-    ['=HYPERLINK("x","y")', '"\'=HYPERLINK(""x"",""y"")"'],
-    ['', ''],
-  ])('%j → %j', (input, expected) => {
-    expect(csvCell(input)).toBe(expected);
-  });
-});
+import { serializeChunk } from './create.upload.js';
 
 describe('serializeChunk (file bytes written once into the CreateTransaction wire message)', () => {
   it.each([0, 1, 127, 128, 16_383, 16_384, 300_000, 2_097_152 + 5])(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../errors.js';
+import { HttpError } from '../../errors.js';
 import { parseSettings } from './admin.routes.js';
 
 const detailOf = (body: unknown) => {

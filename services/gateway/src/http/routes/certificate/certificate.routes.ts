@@ -1,7 +1,7 @@
 import { Router } from 'express';
-import { requireCaller, callerOf } from '../auth.js';
-import type { GatewayContext, RouteModule } from '../context.js';
-import { HttpError } from '../errors.js';
+import { requireCaller, callerOf } from '../../auth.js';
+import type { GatewayContext, RouteModule } from '../../context.js';
+import { HttpError } from '../../errors.js';
 
 /**
  * GET /api/transactions/{id}/certificate.pdf: the certificate of completion for the sender. The

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import type { GatewayContext, RouteModule } from '../context.js';
-import { badRequest } from '../errors.js';
+import type { GatewayContext, RouteModule } from '../../context.js';
+import { badRequest } from '../../errors.js';
 
 const REFERENCE = /^[A-Z0-9]{2,8}-TX-\d{8}$/;
 

@@ -1,11 +1,11 @@
 import express, { Router } from 'express';
 import { z } from 'zod';
 import type { identityV1 } from '@signet/proto';
-import { callerOf, invalidateCredentials, requireCaller } from '../auth.js';
-import type { GatewayContext, RouteModule } from '../context.js';
-import { csrfTokenFor, requireCsrf } from '../csrf.js';
-import { HttpError, badRequest } from '../errors.js';
-import { parseBody } from './auth.routes.js';
+import { callerOf, invalidateCredentials, requireCaller } from '../../auth.js';
+import type { GatewayContext, RouteModule } from '../../context.js';
+import { csrfTokenFor, requireCsrf } from '../../csrf.js';
+import { HttpError, badRequest } from '../../errors.js';
+import { parseBody } from '../../parse-body.js';
 
 const createKey = z.object({ name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters') });
 

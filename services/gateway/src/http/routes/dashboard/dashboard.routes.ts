@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Router, type Response } from 'express';
-import { callerOf } from '../auth.js';
-import type { GatewayContext, RouteModule } from '../context.js';
+import { callerOf } from '../../auth.js';
+import type { GatewayContext, RouteModule } from '../../context.js';
 
 /** The built pages (services/web/dist), same relative place from src/ and dist/. */
-const WEB_DIST = fileURLToPath(new URL('../../../../web/dist/', import.meta.url));
+const WEB_DIST = fileURLToPath(new URL('../../../../../web/dist/', import.meta.url));
 
 /**
  * The sender's dashboard: the page at /app (and every /app/* path, routed in the browser) and

@@ -1,0 +1,174 @@
+import { transactionV1 } from '@signet/proto';
+import type { Caller, GatewayContext } from '../../context.js';
+import { badRequest } from '../../errors.js';
+import type { FileSink, UploadForm } from '../../upload/upload-bridge.js';
+import { fieldsSchema, firstIssue, TEXT_FIELDS } from './transactions.schemas.js';
+
+const MAX_DOCUMENT_BYTES = 200 * 1024 * 1024;
+const MAX_REFERENCE_BYTES = 10 * 1024 * 1024;
+/** Uploads are long calls: the deadline covers a 200 MB document from a slow client. */
+const UPLOAD_DEADLINE_MS = 15 * 60 * 1000;
+/** File bytes are forwarded in messages of about this size (fewer, larger messages cost less per byte). */
+const FORWARD_CHUNK = 256 * 1024;
+
+/**
+ * A message of the CreateTransaction stream as the gateway writes it: file bytes as the list of
+ * chunks busboy delivered (encoded straight into the message, one copy), anything else as itself.
+ */
+type OutgoingChunk = transactionV1.CreateTransactionChunk | { bytes: 'document' | 'reference'; chunks: Buffer[]; length: number };
+
+/** Field tags of CreateTransactionChunk (transaction.proto): document = 2, reference = 3, both length-delimited. */
+const BYTES_TAG = { document: (2 << 3) | 2, reference: (3 << 3) | 2 } as const;
+
+/**
+ * Serializes a CreateTransactionChunk. File bytes are written once into the wire buffer (tag, varint
+ * length, bytes) instead of concatenated, copied by the protobuf writer and copied again by Buffer.from:
+ * the same bytes as the generated encoder, a third of the copying.
+ */
+export function serializeChunk(msg: OutgoingChunk): Buffer {
+  if (!('bytes' in msg)) return Buffer.from(transactionV1.CreateTransactionChunk.encode(msg).finish());
+  let header = 1;
+  for (let n = msg.length; n > 0x7f; n >>>= 7) header++;
+  const out = Buffer.allocUnsafe(1 + header + msg.length);
+  out[0] = BYTES_TAG[msg.bytes];
+  let off = 1;
+  let n = msg.length;
+  while (n > 0x7f) {
+    out[off++] = (n & 0x7f) | 0x80;
+    n >>>= 7;
+  }
+  out[off++] = n;
+  for (const c of msg.chunks) off += c.copy(out, off);
+  return out;
+}
+
+/**
+ * POST /api/transactions as a form of the upload bridge, onto the transaction service's
+ * client-streaming CreateTransaction: `begin`, the document and reference bytes as they arrive (each
+ * file checked by its first bytes and gathered into messages of about FORWARD_CHUNK), then the checked
+ * text fields. Any failure cancels the call and the service removes what it stored.
+ */
+export function creationForm(
+  ctx: GatewayContext,
+  caller: Caller,
+  key: string | undefined,
+): UploadForm<OutgoingChunk, transactionV1.CreateTransactionResult> {
+  const fields: Record<string, string> = {};
+  const seen = new Set<string>();
+  let documentName = '';
+  return {
+    // busboy reports the limit on reaching it, so one byte more: exactly 200 MB is accepted.
+    limits: { fileSize: MAX_DOCUMENT_BYTES + 1, files: 2, fields: 8, fieldSize: 16 * 1024, parts: 10, headerPairs: 50 },
+    details: {
+      unparsable: 'the body must be multipart/form-data with a boundary',
+      malformed: 'the multipart body is malformed',
+      partsLimit: 'too many parts in the body',
+      filesLimit: 'only the document and reference files are accepted',
+      fieldsLimit: 'too many fields in the body',
+    },
+    field(name, value, info) {
+      if (!TEXT_FIELDS.has(name)) throw badRequest(`${name}: is not a known field`);
+      if (seen.has(name)) throw badRequest(`${name}: given more than once`);
+      if (info.valueTruncated) throw badRequest(`${name}: is too long`);
+      seen.add(name);
+      fields[name] = value;
+    },
+    file(name, info) {
+      if (name !== 'document' && name !== 'reference') throw badRequest(`${name}: is not a known file field`);
+      if (seen.has(name)) throw badRequest(`${name}: given more than once`);
+      seen.add(name);
+      if (name === 'document') documentName = info.filename ?? '';
+      return fileSink(name);
+    },
+    open: () =>
+      ctx.transaction.clientStream(transactionV1.TransactionServiceService.createTransaction, {
+        deadlineMs: UPLOAD_DEADLINE_MS,
+        serialize: serializeChunk,
+      }),
+    begin: () => ({
+      part: { $case: 'begin', value: { ownerId: caller.userId, orgName: caller.orgName, idempotencyKey: key ?? '' } },
+    }),
+    end() {
+      const parsed = fieldsSchema.safeParse(fields);
+      if (!parsed.success) throw badRequest(firstIssue(parsed.error));
+      if (!seen.has('document')) throw badRequest('document: is required');
+      if (!seen.has('reference')) throw badRequest('reference: is required');
+      const f = parsed.data;
+      return [
+        {
+          part: {
+            $case: 'fields',
+            value: {
+              signerName: f.signer_name,
+              signerEmail: f.signer_email,
+              signerEmails: f.signer_emails,
+              attestationType: f.attestation_type,
+              documentName,
+            },
+          },
+        },
+      ];
+    },
+  };
+}
+
+/** A file's bytes: checked by their first bytes (PDF; JPEG or PNG), gathered into messages of about FORWARD_CHUNK. */
+function fileSink(name: 'document' | 'reference'): FileSink<OutgoingChunk> {
+  let head = Buffer.alloc(0);
+  let checked = false;
+  let size = 0;
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  const wrongKind = () =>
+    badRequest(
+      name === 'document' ? 'document: is not a PDF (it must begin with %PDF-)' : 'reference: must be a JPEG or PNG image',
+    );
+  const take = (): OutgoingChunk[] => {
+    if (!pendingBytes) return [];
+    const msg = { bytes: name, chunks: pending, length: pendingBytes };
+    pending = [];
+    pendingBytes = 0;
+    return [msg];
+  };
+  return {
+    tooLarge: 'document: must be at most 200 MB',
+    data(chunk) {
+      size += chunk.length;
+      if (!checked) {
+        head = Buffer.concat([head, chunk]).subarray(0, 8);
+        const verdict = name === 'document' ? pdfHead(head) : imageHead(head);
+        if (verdict === false) throw wrongKind();
+        checked = verdict === true;
+      }
+      if (name === 'reference' && size > MAX_REFERENCE_BYTES) throw badRequest('reference: must be at most 10 MB');
+      pending.push(chunk);
+      pendingBytes += chunk.length;
+      return pendingBytes >= FORWARD_CHUNK ? take() : [];
+    },
+    end() {
+      if (size === 0) throw badRequest(`${name}: is empty`);
+      if (!checked) throw wrongKind();
+      return take();
+    },
+  };
+}
+
+const PDF = Buffer.from('%PDF-');
+function pdfHead(head: Buffer): boolean | undefined {
+  const n = Math.min(head.length, PDF.length);
+  if (!head.subarray(0, n).equals(PDF.subarray(0, n))) return false;
+  return n === PDF.length ? true : undefined;
+}
+const JPEG = Buffer.from([0xff, 0xd8, 0xff]);
+const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+function imageHead(head: Buffer): boolean | undefined {
+  let maybe = false;
+  for (const magic of [JPEG, PNG]) {
+    const n = Math.min(head.length, magic.length);
+    if (head.subarray(0, n).equals(magic.subarray(0, n))) {
+      if (n === magic.length) return true;
+      maybe = true;
+    }
+  }
+  return maybe ? undefined : false;
+}

@@ -1,0 +1,211 @@
+import busboy from 'busboy';
+import type { Request } from 'express';
+import type { ClientStream } from '@signet/kit';
+import { RpcError } from '@signet/kit';
+import { badRequest, HttpError, httpStatusOf } from '../errors.js';
+
+/** After refusing an upload early: how long, and how much of the rest, is read and discarded before closing. */
+const LINGER_MS = 1_000;
+const LINGER_BYTES = 1024 * 1024;
+
+/** How one file of the form becomes messages of the call. Each callback may throw an HttpError to refuse. */
+export type FileSink<W> = {
+  /** Bytes as they arrive: the messages to forward now (none while a sink gathers a larger message). */
+  data(chunk: Buffer): W[];
+  /** The file is complete: its last messages. */
+  end(): W[];
+  /** The 413 detail when busboy's `fileSize` limit cuts the file. */
+  tooLarge: string;
+};
+
+/** What a multipart form is and how it maps onto one client-streaming call. */
+export type UploadForm<W, Res> = {
+  limits: busboy.Limits;
+  /** A declared Content-Length over `bytes` is refused with 413 before anything is read. */
+  maxDeclared?: { bytes: number; detail: string };
+  /** 400 details: the headers cannot be parsed; the body is malformed; busboy's count limits (unset: ignored). */
+  details: { unparsable: string; malformed: string; partsLimit?: string; filesLimit?: string; fieldsLimit?: string };
+  /** A text field: keep it, or throw. */
+  field(name: string, value: string, info: busboy.FieldInfo): void;
+  /** A file starts: check it may come now (throw otherwise) and say how its bytes are forwarded. */
+  file(name: string, info: busboy.FileInfo): FileSink<W>;
+  /** Opens the call (a kit `clientStream` with its deadline); done at the first file. */
+  open(): ClientStream<W, Res>;
+  /** The call's first message, written as it opens. */
+  begin(): W;
+  /** The body is complete: the last messages, or throw (a required part missing, a bad field). */
+  end(): W[];
+  /** A refusal cut an upload still arriving; given the HTTP status. */
+  onCut?(status: number): void;
+};
+
+/**
+ * The one busboy → gRPC client-stream bridge. Files are forwarded strictly one after another as their
+ * bytes arrive, with backpressure both ways (a full call pauses the file; nothing is buffered beyond
+ * what a sink gathers). The response is awaited once the body is complete.
+ *
+ * Any refusal — the form's (sizes, order, a bad field), the service's (answered as soon as it has read
+ * what it needs, e.g. a stale nonce), or the client going away — settles at once, while the body may
+ * still be arriving: the call is cancelled (the service removes what it stored), the upload is detached
+ * and left unread, and the answer carries `Connection: close` (docs/decisions.md "Early refusal of an
+ * upload"). Errors are HttpError or RpcError, answered `{"detail": ...}` by the error boundary.
+ */
+export function bridgeUpload<W, Res>(req: Request, form: UploadForm<W, Res>): Promise<Res> {
+  const declared = Number(req.headers['content-length']);
+  if (form.maxDeclared && declared > form.maxDeclared.bytes) {
+    const e = new HttpError(413, form.maxDeclared.detail);
+    closeUpload(req, e, form.onCut);
+    return Promise.reject(e);
+  }
+  return new Promise<Res>((resolve, reject) => {
+    let failure: unknown;
+    let call: ClientStream<W, Res> | undefined;
+    let bodyDone = false;
+    let response: { value: Res } | undefined;
+    let pumping = Promise.resolve();
+    let bb: busboy.Busboy | undefined;
+
+    /** The first refusal wins and is answered now; nothing more is read or forwarded. */
+    const fail = (e: unknown) => {
+      if (failure) return;
+      failure = e;
+      call?.cancel();
+      if (bb) {
+        req.unpipe(bb);
+        bb.removeAllListeners('file');
+      }
+      if (e instanceof HttpError || e instanceof RpcError) closeUpload(req, e, form.onCut);
+      reject(e);
+    };
+    const settle = () => {
+      if (!failure && bodyDone && response) resolve(response.value);
+    };
+    /** Runs a form callback; a throw refuses the upload. */
+    const attempt = <T>(fn: () => T): T | undefined => {
+      try {
+        return fn();
+      } catch (e) {
+        fail(e);
+        return undefined;
+      }
+    };
+    const open = (): ClientStream<W, Res> => {
+      const c = form.open();
+      call = c;
+      c.result.then(
+        (value) => {
+          response = { value };
+          settle();
+        },
+        // The service may answer before the upload is over: answer the client now. A cancellation we
+        // asked for carries no information; `fail` keeps our reason.
+        (e: unknown) => fail(e),
+      );
+      c.write(form.begin());
+      return c;
+    };
+    /** Writes messages; a full call pauses the source until it drains. */
+    const forward = (messages: W[], pause?: () => void, resume?: () => void) => {
+      if (failure || !call) return;
+      let full = false;
+      for (const m of messages) full = !call.write(m) || full;
+      if (full && pause && resume) {
+        pause();
+        call.onceDrain(resume);
+      }
+    };
+
+    try {
+      bb = busboy({ headers: req.headers, limits: form.limits });
+    } catch {
+      fail(badRequest(form.details.unparsable));
+      return;
+    }
+
+    bb.on('field', (name, value, info) => {
+      if (!failure) attempt(() => form.field(name, value, info));
+    });
+    bb.on('file', (name, stream, info) => {
+      if (failure) return void stream.resume();
+      const sink = attempt(() => form.file(name, info));
+      if (!sink) return void stream.resume();
+      if (!call) open();
+      // Strictly one file after another: busboy may announce the next file while this one's stream
+      // still holds buffered bytes, so each file waits for the previous one to end.
+      pumping = pumping.then(
+        () =>
+          new Promise<void>((done) => {
+            stream.on('limit', () => fail(new HttpError(413, sink.tooLarge)));
+            stream.on('error', () => done());
+            stream.on('end', () => {
+              if (!failure && stream.truncated) fail(new HttpError(413, sink.tooLarge));
+              if (!failure) forward(attempt(() => sink.end()) ?? []);
+              done();
+            });
+            stream.on('data', (chunk: Buffer) => {
+              if (failure) return;
+              const out = attempt(() => sink.data(chunk));
+              if (out)
+                forward(
+                  out,
+                  () => stream.pause(),
+                  () => stream.resume(),
+                );
+            });
+          }),
+      );
+    });
+    if (form.details.partsLimit) bb.on('partsLimit', () => fail(badRequest(form.details.partsLimit!)));
+    if (form.details.filesLimit) bb.on('filesLimit', () => fail(badRequest(form.details.filesLimit!)));
+    if (form.details.fieldsLimit) bb.on('fieldsLimit', () => fail(badRequest(form.details.fieldsLimit!)));
+    bb.on('error', () => fail(badRequest(form.details.malformed)));
+    bb.on(
+      'close',
+      () =>
+        void pumping.then(() => {
+          if (failure) return;
+          const last = attempt(() => form.end());
+          if (!last) return;
+          const c = call ?? open();
+          forward(last);
+          c.end();
+          bodyDone = true;
+          settle();
+        }),
+    );
+    req.on('close', () => {
+      // The client went away before the body was complete: stop, and let the service clean up.
+      if (!req.complete) fail(new HttpError(400, 'the request was aborted'));
+    });
+    req.pipe(bb);
+  });
+}
+
+/**
+ * Leaves the rest of a refused upload unread: the answer (still to be sent by the route or the error
+ * boundary) says `Connection: close`, and once it is flushed the connection is closed instead of the
+ * body being read to its end for a next request. A body already complete keeps its connection.
+ */
+function closeUpload(req: Request, err: HttpError | RpcError, onCut?: (status: number) => void): void {
+  if (req.complete) return;
+  const res = req.res;
+  if (res && !res.headersSent) res.setHeader('Connection', 'close');
+  req.pause();
+  // Node ends a `Connection: close` answer with socket.destroySoon(): FIN, then a close that, with the
+  // upload still arriving, is a TCP reset — which can reach the client before it has read the answer
+  // (Node's own client then reports EPIPE, not the 409). A lingering close instead: FIN after the
+  // answer, then what still arrives is discarded for at most LINGER_MS or LINGER_BYTES, then closed.
+  const socket = req.socket;
+  socket.destroySoon = () => {
+    socket.end();
+    let budget = LINGER_BYTES;
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    socket.once('close', () => clearTimeout(timer));
+    req.on('data', (chunk: Buffer) => {
+      budget -= chunk.length;
+      if (budget < 0) socket.destroy();
+    });
+    req.resume();
+  };
+  onCut?.(err instanceof HttpError ? err.status : httpStatusOf(err));
+}
