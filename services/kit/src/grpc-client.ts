@@ -35,23 +35,18 @@ export type PromiseClient<C> = {
   [K in keyof C as UnaryOf<C[K]> extends never ? never : K]: UnaryOf<C[K]>;
 };
 
-/** A client-streaming method of a generated service definition (e.g. `TransactionServiceService.createTransaction`). */
-export type ClientStreamingMethod<Req, Res> = {
+/** A method of a generated service definition, by whether its requests and its responses stream. */
+type MethodDefinitionOf<Req, Res, RequestStream extends boolean, ResponseStream extends boolean> = {
   path: string;
-  requestStream: true;
-  responseStream: false;
+  requestStream: RequestStream;
+  responseStream: ResponseStream;
   requestSerialize: (value: Req) => Buffer;
   responseDeserialize: (value: Buffer) => Res;
 };
-
-/** A server-streaming method of a generated service definition (e.g. `TransactionServiceService.exportTransactions`). */
-export type ServerStreamingMethod<Req, Res> = {
-  path: string;
-  requestStream: false;
-  responseStream: true;
-  requestSerialize: (value: Req) => Buffer;
-  responseDeserialize: (value: Buffer) => Res;
-};
+/** A client-streaming method, e.g. `TransactionServiceService.createTransaction`. */
+export type ClientStreamingMethod<Req, Res> = MethodDefinitionOf<Req, Res, true, false>;
+/** A server-streaming method, e.g. `TransactionServiceService.exportTransactions`. */
+export type ServerStreamingMethod<Req, Res> = MethodDefinitionOf<Req, Res, false, true>;
 
 /** An open client-streaming call: write with backpressure, end, then the one response. */
 export type ClientStream<W, Res> = {
