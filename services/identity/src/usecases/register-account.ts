@@ -3,10 +3,8 @@ import { codeExpiry } from '../domain/codes.js';
 import { signupCodeMail } from '../domain/mail.js';
 import { codeHash, hashPassword, newCode } from '../domain/secrets.js';
 import { checkPassword, checkText, normEmail } from '../domain/validate.js';
-import type { SignupRepository } from '../store/signup.repository.js';
-import type { UserRepository } from '../store/user.repository.js';
-import type { IdentityDeps } from './deps.js';
 import { sendMail } from './send-mail.js';
+import type { SignupCodeDeps } from './send-signup-code.js';
 
 export type RegisterInput = { email: string; password: string; name: string };
 
@@ -14,13 +12,7 @@ export type RegisterInput = { email: string; password: string; name: string };
  * Starts (or restarts) a sign-up: the password is hashed (argon2id) into an intent that carries a
  * fresh hashed code, and the code is mailed. Returns when the code expires.
  */
-export async function registerAccount(
-  deps: Pick<IdentityDeps, 'mailer' | 'metrics' | 'logger' | 'now'> & {
-    users: Pick<UserRepository, 'exists'>;
-    signups: Pick<SignupRepository, 'upsert' | 'removeIfCode'>;
-  },
-  input: RegisterInput,
-): Promise<Date> {
+export async function registerAccount(deps: SignupCodeDeps<'upsert' | 'removeIfCode'>, input: RegisterInput): Promise<Date> {
   const email = normEmail(input.email);
   const password = checkPassword(input.password);
   const name = checkText(input.name, 'name');

@@ -4,16 +4,17 @@ import { codeHash, newCode } from '../domain/secrets.js';
 import { normEmail } from '../domain/validate.js';
 import type { UserRepository } from '../store/user.repository.js';
 import type { IdentityDeps } from './deps.js';
-import { sendMail } from './send-mail.js';
+import { sendMail, type MailDeps } from './send-mail.js';
 
 /**
  * Mails a password reset code when the email has an account. The answer is the same either way,
  * and comes before the mail is sent, so neither it nor its timing tells whether an account exists.
  */
 export async function sendResetCode(
-  deps: Pick<IdentityDeps, 'mailer' | 'metrics' | 'logger' | 'now'> & {
-    users: Pick<UserRepository, 'byEmail' | 'setResetCode'>;
-  },
+  deps: MailDeps &
+    Pick<IdentityDeps, 'now'> & {
+      users: Pick<UserRepository, 'byEmail' | 'setResetCode'>;
+    },
   rawEmail: string,
 ): Promise<void> {
   const email = normEmail(rawEmail);

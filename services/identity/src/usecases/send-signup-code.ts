@@ -6,16 +6,14 @@ import { normEmail } from '../domain/validate.js';
 import type { SignupRepository } from '../store/signup.repository.js';
 import type { UserRepository } from '../store/user.repository.js';
 import type { IdentityDeps } from './deps.js';
-import { sendMail } from './send-mail.js';
+import { sendMail, type MailDeps } from './send-mail.js';
+
+/** What mailing a sign-up code needs, with the sign-up intent methods the caller uses. */
+export type SignupCodeDeps<M extends keyof SignupRepository> = MailDeps &
+  Pick<IdentityDeps, 'now'> & { users: Pick<UserRepository, 'exists'>; signups: Pick<SignupRepository, M> };
 
 /** Mails a fresh sign-up code to a pending intent (the old code and its wrong tries are gone). Returns its expiry. */
-export async function sendSignupCode(
-  deps: Pick<IdentityDeps, 'mailer' | 'metrics' | 'logger' | 'now'> & {
-    users: Pick<UserRepository, 'exists'>;
-    signups: Pick<SignupRepository, 'byEmail' | 'setCode'>;
-  },
-  rawEmail: string,
-): Promise<Date> {
+export async function sendSignupCode(deps: SignupCodeDeps<'byEmail' | 'setCode'>, rawEmail: string): Promise<Date> {
   const email = normEmail(rawEmail);
   if (await deps.users.exists(email)) throw accountExists();
   const intent = await deps.signups.byEmail(email);
