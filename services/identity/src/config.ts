@@ -9,6 +9,10 @@ export const identityConfigSchema = baseSchema.extend({
   REDIS_URL: env.redisUrl,
   SMTP_URL: env.smtpUrl,
   MAIL_FROM: z.string().default('Signet <no-reply@signet.invalid>'),
+  /**
+   * Not read by identity. Kept only because the chart sets it (`public: true` in its service
+   * catalog) and the chart test refuses a variable the schema does not declare: drop both together.
+   */
   PUBLIC_BASE_URL: env.httpUrl,
   /** HS256 key for session JWTs. */
   JWT_SECRET: env.secret(32),
