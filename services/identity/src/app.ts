@@ -13,7 +13,7 @@ import {
 import { identityV1 } from '@signet/proto';
 import { Redis } from 'ioredis';
 import type { IdentityConfig } from './config.js';
-import { createSecretBox } from './domain/secrets.js';
+import { argon2idPasswords, createSecretBox } from './domain/secrets.js';
 import { createSessions } from './domain/session.js';
 import { identityMetrics } from './metrics.js';
 import { identityHandlers } from './server.js';
@@ -47,6 +47,7 @@ export async function startIdentity(cfg: IdentityConfig, opts: { logger?: Logger
     signups,
     apiKeys,
     sessions: createSessions(cfg.JWT_SECRET),
+    passwords: argon2idPasswords,
     box: createSecretBox(cfg.TOTP_ENCRYPTION_KEY),
     mfaChallenges: createMfaChallengeRepository(redis, cfg.REDIS_KEY_PREFIX),
     mailer,

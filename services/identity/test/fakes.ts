@@ -131,3 +131,9 @@ export function fakeMfaChallenges() {
     remove: async (id: string) => docs.delete(id),
   };
 }
+
+/** A password hasher without argon2's cost (the real one is tested in domain/secrets.test.ts). */
+export const fakePasswords = {
+  hash: async (password: string) => `fake$${password}`,
+  verify: async (stored: string | null | undefined, password: string) => stored === `fake$${password}`,
+};

@@ -76,3 +76,10 @@ export async function verifyPassword(stored: string | null | undefined, password
   }
   return argon2.verify(stored, password).catch(() => false);
 }
+
+/** How passwords are hashed and checked; use cases take it as a dependency (argon2idPasswords in the service). */
+export type PasswordHasher = {
+  hash(password: string): Promise<string>;
+  verify(stored: string | null | undefined, password: string): Promise<boolean>;
+};
+export const argon2idPasswords: PasswordHasher = { hash: hashPassword, verify: verifyPassword };

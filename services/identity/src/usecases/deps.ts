@@ -1,5 +1,5 @@
 import type { Logger, Mailer } from '@signet/kit';
-import type { SecretBox } from '../domain/secrets.js';
+import type { PasswordHasher, SecretBox } from '../domain/secrets.js';
 import type { Sessions } from '../domain/session.js';
 import type { IdentityMetrics } from '../metrics.js';
 import type { ApiKeyRepository } from '../store/api-key.repository.js';
@@ -17,6 +17,8 @@ export type IdentityDeps = {
   apiKeys: ApiKeyRepository;
   mfaChallenges: MfaChallengeRepository;
   sessions: Sessions;
+  /** argon2id (domain/secrets.ts). */
+  passwords: PasswordHasher;
   box: SecretBox;
   mailer: Pick<Mailer, 'send'>;
   /** SESSION_TTL_HOURS: the session length of accounts that have not set one. */

@@ -1,6 +1,6 @@
 import { badCredentials } from '../domain/errors.js';
 import { MFA_CHALLENGE_TTL_S, challengeExpiry } from '../domain/login-challenge.js';
-import { newOpaqueToken, sha256, verifyPassword } from '../domain/secrets.js';
+import { newOpaqueToken, sha256 } from '../domain/secrets.js';
 import type { MfaChallengeRepository } from '../store/mfa-challenge.repository.js';
 import type { UserRepository } from '../store/user.repository.js';
 import type { IdentityDeps } from './deps.js';
@@ -13,7 +13,7 @@ export type LoginResult = { kind: 'session'; session: IssuedSession } | { kind: 
  * answer. With TOTP on, the answer is a short-lived challenge (kept only as its hash), not a session.
  */
 export async function logIn(
-  deps: Pick<IdentityDeps, 'sessions' | 'defaultSessionTtlHours' | 'metrics' | 'now'> & {
+  deps: Pick<IdentityDeps, 'passwords' | 'sessions' | 'defaultSessionTtlHours' | 'metrics' | 'now'> & {
     users: Pick<UserRepository, 'byEmail'>;
     mfaChallenges: Pick<MfaChallengeRepository, 'create'>;
   },
@@ -22,7 +22,7 @@ export async function logIn(
   // No shape check (normEmail): whatever is not an account's email is a wrong credential.
   const email = input.email.trim().toLowerCase();
   const user = email && input.password ? await deps.users.byEmail(email) : null;
-  const ok = await verifyPassword(user?.password_hash, input.password);
+  const ok = await deps.passwords.verify(user?.password_hash, input.password);
   if (!user || !ok) {
     deps.metrics.logins.inc({ result: 'bad_credentials' });
     throw badCredentials();

@@ -1,7 +1,7 @@
 import { accountExists } from '../domain/errors.js';
 import { codeExpiry } from '../domain/codes.js';
 import { signupCodeMail } from '../domain/mail.js';
-import { codeHash, hashPassword, newCode } from '../domain/secrets.js';
+import { codeHash, newCode, type PasswordHasher } from '../domain/secrets.js';
 import { checkPassword, checkText, normEmail } from '../domain/validate.js';
 import { sendMail } from './send-mail.js';
 import type { SignupCodeDeps } from './send-signup-code.js';
@@ -12,12 +12,15 @@ export type RegisterInput = { email: string; password: string; name: string };
  * Starts (or restarts) a sign-up: the password is hashed (argon2id) into an intent that carries a
  * fresh hashed code, and the code is mailed. Returns when the code expires.
  */
-export async function registerAccount(deps: SignupCodeDeps<'upsert' | 'removeIfCode'>, input: RegisterInput): Promise<Date> {
+export async function registerAccount(
+  deps: SignupCodeDeps<'upsert' | 'removeIfCode'> & { passwords: PasswordHasher },
+  input: RegisterInput,
+): Promise<Date> {
   const email = normEmail(input.email);
   const password = checkPassword(input.password);
   const name = checkText(input.name, 'name');
   if (await deps.users.exists(email)) throw accountExists();
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await deps.passwords.hash(password);
   const code = newCode();
   const hash = codeHash('signup', email, code);
   const expires = codeExpiry(deps.now());

@@ -1,6 +1,6 @@
 import { badCode } from '../domain/errors.js';
 import { burnsCode, liveCodeHash } from '../domain/codes.js';
-import { codeHash, hashPassword, sameHash } from '../domain/secrets.js';
+import { codeHash, sameHash } from '../domain/secrets.js';
 import { checkCode, checkPassword, normEmail } from '../domain/validate.js';
 import type { UserRepository } from '../store/user.repository.js';
 import type { IdentityDeps } from './deps.js';
@@ -10,7 +10,7 @@ import type { IdentityDeps } from './deps.js';
  * right one sets the password, which spends the code and ends every older session. Returns the user id.
  */
 export async function resetPassword(
-  deps: Pick<IdentityDeps, 'metrics' | 'now'> & {
+  deps: Pick<IdentityDeps, 'passwords' | 'metrics' | 'now'> & {
     users: Pick<UserRepository, 'byEmail' | 'countWrongResetCode' | 'burnResetCode' | 'setPassword'>;
   },
   input: { email: string; code: string; newPassword: string },
@@ -30,7 +30,7 @@ export async function resetPassword(
     deps.metrics.codes.inc({ purpose: 'reset', result: 'wrong' });
     throw badCode();
   }
-  const updated = await deps.users.setPassword(user._id, await hashPassword(next), user.password_version);
+  const updated = await deps.users.setPassword(user._id, await deps.passwords.hash(next), user.password_version);
   if (!updated) throw badCode();
   deps.metrics.codes.inc({ purpose: 'reset', result: 'ok' });
   return user._id;
