@@ -13,16 +13,17 @@ import {
 import { billingV1 } from '@signet/proto';
 import { Redis } from 'ioredis';
 import type { BillingConfig } from './config.js';
+import { createVerifier } from './domain/signature.js';
 import { USER_CREATED_SUBJECT, userCreatedConsumer } from './events/user-created.consumer.js';
-import { billingHandlers } from './grpc/billing.handler.js';
+import { startDowngradeSweep } from './jobs/downgrade.sweep.js';
+import { billingMetrics } from './metrics.js';
+import { billingHandlers } from './server.js';
 import { createAccountRepository } from './store/account.repository.js';
 import { createConsumptionRepository } from './store/consumption.repository.js';
 import { createDeliveryRepository } from './store/delivery.repository.js';
 import { createUserDirectory } from './store/user-directory.repository.js';
-import { startDowngradeSweep } from './sweep/downgrade.sweep.js';
-import { accountChanger } from './usage/change-account.js';
-import { createUsage } from './usage/consume.js';
-import { createWebhookHandler } from './webhook/handle-webhook.js';
+import { accountChanger } from './usecases/change-account.js';
+import type { BillingDeps } from './usecases/deps.js';
 
 export type BillingOptions = { logger?: Logger };
 
@@ -50,35 +51,27 @@ export async function startBilling(cfg: BillingConfig, opts: BillingOptions = {}
     { name: 'redis', check: () => redis.ping() },
   ];
   const relay = createOutboxRelay(bus, [accounts.model], { metrics, logger });
-  const usage = createUsage({ accounts, consumptions, metrics, logger });
   const change = accountChanger(accounts, consumptions);
-  const handleWebhook = createWebhookHandler({
-    secret: cfg.WEBHOOK_SECRET,
-    catalog: cfg.PRODUCT_CATALOG,
-    graceMs: cfg.GRACE_PERIOD_DAYS * 86_400_000,
+  const deps: BillingDeps = {
     accounts,
-    change,
+    consumptions,
     deliveries,
     users,
-    metrics,
+    change,
+    verifyWebhook: createVerifier(cfg.WEBHOOK_SECRET),
+    catalog: cfg.PRODUCT_CATALOG,
+    graceMs: cfg.GRACE_PERIOD_DAYS * 86_400_000,
+    metrics: billingMetrics(metrics),
     logger,
-    onChange: relay.kick,
-  });
+    onAccountChanged: relay.kick,
+  };
   const consumer = await startConsumer(
     bus,
     { durable: 'billing-identity-user-created', subjects: [USER_CREATED_SUBJECT] },
-    userCreatedConsumer({ users, logger }),
+    userCreatedConsumer(deps),
     { metrics, logger },
   );
-  const sweep = startDowngradeSweep({
-    accounts,
-    change,
-    redis,
-    intervalMs: cfg.SWEEP_INTERVAL_MS,
-    metrics,
-    logger,
-    onChange: relay.kick,
-  });
+  const sweep = startDowngradeSweep({ ...deps, logger, redis, intervalMs: cfg.SWEEP_INTERVAL_MS });
 
   const served = await serveGrpc({
     name: 'billing',
@@ -87,11 +80,7 @@ export async function startBilling(cfg: BillingConfig, opts: BillingOptions = {}
     grpcPort: cfg.GRPC_PORT,
     opsPort: cfg.OPS_PORT,
     checks,
-    register: (server) =>
-      addService(server, billingV1.BillingServiceService, billingHandlers({ accounts, usage, handleWebhook }), {
-        metrics,
-        logger,
-      }),
+    register: (server) => addService(server, billingV1.BillingServiceService, billingHandlers(deps), { metrics, logger }),
   });
   return {
     grpcPort: served.grpcPort,

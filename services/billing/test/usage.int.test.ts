@@ -7,7 +7,7 @@ import { billingV1, eventsV1 } from '@signet/proto';
 import { freePort } from '../../../test/harness/local-infra.js';
 import { billingConfigSchema } from '../src/config.js';
 import { startBilling } from '../src/app.js';
-import { createLease } from '../src/sweep/lease.js';
+import { createLease } from '../src/jobs/lease.js';
 
 describe('billing ConsumeSignature / RefundSignature / GetAccount against FerretDB', () => {
   let svc: Awaited<ReturnType<typeof startBilling>>;

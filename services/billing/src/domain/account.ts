@@ -48,6 +48,8 @@ export function newAccount(userId: string): AccountState {
   };
 }
 
+export type AccountView = ReturnType<typeof accountView>;
+
 /** The account as callers see it, with the month's usage and the credits spent counted from consumptions. */
 export function accountView(a: AccountState, usage: { monthUsed: number; creditsSpent: number }) {
   return {

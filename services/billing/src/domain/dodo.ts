@@ -76,6 +76,22 @@ export function parseEvent(body: unknown): WebhookEvent {
   return { kind: 'other', type: env.type, at, data: env.data };
 }
 
+/**
+ * A verified body as text: its `type` (for the delivery record, `unknown` when absent, at most 100
+ * characters) and the classified event, or null when it is not JSON or not the documented envelope.
+ */
+export function parseDelivery(text: string): { type: string; event: WebhookEvent | null } {
+  let type = 'unknown';
+  try {
+    const json: unknown = JSON.parse(text);
+    type =
+      typeof (json as { type?: unknown })?.type === 'string' ? String((json as { type: string }).type).slice(0, 100) : 'unknown';
+    return { type, event: parseEvent(json) };
+  } catch {
+    return { type, event: null };
+  }
+}
+
 /** Our metadata `{user_id, plan}`; absent or empty on bodies the service did not create (dashboard tests). */
 export function metadataOf(ev: WebhookEvent): { userId: string | null; plan: unknown; email: string | null } {
   const obj =

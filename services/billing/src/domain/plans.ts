@@ -4,6 +4,9 @@ export type PaidTier = Exclude<Plan, 'Free'>;
 
 export const MONTHLY_LIMIT: Record<Plan, number> = { Free: 3, Pro: 25, Firm: 150 };
 
+/** The period of credit consumptions: credits do not expire with the month. */
+export const CREDIT_PERIOD = 'credit';
+
 /** The usage period a moment falls in: its UTC calendar month, `YYYY-MM`. */
 export function usagePeriod(at: Date): string {
   return at.toISOString().slice(0, 7);

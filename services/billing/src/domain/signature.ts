@@ -1,6 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 
 export type WebhookHeaders = { id: string; timestamp: string; signature: string };
+export type WebhookVerifier = (body: Buffer, h: WebhookHeaders) => boolean;
 
 /**
  * Standard Webhooks verification (the `standardwebhooks` package, ≥ 1.1: it refuses an empty key):
@@ -8,7 +9,7 @@ export type WebhookHeaders = { id: string; timestamp: string; signature: string 
  * any `v1,` entry of the space-separated signature list may match (constant-time compare), and the
  * timestamp must lie within 5 minutes of now, either way. Returns false on any failure.
  */
-export function createVerifier(secret: string) {
+export function createVerifier(secret: string): WebhookVerifier {
   const wh = new Webhook(secret);
   return (body: Buffer, h: WebhookHeaders): boolean => {
     // The package parses the timestamp with parseInt, which would accept "123abc".

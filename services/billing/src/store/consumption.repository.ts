@@ -60,14 +60,20 @@ export function createConsumptionRepository(conn: Connection) {
       await model.init();
       await refunds.init();
     },
-    find: (userId: string, id: string) => model.findOne(key(userId, id), { _id: 0 }).lean<Consumption>(),
-    findRefund: (userId: string, id: string) => refunds.findOne(key(userId, id), { _id: 0 }).lean<Omit<Consumption, 'slot'>>(),
+    async find(userId: string, id: string): Promise<Consumption | null> {
+      return model.findOne(key(userId, id), { _id: 0 }).lean<Consumption>();
+    },
+    async findRefund(userId: string, id: string): Promise<Omit<Consumption, 'slot'> | null> {
+      return refunds.findOne(key(userId, id), { _id: 0 }).lean<Omit<Consumption, 'slot'>>();
+    },
     /** Slots taken in a period. */
     async takenSlots(userId: string, source: Source, period: string): Promise<Set<number>> {
       const docs = await model.find({ user_id: userId, source, period }, { slot: 1, _id: 0 }).lean<{ slot: number }[]>();
       return new Set(docs.map((d) => d.slot));
     },
-    count: (userId: string, source: Source, period: string) => model.countDocuments({ user_id: userId, source, period }),
+    async count(userId: string, source: Source, period: string): Promise<number> {
+      return model.countDocuments({ user_id: userId, source, period });
+    },
     /** Takes a slot for the consumption: 'taken' on success, 'slot_taken' or 'id_used' on a unique-index refusal. */
     async take(c: Consumption): Promise<'taken' | 'slot_taken' | 'id_used'> {
       try {

@@ -49,7 +49,9 @@ export function createDeliveryRepository(conn: Connection) {
     async init() {
       await model.init();
     },
-    find: (webhookId: string) => model.findOne({ webhook_id: webhookId }, { _id: 0 }).lean<Delivery>(),
+    async find(webhookId: string): Promise<Delivery | null> {
+      return model.findOne({ webhook_id: webhookId }, { _id: 0 }).lean<Delivery>();
+    },
     /** Records a delivery; false when this webhook-id was recorded before. */
     async record(d: Omit<Delivery, 'state' | 'result' | 'outcome' | 'user_id' | 'done_at'>): Promise<boolean> {
       try {

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { newAccount } from '../domain/account.js';
+import { usagePeriod } from '../domain/plans.js';
+import { fakeAccounts, fakeConsumptions, fakeMetrics } from '../../test/fakes.js';
+import { consumeSignature } from './consume-signature.js';
+import { refundSignature } from './refund-signature.js';
+
+function setup(credits = 0, plan: 'Free' | 'Pro' = 'Free') {
+  const { accounts } = fakeAccounts([{ ...newAccount('u1'), plan, credits_granted: credits }]);
+  const consumptions = fakeConsumptions();
+  const m = fakeMetrics();
+  return { deps: { accounts, consumptions, metrics: m.metrics }, consumptions, ...m };
+}
+const consume = (deps: ReturnType<typeof setup>['deps'], consumptionId: string) =>
+  consumeSignature(deps, { userId: 'u1', consumptionId });
+
+describe('consumeSignature', () => {
+  it("takes this month's quota first, then credits, then refuses with QUOTA_EXHAUSTED", async () => {
+    const { deps, consumptions, counted } = setup(2);
+    const sources = [];
+    for (const id of ['a', 'b', 'c', 'd', 'e']) sources.push((await consume(deps, id)).source);
+    expect(sources).toEqual(['quota', 'quota', 'quota', 'credit', 'credit']);
+    expect(consumptions.all.filter((c) => c.source === 'quota').every((c) => c.period === usagePeriod(new Date()))).toBe(true);
+    await expect(consume(deps, 'f')).rejects.toMatchObject({ kind: 'quota_exhausted', reason: 'QUOTA_EXHAUSTED' });
+    expect(counted('quotaRejections')).toBe(1);
+    expect(counted('consumptions', { source: 'quota' })).toBe(3);
+    expect(counted('consumptions', { source: 'credit' })).toBe(2);
+  });
+
+  it('answers a repeated consumption id with its first source and takes nothing more', async () => {
+    const { deps, consumptions, counted } = setup();
+    expect(await consume(deps, 'a')).toEqual({ source: 'quota' });
+    expect(await consume(deps, 'a')).toEqual({ source: 'quota' });
+    expect(consumptions.all).toHaveLength(1);
+    expect(counted('consumptions')).toBe(1);
+  });
+
+  it('gives a Pro account 25 a month', async () => {
+    const { deps } = setup(0, 'Pro');
+    for (let i = 0; i < 25; i++) await consume(deps, `c${i}`);
+    await expect(consume(deps, 'one-more')).rejects.toMatchObject({ reason: 'QUOTA_EXHAUSTED' });
+  });
+
+  it('refuses a refunded consumption id, and malformed ids before touching the store', async () => {
+    const { deps } = setup();
+    await consume(deps, 'a');
+    expect(await refundSignature(deps, { userId: 'u1', consumptionId: 'a' })).toBe(true);
+    await expect(consume(deps, 'a')).rejects.toMatchObject({ kind: 'conflict' });
+    await expect(consumeSignature(deps, { userId: 'a b', consumptionId: 'x' })).rejects.toMatchObject({
+      kind: 'invalid_argument',
+      message: expect.stringMatching(/^user_id/),
+    });
+    await expect(consumeSignature(deps, { userId: 'u1', consumptionId: '' })).rejects.toMatchObject({
+      message: expect.stringMatching(/^consumption_id/),
+    });
+  });
+});
+
+describe('refundSignature', () => {
+  it('gives the slot back once, answers true on every repeat and false for an unknown id or another user', async () => {
+    const { deps, consumptions, counted } = setup();
+    await consume(deps, 'a');
+    for (let i = 0; i < 3; i++) expect(await refundSignature(deps, { userId: 'u1', consumptionId: 'a' })).toBe(true);
+    expect(consumptions.all).toHaveLength(0);
+    expect(counted('refunds', { source: 'quota' })).toBe(1);
+    expect(await refundSignature(deps, { userId: 'u2', consumptionId: 'a' })).toBe(false);
+    expect(await refundSignature(deps, { userId: 'u1', consumptionId: 'never' })).toBe(false);
+    // The freed quota slot is usable again.
+    expect((await consume(deps, 'b')).source).toBe('quota');
+  });
+
+  it('finishes a refund whose record was written but whose slot was not freed', async () => {
+    const { deps, consumptions, counted } = setup();
+    await consume(deps, 'a');
+    consumptions.refunds.push({ ...consumptions.all[0]!, created_at: new Date() });
+    expect(await refundSignature(deps, { userId: 'u1', consumptionId: 'a' })).toBe(true);
+    expect(consumptions.all).toHaveLength(0);
+    expect(counted('refunds')).toBe(0);
+  });
+});

@@ -1,0 +1,54 @@
+import { conflict } from '@signet/kit';
+import { newAccount } from '../domain/account.js';
+import { signatureQuotaExhausted } from '../domain/errors.js';
+import { CREDIT_PERIOD, MONTHLY_LIMIT, usagePeriod } from '../domain/plans.js';
+import { checkId } from '../domain/validate.js';
+import type { AccountRepository } from '../store/account.repository.js';
+import type { ConsumptionRepository, Source } from '../store/consumption.repository.js';
+import type { BillingDeps } from './deps.js';
+
+type Consumptions = Pick<ConsumptionRepository, 'find' | 'findRefund' | 'takenSlots' | 'take'>;
+export type ConsumeDeps = Pick<BillingDeps, 'metrics'> & {
+  accounts: Pick<AccountRepository, 'latest'>;
+  consumptions: Consumptions;
+};
+
+/** Tries the free slots below `limit` in order; the existing consumption when the id was used already. */
+async function takeSlot(consumptions: Consumptions, userId: string, id: string, source: Source, period: string, limit: number) {
+  const taken = await consumptions.takenSlots(userId, source, period);
+  for (let slot = 0; slot < limit; slot++) {
+    if (taken.has(slot)) continue;
+    const r = await consumptions.take({ user_id: userId, consumption_id: id, source, period, slot, created_at: new Date() });
+    if (r === 'taken') return { source, fresh: true };
+    if (r === 'id_used') return { source: (await consumptions.find(userId, id))?.source ?? source, fresh: false };
+  }
+  return null;
+}
+
+/**
+ * ConsumeSignature. A consumption is one insert that takes a free slot: a quota slot of this UTC
+ * month below the plan's limit first, else a credit slot below the credits granted. The unique
+ * indexes on the slot and on the consumption id make that insert atomic and idempotent (see the
+ * consumption repository). A consumption id that was refunded cannot be used again.
+ */
+export async function consumeSignature(
+  deps: ConsumeDeps,
+  input: { userId: string; consumptionId: string },
+): Promise<{ source: Source }> {
+  const userId = checkId('user_id', input.userId);
+  const id = checkId('consumption_id', input.consumptionId);
+  const { consumptions } = deps;
+  const prior = await consumptions.find(userId, id);
+  if (prior) return { source: prior.source };
+  if (await consumptions.findRefund(userId, id)) throw conflict('this consumption was refunded; use a new consumption id');
+  const state = (await deps.accounts.latest(userId)) ?? newAccount(userId);
+  const got =
+    (await takeSlot(consumptions, userId, id, 'quota', usagePeriod(new Date()), MONTHLY_LIMIT[state.plan])) ??
+    (await takeSlot(consumptions, userId, id, 'credit', CREDIT_PERIOD, state.credits_granted));
+  if (!got) {
+    deps.metrics.quotaRejections.inc();
+    throw signatureQuotaExhausted();
+  }
+  if (got.fresh) deps.metrics.consumptions.inc({ source: got.source });
+  return { source: got.source };
+}
