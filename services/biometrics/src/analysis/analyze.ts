@@ -19,6 +19,7 @@ import {
 } from './sequence.js';
 import { lightResponse, type LightResult } from './light.js';
 import { identityThreshold, poseBucket } from './identity.js';
+import { framePlan } from './frame-plan.js';
 
 export type CheckName =
   | 'face_present'
@@ -98,7 +99,7 @@ export class AnalysisDeadlineError extends Error {
 
 export class InvalidChallengeError extends Error {}
 
-type Detector = (img: RgbImage, o: { embed: boolean; supporting: boolean }) => Promise<FaceObs[]>;
+type Detector = (img: RgbImage, o: { embed: boolean; supporting: boolean; iris?: boolean }) => Promise<FaceObs[]>;
 
 /** Detection through the worker pool when there is one, else in this thread. */
 function makeDetector(m: LoadedModels, cfg: AnalysisConfig, stats: { ms: number; calls: number }): Detector {
@@ -257,11 +258,12 @@ export async function analyzeCapture(
   const requireVoice = input.requireVoice ?? cfg.voice.required;
   deadline('decode');
 
-  // ---- pass 1: mesh, iris and the identity descriptor on every sampled frame
+  // ---- pass 1: mesh on every sampled frame; the descriptor and the iris where the plan says
+  const plan = framePlan(video.times, input.challenge, cfg);
   const perFrame: FaceObs[][] = await mapLimited(
     video.frames,
     parallel,
-    (f) => detect(f, { embed: true, supporting: false }),
+    (f, i) => detect(f, { embed: plan.embed[i], supporting: false, iris: plan.iris[i] }),
     () => deadline('landmarks'),
   );
   trackPrimary(perFrame);
@@ -278,7 +280,7 @@ export async function analyzeCapture(
       t: video.times[i],
       yaw: f.yawDeg,
       pitch: f.pitchDeg,
-      ear: meanEar(f.mesh),
+      ear: plan.iris[i] ? meanEar(f.mesh) : null,
       mouthWidth: mm.widthRatio,
       cornerLift: mm.cornerLift,
     };
@@ -289,11 +291,15 @@ export async function analyzeCapture(
   const seq = matchSequence(actions, events, input.challenge.windows);
   const strays = input.challenge.strict && input.challenge.windows ? strayEvents(events, seq.matched) : [];
 
-  // non-rigid motion relative to the first face frame
+  // non-rigid motion relative to the first face frame, among frames meshed alike (the iris
+  // refinement moves the eye contours: mixing the two would look like motion on a still photo)
   let motion = 0;
-  if (faceFrames.length > 1) {
-    const base = perFrame[faceFrames[0]][0].mesh;
-    for (const i of faceFrames) motion = Math.max(motion, nonRigidResidual(base, perFrame[i][0].mesh));
+  const withIris = faceFrames.filter((i) => plan.iris[i]);
+  const without = faceFrames.filter((i) => !plan.iris[i]);
+  const alike = withIris.length >= without.length ? withIris : without;
+  if (alike.length > 1) {
+    const base = perFrame[alike[0]][0].mesh;
+    for (const i of alike) motion = Math.max(motion, nonRigidResidual(base, perFrame[i][0].mesh));
   }
   // sensor noise: inter-frame variance of consecutive sampled frames
   const greys = video.frames.map(grey);
@@ -327,7 +333,8 @@ export async function analyzeCapture(
       }
     }
   }
-  const identityCoverage = faceFrames.length ? embFrames.length / faceFrames.length : 0;
+  const planned = faceFrames.filter((i) => plan.embed[i]);
+  const identityCoverage = planned.length ? embFrames.length / planned.length : 0;
   // the video's identity for the reference: mean descriptor of the near-neutral frames
   const nearEmb = embFrames.filter((i) => near.includes(i));
   const videoEmb = embFrames.length ? meanEmbedding((nearEmb.length ? nearEmb : embFrames).map(embOf)) : null;
@@ -369,7 +376,9 @@ export async function analyzeCapture(
     light = lightResponse({
       frames: video.frames,
       times: video.times,
-      faces: perFrame.map((f) => (f[0] ? { mesh: f[0].mesh } : null)),
+      // near-neutral frames only: a turned head shows other skin under other shading, which moves
+      // its colour as much as the screen does (a genuine capture with two turns scored 0.48)
+      faces: perFrame.map((f, i) => (f[0] && poseBucket(deltas[i], cfg) === 'neutral' ? { mesh: f[0].mesh } : null)),
       colours: input.challenge.light.colours,
       changes: input.challenge.light.changes,
       end: input.challenge.light.end,
@@ -434,7 +443,7 @@ export async function analyzeCapture(
         (identityWorst
           ? `; worst at ${identityWorst.t.toFixed(1)} s, ${identityWorst.pose}: ${identityWorst.distance.toFixed(3)} > ${identityWorst.threshold}`
           : '') +
-        `); ${(identityCoverage * 100).toFixed(0)} % of face frames described`,
+        `); ${(identityCoverage * 100).toFixed(0)} % of the face frames planned for it described`,
     ),
     final_frame_match: check(
       finalDist !== null && finalDist <= c.finalFrame.maxDistance && finalNcc >= c.finalFrame.minNcc,

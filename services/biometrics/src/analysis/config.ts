@@ -30,11 +30,17 @@ export const analysisConfig = {
    *  left (nose towards image right in a non-mirrored capture), which DEcreases Human's yaw, hence
    *  leftSign −1. */
   turn: { minDeltaDeg: 7.5, returnDeg: 4, minFrames: 2, leftSign: -1 as 1 | -1 },
+  /** Two runs of one action this close (seconds, end to start) are one action seen twice: a head
+   *  turn whose yaw dips under the return angle for a frame or two (at 8 fps, up to two frames)
+   *  was counted as a second, stray turn outside the window (eval: a genuine capture failed so). */
+  mergeGapS: 0.4,
   /** Look up: pitch change from baseline (Human degrees); looking up decreases Human's pitch. */
   lookUp: { minDeltaDeg: 6, returnDeg: 3, minFrames: 2, upSign: -1 as 1 | -1 },
   /** Blink: mean eye-aspect-ratio drop relative to the baseline EAR, for ≥ minFrames frames and
-   *  recovery; only counted while the head is near neutral (|Δyaw|, |Δpitch| below maxPoseDeg). */
-  blink: { minDrop: 0.3, recoverDrop: 0.15, minFrames: 1, maxPoseDeg: 6 },
+   *  recovery; only counted while the head is near neutral (|Δyaw|, |Δpitch| below maxPoseDeg).
+   *  0.25, not 0.3: a rendered closed lid dropped one face's ratio by 28 %, where open eyes vary by
+   *  ≤ 5 % (p90, with the iris refinement); a blink is no barrier to an attacker either way. */
+  blink: { minDrop: 0.25, recoverDrop: 0.15, minFrames: 1, maxPoseDeg: 6 },
   /** Smile: mouth width ratio increase (relative) OR corner lift increase (in inter-ocular units),
    *  near-neutral head pose, ≥ minFrames, and back. */
   smile: { minWidthIncrease: 0.07, minLiftIncrease: 0.03, minFrames: 2, maxPoseDeg: 8 },
@@ -57,7 +63,9 @@ export const analysisConfig = {
      *  other-person frame distance measured on rendered captures (eval/evaluate.ts, 27 genuine
      *  captures of 6 people: neutral 0.766 | 0.854, turned 0.779 | 0.857, up 0.638 | 0.938). */
     poseMaxDistance: { neutral: 0.81, turned: 0.82, up: 0.79 },
-    /** fraction of face frames that must carry a descriptor */
+    /** the description runs on every embedEvery-th sampled frame (and on the last frames: frame-plan.ts) */
+    embedEvery: 2,
+    /** fraction of the face frames planned for a description that must carry one */
     minCoverage: 0.9,
   },
   /** final_frame_match: descriptor distance to the last embedded video frames AND pixel

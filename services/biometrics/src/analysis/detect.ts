@@ -19,6 +19,8 @@ export interface FaceObs {
 export interface DetectOpts {
   /** compute the faceres descriptor */
   embed: boolean;
+  /** refine the eyes with the iris model (default true): the eye-aspect ratio of a blink needs it */
+  iris?: boolean;
   /** run antispoof + liveness (supporting signals) */
   supporting: boolean;
   maxFaces: number;
@@ -35,6 +37,7 @@ export interface DetectResult {
 export async function detectFacesLocal(m: LoadedModels, img: RgbImage, o: DetectOpts): Promise<DetectResult> {
   const fc = m.human.config.face as unknown as Record<string, { enabled: boolean; maxDetected?: number }>;
   fc.description.enabled = o.embed;
+  fc.iris.enabled = o.iris ?? true;
   fc.antispoof.enabled = o.supporting && m.models.some((x) => x.name === 'antispoof');
   fc.liveness.enabled = o.supporting && m.models.some((x) => x.name === 'liveness');
   fc.detector.maxDetected = o.maxFaces;

@@ -120,7 +120,8 @@ const issued = randomSequence(101);
 const check = (v: { frames: RgbImage[]; faces: (FaceRegion | null)[] }, colours: readonly string[]) =>
   lightResponse({ frames: v.frames, times, faces: v.faces, colours, changes });
 
-describe('lightResponse', () => {
+// Each case runs the 200-sequence null on synthetic frames: ~1 s idle, over 10 s on a loaded 2-core machine.
+describe('lightResponse', { timeout: 60_000 }, () => {
   const genuine = video({ face: issued });
 
   it('passes a face tinted per the issued sequence, at about the right lag', () => {

@@ -40,7 +40,11 @@ export function computeBaseline(frames: readonly FrameSignals[], seconds: number
   let base = withFace.filter((f) => f.t < seconds);
   if (base.length < 3) base = withFace.slice(0, 3);
   if (base.length === 0) return null;
-  const med = (k: keyof Omit<FrameSignals, 't'>) => median(base.map((f) => f[k] as number));
+  // the eye-aspect ratio is read only on some frames (frame-plan.ts): null elsewhere
+  const med = (k: keyof Omit<FrameSignals, 't'>) => {
+    const xs = base.map((f) => f[k]).filter((v): v is number => v !== null);
+    return xs.length ? median(xs) : 0;
+  };
   return {
     yaw: med('yaw'),
     pitch: med('pitch'),
@@ -69,7 +73,7 @@ export function computeDeltas(frames: readonly FrameSignals[], b: Baseline, cfg:
           t: f.t,
           left: (f.yaw - b.yaw) * cfg.turn.leftSign,
           up: ((f.pitch as number) - b.pitch) * cfg.lookUp.upSign,
-          earDrop: b.ear > 0 ? 1 - (f.ear as number) / b.ear : 0,
+          earDrop: f.ear === null ? null : b.ear > 0 ? 1 - f.ear / b.ear : 0,
           widthIncrease: b.mouthWidth > 0 ? (f.mouthWidth as number) / b.mouthWidth - 1 : 0,
           liftIncrease: (f.cornerLift as number) - b.cornerLift,
         },
@@ -107,11 +111,25 @@ export function findRuns(
   return out;
 }
 
+type Run = ReturnType<typeof findRuns>[number];
+
+/** Runs of one action no more than `gapS` apart (end to start) joined into one: one action seen twice. */
+export function mergeRuns(runs: readonly Run[], gapS: number): Run[] {
+  const out: Run[] = [];
+  for (const r of runs) {
+    const last = out[out.length - 1];
+    if (last && r.start - last.end <= gapS + 1e-9)
+      out[out.length - 1] = { start: last.start, end: r.end, frames: last.frames + r.frames, peak: Math.max(last.peak, r.peak) };
+    else out.push({ ...r });
+  }
+  return out;
+}
+
 /** All action events in the video, ordered by start time. */
 export function detectEvents(d: readonly FrameDeltas[], cfg: AnalysisConfig): ActionEvent[] {
   const ev: ActionEvent[] = [];
   const nz = (v: number | null) => v ?? 0;
-  const push = (action: Action, runs: ReturnType<typeof findRuns>) => runs.forEach((r) => ev.push({ action, ...r }));
+  const push = (action: Action, runs: Run[]) => mergeRuns(runs, cfg.mergeGapS).forEach((r) => ev.push({ action, ...r }));
   const { turn, lookUp, blink, smile } = cfg;
   push(
     'turn_left',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analysisConfig, type Action } from './config.js';
 import { identityThreshold, poseBucket } from './identity.js';
-import { matchSequence, strayEvents, type ActionEvent } from './sequence.js';
+import { detectEvents, matchSequence, mergeRuns, strayEvents, type ActionEvent } from './sequence.js';
 
 const ev = (action: Action, start: number, end = start + 0.8): ActionEvent => ({ action, start, end, frames: 4, peak: 10 });
 
@@ -55,5 +55,34 @@ describe('pose-aware identity thresholds', () => {
     expect(poseBucket(undefined, cfg)).toBe('neutral');
     expect(poseBucket({ left: null, up: null }, cfg)).toBe('neutral');
     for (const p of ['neutral', 'turned', 'up'] as const) expect(identityThreshold(p, cfg)).toBe(cfg.identity.poseMaxDistance[p]);
+  });
+});
+
+describe('one action seen twice is one action', () => {
+  const frame = (t: number, left: number) => ({ t, left, up: 0, earDrop: 0, widthIncrease: 0, liftIncrease: 0 });
+  /** 8 fps yaw deltas: neutral, then the given degrees from 1 s on, then neutral. */
+  const track = (degs: number[]) => [...[0, 0, 0, 0, 0, 0, 0, 0], ...degs, ...[0, 0, 0, 0]].map((d, i) => frame(i / 8, d));
+
+  it('a turn whose yaw dips under the return angle for two frames is one turn, not a stray', () => {
+    const events = detectEvents(track([12, 14, 3, 2, 13, 12, 10]), analysisConfig);
+    expect(events.filter((e) => e.action === 'turn_left')).toHaveLength(1);
+    const m = matchSequence(['turn_left'], events, [[0.9, 1.5]]);
+    expect(m.ok).toBe(true);
+    expect(strayEvents(events, m.matched)).toEqual([]);
+  });
+
+  it('two turns with a second of neutral between stay two, and the second is a stray', () => {
+    const events = detectEvents(track([12, 14, 13, 0, 0, 0, 0, 0, 0, 0, 0, 13, 12, 11]), analysisConfig);
+    expect(events.filter((e) => e.action === 'turn_left')).toHaveLength(2);
+    const m = matchSequence(['turn_left'], events, [[0.9, 1.5]]);
+    expect(strayEvents(events, m.matched)).toHaveLength(1);
+  });
+
+  it('mergeRuns joins only runs within the gap', () => {
+    const r = (start: number, end: number) => ({ start, end, frames: 2, peak: 10 });
+    expect(mergeRuns([r(1, 1.25), r(1.5, 1.75), r(3, 3.25)], 0.4)).toEqual([
+      { start: 1, end: 1.75, frames: 4, peak: 10 },
+      { start: 3, end: 3.25, frames: 2, peak: 10 },
+    ]);
   });
 });

@@ -1,0 +1,42 @@
+/**
+ * Which models each sampled frame needs, so that a verdict costs what the checks use and no more
+ * (measured per frame on tfjs-node, one thread: detector and mesh ≈ 65 ms, the faceres description
+ * ≈ 35–55 ms, the iris refinement ≈ 30–40 ms; docs/decisions.md "Verdict speed").
+ *
+ * - The description (identity) on every `identity.embedEvery`-th frame, and on every frame of the
+ *   last `finalFrame.lastSeconds` (the final frame is compared with those): an action lasts at
+ *   least `minFrames` ≥ 2 sampled frames, so a face swapped in for an action is still described.
+ * - The iris refinement only where the eye-aspect ratio is read: the blink needs it (without it
+ *   Human's eyelids move about half as much: a rendered blink dropped 25 % instead of 45 %, with
+ *   13 % of noise), so with a server timeline it runs on the baseline frames and around each blink
+ *   window; without a timeline (no windows), on every frame as before.
+ */
+import type { AnalysisConfig } from './config.js';
+
+export interface FramePlan {
+  embed: boolean[];
+  iris: boolean[];
+}
+
+/** Seconds around a blink window that keep the iris on: before its start, after its end. */
+const BLINK_MARGIN: readonly [number, number] = [0.25, 1.0];
+
+export function framePlan(
+  times: readonly number[],
+  challenge: { actions: readonly string[]; windows?: readonly (readonly [number, number])[] },
+  cfg: Pick<AnalysisConfig, 'identity' | 'finalFrame' | 'baselineSeconds'>,
+): FramePlan {
+  const last = times.length ? times[times.length - 1] : 0;
+  const every = Math.max(1, cfg.identity.embedEvery);
+  const embed = times.map((t, i) => i % every === 0 || t >= last - cfg.finalFrame.lastSeconds);
+  const windows = challenge.windows;
+  if (!windows || windows.length !== challenge.actions.length) return { embed, iris: times.map(() => true) };
+  const blinkWindows = windows.filter((_, k) => challenge.actions[k] === 'blink');
+  const iris = times.map(
+    (t) =>
+      blinkWindows.length > 0 &&
+      (t < cfg.baselineSeconds + BLINK_MARGIN[0] ||
+        blinkWindows.some(([a, b]) => t >= a - BLINK_MARGIN[0] && t <= b + BLINK_MARGIN[1])),
+  );
+  return { embed, iris };
+}
