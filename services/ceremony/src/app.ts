@@ -17,12 +17,17 @@ import { ceremonyV1, transactionV1 } from '@signet/proto';
 import { Redis } from 'ioredis';
 import type { CeremonyConfig } from './config.js';
 import { VERDICT_SUBJECT, verdictConsumer } from './events/verdict.consumer.js';
-import { captureHandler } from './grpc/capture.handler.js';
-import { ceremonyHandlers } from './grpc/ceremony.handler.js';
-import { ceremonyCounters, type CeremonyDeps } from './grpc/context.js';
-import { createSessionRepository } from './store/session.repository.js';
+import { signingTokensOver } from './grpc/transaction.client.js';
+import { createOrphanSweep } from './jobs/orphan.sweep.js';
+import { ceremonyMetrics } from './metrics.js';
+import { ceremonyHandlers, RAW_RPCS } from './server.js';
+import { createCaptureObjects } from './store/capture.objects.js';
+import { createCredentialRepository } from './store/credential.repository.js';
+import { createForensicRepository } from './store/forensic.repository.js';
 import { createLiveBuffer } from './store/live.buffer.js';
-import { createOrphanSweep } from './sweep/orphan.sweep.js';
+import { createSessionRepository } from './store/session.repository.js';
+import { createWebauthnChallengeRepository } from './store/webauthn-challenge.repository.js';
+import type { CeremonyDeps } from './usecases/deps.js';
 
 /**
  * Starts the ceremony service: gRPC, ops, the outbox relay, the biometrics verdict consumer and the
@@ -38,20 +43,41 @@ export async function startCeremony(cfg: CeremonyConfig, opts: { logger?: Logger
   const s3 = createS3(cfg);
   await ensureBuckets(s3, [cfg.BUCKET_CAPTURES], cfg.S3_REGION);
   const sessions = createSessionRepository(conn);
-  await sessions.init();
+  const forensic = createForensicRepository(conn);
+  const credentials = createCredentialRepository(conn);
+  await Promise.all([sessions.init(), forensic.init(), credentials.init()]);
   const transaction = createClient(transactionV1.TransactionServiceClient, cfg.TRANSACTION_ADDR, {
     metrics,
     defaultDeadlineMs: cfg.RPC_DEADLINE_MS,
   });
   const relay = createOutboxRelay(bus, [sessions.model], { metrics, logger });
-  const counters = ceremonyCounters(metrics);
+  const domainMetrics = ceremonyMetrics(metrics);
   if (cfg.CHALLENGE_TEST_SEED) logger.warn('CHALLENGE_TEST_SEED is set: challenges are predictable (tests only)');
-  const live = createLiveBuffer(redis);
-  const deps: CeremonyDeps = { cfg, logger, metrics, sessions, transaction, s3, redis, relay, counters, live };
+  const deps: CeremonyDeps = {
+    signingTokens: signingTokensOver(transaction),
+    sessions,
+    forensic,
+    credentials,
+    webauthnChallenges: createWebauthnChallengeRepository(redis),
+    live: createLiveBuffer(redis),
+    captures: createCaptureObjects(s3, cfg.BUCKET_CAPTURES),
+    media: {
+      ffmpeg: cfg.FFMPEG_PATH,
+      ffprobe: cfg.FFPROBE_PATH,
+      timeoutMs: cfg.MEDIA_TIMEOUT_MS,
+      maxSeconds: cfg.MEDIA_MAX_VIDEO_SECONDS,
+    },
+    webauthn: { rpId: cfg.WEBAUTHN_RP_ID, rpName: cfg.WEBAUTHN_RP_NAME, origin: cfg.WEBAUTHN_ORIGIN },
+    challengeTestSeed: cfg.CHALLENGE_TEST_SEED,
+    metrics: domainMetrics,
+    logger,
+    onOutbox: relay.kick,
+    now: Date.now,
+  };
   const consumer = await startConsumer(
     bus,
     { durable: 'ceremony-biometrics-verdict', subjects: [VERDICT_SUBJECT] },
-    verdictConsumer({ sessions, logger, counters }),
+    verdictConsumer({ sessions, metrics: domainMetrics }),
     { metrics, logger },
   );
   const orphans = createOrphanSweep({
@@ -77,13 +103,7 @@ export async function startCeremony(cfg: CeremonyConfig, opts: { logger?: Logger
     opsPort: cfg.OPS_PORT,
     checks,
     register: (server) =>
-      addService(
-        server,
-        ceremonyV1.CeremonyServiceService,
-        { ...ceremonyHandlers(deps), submitCapture: captureHandler(deps) },
-        { metrics, logger },
-        ['submitCapture'],
-      ),
+      addService(server, ceremonyV1.CeremonyServiceService, ceremonyHandlers(deps, metrics), { metrics, logger }, RAW_RPCS),
   });
   return {
     grpcPort: served.grpcPort,

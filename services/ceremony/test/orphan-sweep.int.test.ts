@@ -9,7 +9,7 @@ import { infra, startServices } from '../../../test/harness/services.js';
 import { makeJpeg, makeWebm } from '../../../test/fixtures/ceremony-media.js';
 import { createTransaction, send, senderAccount, type CreatedTx } from '../../../test/e2e/ceremony-helpers.js';
 import { createSessionRepository } from '../src/store/session.repository.js';
-import { createOrphanSweep } from '../src/sweep/orphan.sweep.js';
+import { createOrphanSweep } from '../src/jobs/orphan.sweep.js';
 
 const suffix = Math.random().toString(16).slice(2, 8);
 const BUCKETS = {

@@ -51,3 +51,16 @@ export const videoBitrateLow = (minBitrate: number, bitrate: number, width: numb
     `video carries ${Math.round(bitrate / 1000)} kb/s, under the ${Math.round(minBitrate / 1000)} kb/s a ${width}×${height} capture needs; record again without lowering the quality`,
     'VIDEO_BITRATE_TOO_LOW',
   );
+
+// WebAuthn (usecases/verify-webauthn.ts).
+export const webauthnResponseNotJson = () => invalid('response must be the JSON the browser returned');
+export const webauthnResponseShape = () => invalid('response must be a WebAuthn credential in JSON form');
+export const noWebauthnChallenge = () =>
+  conflict('no WebAuthn challenge is pending; request options first', 'NO_WEBAUTHN_CHALLENGE');
+export const credentialNotRegistered = () => invalid('this credential is not registered for this signer');
+export const credentialExists = () => conflict('this credential is already registered', 'CREDENTIAL_EXISTS');
+export const webauthnRejected = (why?: string) =>
+  invalid(
+    why !== undefined ? `WebAuthn response did not verify: ${why}`.slice(0, 300) : 'WebAuthn response did not verify',
+    'WEBAUTHN_REJECTED',
+  );

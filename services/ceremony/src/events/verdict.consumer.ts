@@ -1,25 +1,19 @@
 import { eventsV1 } from '@signet/proto';
-import type { DeliveredEvent, Logger } from '@signet/kit';
-import type { SessionRepository } from '../store/session.repository.js';
-import type { CeremonyCounters } from '../grpc/context.js';
+import type { DeliveredEvent } from '@signet/kit';
+import { applyVerdict } from '../usecases/apply-verdict.js';
 
 export const VERDICT_SUBJECT = 'signet.biometrics.verdict';
 
-/**
- * Records the biometric outcome on the capture it names, so the page can show it and the ceremony
- * knows whether a new challenge may be issued. Idempotent: the update only matches an unset outcome.
- */
-export function verdictConsumer(deps: { sessions: SessionRepository; logger: Logger; counters: CeremonyCounters }) {
+/** `biometrics.verdict`: decodes the event and applies the verdict (usecases/apply-verdict.ts). */
+export function verdictConsumer(deps: Parameters<typeof applyVerdict>[0]) {
   return async (delivered: DeliveredEvent): Promise<void> => {
     const ev = eventsV1.BiometricsVerdict.decode(delivered.data);
-    const outcome = ev.outcome === 'PASS' ? 'PASS' : 'FAIL';
-    const changed = await deps.sessions.recordOutcome(
-      Number(ev.transactionId),
-      ev.signerIndex,
-      ev.captureId,
-      outcome,
-      outcome === 'FAIL' ? ev.failedChecks : [],
-    );
-    if (changed) deps.counters.verdicts.inc({ outcome });
+    await applyVerdict(deps, {
+      transactionId: Number(ev.transactionId),
+      signerIndex: ev.signerIndex,
+      captureId: ev.captureId,
+      outcome: ev.outcome,
+      failedChecks: ev.failedChecks,
+    });
   };
 }

@@ -1,71 +1,10 @@
 import { Schema, type Connection } from 'mongoose';
 import { isDuplicateKey, outboxField, outboxIndex, type OutboxEntry } from '@signet/kit';
 import type { ChallengeRecord } from '../domain/challenge.js';
-import type { Assurance } from '../domain/live.js';
-import type { Timeline } from '../domain/timeline.js';
-
-export type Consent = { text_version: string; at: Date; ip: string; user_agent: string };
-
-export type CaptureRecord = {
-  capture_id: string;
-  attempt: number;
-  nonce: string;
-  challenge: {
-    words: string[];
-    actions: string[];
-    nonce: string;
-    salt: string;
-    issued_at: Date;
-    expires_at: Date;
-    timeline?: Timeline;
-    mode?: 'upload' | 'live';
-  };
-  /** What the capture proves about "now", and for a live capture the timing evidence. */
-  assurance?: Assurance;
-  live?: { shown_ms: number[]; arrival_ms: number[]; detail: string } | null;
-  /** Set on the record of an attempt spent by drawing too many challenges (no media). */
-  forfeited?: boolean;
-  /** After a FAIL verdict: the failed checks (no scores), for the signer's "what to redo". */
-  failed_checks?: string[];
-  video_key: string;
-  frame_key: string;
-  video_sha256: string;
-  frame_sha256: string;
-  video_bytes: number;
-  frame_bytes: number;
-  video_type: string;
-  frame_type: string;
-  duration_seconds: number;
-  verification_mode: string;
-  submitted_at: Date;
-  ip: string;
-  user_agent: string;
-  /** PASS or FAIL once the biometrics verdict arrives; null while in review. */
-  outcome: string | null;
-};
-
-export type WebauthnRecord = { kind: string; credential_id: string; nonce: string; challenge: string; verified_at: Date };
-
-export type Session = {
-  _id: string;
-  transaction_id: number;
-  signer_index: number;
-  signer_email: string;
-  created_at: Date;
-  consent: Consent | null;
-  challenge: ChallengeRecord | null;
-  attempt: number;
-  /** New challenges drawn in the current attempt. */
-  draws: number;
-  captures: CaptureRecord[];
-  webauthn: WebauthnRecord | null;
-  forensic_batches: number;
-};
+import { sessionId, type CaptureRecord, type Consent, type Session, type WebauthnRecord } from '../domain/session.js';
 
 /** Sessions written before draws were counted have no field: they count as none drawn. */
 const drawsFilter = (draws: number) => (draws === 0 ? { $in: [0, null] } : draws);
-
-export const sessionId = (transactionId: number, signerIndex: number) => `${transactionId}:${signerIndex}`;
 
 const sessionSchema = new Schema(
   {
@@ -89,48 +28,8 @@ const sessionSchema = new Schema(
 sessionSchema.index({ transaction_id: 1, signer_index: 1 }, { unique: true });
 sessionSchema.index(...outboxIndex);
 
-const forensicSchema = new Schema(
-  {
-    session_id: { type: String, required: true },
-    batch: { type: Number, required: true },
-    received_at: { type: Date, required: true },
-    ip: { type: String, default: '' },
-    user_agent: { type: String, default: '' },
-    events: { type: [Object], required: true },
-  },
-  { versionKey: false },
-);
-// One document per (session, batch number): append-only, a replayed batch number cannot overwrite.
-forensicSchema.index({ session_id: 1, batch: 1 }, { unique: true });
-
-const credentialSchema = new Schema(
-  {
-    email: { type: String, required: true },
-    credential_id: { type: String, required: true },
-    public_key: { type: Buffer, required: true },
-    counter: { type: Number, required: true },
-    transports: { type: [String], default: [] },
-    created_at: { type: Date, required: true },
-    last_used_at: { type: Date, default: null },
-  },
-  { versionKey: false },
-);
-// A credential id is registered once; the signer's credentials are looked up by email.
-credentialSchema.index({ credential_id: 1 }, { unique: true });
-credentialSchema.index({ email: 1 });
-
-export type Credential = {
-  email: string;
-  credential_id: string;
-  public_key: Buffer;
-  counter: number;
-  transports: string[];
-};
-
 export function createSessionRepository(conn: Connection) {
   const model = conn.model('Session', sessionSchema, 'sessions');
-  const forensic = conn.model('ForensicBatch', forensicSchema, 'forensic_batches');
-  const credentials = conn.model('WebauthnCredential', credentialSchema, 'webauthn_credentials');
   // Fields may be missing on documents written by an older version (or empty arrays dropped by the store).
   const plain = (d: unknown): Session | null => {
     if (!d) return null;
@@ -149,10 +48,8 @@ export function createSessionRepository(conn: Connection) {
 
   return {
     model,
-    forensic,
-    credentials,
     async init() {
-      await Promise.all([model.syncIndexes(), forensic.syncIndexes(), credentials.syncIndexes()]);
+      await model.syncIndexes();
     },
     async get(id: string): Promise<Session | null> {
       return plain(await model.findById(id).lean());
@@ -275,34 +172,6 @@ export function createSessionRepository(conn: Connection) {
         .findOneAndUpdate({ _id: id, forensic_batches: { $lt: max } }, { $inc: { forensic_batches: 1 } }, { new: true })
         .lean<{ forensic_batches: number }>();
       return d ? d.forensic_batches : null;
-    },
-    async appendForensic(doc: {
-      session_id: string;
-      batch: number;
-      received_at: Date;
-      ip: string;
-      user_agent: string;
-      events: unknown[];
-    }) {
-      await forensic.create(doc);
-    },
-    async credentialsOf(email: string): Promise<Credential[]> {
-      const docs = (await credentials.find({ email: email.toLowerCase() }).lean()) as unknown as Credential[];
-      // lean() returns BSON Binary for buffers.
-      return docs.map((c) => {
-        const pk = c.public_key as unknown as Buffer | { buffer: Uint8Array };
-        return { ...c, public_key: Buffer.isBuffer(pk) ? pk : Buffer.from(pk.buffer) };
-      });
-    },
-    async addCredential(c: Credential) {
-      await credentials.create({ ...c, email: c.email.toLowerCase(), created_at: new Date() });
-    },
-    async useCredential(credentialId: string, oldCounter: number, newCounter: number): Promise<boolean> {
-      const r = await credentials.updateOne(
-        { credential_id: credentialId, counter: oldCounter },
-        { $set: { counter: newCounter, last_used_at: new Date() } },
-      );
-      return r.modifiedCount === 1;
     },
   };
 }

@@ -1,24 +1,37 @@
 import { invalid } from '@signet/kit';
-import type { ceremonyV1 } from '@signet/proto';
-import { EXTRA_CHUNKS, MAX_CHUNK_BYTES } from '../domain/live.js';
-import { revealOf, segmentCount } from '../domain/timeline.js';
 import { staleNonce, tooLarge } from '../domain/errors.js';
+import { EXTRA_CHUNKS, MAX_CHUNK_BYTES } from '../domain/live.js';
 import { MAX_VIDEO_BYTES } from '../domain/media.js';
-import { resolve, type CeremonyDeps } from '../grpc/context.js';
-import { revealMessage } from '../grpc/mappers.js';
+import { revealOf, segmentCount, type Reveal } from '../domain/timeline.js';
+import type { LiveBuffer } from '../store/live.buffer.js';
+import type { CeremonyDeps } from './deps.js';
+import { resolveSession, type ResolveDeps } from './resolve-session.js';
+
+export type LiveChunkIn = {
+  token: string;
+  nonce: string;
+  seq: number;
+  data: Uint8Array;
+  /** The segments the page reports shown since the last chunk, with their media times. */
+  shown: { segment: number; shownMs: number }[];
+};
+export type LiveAck = { seq: number; reveal: Reveal | undefined; done: boolean };
 
 /**
  * One chunk of a live recording. Its arrival time is taken now, before anything else, and kept
  * with the chunk; the answer reveals the next segment. A chunk sent again (a retry) gets the same
  * answer and is not stored twice; a chunk out of order is refused.
  */
-export async function appendLive(deps: CeremonyDeps, req: ceremonyV1.LiveChunk): Promise<ceremonyV1.LiveAck> {
-  const arrived = Date.now();
+export async function appendLive(
+  deps: ResolveDeps & Pick<CeremonyDeps, 'metrics' | 'now'> & { live: Pick<LiveBuffer, 'append'> },
+  req: LiveChunkIn,
+): Promise<LiveAck> {
+  const arrived = deps.now();
   if (!/^[0-9a-f]{64}$/.test(req.nonce)) throw invalid('nonce must be the 64-hex nonce of the live challenge');
   if (!Number.isInteger(req.seq) || req.seq < 0) throw invalid('seq must be a non-negative integer');
   if (req.data.length === 0) throw invalid('a chunk must carry data');
   if (req.data.length > MAX_CHUNK_BYTES) throw tooLarge('chunk (2 MB at most)');
-  const r = await resolve(deps, req.token);
+  const r = await resolveSession(deps, req.token);
   const c = r.session.challenge;
   if (!c || c.nonce !== req.nonce || c.mode !== 'live' || !c.live_started_at || !c.timeline || c.expires_at.getTime() <= arrived)
     throw staleNonce();
@@ -37,12 +50,12 @@ export async function appendLive(deps: CeremonyDeps, req: ceremonyV1.LiveChunk):
     Buffer.from(req.data),
     { maxBytes: MAX_VIDEO_BYTES, maxChunks: n + EXTRA_CHUNKS, ttlMs: c.expires_at.getTime() - arrived },
   );
-  deps.counters.live.inc({ result });
+  deps.metrics.live.inc({ result });
   if (result === 'gap') throw invalid(`chunk ${req.seq} is out of order: send the chunks in order from 0`);
   if (result === 'too_large') throw tooLarge('live recording (50 MB at most)');
   if (result === 'too_many') throw invalid(`more chunks than the recording has segments (${n + EXTRA_CHUNKS} at most)`);
   const next = req.seq + 1;
   return next < n
-    ? { seq: req.seq, reveal: revealMessage(revealOf(t, c.words, next)), done: false }
+    ? { seq: req.seq, reveal: revealOf(t, c.words, next), done: false }
     : { seq: req.seq, reveal: undefined, done: true };
 }

@@ -1,15 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { conflict, outboxEvent } from '@signet/kit';
-import { eventsV1 } from '@signet/proto';
+import { conflict } from '@signet/kit';
+import { forfeitedCapture, FORFEIT_REASON } from '../domain/capture.js';
 import { MAX_DRAWS_PER_ATTEMPT, newChallenge, reusableChallenge, type ChallengeRecord } from '../domain/challenge.js';
 import { alreadyPassed, captureInReview, consentRequired, noAttemptsLeft } from '../domain/errors.js';
+import { stepOf } from '../domain/signer.js';
 import { cryptoDraw, seededDraw } from '../domain/timeline.js';
-import { resolve, stepOf, type CeremonyDeps, type Resolved } from '../grpc/context.js';
-import type { CaptureRecord } from '../store/session.repository.js';
-
-export const FORFEIT_SUBJECT = 'signet.ceremony.attempt.forfeited';
+import { attemptForfeitedEvent } from '../events/attempt-forfeited.publisher.js';
+import type { SessionRepository } from '../store/session.repository.js';
+import type { CeremonyDeps } from './deps.js';
+import { resolveSession, type Resolved, type ResolveDeps } from './resolve-session.js';
 
 export type Drawn = { r: Resolved; challenge: ChallengeRecord; drawsLeft: number };
+export type DrawDeps = ResolveDeps &
+  Pick<CeremonyDeps, 'challengeTestSeed' | 'metrics' | 'onOutbox' | 'now'> & {
+    sessions: Pick<SessionRepository, 'ensure' | 'setChallenge' | 'forfeitAttempt'>;
+  };
 
 /**
  * The challenge for the next recording, upload or live: the current one again while it may be
@@ -17,90 +22,65 @@ export type Drawn = { r: Resolved; challenge: ChallengeRecord; drawsLeft: number
  * MAX_DRAWS_PER_ATTEMPT challenges; asking for one more spends the attempt (as a failed capture),
  * so redrawing until an old recording fits some challenge costs attempts.
  */
-export async function drawChallenge(deps: CeremonyDeps, token: string, mode: 'upload' | 'live'): Promise<Drawn> {
-  const r = await resolve(deps, token);
+export async function drawChallenge(deps: DrawDeps, token: string, mode: 'upload' | 'live'): Promise<Drawn> {
+  const r = await resolveSession(deps, token);
   const step = stepOf(r.ctx, r.session);
   if (step === 'consent') throw consentRequired();
   if (step === 'verifying') throw captureInReview();
   if (step === 'passed') throw alreadyPassed();
   if (step === 'failed' || r.ctx.attemptsLeft <= 0) throw noAttemptsLeft();
   const { session } = r;
-  const again = reusableChallenge(session.challenge, mode);
+  const now = new Date(deps.now());
+  const again = reusableChallenge(session.challenge, mode, now);
   if (again) {
-    deps.counters.challenges.inc({ kind: 'reused' });
+    deps.metrics.challenges.inc({ kind: 'reused' });
     return { r, challenge: again, drawsLeft: MAX_DRAWS_PER_ATTEMPT - session.draws };
   }
   if (session.draws >= MAX_DRAWS_PER_ATTEMPT) {
-    await forfeit(deps, r);
+    await forfeit(deps, r, now);
     throw conflict(
       `this attempt is spent: ${MAX_DRAWS_PER_ATTEMPT} challenges were drawn without a recording; ${Math.max(0, r.ctx.attemptsLeft - 1)} attempt(s) left`,
       'ATTEMPT_SPENT',
     );
   }
-  const draw = deps.cfg.CHALLENGE_TEST_SEED
-    ? seededDraw(deps.cfg.CHALLENGE_TEST_SEED, `${session._id}|${session.attempt + 1}|${session.draws}`)
+  const draw = deps.challengeTestSeed
+    ? seededDraw(deps.challengeTestSeed, `${session._id}|${session.attempt + 1}|${session.draws}`)
     : cryptoDraw;
   const c = newChallenge(
     {
       documentSha256: r.ctx.documentSha256,
-      transactionId: Number(r.ctx.transactionId),
+      transactionId: r.ctx.transactionId,
       signerIndex: r.ctx.signerIndex,
       signerEmail: r.ctx.signerEmail,
     },
     mode,
     draw,
+    now,
   );
   if (!(await deps.sessions.setChallenge(session._id, session.attempt, session.draws, c))) throw captureInReview();
-  deps.counters.challenges.inc({ kind: 'new' });
+  deps.metrics.challenges.inc({ kind: 'new' });
   return { r, challenge: c, drawsLeft: MAX_DRAWS_PER_ATTEMPT - session.draws - 1 };
 }
 
-async function forfeit(deps: CeremonyDeps, r: Resolved): Promise<void> {
-  const { session, ctx } = r;
+/** Spends the attempt whose draws are used up: a failed capture record without media, and the event. */
+async function forfeit(deps: DrawDeps, { session, ctx }: Resolved, now: Date): Promise<void> {
   const attempt = session.attempt + 1;
   const captureId = randomUUID();
-  const ch = session.challenge;
-  const record: CaptureRecord = {
-    capture_id: captureId,
+  const record = forfeitedCapture({
+    captureId,
     attempt,
-    nonce: ch?.nonce ?? '',
-    challenge: {
-      words: ch?.words ?? [],
-      actions: ch?.actions ?? [],
-      nonce: ch?.nonce ?? '',
-      salt: ch?.salt ?? '',
-      issued_at: ch?.issued_at ?? new Date(),
-      expires_at: ch?.expires_at ?? new Date(),
-    },
-    video_key: '',
-    frame_key: '',
-    video_sha256: '',
-    frame_sha256: '',
-    video_bytes: 0,
-    frame_bytes: 0,
-    video_type: '',
-    frame_type: '',
-    duration_seconds: 0,
-    verification_mode: ctx.verificationMode || 'biometric',
-    submitted_at: new Date(),
-    ip: '',
-    user_agent: '',
-    outcome: 'FAIL',
-    forfeited: true,
-    failed_checks: ['challenge_redraws'],
-  };
-  const event = outboxEvent(FORFEIT_SUBJECT, (m) =>
-    eventsV1.AttemptForfeited.encode({
-      eventId: m.event_id,
-      occurredAt: m.occurred_at,
-      transactionId: Number(ctx.transactionId),
-      signerIndex: ctx.signerIndex,
-      captureId,
-      attempt,
-      reason: 'challenge_redraws',
-    }).finish(),
-  );
+    challenge: session.challenge,
+    verificationMode: ctx.verificationMode,
+    at: now,
+  });
+  const event = attemptForfeitedEvent({
+    transactionId: ctx.transactionId,
+    signerIndex: ctx.signerIndex,
+    captureId,
+    attempt,
+    reason: FORFEIT_REASON,
+  });
   if (!(await deps.sessions.forfeitAttempt(session._id, session.draws, record, event))) throw captureInReview();
-  deps.counters.challenges.inc({ kind: 'forfeit' });
-  deps.relay.kick();
+  deps.metrics.challenges.inc({ kind: 'forfeit' });
+  deps.onOutbox();
 }

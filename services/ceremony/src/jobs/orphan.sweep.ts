@@ -6,20 +6,11 @@ import {
   type OrphanSweepResult,
 } from '@signet/kit';
 import type { Client as S3 } from 'minio';
-import { sessionId, type SessionRepository } from '../store/session.repository.js';
+import { parseCaptureKey } from '../domain/capture.js';
+import { orphanSweepMetrics } from '../metrics.js';
+import type { SessionRepository } from '../store/session.repository.js';
 
-/**
- * The capture handler's key layout: `{transactionId}/{signerIndex}/{captureId}/{video|frame}.{ext}`
- * (see capture.handler.ts). The session is `{transactionId}:{signerIndex}`.
- */
-const CAPTURE_KEY =
-  /^(\d{1,15})\/(\d{1,6})\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/(?:video|frame)\.[a-z0-9]{2,5}$/;
-
-export function parseCaptureKey(key: string): { sessionId: string; captureId: string } | null {
-  const m = CAPTURE_KEY.exec(key);
-  if (!m) return null;
-  return { sessionId: sessionId(Number(m[1]), Number(m[2])), captureId: m[3]! };
-}
+export { parseCaptureKey };
 
 export type SweepResult = OrphanBucketResult;
 
@@ -37,20 +28,12 @@ export type OrphanSweepDeps = {
 
 /**
  * Removes capture objects that no capture record points to (the kit's orphan sweep over the capture
- * bucket). Only keys in the capture layout are candidates; a capture is recorded within the
+ * bucket). Only keys in the capture layout (domain/capture.ts) are candidates; a capture is recorded within the
  * challenge's 2-minute lifetime of its upload or never (acceptCapture requires the unexpired nonce),
  * so an object older than that without a record stays unreferenced.
  */
 export function createOrphanSweep(deps: OrphanSweepDeps) {
-  const removedTotal = deps.metrics.counter(
-    'signet_ceremony_orphans_removed_total',
-    'Capture objects removed by the orphan sweep (no capture record points to them)',
-  );
-  const runs = deps.metrics.counter('signet_ceremony_orphan_sweeps_total', 'Orphan sweep passes by result', ['result']);
-  const aborted = deps.metrics.counter(
-    'signet_ceremony_incomplete_uploads_aborted_total',
-    'Capture multipart uploads begun before the orphan cutoff and never completed, aborted by the orphan sweep',
-  );
+  const { removed: removedTotal, runs, aborted } = orphanSweepMetrics(deps.metrics);
   const sweep = createObjectSweep({
     s3: deps.s3,
     buckets: [deps.bucket],

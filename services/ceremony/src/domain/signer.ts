@@ -1,0 +1,35 @@
+import type { Session } from './session.js';
+
+/** The transaction service's view of the signer a signing token names (ResolveSigningToken). */
+export type SigningContext = {
+  transactionId: number;
+  signerIndex: number;
+  signerName: string;
+  signerEmail: string;
+  /** created, consent_accepted, capture_accepted, passed, failed */
+  signerState: string;
+  documentName: string;
+  documentSha256: string;
+  referenceKey: string;
+  attestationType: string;
+  issuerName: string;
+  verificationMode: string;
+  attemptsLeft: number;
+};
+
+export type Step = 'consent' | 'challenge' | 'verifying' | 'passed' | 'failed';
+
+/** The ceremony step from the session and the transaction's view of the signer. */
+export function stepOf(ctx: SigningContext, s: Session): Step {
+  const last = s.captures.at(-1);
+  if (ctx.signerState === 'passed' || last?.outcome === 'PASS') return 'passed';
+  if (ctx.signerState === 'failed') return 'failed';
+  if (!s.consent) return 'consent';
+  if (!last) return 'challenge';
+  if (last.outcome === 'FAIL') {
+    if (ctx.attemptsLeft <= 0) return 'failed';
+    // The transaction has taken the failed verdict and reopened the ceremony for a new challenge.
+    return ctx.signerState === 'consent_accepted' ? 'challenge' : 'verifying';
+  }
+  return 'verifying';
+}

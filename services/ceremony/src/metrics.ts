@@ -1,0 +1,62 @@
+import type { Metrics } from '@signet/kit';
+
+type CounterOf = ReturnType<Metrics['counter']>;
+type HistogramOf = ReturnType<Metrics['histogram']>;
+export type CeremonyMetrics = Record<
+  'consents' | 'challenges' | 'captures' | 'webauthn' | 'forensic' | 'verdicts' | 'live' | 'assurance',
+  CounterOf
+> &
+  Record<'captureBytes' | 'captureSeconds', HistogramOf>;
+
+/** The ceremony service's domain instruments (declared in README.md), besides the kit's gRPC, outbox and consumer ones. */
+export function ceremonyMetrics(metrics: Metrics): CeremonyMetrics {
+  return {
+    consents: metrics.counter('signet_ceremony_consents_total', 'Consent requests by result', ['result']),
+    challenges: metrics.counter('signet_ceremony_challenges_issued_total', 'Challenges served, new or the live one again', [
+      'kind',
+    ]),
+    captures: metrics.counter('signet_ceremony_captures_total', 'Capture submissions by result', ['result']),
+    captureBytes: metrics.histogram(
+      'signet_ceremony_capture_video_bytes',
+      'Size of accepted videos',
+      [],
+      [1e5, 5e5, 1e6, 2.5e6, 5e6, 1e7, 2.5e7, 5e7],
+    ),
+    captureSeconds: metrics.histogram(
+      'signet_ceremony_capture_processing_seconds',
+      'Time to check and store a capture',
+      [],
+      [0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
+    ),
+    webauthn: metrics.counter('signet_ceremony_webauthn_total', 'WebAuthn verifications by kind and result', ['kind', 'result']),
+    forensic: metrics.counter('signet_ceremony_forensic_batches_total', 'Forensic batches by result', ['result']),
+    verdicts: metrics.counter('signet_ceremony_verdicts_recorded_total', 'Biometric verdicts recorded on sessions', ['outcome']),
+    live: metrics.counter(
+      'signet_ceremony_live_chunks_total',
+      'Live recordings started and their chunks by result (appended, duplicate, gap, too_large, too_many)',
+      ['result'],
+    ),
+    assurance: metrics.counter(
+      'signet_ceremony_capture_assurance_total',
+      'Accepted captures by the assurance their timing proves (live, recorded)',
+      ['assurance'],
+    ),
+  };
+}
+
+export type OrphanSweepMetrics = { removed: CounterOf; runs: CounterOf; aborted: CounterOf };
+
+/** The orphan sweep's instruments (jobs/orphan.sweep.ts). */
+export function orphanSweepMetrics(metrics: Metrics): OrphanSweepMetrics {
+  return {
+    removed: metrics.counter(
+      'signet_ceremony_orphans_removed_total',
+      'Capture objects removed by the orphan sweep (no capture record points to them)',
+    ),
+    runs: metrics.counter('signet_ceremony_orphan_sweeps_total', 'Orphan sweep passes by result', ['result']),
+    aborted: metrics.counter(
+      'signet_ceremony_incomplete_uploads_aborted_total',
+      'Capture multipart uploads begun before the orphan cutoff and never completed, aborted by the orphan sweep',
+    ),
+  };
+}
