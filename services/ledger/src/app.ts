@@ -12,19 +12,20 @@ import {
 } from '@signet/kit';
 import { ledgerV1 } from '@signet/proto';
 import type { LedgerConfig } from './config.js';
-import { ledgerHandlers } from './grpc/ledger.handler.js';
+import { EMPTY_ROOT } from './domain/merkle.js';
+import { createLogSigner, parseSigningKey } from './domain/signer.js';
 import { VERIFIED_SUBJECT, verifiedConsumer } from './events/verified.consumer.js';
+import { createSealJob } from './jobs/seal.job.js';
+import { createLedgerLog } from './log/ledger-log.js';
+import { ledgerHandlers } from './server.js';
 import { createCertificateRepository } from './store/certificate.repository.js';
 import { createTreeRepository } from './store/tree.repository.js';
-import { createLogSigner, parseSigningKey } from './domain/signer.js';
-import { EMPTY_ROOT } from './domain/merkle.js';
-import { createLedgerLog } from './log/ledger-log.js';
 
 export type LedgerOptions = { logger?: Logger; ackWaitMs?: number };
 
 /**
  * Starts the ledger: gRPC on GRPC_PORT, ops on OPS_PORT, the transaction.verified consumer, the
- * sealing pass of the Merkle log and the outbox relay.
+ * sealing job of the Merkle log and the outbox relay.
  */
 export async function startLedger(cfg: LedgerConfig, opts: LedgerOptions = {}) {
   const logger = opts.logger ?? createLogger('ledger', cfg.LOG_LEVEL);
@@ -42,12 +43,10 @@ export async function startLedger(cfg: LedgerConfig, opts: LedgerOptions = {}) {
     { name: 'nats', check: async () => bus.nc.flush() },
   ];
   const relay = createOutboxRelay(bus, [certs.model], { metrics, logger });
-  const log = createLedgerLog(
-    { certs, tree, signer, metrics, logger },
-    { batchMax: cfg.LEDGER_BATCH_MAX, leaseMs: cfg.LEDGER_LEASE_MS, pollMs: cfg.LEDGER_SEAL_POLL_MS },
-  );
+  const log = createLedgerLog({ certs, tree, signer, metrics }, { batchMax: cfg.LEDGER_BATCH_MAX, leaseMs: cfg.LEDGER_LEASE_MS });
+  const sealJob = createSealJob(log, { logger, pollMs: cfg.LEDGER_SEAL_POLL_MS });
   // First pass at start: leaves a crashed process claimed but never checkpointed.
-  log.start();
+  sealJob.start();
   const consumer = await startConsumer(
     bus,
     // Certificates are independent: a leaf index is taken at claim time, so events need no order.
@@ -58,7 +57,7 @@ export async function startLedger(cfg: LedgerConfig, opts: LedgerOptions = {}) {
       metrics,
       logger,
       onIssued: () => {
-        log.kick();
+        sealJob.kick();
         relay.kick();
       },
     }),
@@ -77,10 +76,7 @@ export async function startLedger(cfg: LedgerConfig, opts: LedgerOptions = {}) {
         server,
         ledgerV1.LedgerServiceService,
         ledgerHandlers({ certs, log, signer, publicBaseUrl: cfg.PUBLIC_BASE_URL }),
-        {
-          metrics,
-          logger,
-        },
+        { metrics, logger },
       ),
   });
 
@@ -94,7 +90,7 @@ export async function startLedger(cfg: LedgerConfig, opts: LedgerOptions = {}) {
     async stop() {
       await served.stop();
       await consumer.stop();
-      await log.stop();
+      await sealJob.stop();
       relay.stop();
       await bus.nc.drain();
       await conn.close();

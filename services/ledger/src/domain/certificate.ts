@@ -1,3 +1,5 @@
+import { REFERENCE_PATTERN } from './reference.js';
+
 /** The certificate as the ledger stores and seals it. Never face images or descriptors: only commitments. */
 export type CertificateSigner = {
   name: string;
@@ -31,4 +33,12 @@ export function maskEmail(email: string): string {
 /** The certificate's overall verification mode: the primary signer's, which the spec's result carries. */
 export function certificateMode(cert: Certificate): string {
   return cert.signers[0]?.verification_mode ?? 'biometric';
+}
+
+/**
+ * Whether a verified transaction can become a certificate: a well-formed reference, a SHA-256 (lower-case
+ * hex) and at least one signer. A malformed fact cannot; redelivering it would not help either.
+ */
+export function isIssuable(cert: Certificate): boolean {
+  return REFERENCE_PATTERN.test(cert.reference) && /^[0-9a-f]{64}$/.test(cert.document_sha256) && cert.signers.length > 0;
 }

@@ -1,15 +1,18 @@
 import { eventsV1 } from '@signet/proto';
-import { outboxEvent, type DeliveredEvent, type Logger, type Metrics } from '@signet/kit';
-import { certificateLeaf } from '@signet/verify';
+import type { DeliveredEvent, Logger, Metrics } from '@signet/kit';
 import { maskEmail, type Certificate } from '../domain/certificate.js';
-import { REFERENCE_PATTERN } from '../domain/reference.js';
-import { ISSUED_SUBJECT, type LedgerLog } from '../log/ledger-log.js';
+import type { LedgerLog } from '../log/ledger-log.js';
+import { certificateMetrics } from '../metrics.js';
 import type { CertificateRepository } from '../store/certificate.repository.js';
+import { issueCertificate } from '../usecases/issue-certificate.js';
 
 export const VERIFIED_SUBJECT = 'signet.transaction.verified';
-export { ISSUED_SUBJECT };
+export { ISSUED_SUBJECT } from './certificate-issued.publisher.js';
 
-/** Builds the certificate from the event. Commitments arrive already salted and hashed by the transaction service. */
+/**
+ * The event as a certificate (the document hash lower-cased; e-mails masked). Commitments arrive
+ * already salted and hashed by the transaction service.
+ */
 export function certificateFromEvent(ev: eventsV1.TransactionVerified): Certificate {
   const verifiedAt =
     ev.signers
@@ -19,7 +22,7 @@ export function certificateFromEvent(ev: eventsV1.TransactionVerified): Certific
   return {
     version: 1,
     reference: ev.reference,
-    document_sha256: ev.documentSha256,
+    document_sha256: ev.documentSha256.toLowerCase(),
     issuer_name: ev.issuerName,
     attestation_type: ev.attestationType,
     signers: ev.signers.map((s) => ({
@@ -37,11 +40,8 @@ export function certificateFromEvent(ev: eventsV1.TransactionVerified): Certific
 }
 
 /**
- * Issues the certificate for a verified transaction: claims its leaf in the log (one insert, unique
- * reference), then inserts the certificate with its leaf index, seal and certificate.issued event
- * (one insert, keyed by the reference). A redelivery after a crash at any point issues nothing twice:
- * the certificate exists (duplicate), or its leaf does and is reused — with the leaf's own bytes, so
- * the record always matches what the log holds. The sealing pass then checkpoints the leaf.
+ * `signet.transaction.verified` (durable `ledger-transaction-verified`) → issueCertificate. `metrics`
+ * is the registry the certificate instruments are declared on (metrics.ts), once per consumer.
  */
 export function verifiedConsumer(deps: {
   certs: CertificateRepository;
@@ -50,53 +50,13 @@ export function verifiedConsumer(deps: {
   logger: Logger;
   onIssued?: () => void;
 }) {
-  const issued = deps.metrics.counter('signet_ledger_certificates_issued_total', 'Certificates issued', ['result']);
+  const issueDeps = { ...deps, metrics: certificateMetrics(deps.metrics) };
   return async (delivered: DeliveredEvent): Promise<void> => {
     const ev = eventsV1.TransactionVerified.decode(delivered.data);
-    ev.documentSha256 = ev.documentSha256.toLowerCase();
-    if (!REFERENCE_PATTERN.test(ev.reference) || !/^[0-9a-f]{64}$/.test(ev.documentSha256) || ev.signers.length === 0) {
-      // A malformed fact cannot become a certificate; redelivering it would not help either.
-      issued.inc({ result: 'rejected' });
-      deps.logger.error(
-        { transaction_id: ev.transactionId, event_id: delivered.eventId },
-        'transaction.verified event is malformed; no certificate',
-      );
-      return;
-    }
-    if (await deps.certs.findByReference(ev.reference)) {
-      issued.inc({ result: 'duplicate' });
-      deps.logger.info({ transaction_id: ev.transactionId, duplicate: true }, 'certificate already issued');
-      deps.onIssued?.();
-      return;
-    }
-    const leaf = await deps.log.claim(ev.reference, certificateLeaf(certificateFromEvent(ev)));
-    const certificate = JSON.parse(leaf.leaf!) as Certificate;
-    const inserted = await deps.certs.insertOnce(
-      {
-        reference: ev.reference,
-        transaction_id: ev.transactionId,
-        document_sha256: certificate.document_sha256,
-        certificate,
-        ledger_seal: leaf.seal,
-        leaf_index: leaf.index,
-        issued_at: new Date(),
-        source_event_id: delivered.eventId,
-      },
-      [
-        outboxEvent(ISSUED_SUBJECT, (meta) =>
-          eventsV1.CertificateIssued.encode({
-            eventId: meta.event_id,
-            occurredAt: meta.occurred_at,
-            transactionId: ev.transactionId,
-            reference: ev.reference,
-            leafIndex: leaf.index,
-            ledgerSeal: leaf.seal,
-          }).finish(),
-        ),
-      ],
-    );
-    issued.inc({ result: inserted ? 'issued' : 'duplicate' });
-    deps.logger.info({ transaction_id: ev.transactionId, leaf_index: leaf.index, duplicate: !inserted }, 'certificate issued');
-    deps.onIssued?.();
+    await issueCertificate(issueDeps, {
+      eventId: delivered.eventId,
+      transactionId: ev.transactionId,
+      certificate: certificateFromEvent(ev),
+    });
   };
 }

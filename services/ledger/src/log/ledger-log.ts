@@ -14,11 +14,10 @@
  * the checkpoint that proves it follows within one pass.
  */
 import { randomUUID } from 'node:crypto';
-import { createCoalescingRunner, invalid, notFound, type Logger, type Metrics } from '@signet/kit';
+import { invalid, notFound, type Logger, type Metrics } from '@signet/kit';
 import { BUNDLE_FORMAT, type CertificateBundle } from '@signet/verify';
 import {
   consistencyRanges,
-  EMPTY_ROOT,
   Frontier,
   inclusionRanges,
   leafHash,
@@ -28,30 +27,37 @@ import {
   type PerfectNode,
 } from '../domain/merkle.js';
 import type { LogSigner } from '../domain/signer.js';
+import { logMetrics } from '../metrics.js';
 import type { CertificateRepository } from '../store/certificate.repository.js';
 import { LeaseLost, type LeafRecord, type TreeHead, type TreeRepository } from '../store/tree.repository.js';
 
-export const ISSUED_SUBJECT = 'signet.ledger.certificate.issued';
+export type LedgerLogOptions = { batchMax?: number; leaseMs?: number };
 
-export type LedgerLogOptions = { batchMax?: number; leaseMs?: number; pollMs?: number };
-
+/**
+ * The log over its store and key. `metrics` is the registry the log's instruments are declared on
+ * (metrics.ts, logMetrics): once per log. The periodic sealing pass is jobs/seal.job.ts.
+ */
 export function createLedgerLog(
-  deps: { certs: CertificateRepository; tree: TreeRepository; signer: LogSigner; metrics: Metrics; logger: Logger },
+  deps: {
+    certs: CertificateRepository;
+    tree: TreeRepository;
+    signer: LogSigner;
+    metrics: Metrics;
+    /** No longer read here (the sealing job logs its failures); still accepted from the callers that pass it. */
+    logger?: Logger;
+  },
   opts: LedgerLogOptions = {},
 ) {
-  const { certs, tree, signer, logger } = deps;
+  const { certs, tree, signer } = deps;
   const batchMax = opts.batchMax ?? 5000;
   const leaseMs = opts.leaseMs ?? 10_000;
-  const claimed = deps.metrics.counter('signet_ledger_leaves_claimed_total', 'Leaf indexes claimed for certificates');
-  const appended = deps.metrics.counter('signet_ledger_leaves_appended_total', 'Leaves covered by a signed checkpoint');
-  const treeSize = deps.metrics.gauge('signet_ledger_tree_size_leaves', 'Size of the Merkle log as of the last checkpoint');
-  const passes = deps.metrics.counter('signet_ledger_seal_passes_total', 'Sealing passes', ['result']);
-  const passSeconds = deps.metrics.histogram(
-    'signet_ledger_seal_pass_duration_seconds',
-    'Duration of a sealing pass that appended',
-    [],
-    [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-  );
+  const {
+    leavesClaimed: claimed,
+    leavesAppended: appended,
+    treeSize,
+    sealPasses: passes,
+    sealPassSeconds: passSeconds,
+  } = logMetrics(deps.metrics);
   let hint: number | null = null;
 
   async function frontierAt(size: number): Promise<Frontier> {
@@ -127,19 +133,9 @@ export function createLedgerLog(
     }
   }
 
-  const runner = createCoalescingRunner(sealPending, {
-    logger,
-    periodMs: opts.pollMs ?? 1000,
-    failure: 'sealing pass failed; will retry',
-  });
-
   return {
     claim,
     sealPending,
-    /** Seal soon (after an insert); concurrent kicks coalesce into one more pass. */
-    kick: () => void runner.run(),
-    start: () => runner.start({ immediately: true }),
-    stop: () => runner.stop(),
 
     async head(): Promise<TreeHead> {
       return tree.head();
@@ -186,4 +182,3 @@ export function createLedgerLog(
 }
 
 export type LedgerLog = ReturnType<typeof createLedgerLog>;
-export { EMPTY_ROOT };

@@ -1,0 +1,38 @@
+import type { ledgerV1 } from '@signet/proto';
+import type { LedgerDeps } from '../usecases/deps.js';
+import { getCheckpoint } from '../usecases/get-checkpoint.js';
+import { getConsistencyProof } from '../usecases/get-consistency-proof.js';
+
+/** The log's public evidence: GetCheckpoint, GetConsistencyProof, GetPublicKey. */
+export function logHandlers(deps: LedgerDeps) {
+  return {
+    async getCheckpoint(): Promise<ledgerV1.GetCheckpointResponse> {
+      const head = await getCheckpoint(deps);
+      return { origin: deps.signer.origin, treeSize: head.size, rootHash: head.root, checkpoint: head.checkpoint };
+    },
+    async getConsistencyProof(req: ledgerV1.GetConsistencyProofRequest): Promise<ledgerV1.GetConsistencyProofResponse> {
+      const p = await getConsistencyProof(deps, { fromSize: req.fromSize, toSize: req.toSize });
+      return {
+        fromSize: p.from,
+        toSize: p.to,
+        fromRoot: p.fromRoot,
+        toRoot: p.toRoot,
+        proof: p.proof,
+        fromCheckpoint: p.fromCheckpoint ?? '',
+        toCheckpoint: p.toCheckpoint ?? '',
+      };
+    },
+    /** The public half of the configured key: no use case, nothing is read or decided. */
+    async getPublicKey(): Promise<ledgerV1.GetPublicKeyResponse> {
+      const s = deps.signer;
+      return {
+        origin: s.origin,
+        algorithm: 'Ed25519',
+        keyId: s.keyId.toString('hex'),
+        verifierKey: s.verifierKey,
+        publicKeyPem: s.publicKeyPem,
+        publicKey: Buffer.from(s.publicKey),
+      };
+    },
+  };
+}

@@ -1,0 +1,15 @@
+import type { LogSigner } from '../domain/signer.js';
+import type { LedgerLog } from '../log/ledger-log.js';
+import type { CertificateRepository } from '../store/certificate.repository.js';
+
+/**
+ * What the RPC use cases may be handed; each names the part it needs (`Pick`), so a unit test
+ * passes in-memory fakes of just those. (Issuing, from the consumer, has its own: issue-certificate.ts.)
+ */
+export type LedgerDeps = {
+  certs: CertificateRepository;
+  log: LedgerLog;
+  signer: LogSigner;
+  /** PUBLIC_BASE_URL: where the /verify page lives (the certificate PDF's link and QR code). */
+  publicBaseUrl: string;
+};

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import type { CertificateRecord } from '../store/certificate.repository.js';
+import { findSealedCertificate } from './find-sealed-certificate.js';
+
+const SHA = 'c0ffee00' + 'ab'.repeat(28);
+const record = (leaf_index: number | null) =>
+  ({ reference: 'ACME-TX-00000001', document_sha256: SHA, leaf_index }) as unknown as CertificateRecord;
+
+function deps(rec: CertificateRecord | null, treeSize: number) {
+  return {
+    certs: { findByReference: async (ref: string) => (rec && ref === rec.reference ? rec : null) },
+    log: { head: async () => ({ size: treeSize, root: Buffer.alloc(32), checkpoint: '' }) },
+  };
+}
+
+describe('findSealedCertificate', () => {
+  it('finds a certificate a checkpoint covers by reference and hash prefix, in either case', async () => {
+    const d = deps(record(3), 4);
+    await expect(findSealedCertificate(d, { reference: 'ACME-TX-00000001', hashPrefix: SHA.slice(0, 16) })).resolves.toBe(
+      await d.certs.findByReference('ACME-TX-00000001'),
+    );
+    await expect(
+      findSealedCertificate(d, { reference: 'ACME-TX-00000001', hashPrefix: SHA.slice(0, 16).toUpperCase() }),
+    ).resolves.toBeTruthy();
+  });
+
+  it('gives one NOT_FOUND for an unknown reference, a wrong prefix and a leaf no checkpoint covers yet', async () => {
+    const misses = [
+      findSealedCertificate(deps(record(3), 4), { reference: 'ACME-TX-00000002', hashPrefix: SHA.slice(0, 16) }),
+      findSealedCertificate(deps(record(3), 4), { reference: 'ACME-TX-00000001', hashPrefix: '0'.repeat(16) }),
+      findSealedCertificate(deps(record(4), 4), { reference: 'ACME-TX-00000001', hashPrefix: SHA.slice(0, 16) }),
+      findSealedCertificate(deps(record(null), 4), { reference: 'ACME-TX-00000001', hashPrefix: SHA.slice(0, 16) }),
+    ];
+    const errors = await Promise.all(
+      misses.map((p) =>
+        p.then(
+          () => null,
+          (e: Error) => e,
+        ),
+      ),
+    );
+    expect(errors.map((e) => e && { kind: (e as { kind?: string }).kind, message: e.message })).toEqual(
+      Array(4).fill({ kind: 'not_found', message: 'no certificate matches this reference and document hash' }),
+    );
+  });
+
+  it('refuses a malformed reference or prefix with INVALID_ARGUMENT', async () => {
+    const d = deps(record(3), 4);
+    await expect(findSealedCertificate(d, { reference: 'ACME-00000001', hashPrefix: SHA.slice(0, 16) })).rejects.toMatchObject({
+      kind: 'invalid_argument',
+    });
+    await expect(findSealedCertificate(d, { reference: 'ACME-TX-00000001', hashPrefix: SHA.slice(0, 15) })).rejects.toMatchObject(
+      {
+        kind: 'invalid_argument',
+      },
+    );
+  });
+});

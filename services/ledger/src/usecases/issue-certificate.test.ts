@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { eventsV1 } from '@signet/proto';
+import { certificateLeaf } from '@signet/verify';
+import type { Certificate } from '../domain/certificate.js';
+import { ISSUED_SUBJECT } from '../events/certificate-issued.publisher.js';
+import type { CertificateRecord } from '../store/certificate.repository.js';
+import type { OutboxEntry } from '@signet/kit';
+import { issueCertificate } from './issue-certificate.js';
+
+const cert = (over: Partial<Certificate> = {}): Certificate => ({
+  version: 1,
+  reference: 'ACME-TX-00000001',
+  document_sha256: 'ab'.repeat(32),
+  issuer_name: 'Acme',
+  attestation_type: 'signature',
+  signers: [
+    {
+      name: 'Ada',
+      email_masked: 'a***@example.test',
+      verification_mode: 'biometric',
+      assurance: 'live',
+      verified_at: '2026-11-25T10:00:00.000Z',
+      video_commitment: '',
+      frame_commitment: '',
+      reference_commitment: '',
+    },
+  ],
+  verified_at: '2026-11-25T10:00:00.000Z',
+  ...over,
+});
+
+function setup(opts: { existingLeaf?: Buffer; insertWins?: boolean } = {}) {
+  const records = new Map<string, { rec: CertificateRecord; outbox: OutboxEntry[] }>();
+  const claims: string[] = [];
+  const counted: string[] = [];
+  let issuedCalls = 0;
+  const deps = {
+    certs: {
+      async findByReference(ref: string) {
+        return records.get(ref)?.rec ?? null;
+      },
+      async insertOnce(rec: CertificateRecord, outbox: OutboxEntry[]) {
+        if (opts.insertWins === false || records.has(rec.reference)) return false;
+        records.set(rec.reference, { rec, outbox });
+        return true;
+      },
+    },
+    log: {
+      async claim(reference: string, leaf: Buffer) {
+        claims.push(reference);
+        const bytes = opts.existingLeaf ?? leaf;
+        return { index: 7, reference, hash: Buffer.alloc(32), leaf: bytes.toString('utf8'), seal: 'v1.seal' };
+      },
+    },
+    metrics: { certificatesIssued: { inc: (l: Partial<Record<'result', string>>) => void counted.push(l.result!) } },
+    logger: { info: () => undefined, error: () => undefined },
+    onIssued: () => void issuedCalls++,
+  };
+  return { deps, records, claims, counted, issuedCalls: () => issuedCalls };
+}
+
+const issue = (deps: ReturnType<typeof setup>['deps'], c: Certificate) =>
+  issueCertificate(deps, { eventId: 'e1', transactionId: 42, certificate: c });
+
+describe('issueCertificate', () => {
+  it('claims a leaf and inserts the certificate with its index, seal and certificate.issued event', async () => {
+    const s = setup();
+    expect(await issue(s.deps, cert())).toBe('issued');
+    const { rec, outbox } = s.records.get('ACME-TX-00000001')!;
+    expect(rec).toMatchObject({ transaction_id: 42, leaf_index: 7, ledger_seal: 'v1.seal', source_event_id: 'e1' });
+    expect(outbox).toHaveLength(1);
+    expect(outbox[0]!.subject).toBe(ISSUED_SUBJECT);
+    expect(eventsV1.CertificateIssued.decode(outbox[0]!.payload)).toMatchObject({
+      transactionId: 42,
+      reference: 'ACME-TX-00000001',
+      leafIndex: 7,
+      ledgerSeal: 'v1.seal',
+    });
+    expect(s.counted).toEqual(['issued']);
+    expect(s.issuedCalls()).toBe(1);
+  });
+
+  it('after a crash between claim and insert, issues from the leaf the log holds, not from the new event', async () => {
+    const first = cert({ issuer_name: 'Acme (as first claimed)' });
+    const s = setup({ existingLeaf: certificateLeaf(first) });
+    await issue(s.deps, cert());
+    expect(s.records.get('ACME-TX-00000001')!.rec.certificate.issuer_name).toBe('Acme (as first claimed)');
+  });
+
+  it('issues nothing twice: an existing certificate is a duplicate and claims no leaf; a lost insert race is one too', async () => {
+    const s = setup();
+    await issue(s.deps, cert());
+    expect(await issue(s.deps, cert())).toBe('duplicate');
+    expect(s.claims).toHaveLength(1);
+    expect(s.issuedCalls()).toBe(2);
+    const race = setup({ insertWins: false });
+    expect(await issue(race.deps, cert())).toBe('duplicate');
+    expect(race.counted).toEqual(['duplicate']);
+  });
+
+  it('rejects a malformed fact without claiming a leaf', async () => {
+    for (const bad of [
+      cert({ reference: 'acme-tx-1' }),
+      cert({ document_sha256: 'AB'.repeat(32) }),
+      cert({ document_sha256: 'ab'.repeat(31) }),
+      cert({ signers: [] }),
+    ]) {
+      const s = setup();
+      expect(await issue(s.deps, bad)).toBe('rejected');
+      expect(s.claims).toEqual([]);
+      expect(s.records.size).toBe(0);
+      expect(s.counted).toEqual(['rejected']);
+      expect(s.issuedCalls()).toBe(0);
+    }
+  });
+});
