@@ -148,7 +148,11 @@ describe('applyChange: every transition is one conditional write with its events
     expect(t.stored()).toMatchObject({ status: 'consent_accepted', version: 7 });
     expect(t.written).toHaveLength(1);
     const lost = setup(record('created', [signer(0)]), { races: 100 });
-    await expect(acceptConsent(lost.deps, { transactionId: 7, signerIndex: 0 })).rejects.toThrow(/too many concurrent updates/);
+    await expect(acceptConsent(lost.deps, { transactionId: 7, signerIndex: 0 })).rejects.toMatchObject({
+      name: 'ContentionError',
+      kind: 'unavailable',
+      reason: 'CONTENTION',
+    });
     expect(lost.written).toEqual([]);
   });
 

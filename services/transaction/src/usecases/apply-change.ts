@@ -1,4 +1,4 @@
-import type { KeyedLock, OutboxRelay } from '@signet/kit';
+import { contention, type KeyedLock, type OutboxRelay } from '@signet/kit';
 import { transactionNotFound } from '../domain/errors.js';
 import type { Change, TxState } from '../domain/transaction.js';
 import { changeOutbox } from '../events/transaction.publisher.js';
@@ -67,7 +67,8 @@ export function applyChange(deps: ChangeDeps, target: ChangeTarget, compute: Com
         return updated;
       }
     }
-    throw new Error(`transaction ${target.id}: too many concurrent updates`);
+    // retryable: the gateway answers 503 with Retry-After (no id in a message that reaches the caller)
+    throw contention('the transaction is changing too often; retry shortly');
   });
 }
 
