@@ -25,6 +25,18 @@ export function parseCaptureKey(key: string): { sessionId: string; captureId: st
   return { sessionId: sessionId(Number(m[1]), Number(m[2])), captureId: m[3]! };
 }
 
+/** The challenge as a capture record keeps it (empty when an attempt was spent without one). */
+function challengeOf(ch: ChallengeRecord | null, at: Date): CaptureRecord['challenge'] {
+  return {
+    words: ch?.words ?? [],
+    actions: ch?.actions ?? [],
+    nonce: ch?.nonce ?? '',
+    salt: ch?.salt ?? '',
+    issued_at: ch?.issued_at ?? at,
+    expires_at: ch?.expires_at ?? at,
+  };
+}
+
 /** The record of an accepted capture: the challenge it answered, the media, and for a live one the timing evidence. */
 export function acceptedCapture(p: {
   captureId: string;
@@ -44,12 +56,7 @@ export function acceptedCapture(p: {
     attempt: p.attempt,
     nonce: ch.nonce,
     challenge: {
-      words: ch.words,
-      actions: ch.actions,
-      nonce: ch.nonce,
-      salt: ch.salt,
-      issued_at: ch.issued_at,
-      expires_at: ch.expires_at,
+      ...challengeOf(ch, p.at),
       ...(ch.timeline ? { timeline: ch.timeline, mode: ch.mode ?? 'upload' } : {}),
     },
     assurance: p.assessed?.assurance ?? 'recorded',
@@ -82,19 +89,11 @@ export function forfeitedCapture(p: {
   verificationMode: string;
   at: Date;
 }): CaptureRecord {
-  const ch = p.challenge;
   return {
     capture_id: p.captureId,
     attempt: p.attempt,
-    nonce: ch?.nonce ?? '',
-    challenge: {
-      words: ch?.words ?? [],
-      actions: ch?.actions ?? [],
-      nonce: ch?.nonce ?? '',
-      salt: ch?.salt ?? '',
-      issued_at: ch?.issued_at ?? p.at,
-      expires_at: ch?.expires_at ?? p.at,
-    },
+    nonce: p.challenge?.nonce ?? '',
+    challenge: challengeOf(p.challenge, p.at),
     video_key: '',
     frame_key: '',
     video_sha256: '',

@@ -1,6 +1,5 @@
 import type { ChallengeRecord } from './challenge.js';
 import type { Assurance } from './live.js';
-import type { Timeline } from './timeline.js';
 
 /** One signer's ceremony (`<transaction id>:<signer index>`), as the store keeps it. */
 export type Session = {
@@ -25,16 +24,8 @@ export type CaptureRecord = {
   capture_id: string;
   attempt: number;
   nonce: string;
-  challenge: {
-    words: string[];
-    actions: string[];
-    nonce: string;
-    salt: string;
-    issued_at: Date;
-    expires_at: Date;
-    timeline?: Timeline;
-    mode?: 'upload' | 'live';
-  };
+  /** The challenge it answered (empty on a forfeited attempt); the timeline and mode when it had them. */
+  challenge: Omit<ChallengeRecord, 'actions' | 'live_started_at'> & { actions: string[] };
   /** What the capture proves about "now", and for a live capture the timing evidence. */
   assurance?: Assurance;
   live?: { shown_ms: number[]; arrival_ms: number[]; detail: string } | null;

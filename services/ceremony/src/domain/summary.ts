@@ -2,32 +2,10 @@ import { attestationText, CONSENT_TEXT, CONSENT_TEXT_VERSION } from './attestati
 import { MAX_DRAWS_PER_ATTEMPT } from './challenge.js';
 import { redoSteps, type RedoStep } from './redo.js';
 import type { Session } from './session.js';
-import { stepOf, type SigningContext, type Step } from './signer.js';
+import { stepOf, type SigningContext } from './signer.js';
 
 /** What the signing page shows of a ceremony (GetSummary, and the answer to RecordConsent). */
-export type CeremonySummary = {
-  signerName: string;
-  issuerName: string;
-  documentName: string;
-  documentSha256Prefix: string;
-  attestationType: string;
-  attestationText: string;
-  step: Step;
-  attemptsLeft: number;
-  webauthnOffered: boolean;
-  /** '' until a verdict, then pass or fail (of the last capture). */
-  outcome: string;
-  consentTextVersion: string;
-  consentText: string;
-  attempt: number;
-  webauthnDone: boolean;
-  verificationMode: string;
-  drawsLeft: number;
-  /** After a FAIL: the steps to redo, never a score. */
-  redo: RedoStep[];
-};
-
-export function summarize(ctx: SigningContext, session: Session): CeremonySummary {
+export function summarize(ctx: SigningContext, session: Session) {
   const last = session.captures.at(-1);
   const webauthnDone = !!session.webauthn && !!session.challenge && session.webauthn.nonce === session.challenge.nonce;
   const attestationType = ctx.attestationType || 'signature';
@@ -48,6 +26,8 @@ export function summarize(ctx: SigningContext, session: Session): CeremonySummar
     webauthnDone,
     verificationMode: last?.verification_mode ?? ctx.verificationMode,
     drawsLeft: Math.max(0, MAX_DRAWS_PER_ATTEMPT - session.draws),
-    redo: last?.outcome === 'FAIL' ? redoSteps(last.failed_checks ?? []) : [],
+    /** After a FAIL: the steps to redo, never a score. */
+    redo: last?.outcome === 'FAIL' ? redoSteps(last.failed_checks ?? []) : ([] as RedoStep[]),
   };
 }
+export type CeremonySummary = ReturnType<typeof summarize>;
