@@ -18,6 +18,7 @@ import { createLogSigner, parseSigningKey } from '../src/domain/signer.js';
 import type { Certificate } from '../src/domain/certificate.js';
 import { createLedgerLog } from '../src/log/ledger-log.js';
 import { verifiedConsumer } from '../src/events/verified.consumer.js';
+import { testCertificate } from './fixtures/certificate.js';
 import { createCertificateRepository, type CertificateRepository } from '../src/store/certificate.repository.js';
 import { createTreeRepository, type TreeRepository } from '../src/store/tree.repository.js';
 
@@ -31,28 +32,7 @@ const mth = (d: Buffer[]): Buffer => {
 
 let seq = Math.floor(Math.random() * 9e7);
 const reference = () => `LOG-TX-${String(seq++).padStart(8, '0')}`;
-function cert(ref: string): Certificate {
-  return {
-    version: 1,
-    reference: ref,
-    document_sha256: leafHash(Buffer.from(ref)).toString('hex'),
-    issuer_name: 'Acme Ltd',
-    attestation_type: 'signature',
-    signers: [
-      {
-        name: 'Ada',
-        email_masked: 'a***@example.com',
-        verification_mode: 'biometric',
-        assurance: 'live',
-        verified_at: '2026-11-25T10:00:00.000Z',
-        video_commitment: '',
-        frame_commitment: '',
-        reference_commitment: '',
-      },
-    ],
-    verified_at: '2026-11-25T10:00:00.000Z',
-  };
-}
+const cert = (ref: string): Certificate => testCertificate(ref);
 
 describe('the Merkle log in the store', () => {
   let conn: Connection;

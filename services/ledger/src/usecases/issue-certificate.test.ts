@@ -5,29 +5,10 @@ import type { Certificate } from '../domain/certificate.js';
 import { ISSUED_SUBJECT } from '../events/certificate-issued.publisher.js';
 import type { CertificateRecord } from '../store/certificate.repository.js';
 import type { OutboxEntry } from '@signet/kit';
+import { testCertificate } from '../../test/fixtures/certificate.js';
 import { issueCertificate } from './issue-certificate.js';
 
-const cert = (over: Partial<Certificate> = {}): Certificate => ({
-  version: 1,
-  reference: 'ACME-TX-00000001',
-  document_sha256: 'ab'.repeat(32),
-  issuer_name: 'Acme',
-  attestation_type: 'signature',
-  signers: [
-    {
-      name: 'Ada',
-      email_masked: 'a***@example.test',
-      verification_mode: 'biometric',
-      assurance: 'live',
-      verified_at: '2026-11-25T10:00:00.000Z',
-      video_commitment: '',
-      frame_commitment: '',
-      reference_commitment: '',
-    },
-  ],
-  verified_at: '2026-11-25T10:00:00.000Z',
-  ...over,
-});
+const cert = (over: Partial<Certificate> = {}) => testCertificate('ACME-TX-00000001', over);
 
 function setup(opts: { existingLeaf?: Buffer; insertWins?: boolean } = {}) {
   const records = new Map<string, { rec: CertificateRecord; outbox: OutboxEntry[] }>();
@@ -101,8 +82,8 @@ describe('issueCertificate', () => {
   it('rejects a malformed fact without claiming a leaf', async () => {
     for (const bad of [
       cert({ reference: 'acme-tx-1' }),
-      cert({ document_sha256: 'AB'.repeat(32) }),
-      cert({ document_sha256: 'ab'.repeat(31) }),
+      cert({ document_sha256: cert().document_sha256.toUpperCase() }),
+      cert({ document_sha256: cert().document_sha256.slice(2) }),
       cert({ signers: [] }),
     ]) {
       const s = setup();

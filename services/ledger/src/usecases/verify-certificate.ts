@@ -1,21 +1,8 @@
 import { certificateMode } from '../domain/certificate.js';
 import { findSealedCertificate, type SealedLookupDeps } from './find-sealed-certificate.js';
 
-export type VerifiedCertificate = {
-  reference: string;
-  signerName: string;
-  issuerName: string;
-  verifiedAt: string;
-  documentSha256Prefix: string;
-  verificationMode: string;
-  ledgerSeal: string;
-};
-
-/** VerifyCertificate: public verification by reference and document hash prefix (see findSealedCertificate). */
-export async function verifyCertificate(
-  deps: SealedLookupDeps,
-  input: { reference: string; hashPrefix: string },
-): Promise<VerifiedCertificate> {
+/** VerifyCertificate: public verification by reference and document hash prefix (see findSealedCertificate); what it shows of the certificate. */
+export async function verifyCertificate(deps: SealedLookupDeps, input: { reference: string; hashPrefix: string }) {
   const rec = await findSealedCertificate(deps, input);
   const cert = rec.certificate;
   return {
