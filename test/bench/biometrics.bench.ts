@@ -7,7 +7,8 @@
  *
  *   node --conditions=@signet/source --import tsx test/bench/biometrics.bench.ts [corpusDir] [--rounds N] [--configs node,wasm]
  *
- * A config is `backend[:workers]` (workers default: what the service's ANALYSIS_WORKERS=auto picks).
+ * A config is `backend[:workers[:full]]` (workers default, or `auto`: what the service's ANALYSIS_WORKERS=auto
+ * picks; `full`: every model on every frame, the analysis before the frame plan — the baseline).
  * Each config runs in its own process, as the service does (libtensorflow sizes its thread pools
  * once per process: TF_NUM_* in the environment are passed on), with one warm-up analysis that is
  * not counted; rounds alternate the order of the configs. The machine is shared: the load average
@@ -20,6 +21,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { planBackend, TF_BACKEND_CHOICES, type TfBackend } from '../../services/biometrics/src/analysis/backend.js';
 import { loadModels } from '../../services/biometrics/src/analysis/index.js';
+import { analysisConfig } from '../../services/biometrics/src/analysis/config.js';
 import { analyzeCase, makeCorpus, type Manifest } from '../../services/biometrics/test/corpus/make-corpus.js';
 
 interface Row {
@@ -49,23 +51,26 @@ const load = () =>
     .map((x) => x.toFixed(2))
     .join(' ');
 
-function parseConfig(c: string): { backend: TfBackend; workers: 'auto' | number } {
-  const [b, w] = c.split(':');
+/** `backend[:workers[:full]]`: `full` turns the frame plan off (every model on every frame), the baseline. */
+function parseConfig(c: string): { backend: TfBackend; workers: 'auto' | number; full: boolean } {
+  const [b, w, f] = c.split(':');
   if (!(TF_BACKEND_CHOICES as readonly string[]).includes(b!) || b === 'auto') throw new Error(`unknown backend in config ${c}`);
-  return { backend: b as TfBackend, workers: w === undefined ? 'auto' : Number(w) };
+  if (f !== undefined && f !== 'full') throw new Error(`unknown option ${f} in config ${c}`);
+  return { backend: b as TfBackend, workers: w === undefined || w === 'auto' ? 'auto' : Number(w), full: f === 'full' };
 }
 
 /** Child: one config, every corpus case once after one uncounted warm-up; JSON on the last line. */
 async function child(config: string, dir: string): Promise<void> {
-  const { backend, workers } = parseConfig(config);
+  const { backend, workers, full } = parseConfig(config);
+  const cfg = full ? { ...analysisConfig, sampling: { ...analysisConfig.sampling, plan: false } } : analysisConfig;
   const plan = planBackend(backend, workers);
   const m = await loadModels({ backend: plan.backend, workers: plan.workers });
   const man = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Manifest;
-  await analyzeCase(m, dir, man.cases[0]!, 300_000);
+  await analyzeCase(m, dir, man.cases[0]!, 300_000, null, cfg);
   const rows: Row[] = [];
   for (const c of man.cases) {
     const c0 = process.cpuUsage();
-    const r = await analyzeCase(m, dir, c, 300_000);
+    const r = await analyzeCase(m, dir, c, 300_000, null, cfg);
     const cu = process.cpuUsage(c0);
     rows.push({
       case: c.name,
@@ -156,18 +161,20 @@ async function main(): Promise<void> {
   const stats = new Map<string, { p50: number; p95: number }>();
   console.log('');
   console.log(
-    '| config | tfjs | device | workers | TF threads (intra/inter) | analyses | verdict p50 | p95 | max | frames/s p50 | inference p50 | total/(inference/threads) p50 | CPU per verdict p50 |',
+    '| config | tfjs | device | workers | TF threads (intra/inter) | analyses | verdict p50 | p95 | max | per 10 s of video p50 / p95 | frames/s p50 | inference p50 | total/(inference/threads) p50 | CPU per verdict p50 |',
   );
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const [config, res] of results) {
     const tot = res.rows.map((x) => x.total);
     const fps = res.rows.map((x) => (x.frames / x.total) * 1000);
     const ratio = res.rows.map((x) => x.total / (x.inf / Math.max(1, res.workers)));
     const s = { p50: q(tot, 0.5), p95: q(tot, 0.95) };
+    // the issue's target is for a 10 s capture: 80 analysed frames at 8 fps
+    const per10 = res.rows.map((x) => (x.total * (10 * analysisConfig.sampling.fps)) / Math.max(1, x.frames));
     stats.set(config, s);
     const th = res.tfjs === 'tensorflow' ? `${res.threads.TF_NUM_INTRAOP_THREADS}/${res.threads.TF_NUM_INTEROP_THREADS}` : '–';
     console.log(
-      `| ${config} | ${res.tfjs} | ${res.device} | ${res.workers} | ${th} | ${tot.length} | ${s.p50} ms | ${s.p95} ms | ${Math.max(...tot)} ms | ${q(fps, 0.5).toFixed(1)} | ${q(
+      `| ${config} | ${res.tfjs} | ${res.device} | ${res.workers} | ${th} | ${tot.length} | ${s.p50} ms | ${s.p95} ms | ${Math.max(...tot)} ms | ${q(per10, 0.5).toFixed(0)} / ${q(per10, 0.95).toFixed(0)} ms | ${q(fps, 0.5).toFixed(1)} | ${q(
         res.rows.map((x) => x.inf),
         0.5,
       )} ms | ${q(ratio, 0.5).toFixed(2)} | ${q(

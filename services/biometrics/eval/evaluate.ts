@@ -525,7 +525,7 @@ async function main(): Promise<void> {
   }
   p();
   p(
-    'With inference only on pass 1 (mesh, iris and descriptor on every sampled frame) plus the final frame and the reference, a verdict costs about one detection per analysed frame; a 10 s capture has 80 analysed frames and a 15–19 s timeline 120–152. On a machine this loaded (two cores, several sessions) the wall times are upper bounds: `test/bench/biometrics.bench.ts` measures p50/p95 per backend on an idle machine.',
+    'Inference is pass 1 (detector and mesh on every sampled frame, the descriptor on every second one and the last 1.5 s, the iris refinement on the baseline and around blink windows: `analysis/frame-plan.ts`) plus the final frame and the reference; a 10 s capture has 80 analysed frames and a 15–19 s timeline 120–152. On a machine this loaded (two cores, several sessions) the wall times are upper bounds: `test/bench/biometrics.bench.ts` measures p50/p95 per backend on an idle machine.',
   );
   p();
 

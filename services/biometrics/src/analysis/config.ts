@@ -9,7 +9,9 @@ export type Action = (typeof ACTIONS)[number];
 
 export const analysisConfig = {
   /** Video sampling: frames per second and width (px) handed to the detector. */
-  sampling: { fps: 8, width: 640 },
+  /** `plan`: run each model only on the frames its checks read (frame-plan.ts); false runs every
+   *  model on every frame (the benchmark's baseline). */
+  sampling: { fps: 8, width: 640, plan: true as boolean },
   /** Detector: faces per frame that are counted (≥ 2 so a second face is seen). */
   maxFacesPerFrame: 3,
 

@@ -50,4 +50,20 @@ describe('framePlan: the models each frame needs', () => {
     ).toBe(false);
     expect(framePlan(times, { actions: ['turn_left', 'blink'] }, analysisConfig).iris.every(Boolean)).toBe(true);
   });
+
+  it('with the plan off, every model on every frame (the benchmark baseline)', () => {
+    const off = { ...analysisConfig, sampling: { ...analysisConfig.sampling, plan: false } };
+    const p = framePlan(
+      times,
+      {
+        actions: ['turn_left', 'smile'],
+        windows: [
+          [5, 7],
+          [9, 11],
+        ],
+      },
+      off,
+    );
+    expect(p.embed.every(Boolean) && p.iris.every(Boolean)).toBe(true);
+  });
 });

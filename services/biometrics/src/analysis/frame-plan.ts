@@ -24,8 +24,9 @@ const BLINK_MARGIN: readonly [number, number] = [0.25, 1.0];
 export function framePlan(
   times: readonly number[],
   challenge: { actions: readonly string[]; windows?: readonly (readonly [number, number])[] },
-  cfg: Pick<AnalysisConfig, 'identity' | 'finalFrame' | 'baselineSeconds'>,
+  cfg: Pick<AnalysisConfig, 'identity' | 'finalFrame' | 'baselineSeconds' | 'sampling'>,
 ): FramePlan {
+  if (!cfg.sampling.plan) return { embed: times.map(() => true), iris: times.map(() => true) };
   const last = times.length ? times[times.length - 1] : 0;
   const every = Math.max(1, cfg.identity.embedEvery);
   const embed = times.map((t, i) => i % every === 0 || t >= last - cfg.finalFrame.lastSeconds);

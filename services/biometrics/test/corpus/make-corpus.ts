@@ -11,7 +11,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyzeCapture, type AnalyzeInput, type WordsVerifier } from '../../src/analysis/analyze.js';
-import type { Action } from '../../src/analysis/config.js';
+import { analysisConfig, type Action, type AnalysisConfig } from '../../src/analysis/config.js';
 import { IDX, meanEar } from '../../src/analysis/geometry.js';
 import { FFMPEG, rawRgbInput, type RgbImage } from '../../src/analysis/media.js';
 import { loadModels, type LoadedModels } from '../../src/analysis/models.js';
@@ -567,16 +567,21 @@ export function analyzeCase(
   c: Pick<CorpusCase, 'video' | 'finalFrame' | 'reference' | 'challenge'>,
   deadlineMs: number,
   verify: WordsVerifier | null = null,
+  cfg: AnalysisConfig = analysisConfig,
 ) {
   const read = (f: string) => readFileSync(path.join(dir, f));
-  return analyzeCapture(models, {
-    video: read(c.video),
-    finalFrame: read(c.finalFrame),
-    reference: c.reference ? read(c.reference) : undefined,
-    challenge: caseChallenge(c.challenge),
-    verifyWords: verify ?? undefined,
-    deadlineMs,
-  });
+  return analyzeCapture(
+    models,
+    {
+      video: read(c.video),
+      finalFrame: read(c.finalFrame),
+      reference: c.reference ? read(c.reference) : undefined,
+      challenge: caseChallenge(c.challenge),
+      verifyWords: verify ?? undefined,
+      deadlineMs,
+    },
+    cfg,
+  );
 }
 
 /** Render and encode one video; returns its last raw frame (for the final-frame image). */
