@@ -102,8 +102,8 @@ class Verifier:
         return out
 
     def _phone_scores(self, cut, loop):
-        """Per aligned word: its phones' log-likelihood ratios per frame (forced phone against the
-        free phone loop over the same frames)."""
+        """Per aligned word: its phones as (name, first frame, frames, forced log-likelihood, free
+        phone loop's log-likelihood over the same frames); a phone's ratio is (forced - free) / frames."""
         self.align.set_alignment()
         # a second pass for phone boundaries; its search has no word segmentation to read (seg()
         # crashes there), only the alignment
@@ -131,11 +131,11 @@ class Verifier:
                     ov = min(sf + n - 1, b) - max(sf, a) + 1
                     if ov > 0:
                         free += sc * ov / (b - a + 1)
-                ph.append((forced - free) / n)
+                ph.append((p.name, sf, n, forced, free))
             out.append((name, w.start, w.start + w.duration, ph))
         return out
 
-    def verify(self, pcm, words, window):
+    def verify(self, pcm, words, window, phones=False):
         t0 = time.monotonic()
         total = len(pcm) // 2
         start = max(0, int(round(window[0] * SAMPLE_RATE)))
@@ -152,16 +152,17 @@ class Verifier:
                 result["aligned"] = True
                 scores = []
                 for word, sf, ef, ph in per:
-                    r = sum(ph) / len(ph) if ph else None
+                    r = sum((f - g) / n for _p, _s, n, f, g in ph) / len(ph) if ph else None
                     scores.append(-1e9 if r is None else r)
-                    result["words"].append(
-                        {
-                            "word": word,
-                            "start": round(window[0] + sf / 100, 2),
-                            "end": round(window[0] + ef / 100, 2),
-                            "score": None if r is None else round(r, 3),
-                        }
-                    )
+                    entry = {
+                        "word": word,
+                        "start": round(window[0] + sf / 100, 2),
+                        "end": round(window[0] + ef / 100, 2),
+                        "score": None if r is None else round(r, 3),
+                    }
+                    if phones:  # eval/words_eval.py --dump: the phones behind the score
+                        entry["phones"] = [[p, s, n, round(f, 2), round(g, 2)] for p, s, n, f, g in ph]
+                    result["words"].append(entry)
                 result["score"] = round(min(scores), 3)
         result["ms"] = round((time.monotonic() - t0) * 1000)
         return result
