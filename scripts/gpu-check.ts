@@ -34,7 +34,7 @@ const q = (xs: number[], k: number) => {
 const ms = (x: number) => `${Math.round(x)} ms`;
 const row = (k: string, v: string) => console.log(`${k.padEnd(10)} ${v}`);
 
-const plan = planBackend(choice, 'auto');
+const plan = planBackend(choice, 'auto', { env: process.env });
 const t0 = performance.now();
 const m = await loadModels({ backend: plan.backend, workers: plan.workers });
 const device = m.tfjsBackend.device;

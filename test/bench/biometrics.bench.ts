@@ -63,7 +63,7 @@ function parseConfig(c: string): { backend: TfBackend; workers: 'auto' | number;
 async function child(config: string, dir: string): Promise<void> {
   const { backend, workers, full } = parseConfig(config);
   const cfg = full ? { ...analysisConfig, sampling: { ...analysisConfig.sampling, plan: false } } : analysisConfig;
-  const plan = planBackend(backend, workers);
+  const plan = planBackend(backend, workers, { env: process.env });
   const m = await loadModels({ backend: plan.backend, workers: plan.workers });
   const man = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Manifest;
   await analyzeCase(m, dir, man.cases[0]!, 300_000, null, cfg);

@@ -28,7 +28,7 @@ export interface BackendTimings {
 const [backend, dir, casesFile] = process.argv.slice(2);
 if (!backend || !dir || !casesFile) throw new Error('usage: backend-timings.ts <backend> <corpus dir> <cases.json>');
 const cases = JSON.parse(readFileSync(casesFile, 'utf8')) as CorpusCase[];
-const plan = planBackend(backend as TfBackend, 'auto');
+const plan = planBackend(backend as TfBackend, 'auto', { env: process.env });
 const m = await loadModels({ backend: plan.backend, workers: plan.workers });
 await startSpeech();
 // one warm-up analysis (first calls compile kernels), not counted

@@ -143,7 +143,7 @@ async function compute(): Promise<Run> {
   const faceMatch = process.env.EVAL_SKIP_FACE_MATCH ? '(face match skipped)' : await child('face-match.ts', []);
 
   // ---- the analysis backend, as the service would choose it
-  const plan = planBackend('auto', 0);
+  const plan = planBackend('auto', 0, { env: process.env });
   const m = await loadModels({ backend: plan.backend, workers: 0 });
   await startSpeech();
   const rec = recordingModels(m);

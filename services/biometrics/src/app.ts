@@ -12,7 +12,7 @@ import {
   type Logger,
 } from '@signet/kit';
 import { biometricsV1 } from '@signet/proto';
-import type { BiometricsConfig } from './config.js';
+import { tensorflowEnvironment, type BiometricsConfig } from './config.js';
 import type { Analyzer } from './domain/analyzer.js';
 import { CAPTURE_SUBJECT, captureConsumer } from './events/capture.consumer.js';
 import { biometricsHandlers } from './grpc/biometrics.handler.js';
@@ -44,7 +44,7 @@ export async function startBiometrics(cfg: BiometricsConfig, opts: { logger?: Lo
       );
     // Decided once, here (thread variables set before libtensorflow loads); worker threads get the
     // resolved backend, never `auto`.
-    const plan = planBackend(cfg.TF_BACKEND, cfg.ANALYSIS_WORKERS);
+    const plan = planBackend(cfg.TF_BACKEND, cfg.ANALYSIS_WORKERS, { env: tensorflowEnvironment() });
     const human = await createHumanAnalyzer({
       backend: plan.backend,
       workers: plan.workers,

@@ -30,3 +30,17 @@ export const biometricsConfigSchema = baseSchema.merge(s3Schema).extend({
     .transform((v) => v === 'true'),
 });
 export type BiometricsConfig = z.infer<typeof biometricsConfigSchema>;
+
+/**
+ * ffmpeg for decoding (FFMPEG_PATH, else Debian's). Read here, when the module loads, and not
+ * through the schema: the analysis also runs outside the service (tests, evaluation, benchmark).
+ */
+export const FFMPEG_PATH = process.env.FFMPEG_PATH || '/usr/bin/ffmpeg';
+
+/**
+ * The environment libtensorflow reads its thread settings from, once, when it loads: planBackend
+ * writes TF_NUM_* into it before the binding loads (docs/decisions.md "Biometrics on real TensorFlow").
+ */
+export function tensorflowEnvironment(): Record<string, string | undefined> {
+  return process.env;
+}

@@ -268,7 +268,7 @@ describe('with the native binding made unloadable (a broken libtensorflow first 
         import { createLogger, Metrics } from '@signet/kit';
         import { announceBackend, backendInfoGauge, planBackend } from './src/analysis/backend.ts';
         import { loadModels } from './src/analysis/models.ts';
-        const plan = planBackend('auto', 0);
+        const plan = planBackend('auto', 0, { env: process.env });
         const m = await loadModels({ backend: plan.backend, supportingModels: false });
         const metrics = new Metrics('biometrics');
         announceBackend(plan, m.tfjsBackend, { logger: createLogger('biometrics', 'info'), gauge: backendInfoGauge(metrics) });

@@ -170,15 +170,15 @@ export interface BackendPlan extends BackendDecision {
 
 /**
  * Decide the backend and the detector threads, having first set TensorFlow's thread variables in
- * `env` (process.env: libtensorflow reads the process environment once, when the probe loads it).
+ * `env` (the process environment, from config.ts: libtensorflow reads it once, when the probe loads it).
  * Also turns libtensorflow's INFO lines off unless TF_CPP_MIN_LOG_LEVEL is set (they are not JSON).
  */
 export function planBackend(
   choice: TfBackendChoice,
   workers: 'auto' | number,
-  deps: { probes?: BackendProbes; env?: Record<string, string | undefined>; cores?: number } = {},
+  deps: { probes?: BackendProbes; env: Record<string, string | undefined>; cores?: number },
 ): BackendPlan {
-  const env = deps.env ?? process.env;
+  const env = deps.env;
   const cores = deps.cores ?? usableCores();
   const threads = tfThreadEnv(cores, env);
   Object.assign(env, threads);

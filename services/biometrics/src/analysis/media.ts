@@ -7,8 +7,9 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import parseRange from 'range-parser';
+import { FFMPEG_PATH } from '../config.js';
 
-export const FFMPEG = process.env.FFMPEG_PATH ?? '/usr/bin/ffmpeg';
+export const FFMPEG = FFMPEG_PATH;
 
 /** An RGB image, 3 bytes per pixel, row-major. */
 export interface RgbImage {
