@@ -81,6 +81,18 @@ const serviceLayout = [
     rules: { 'no-restricted-imports': restrictImports(patterns) },
   })),
   {
+    // import() and require() would get round the import patterns above; pure logic has no use for either.
+    files: ['services/*/src/domain/**/*.{ts,tsx,mts,cts,js,mjs,cjs}'],
+    ignores: EXEMPT,
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ImportExpression', message: 'domain/ is pure logic: no dynamic import().' },
+        { selector: "CallExpression[callee.name='require']", message: 'domain/ is pure logic: no require().' },
+      ],
+    },
+  },
+  {
     // Known exception: readHead and probeVideo open the upload and run ffprobe from domain/ (file and process I/O).
     // They belong behind a port the use case is given; until they move, only Node's I/O is allowed here.
     files: ['services/ceremony/src/domain/media.ts'],

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 // The layout rules of ../shared/STYLE.md ("Layout inside a service") as eslint.config.js enforces them:
 // each snippet is linted as if it sat at `filePath` (the file need not exist).
 const root = join(import.meta.dirname, '..');
-const RULES = new Set(['no-restricted-imports', 'no-restricted-properties']);
+const RULES = new Set(['no-restricted-imports', 'no-restricted-properties', 'no-restricted-syntax']);
 let eslint: ESLint;
 
 // The first lint loads the config, its plugins and the TypeScript parser: seconds on a busy machine, so it happens here.
@@ -44,6 +44,8 @@ describe('layout rules: reported', () => {
     ],
     ['a domain file importing events/', 'services/billing/src/domain/x.ts', imports('../events/x.publisher.js'), /domain\//],
     ['a domain file importing metrics', 'services/billing/src/domain/x.ts', imports('../metrics.js'), /domain\//],
+    ['a dynamic import in domain/', 'services/ledger/src/domain/x.ts', "export const m = () => import('mongoose');\n", /dynamic/],
+    ['require in domain/', 'services/ledger/src/domain/x.ts', "export const m = require('mongoose');\n", /require/],
     ['a grpc file importing events/', 'services/ledger/src/grpc/log.handler.ts', imports('../events/x.js'), /grpc\//],
     ['an events file importing grpc/', 'services/ledger/src/events/x.consumer.ts', imports('../grpc/log.handler.js'), /events\//],
     [
