@@ -3,101 +3,27 @@
  * person, ends with a frame of this video and matches the reference photo.
  */
 import { analysisConfig, ACTIONS, type Action, type AnalysisConfig } from './config.js';
-import { descriptorDistance, interOcular, l2normalize, meanEar, mouthMetrics, nonRigidResidual } from './geometry.js';
+import { descriptorDistance } from './geometry.js';
 import { DECODE_LIMITS, decodeImage, decodeVideo, FfmpegTimeoutError, resizeRgb, type RgbImage } from './media.js';
 import type { LoadedModels } from './models.js';
 import { detectFacesLocal, type DetectOpts, type FaceObs } from './detect.js';
 import { decodeAudio, voiceActivity } from './voice.js';
-import {
-  computeBaseline,
-  computeDeltas,
-  detectEvents,
-  matchSequence,
-  strayEvents,
-  type ActionEvent,
-  type FrameSignals,
-} from './sequence.js';
+import { computeBaseline, computeDeltas, detectEvents, matchSequence, strayEvents } from './sequence.js';
 import { lightResponse, type LightResult } from './light.js';
-import { identityThreshold, poseBucket } from './identity.js';
+import { frameIdentity, poseBucket } from './identity.js';
+import { analysisScores, mediaFloorProblems } from './scores.js';
 import { framePlan } from './frame-plan.js';
+import { frameSignals, grey, mapLimited, motionResidual, ncc, sensorNoise, trackPrimary } from './frame-ops.js';
+import {
+  AnalysisDeadlineError,
+  InvalidChallengeError,
+  type AnalyzeInput,
+  type AnalyzeResult,
+  type CheckName,
+  type CheckResult,
+} from './analyze.types.js';
 
-export type CheckName =
-  | 'face_present'
-  | 'single_face'
-  | 'liveness_motion'
-  | 'sequence'
-  | 'identity_consistency'
-  | 'final_frame_match'
-  | 'reference_match'
-  | 'sensor_noise'
-  | 'voice_activity'
-  | 'words'
-  | 'light'
-  | 'media';
-
-export interface CheckResult {
-  /** true/false; null when not applicable (e.g. no reference given) */
-  passed: boolean | null;
-  value: number | null;
-  threshold: number | null;
-  detail?: string;
-}
-
-export interface AnalyzeInput {
-  video: Buffer;
-  finalFrame: Buffer;
-  reference?: Buffer;
-  /**
-   * readSeconds: the words are read in [0, readSeconds] of the recording (default:
-   * cfg.voice.windowSeconds), unless wordsWindow says where. With a server timeline: `windows`
-   * (seconds) per action, and `strict` makes any head turn or look-up outside them fail (the head is
-   * neutral between actions); `light` is the screen-colour sequence the face must reflect.
-   */
-  challenge: {
-    actions: string[];
-    windows?: [number, number][];
-    readSeconds?: number;
-    words?: string[];
-    wordsWindow?: [number, number];
-    strict?: boolean;
-    light?: { colours: string[]; changes: number[]; end: number };
-  };
-  /** Checks the spoken words in their window (the speech recogniser); absent → the words check is not applicable. */
-  verifyWords?: WordsVerifier;
-  deadlineMs: number;
-  /** Whether a silent reading window fails the verdict (default: analysisConfig.voice.required). */
-  requireVoice?: boolean;
-}
-
-export type WordsVerifier = (
-  pcm: Int16Array,
-  words: readonly string[],
-  window: readonly [number, number],
-) => Promise<{ passed: boolean; score: number | null; threshold: number; detail: string }>;
-
-export interface AnalyzeResult {
-  outcome: 'PASS' | 'FAIL';
-  checks: Record<CheckName, CheckResult>;
-  failed_checks: CheckName[];
-  scores: Record<string, number | null> & { events?: never };
-  events: ActionEvent[];
-  models: { name: string; version: string }[];
-  frames_analysed: number;
-  duration_ms: number;
-  timings: { decode_ms: number; inference_ms: number; inference_calls: number; total_ms: number };
-}
-
-export class AnalysisDeadlineError extends Error {
-  constructor(
-    public readonly stage: string,
-    public readonly elapsedMs: number,
-  ) {
-    super(`analysis deadline exceeded during ${stage} after ${Math.round(elapsedMs)} ms`);
-    this.name = 'AnalysisDeadlineError';
-  }
-}
-
-export class InvalidChallengeError extends Error {}
+export * from './analyze.types.js';
 
 type Detector = (img: RgbImage, o: { embed: boolean; supporting: boolean; iris?: boolean }) => Promise<FaceObs[]>;
 
@@ -110,93 +36,6 @@ function makeDetector(m: LoadedModels, cfg: AnalysisConfig, stats: { ms: number;
     stats.calls++;
     return r.faces;
   };
-}
-
-/** Map with bounded concurrency, preserving order; `check` runs after each completion. */
-async function mapLimited<T, R>(
-  xs: readonly T[],
-  limit: number,
-  fn: (x: T, i: number) => Promise<R>,
-  check: () => void,
-): Promise<R[]> {
-  const out = new Array<R>(xs.length);
-  let next = 0;
-  const run = async () => {
-    while (next < xs.length) {
-      const i = next++;
-      out[i] = await fn(xs[i], i);
-      // tfjs-node's ops settle without reaching the event loop: yield, or timers and I/O (the words
-      // worker's answer, NATS, /metrics) wait for the whole pass and the words call times out
-      await new Promise<void>((r) => setImmediate(r));
-      check();
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, xs.length)) }, run));
-  return out;
-}
-
-function grey(img: RgbImage): Float32Array {
-  const g = new Float32Array(img.width * img.height);
-  for (let i = 0; i < g.length; i++) g[i] = 0.299 * img.data[i * 3] + 0.587 * img.data[i * 3 + 1] + 0.114 * img.data[i * 3 + 2];
-  return g;
-}
-
-/** Normalised cross-correlation of two equally sized grey images (−1..1). */
-export function ncc(a: Float32Array, b: Float32Array): number {
-  let ma = 0,
-    mb = 0;
-  for (let i = 0; i < a.length; i++) {
-    ma += a[i];
-    mb += b[i];
-  }
-  ma /= a.length;
-  mb /= b.length;
-  let sab = 0,
-    saa = 0,
-    sbb = 0;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i] - ma,
-      y = b[i] - mb;
-    sab += x * y;
-    saa += x * x;
-    sbb += y * y;
-  }
-  return saa > 0 && sbb > 0 ? sab / Math.sqrt(saa * sbb) : 0;
-}
-
-/** Mean absolute difference of two equally sized grey images. */
-export function meanAbsDiff(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += Math.abs(a[i] - b[i]);
-  return s / a.length;
-}
-
-function meanEmbedding(es: number[][]): number[] {
-  const out = new Array<number>(es[0].length).fill(0);
-  for (const e of es) {
-    const n = l2normalize(e);
-    for (let i = 0; i < n.length; i++) out[i] += n[i];
-  }
-  return l2normalize(out);
-}
-
-/**
- * Keep the signer as `faces[0]` in every frame: start from the largest face of the first frame
- * with a face, then follow the face whose box centre is nearest the previous primary face.
- */
-function trackPrimary(perFrame: FaceObs[][]): void {
-  let prev: [number, number] | null = null;
-  for (const faces of perFrame) {
-    if (faces.length === 0) continue;
-    if (prev && faces.length > 1) {
-      const p = prev;
-      const d = (f: FaceObs) => Math.hypot(f.box[0] + f.box[2] / 2 - p[0], f.box[1] + f.box[3] / 2 - p[1]);
-      let best = 0;
-      for (let k = 1; k < faces.length; k++) if (d(faces[k]) < d(faces[best])) best = k;
-      if (best > 0) faces.unshift(...faces.splice(best, 1));
-    }
-    prev = [faces[0].box[0] + faces[0].box[2] / 2, faces[0].box[1] + faces[0].box[3] / 2];
-  }
 }
 
 const check = (passed: boolean | null, value: number | null, threshold: number | null, detail?: string): CheckResult => ({
@@ -272,72 +111,26 @@ export async function analyzeCapture(
   const facePresent = n > 0 ? faceFrames.length / n : 0;
   const singleFrac = faceFrames.length > 0 ? faceFrames.filter((i) => perFrame[i].length === 1).length / faceFrames.length : 0;
 
-  const signals: FrameSignals[] = perFrame.map((faces, i) => {
-    const f = faces[0];
-    if (!f) return { t: video.times[i], yaw: null, pitch: null, ear: null, mouthWidth: null, cornerLift: null };
-    const mm = mouthMetrics(f.mesh);
-    return {
-      t: video.times[i],
-      yaw: f.yawDeg,
-      pitch: f.pitchDeg,
-      ear: plan.iris[i] ? meanEar(f.mesh) : null,
-      mouthWidth: mm.widthRatio,
-      cornerLift: mm.cornerLift,
-    };
-  });
+  const signals = frameSignals(perFrame, video.times, plan.iris);
   const baseline = computeBaseline(signals, cfg.baselineSeconds);
   const deltas = baseline ? computeDeltas(signals, baseline, cfg) : [];
   const events = baseline ? detectEvents(deltas, cfg) : [];
   const seq = matchSequence(actions, events, input.challenge.windows);
   const strays = input.challenge.strict && input.challenge.windows ? strayEvents(events, seq.matched) : [];
 
-  // non-rigid motion relative to the first face frame, among frames meshed alike (the iris
-  // refinement moves the eye contours: mixing the two would look like motion on a still photo)
-  let motion = 0;
-  const withIris = faceFrames.filter((i) => plan.iris[i]);
-  const without = faceFrames.filter((i) => !plan.iris[i]);
-  const alike = withIris.length >= without.length ? withIris : without;
-  if (alike.length > 1) {
-    const base = perFrame[alike[0]][0].mesh;
-    for (const i of alike) motion = Math.max(motion, nonRigidResidual(base, perFrame[i][0].mesh));
-  }
-  // sensor noise: inter-frame variance of consecutive sampled frames
-  const greys = video.frames.map(grey);
-  const diffs: number[] = [];
-  for (let i = 1; i < greys.length; i++) diffs.push(meanAbsDiff(greys[i - 1], greys[i]));
-  const sortedDiffs = [...diffs].sort((a, b) => a - b);
-  const noiseMad = sortedDiffs.length ? sortedDiffs[sortedDiffs.length >> 1] : 0;
+  const motion = motionResidual(perFrame, faceFrames, plan.iris);
+  const noiseMad = sensorNoise(video.frames);
   deadline('signals');
 
-  // ---- identity on every analysed frame: each face frame's descriptor against the signer's own
-  // baseline (near-neutral frames at the start), with a threshold for the pose it is seen at
-  const near = faceFrames.filter((i) => poseBucket(deltas[i], cfg) === 'neutral');
-  const embFrames = faceFrames.filter((i) => perFrame[i][0].embedding);
-  const embOf = (i: number) => perFrame[i][0].embedding!;
-  const baseFrames = (near.length >= 2 ? near : embFrames).filter((i) => perFrame[i][0].embedding).slice(0, 3);
-  const baseEmb = baseFrames.length ? meanEmbedding(baseFrames.map(embOf)) : null;
-  let identityMax: number | null = null;
-  let identityWorst: { t: number; distance: number; threshold: number; pose: string } | null = null;
-  let identityOver = 0;
-  if (baseEmb) {
-    identityMax = 0;
-    for (const i of embFrames) {
-      const pose = poseBucket(deltas[i], cfg);
-      const threshold = identityThreshold(pose, cfg);
-      const distance = descriptorDistance(baseEmb, embOf(i));
-      if (distance > threshold) identityOver++;
-      const ratio = distance / threshold;
-      if (ratio > identityMax) {
-        identityMax = ratio;
-        identityWorst = { t: video.times[i], distance, threshold, pose };
-      }
-    }
-  }
-  const planned = faceFrames.filter((i) => plan.embed[i]);
-  const identityCoverage = planned.length ? embFrames.length / planned.length : 0;
-  // the video's identity for the reference: mean descriptor of the near-neutral frames
-  const nearEmb = embFrames.filter((i) => near.includes(i));
-  const videoEmb = embFrames.length ? meanEmbedding((nearEmb.length ? nearEmb : embFrames).map(embOf)) : null;
+  // ---- identity on every analysed frame (identity.ts)
+  const { embFrames, identityMax, identityWorst, identityOver, identityCoverage, videoEmb } = frameIdentity(
+    perFrame,
+    faceFrames,
+    deltas,
+    video.times,
+    plan.embed,
+    cfg,
+  );
   const embeds = new Map<number, FaceObs>(embFrames.map((i) => [i, perFrame[i][0]]));
   const lastStart = n > 0 ? video.times[n - 1] - cfg.finalFrame.lastSeconds : 0;
 
@@ -388,22 +181,8 @@ export async function analyzeCapture(
   deadline('words');
 
   // ---- media: decoded whole, and not below the ceremony's quality floors
-  const mf = cfg.media;
   const [srcW, srcH] = [video.sourceWidth, video.sourceHeight];
-  const srcFps = video.sourceFrames !== null && video.decodedDurationS > 0 ? video.sourceFrames / video.decodedDurationS : null;
-  const bps = video.decodedDurationS > 0 ? (input.video.length * 8) / video.decodedDurationS : 0;
-  const mediaProblems = [
-    ...(video.truncated ? ['the video runs past the decoding limit: only its start was analysed'] : []),
-    ...(Math.min(srcW, srcH) < mf.minShortSide || Math.max(srcW, srcH) < mf.minLongSide
-      ? [`${srcW}×${srcH} is under ${mf.minLongSide}×${mf.minShortSide}`]
-      : []),
-    ...(srcFps !== null && srcFps < mf.minFps ? [`${srcFps.toFixed(1)} frames per second, under ${mf.minFps}`] : []),
-    ...(!video.truncated && bps < mf.minBitsPerPixelSecond * srcW * srcH
-      ? [
-          `${Math.round(bps / 1000)} kb/s, under ${Math.round((mf.minBitsPerPixelSecond * srcW * srcH) / 1000)} kb/s for ${srcW}×${srcH}`,
-        ]
-      : []),
-  ];
+  const mediaProblems = mediaFloorProblems(video, input.video.length, cfg);
 
   // ---- checks
   const c = cfg;
@@ -487,44 +266,26 @@ export async function analyzeCapture(
   const failed = (Object.keys(checks) as CheckName[]).filter(
     (k) => checks[k].passed === false && (k !== 'voice_activity' || requireVoice),
   );
-  const supporting = finalFaces.slice(0, 1);
-  const avg = (xs: (number | undefined)[]) => {
-    const v = xs.filter((x): x is number => typeof x === 'number');
-    return v.length ? v.reduce((s, x) => s + x, 0) / v.length : null;
-  };
-  const range = (k: 'left' | 'up') => {
-    const v = deltas.map((d) => d[k]).filter((x): x is number => x !== null);
-    return v.length ? [Math.min(...v), Math.max(...v)] : [null, null];
-  };
-  const [leftMin, leftMax] = range('left');
-  const [upMin, upMax] = range('up');
-  const earDrops = deltas.map((d) => d.earDrop).filter((x): x is number => x !== null);
   const total = performance.now() - start;
   return {
     outcome: failed.length === 0 ? 'PASS' : 'FAIL',
     checks,
     failed_checks: failed,
-    scores: {
-      face_present_fraction: facePresent,
-      single_face_fraction: singleFrac,
-      motion_residual_max: motion,
-      sensor_noise_median_mad: noiseMad,
-      identity_max_distance: identityMax,
-      final_frame_distance: finalDist,
-      final_frame_ncc: finalNcc,
-      reference_distance: refDist,
-      turn_left_delta_max: leftMax,
-      turn_right_delta_max: leftMin === null ? null : -leftMin,
-      look_up_delta_max: upMax,
-      look_down_delta_max: upMin === null ? null : -upMin,
-      ear_drop_max: earDrops.length ? Math.max(...earDrops) : null,
-      baseline_ear: baseline?.ear ?? null,
-      baseline_interocular_px: faceFrames.length ? interOcular(perFrame[faceFrames[0]][0].mesh) : null,
-      voiced_seconds: voice.voicedSeconds,
-      audio_noise_floor_db: voice.noiseFloorDb,
-      antispoof_real_mean: avg(supporting.map((f) => f.real)),
-      liveness_live_mean: avg(supporting.map((f) => f.live)),
-    },
+    scores: analysisScores({
+      facePresent,
+      singleFrac,
+      motion,
+      noiseMad,
+      identityMax,
+      finalDist,
+      finalNcc,
+      refDist,
+      deltas,
+      baseline,
+      firstFace: faceFrames.length ? perFrame[faceFrames[0]][0] : null,
+      voice,
+      finalFaces,
+    }),
     events,
     models: models.models.map((x) => ({ name: x.name, version: x.version })),
     frames_analysed: n,

@@ -11,7 +11,7 @@ import {
   type FrameDeltas,
   type FrameSignals,
 } from './sequence.js';
-import { meanAbsDiff, ncc } from './analyze.js';
+import { meanAbsDiff, ncc } from './frame-ops.js';
 
 /** A 468-point mesh with two eyes, a mouth and scattered other points. */
 function syntheticMesh(eyeOpen = 1, smile = 0): number[][] {

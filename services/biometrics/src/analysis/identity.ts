@@ -4,6 +4,9 @@
  * the threshold measured for its pose (analysisConfig.identity.poseMaxDistance).
  */
 import type { AnalysisConfig } from './config.js';
+import type { FaceObs } from './detect.js';
+import { meanEmbedding } from './frame-ops.js';
+import { descriptorDistance } from './geometry.js';
 import type { FrameDeltas } from './sequence.js';
 
 export type PoseBucket = 'neutral' | 'turned' | 'up';
@@ -19,4 +22,48 @@ export function poseBucket(d: Pick<FrameDeltas, 'left' | 'up'> | undefined, cfg:
 
 export function identityThreshold(pose: PoseBucket, cfg: AnalysisConfig): number {
   return cfg.identity.poseMaxDistance[pose];
+}
+
+/**
+ * Identity on every described frame: each face frame's descriptor against the signer's own
+ * baseline (near-neutral frames at the start), with the threshold of the pose it is seen at.
+ * `identityMax` is the worst distance ÷ threshold (> 1 fails); coverage counts the frames the
+ * frame plan asked a description for. `videoEmb` (mean descriptor of the near-neutral frames) is
+ * the video's identity for the reference photo.
+ */
+export function frameIdentity(
+  perFrame: readonly (readonly FaceObs[])[],
+  faceFrames: readonly number[],
+  deltas: readonly FrameDeltas[],
+  times: readonly number[],
+  planned: readonly boolean[],
+  cfg: AnalysisConfig,
+) {
+  const near = faceFrames.filter((i) => poseBucket(deltas[i], cfg) === 'neutral');
+  const embFrames = faceFrames.filter((i) => perFrame[i][0].embedding);
+  const embOf = (i: number) => perFrame[i][0].embedding!;
+  const baseFrames = (near.length >= 2 ? near : embFrames).filter((i) => perFrame[i][0].embedding).slice(0, 3);
+  const baseEmb = baseFrames.length ? meanEmbedding(baseFrames.map(embOf)) : null;
+  let identityMax: number | null = null;
+  let identityWorst: { t: number; distance: number; threshold: number; pose: string } | null = null;
+  let identityOver = 0;
+  if (baseEmb) {
+    identityMax = 0;
+    for (const i of embFrames) {
+      const pose = poseBucket(deltas[i], cfg);
+      const threshold = identityThreshold(pose, cfg);
+      const distance = descriptorDistance(baseEmb, embOf(i));
+      if (distance > threshold) identityOver++;
+      const ratio = distance / threshold;
+      if (ratio > identityMax) {
+        identityMax = ratio;
+        identityWorst = { t: times[i], distance, threshold, pose };
+      }
+    }
+  }
+  const plannedFrames = faceFrames.filter((i) => planned[i]);
+  const identityCoverage = plannedFrames.length ? embFrames.length / plannedFrames.length : 0;
+  const nearEmb = embFrames.filter((i) => near.includes(i));
+  const videoEmb = embFrames.length ? meanEmbedding((nearEmb.length ? nearEmb : embFrames).map(embOf)) : null;
+  return { embFrames, identityMax, identityWorst, identityOver, identityCoverage, videoEmb };
 }

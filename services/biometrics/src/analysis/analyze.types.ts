@@ -1,0 +1,79 @@
+/** The analysis's input and result shapes and its errors (analyze.ts). */
+import type { ActionEvent } from './sequence.js';
+export type CheckName =
+  | 'face_present'
+  | 'single_face'
+  | 'liveness_motion'
+  | 'sequence'
+  | 'identity_consistency'
+  | 'final_frame_match'
+  | 'reference_match'
+  | 'sensor_noise'
+  | 'voice_activity'
+  | 'words'
+  | 'light'
+  | 'media';
+
+export interface CheckResult {
+  /** true/false; null when not applicable (e.g. no reference given) */
+  passed: boolean | null;
+  value: number | null;
+  threshold: number | null;
+  detail?: string;
+}
+
+export interface AnalyzeInput {
+  video: Buffer;
+  finalFrame: Buffer;
+  reference?: Buffer;
+  /**
+   * readSeconds: the words are read in [0, readSeconds] of the recording (default:
+   * cfg.voice.windowSeconds), unless wordsWindow says where. With a server timeline: `windows`
+   * (seconds) per action, and `strict` makes any head turn or look-up outside them fail (the head is
+   * neutral between actions); `light` is the screen-colour sequence the face must reflect.
+   */
+  challenge: {
+    actions: string[];
+    windows?: [number, number][];
+    readSeconds?: number;
+    words?: string[];
+    wordsWindow?: [number, number];
+    strict?: boolean;
+    light?: { colours: string[]; changes: number[]; end: number };
+  };
+  /** Checks the spoken words in their window (the speech recogniser); absent → the words check is not applicable. */
+  verifyWords?: WordsVerifier;
+  deadlineMs: number;
+  /** Whether a silent reading window fails the verdict (default: analysisConfig.voice.required). */
+  requireVoice?: boolean;
+}
+
+export type WordsVerifier = (
+  pcm: Int16Array,
+  words: readonly string[],
+  window: readonly [number, number],
+) => Promise<{ passed: boolean; score: number | null; threshold: number; detail: string }>;
+
+export interface AnalyzeResult {
+  outcome: 'PASS' | 'FAIL';
+  checks: Record<CheckName, CheckResult>;
+  failed_checks: CheckName[];
+  scores: Record<string, number | null> & { events?: never };
+  events: ActionEvent[];
+  models: { name: string; version: string }[];
+  frames_analysed: number;
+  duration_ms: number;
+  timings: { decode_ms: number; inference_ms: number; inference_calls: number; total_ms: number };
+}
+
+export class AnalysisDeadlineError extends Error {
+  constructor(
+    public readonly stage: string,
+    public readonly elapsedMs: number,
+  ) {
+    super(`analysis deadline exceeded during ${stage} after ${Math.round(elapsedMs)} ms`);
+    this.name = 'AnalysisDeadlineError';
+  }
+}
+
+export class InvalidChallengeError extends Error {}

@@ -1,0 +1,146 @@
+/**
+ * Pure helpers of the analysis's frame pass: bounded concurrency with a deadline check, grey
+ * images and their comparisons, the mean descriptor, and tracking the signer across frames.
+ */
+import { l2normalize, meanEar, mouthMetrics, nonRigidResidual } from './geometry.js';
+import type { FrameSignals } from './sequence.js';
+import type { FaceObs } from './detect.js';
+import type { RgbImage } from './media.js';
+
+/** Map with bounded concurrency, preserving order; `check` runs after each completion. */
+export async function mapLimited<T, R>(
+  xs: readonly T[],
+  limit: number,
+  fn: (x: T, i: number) => Promise<R>,
+  check: () => void,
+): Promise<R[]> {
+  const out = new Array<R>(xs.length);
+  let next = 0;
+  const run = async () => {
+    while (next < xs.length) {
+      const i = next++;
+      out[i] = await fn(xs[i], i);
+      // tfjs-node's ops settle without reaching the event loop: yield, or timers and I/O (the words
+      // worker's answer, NATS, /metrics) wait for the whole pass and the words call times out
+      await new Promise<void>((r) => setImmediate(r));
+      check();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, xs.length)) }, run));
+  return out;
+}
+
+export function grey(img: RgbImage): Float32Array {
+  const g = new Float32Array(img.width * img.height);
+  for (let i = 0; i < g.length; i++) g[i] = 0.299 * img.data[i * 3] + 0.587 * img.data[i * 3 + 1] + 0.114 * img.data[i * 3 + 2];
+  return g;
+}
+
+/** Normalised cross-correlation of two equally sized grey images (−1..1). */
+export function ncc(a: Float32Array, b: Float32Array): number {
+  let ma = 0,
+    mb = 0;
+  for (let i = 0; i < a.length; i++) {
+    ma += a[i];
+    mb += b[i];
+  }
+  ma /= a.length;
+  mb /= b.length;
+  let sab = 0,
+    saa = 0,
+    sbb = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] - ma,
+      y = b[i] - mb;
+    sab += x * y;
+    saa += x * x;
+    sbb += y * y;
+  }
+  return saa > 0 && sbb > 0 ? sab / Math.sqrt(saa * sbb) : 0;
+}
+
+/** Mean absolute difference of two equally sized grey images. */
+export function meanAbsDiff(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += Math.abs(a[i] - b[i]);
+  return s / a.length;
+}
+
+export function meanEmbedding(es: number[][]): number[] {
+  const out = new Array<number>(es[0].length).fill(0);
+  for (const e of es) {
+    const n = l2normalize(e);
+    for (let i = 0; i < n.length; i++) out[i] += n[i];
+  }
+  return l2normalize(out);
+}
+
+/**
+ * Keep the signer as `faces[0]` in every frame: start from the largest face of the first frame
+ * with a face, then follow the face whose box centre is nearest the previous primary face.
+ */
+export function trackPrimary(perFrame: FaceObs[][]): void {
+  let prev: [number, number] | null = null;
+  for (const faces of perFrame) {
+    if (faces.length === 0) continue;
+    if (prev && faces.length > 1) {
+      const p = prev;
+      const d = (f: FaceObs) => Math.hypot(f.box[0] + f.box[2] / 2 - p[0], f.box[1] + f.box[3] / 2 - p[1]);
+      let best = 0;
+      for (let k = 1; k < faces.length; k++) if (d(faces[k]) < d(faces[best])) best = k;
+      if (best > 0) faces.unshift(...faces.splice(best, 1));
+    }
+    prev = [faces[0].box[0] + faces[0].box[2] / 2, faces[0].box[1] + faces[0].box[3] / 2];
+  }
+}
+
+/** Per-frame signals of the signer's face; the eye-aspect ratio only where the iris refined it. */
+export function frameSignals(
+  perFrame: readonly (readonly FaceObs[])[],
+  times: readonly number[],
+  iris: readonly boolean[],
+): FrameSignals[] {
+  return perFrame.map((faces, i) => {
+    const f = faces[0];
+    if (!f) return { t: times[i], yaw: null, pitch: null, ear: null, mouthWidth: null, cornerLift: null };
+    const mm = mouthMetrics(f.mesh);
+    return {
+      t: times[i],
+      yaw: f.yawDeg,
+      pitch: f.pitchDeg,
+      ear: iris[i] ? meanEar(f.mesh) : null,
+      mouthWidth: mm.widthRatio,
+      cornerLift: mm.cornerLift,
+    };
+  });
+}
+
+/**
+ * Largest non-rigid motion against the first face frame, among frames meshed alike: the iris
+ * refinement moves the eye contours, so mixing refined and unrefined meshes would look like
+ * motion on a still photo. The larger group is used.
+ */
+export function motionResidual(
+  perFrame: readonly (readonly FaceObs[])[],
+  faceFrames: readonly number[],
+  iris: readonly boolean[],
+): number {
+  const withIris = faceFrames.filter((i) => iris[i]);
+  const without = faceFrames.filter((i) => !iris[i]);
+  const alike = withIris.length >= without.length ? withIris : without;
+  let motion = 0;
+  if (alike.length > 1) {
+    const base = perFrame[alike[0]][0].mesh;
+    for (const i of alike) motion = Math.max(motion, nonRigidResidual(base, perFrame[i][0].mesh));
+  }
+  return motion;
+}
+
+/** Sensor noise: the median mean-absolute difference of consecutive sampled frames (grey levels). */
+export function sensorNoise(frames: readonly RgbImage[]): number {
+  const greys = frames.map(grey);
+  const diffs: number[] = [];
+  for (let i = 1; i < greys.length; i++) diffs.push(meanAbsDiff(greys[i - 1], greys[i]));
+  diffs.sort((a, b) => a - b);
+  return diffs.length ? diffs[diffs.length >> 1] : 0;
+}
