@@ -1,0 +1,152 @@
+/**
+ * What the light check measures in a frame: the skin's and the background's mean colour beside
+ * the face (log-chromaticity), and the expected shift of each palette colour (light.ts).
+ */
+import { IDX, interOcular, type Pt } from './geometry.js';
+import type { LightConfig } from './light.js';
+import type { RgbImage } from './media.js';
+
+/** A light challenge that cannot be checked as issued (a programming or protocol error). */
+export class InvalidLightChallengeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidLightChallengeError';
+  }
+}
+
+/**
+ * Skin patches: forehead (centre and both sides) and both cheeks (outer, under-eye, lower). Discs
+ * around these mesh points stay clear of eyes, brows, nostrils, mouth and hair on frontal and
+ * moderately turned faces.
+ */
+export const SKIN_POINTS = [151, 108, 337, 50, 101, 205, 280, 330, 425] as const;
+
+/** sRGB '#rrggbb' → linear-light RGB (0…1). */
+export function hexToLinear(hex: string): [number, number, number] {
+  const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex);
+  if (!m) throw new InvalidLightChallengeError(`not a #rrggbb colour: ${hex}`);
+  const lin = (s: string) => {
+    const v = parseInt(s, 16) / 255;
+    return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  };
+  return [lin(m[1]), lin(m[2]), lin(m[3])];
+}
+
+/**
+ * Expected log-chromaticity deviation per palette colour: light added to the ambient changes
+ * log(channel) by ≈ k·L_c/A_c, the same for every skin albedo; remove the palette mean and the
+ * channel mean (brightness).
+ */
+export function expectedVectors(palette: readonly string[]): number[][] {
+  const lin = palette.map(hexToLinear);
+  const mean = [0, 1, 2].map((c) => lin.reduce((s, l) => s + l[c], 0) / lin.length);
+  return lin.map((l) => {
+    const d = l.map((v, c) => v - mean[c]);
+    const m = (d[0] + d[1] + d[2]) / 3;
+    return d.map((v) => v - m);
+  });
+}
+
+/** Deterministic PRNG (mulberry32). */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export type Vec3 = [number, number, number];
+
+export const logChroma = (rgb: Vec3): Vec3 => {
+  const l = rgb.map((v) => Math.log(v + 1));
+  const m = (l[0] + l[1] + l[2]) / 3;
+  return [l[0] - m, l[1] - m, l[2] - m];
+};
+
+/** Mean RGB of unclipped pixels in discs around the skin points; null when too few. */
+export function skinMean(img: RgbImage, mesh: readonly Pt[], cfg: LightConfig): Vec3 | null {
+  const io = interOcular(mesh);
+  if (!(io > 0)) return null;
+  const r = Math.max(1.5, cfg.patchRadius * io);
+  const r2 = r * r;
+  const { width: w, height: h, data } = img;
+  let sr = 0,
+    sg = 0,
+    sb = 0,
+    n = 0;
+  for (const idx of SKIN_POINTS) {
+    const p = mesh[idx];
+    if (!p) continue;
+    const cx = p[0],
+      cy = p[1];
+    for (let y = Math.max(0, Math.ceil(cy - r)); y <= Math.min(h - 1, Math.floor(cy + r)); y++) {
+      const dy = y - cy;
+      for (let x = Math.max(0, Math.ceil(cx - r)); x <= Math.min(w - 1, Math.floor(cx + r)); x++) {
+        const dx = x - cx;
+        if (dx * dx + dy * dy > r2) continue;
+        const i = (y * w + x) * 3;
+        const R = data[i],
+          G = data[i + 1],
+          B = data[i + 2];
+        if (R >= 250 || G >= 250 || B >= 250 || R + G + B < 30) continue; // clipped or in deep shadow
+        sr += R;
+        sg += G;
+        sb += B;
+        n++;
+      }
+    }
+  }
+  return n >= cfg.minSkinPixels ? [sr / n, sg / n, sb / n] : null;
+}
+
+/**
+ * Mean RGB of the background: a sparse grid outside an ellipse of `backgroundMargin` × the face
+ * oval, and not in the band below the face (neck, body: they are nearer the screen).
+ */
+export function backgroundMean(img: RgbImage, mesh: readonly Pt[], cfg: LightConfig): Vec3 | null {
+  let x0 = Infinity,
+    x1 = -Infinity,
+    y0 = Infinity,
+    y1 = -Infinity;
+  for (const i of IDX.faceOval) {
+    const p = mesh[i];
+    if (!p) return null;
+    x0 = Math.min(x0, p[0]);
+    x1 = Math.max(x1, p[0]);
+    y0 = Math.min(y0, p[1]);
+    y1 = Math.max(y1, p[1]);
+  }
+  const cx = (x0 + x1) / 2,
+    cy = (y0 + y1) / 2;
+  const rx = ((x1 - x0) / 2) * cfg.backgroundMargin,
+    ry = ((y1 - y0) / 2) * cfg.backgroundMargin;
+  if (!(rx > 0 && ry > 0)) return null;
+  const { width: w, height: h, data } = img;
+  const step = Math.max(1, Math.round(cfg.backgroundStep));
+  let sr = 0,
+    sg = 0,
+    sb = 0,
+    n = 0;
+  for (let y = 0; y < h; y += step) {
+    const dy = (y - cy) / ry;
+    for (let x = 0; x < w; x += step) {
+      const dx = (x - cx) / rx;
+      if (dx * dx + dy * dy <= 1) continue;
+      if (y > cy && Math.abs(x - cx) <= rx) continue; // neck and body
+      const i = (y * w + x) * 3;
+      const R = data[i],
+        G = data[i + 1],
+        B = data[i + 2];
+      if (R >= 250 || G >= 250 || B >= 250 || R + G + B < 30) continue;
+      sr += R;
+      sg += G;
+      sb += B;
+      n++;
+    }
+  }
+  return n >= cfg.minBackgroundPixels ? [sr / n, sg / n, sb / n] : null;
+}
