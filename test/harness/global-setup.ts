@@ -1,5 +1,5 @@
 /**
- * Vitest globalSetup for integration tests: finds real infrastructure and provides its URLs.
+ * Vitest globalSetup of the integration, e2e and browser tiers: finds real infrastructure and provides its URLs.
  * 1. URLs from the environment (MONGO_URL, NATS_URL, S3_ENDPOINT/S3_ACCESS_KEY/S3_SECRET_KEY,
  *    REDIS_URL, SMTP_URL, MAILPIT_URL) when all are set;
  * 2. else testcontainers (real MongoDB, MinIO, NATS, Redis, Mailpit images) when a Docker engine answers;
@@ -30,22 +30,42 @@ async function dockerAnswers(): Promise<boolean> {
   }
 }
 
-export default async function setup(project: TestProject) {
+type Started = { infra: InfraUrls & { source: string }; stop: () => Promise<void> };
+
+/**
+ * Every tier that runs against real infrastructure (integration, e2e, browser) names this file, and
+ * vitest calls each project's globalSetup in the one main process: the first call finds or starts
+ * the infrastructure, the others reuse it, and the last teardown stops it.
+ */
+const shared = globalThis as typeof globalThis & { signetInfra?: { started: Promise<Started>; users: number } };
+
+async function findInfra(): Promise<Started> {
   const urls = infraFromEnv();
-  if (urls) {
-    project.provide('infra', { ...urls, source: 'environment' });
-    return;
-  }
+  if (urls) return { infra: { ...urls, source: 'environment' }, stop: async () => undefined };
   if (await dockerAnswers()) {
     const c = await startContainers();
-    project.provide('infra', { ...c.urls, source: 'testcontainers' });
-    return () => c.stop();
+    return { infra: { ...c.urls, source: 'testcontainers' }, stop: () => c.stop() };
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'signet-test-infra-'));
   const infra = await startLocalInfra({ dataDir });
-  project.provide('infra', { ...infra.urls, source: 'local-binaries' });
+  return {
+    infra: { ...infra.urls, source: 'local-binaries' },
+    async stop() {
+      await infra.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export default async function setup(project: TestProject) {
+  shared.signetInfra ??= { started: findInfra(), users: 0 };
+  const mine = shared.signetInfra;
+  mine.users++;
+  const started = await mine.started;
+  project.provide('infra', started.infra);
   return async () => {
-    await infra.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    if (--mine.users > 0) return;
+    shared.signetInfra = undefined;
+    await started.stop();
   };
 }
