@@ -14,7 +14,7 @@ import { eventsV1 } from '@signet/proto';
 import type { Account } from '../harness/accounts.js';
 import { eventually, infra, startServices } from '../harness/services.js';
 import { makeJpeg, makeWebm } from '../fixtures/ceremony-media.js';
-import { createTransaction, send, senderAccount, type CreatedTx } from './ceremony-helpers.js';
+import { createTransaction, send, senderAccount, type CreatedTx } from '../support/ceremony-helpers.js';
 
 type Reveal = { segment: number; colour: string; prompt: string; words: string[]; action: string | null };
 type LiveStart = { nonce: string; segment_ms: number; segments: number; draws_left: number; reveal: Reveal };

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServices } from '../harness/services.js';
-import { client, codeFromMail, uniqueEmail, uniqueIp } from './identity-helpers.js';
+import { client, codeFromMail, uniqueEmail, uniqueIp } from '../support/identity-helpers.js';
 
 type Stack = Awaited<ReturnType<typeof startServices>>;
 

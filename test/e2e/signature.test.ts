@@ -12,10 +12,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, type Account } from '../harness/accounts.js';
 import { eventually, infra, startServices } from '../harness/services.js';
-import { send } from './ceremony-helpers.js';
+import { send } from '../support/ceremony-helpers.js';
 import { tinyPdf } from '../fixtures/ceremony-media.js';
 import { makeGenuineCapture, type ServerTimeline } from '../../services/biometrics/test/corpus/make-corpus.js';
-import type { Action } from '../../services/biometrics/src/analysis/config.js';
+
+/** The challenge's actions as the capture generator takes them (the gateway sends their names). */
+type Actions = NonNullable<Parameters<typeof makeGenuineCapture>[1]>;
 
 const root = join(import.meta.dirname, '../..');
 
@@ -92,7 +94,7 @@ describe('create → ceremony → biometric PASS → sealed certificate → veri
     const challenge = await send(stack.gatewayUrl, 'GET', `/api/sign/${token}/challenge`, { headers: ip });
     expect(challenge.status).toBe(200);
     const { actions, nonce, words, timeline, assurance } = challenge.body as {
-      actions: Action[];
+      actions: Actions;
       nonce: string;
       words: string[];
       timeline: ServerTimeline;

@@ -4,7 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { pngPhoto, tinyPdf, type Part } from '../../services/transaction/test/fixtures.js';
 import { createAccount, type Account } from '../harness/accounts.js';
 import { infra, startServices } from '../harness/services.js';
-import { send as sendTo, type Reply } from './http.js';
+import { send as sendTo, type Reply } from '../support/http.js';
 
 const suffix = randomBytes(3).toString('hex');
 type Summary = { id: number; reference: string; signer_name: string; signer_email: string; status: string };

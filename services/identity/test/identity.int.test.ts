@@ -4,7 +4,7 @@ import type { Connection } from 'mongoose';
 import { connectMongo, createClient, Metrics, RpcError, type ServiceClient } from '@signet/kit';
 import { identityV1 } from '@signet/proto';
 import { infra, startServices } from '../../../test/harness/services.js';
-import { codeFromMail, mailsTo, totp, uniqueEmail } from '../../../test/e2e/identity-helpers.js';
+import { codeFromMail, mailsTo, totp, uniqueEmail } from '../../../test/support/identity-helpers.js';
 
 type Identity = ServiceClient<identityV1.IdentityServiceClient>;
 

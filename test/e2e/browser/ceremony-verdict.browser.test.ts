@@ -21,7 +21,7 @@ import { connectBus, STREAM, type Bus } from '@signet/kit';
 import { eventsV1 } from '@signet/proto';
 import type { Account } from '../../harness/accounts.js';
 import { eventually, startServices, infra } from '../../harness/services.js';
-import { createTransaction, send, senderAccount, transactionStatus, type CreatedTx } from '../ceremony-helpers.js';
+import { createTransaction, send, senderAccount, transactionStatus, type CreatedTx } from '../../support/ceremony-helpers.js';
 import { prepareCameraFeed } from '../../../services/biometrics/test/corpus/make-corpus.js';
 import { drawContent } from '../../../services/ceremony/src/domain/challenge.js';
 import { seededDraw } from '../../../services/ceremony/src/domain/timeline.js';

@@ -22,7 +22,7 @@ import { authenticator } from 'otplib';
 import { Webhook } from 'standardwebhooks';
 import { eventually, startServices } from '../../harness/services.js';
 import { makePng, tinyPdf } from '../../fixtures/ceremony-media.js';
-import { codeFromMail, mailsTo } from '../identity-helpers.js';
+import { codeFromMail, mailsTo } from '../../support/identity-helpers.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const ARTIFACTS = join(ROOT, 'test-artifacts/dashboard');

@@ -16,7 +16,7 @@ import { eventsV1 } from '@signet/proto';
 import type { Account } from '../../harness/accounts.js';
 import { eventually, infra, startServices } from '../../harness/services.js';
 import { findFaceImage, makeY4m } from '../../fixtures/ceremony-media.js';
-import { createTransaction, send, senderAccount, type CreatedTx } from '../ceremony-helpers.js';
+import { createTransaction, send, senderAccount, type CreatedTx } from '../../support/ceremony-helpers.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 
