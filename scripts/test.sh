@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the whole test suite on a fresh machine: installs what is missing, checks types and lint,
-# runs every vitest project against real infrastructure, and ends with "N passed, N failed".
+# runs every vitest project (the tiers unit, integration, e2e, browser) in one vitest run, and ends
+# with "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 set -e
