@@ -22,7 +22,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectBus, connectMongo, createLogger, Metrics, publishEvent } from '@signet/kit';
-import { eventsV1 } from '@signet/proto';
+import { events, eventsV1 } from '@signet/proto';
 import { freePort, infraFromEnv, startLocalInfra, type InfraUrls } from '../harness/local-infra.js';
 import { EMPTY_ROOT, consistencyRanges, inclusionRanges } from '../../services/ledger/src/domain/merkle.js';
 import { createLogSigner, parseSigningKey } from '../../services/ledger/src/domain/signer.js';
@@ -225,7 +225,7 @@ async function main() {
     const reference = `BEN-TX-${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
     const sha = createHash('sha256').update(randomBytes(64)).digest('hex');
     const ev = verifiedEvent(reference, sha);
-    await publishEvent(bus, { subject: 'signet.transaction.verified', eventId: ev.eventId, payload: ev.payload });
+    await publishEvent(bus, events.transactionVerified, { eventId: ev.eventId, payload: ev.payload });
     const path = `/api/verify/${reference}/${sha.slice(0, 16)}`;
     let body = '';
     await waitFor(async () => {
@@ -313,7 +313,7 @@ async function main() {
       await Promise.all(
         refs.slice(i, i + 100).map((r) => {
           const e = verifiedEvent(r, createHash('sha256').update(r).digest('hex'));
-          return publishEvent(bus, { subject: 'signet.transaction.verified', eventId: e.eventId, payload: e.payload });
+          return publishEvent(bus, events.transactionVerified, { eventId: e.eventId, payload: e.payload });
         }),
       );
     }

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectBus, STREAM, type Bus } from '@signet/kit';
-import { eventsV1 } from '@signet/proto';
+import { events, eventsV1 } from '@signet/proto';
 import type { Account } from '../harness/accounts.js';
 import { eventually, infra, startServices } from '../harness/services.js';
 import { makeJpeg, makeWebm } from '../fixtures/ceremony-media.js';
@@ -56,7 +56,7 @@ describe('live ceremony: reveal per chunk, live vs recorded, challenge draws', (
       video.subarray(Math.floor((k * video.length) / n), Math.floor(((k + 1) * video.length) / n)),
     );
   const captureEvent = async (nonce: string) => {
-    const consumer = await bus.js.consumers.get(STREAM, { filterSubjects: ['signet.ceremony.capture.submitted'] });
+    const consumer = await bus.js.consumers.get(STREAM, { filterSubjects: [events.captureSubmitted.subject] });
     return eventually(async () => {
       const batch = await consumer.fetch({ max_messages: 1000, expires: 1000 });
       for await (const m of batch) {

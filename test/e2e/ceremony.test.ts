@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectBus, STREAM, type Bus } from '@signet/kit';
-import { eventsV1 } from '@signet/proto';
+import { events, eventsV1 } from '@signet/proto';
 import type { Account } from '../harness/accounts.js';
 import { eventually, infra, startServices } from '../harness/services.js';
 import { bigWebm, makeJpeg, makeWebm, type Part } from '../fixtures/ceremony-media.js';
@@ -189,7 +189,7 @@ describe('/api/sign/{token}/* through the gateway (real transaction, ceremony, M
     expect(r.body).toMatchObject({ attempt: 1, status: 'capture_accepted' });
     expect(r.body.duration_seconds).toBeGreaterThan(2);
     const ev = await eventually(async () => {
-      const consumer = await bus.js.consumers.get(STREAM, { filterSubjects: ['signet.ceremony.capture.submitted'] });
+      const consumer = await bus.js.consumers.get(STREAM, { filterSubjects: [events.captureSubmitted.subject] });
       const batch = await consumer.fetch({ max_messages: 1000, expires: 1000 });
       for await (const m of batch) {
         const e = eventsV1.CaptureSubmitted.decode(m.data);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectBus, STREAM, type Bus } from '@signet/kit';
-import { eventsV1 } from '@signet/proto';
+import { events, eventsV1 } from '@signet/proto';
 import { eventually, infra, startServices } from '../harness/services.js';
 import { client, codeFromMail, mailsTo, totp, uniqueEmail, uniqueIp, type Reply } from '../support/identity-helpers.js';
 
@@ -115,7 +115,7 @@ describe('identity through the gateway (real FerretDB, Redis, NATS, Mailpit)', (
     // The user.created event went out through the outbox.
     const userId = me.body.user_id as string;
     const created = await eventually(async () => {
-      const consumer = await bus.js.consumers.get(STREAM, { filterSubjects: ['signet.identity.user.created'] });
+      const consumer = await bus.js.consumers.get(STREAM, { filterSubjects: [events.userCreated.subject] });
       const batch = await consumer.fetch({ max_messages: 1000, expires: 1000 });
       for await (const m of batch) {
         const ev = eventsV1.UserCreated.decode(m.data);

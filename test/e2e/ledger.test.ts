@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectBus, publishEvent, type Bus } from '@signet/kit';
-import { eventsV1 } from '@signet/proto';
+import { events, eventsV1 } from '@signet/proto';
 import { eventually, infra, startServices } from '../harness/services.js';
 import { formatVerifierKey, parseVerifierKey, verifyCheckpoint, verifyConsistency } from '../../services/verify-cli/src/index.js';
 
@@ -45,8 +45,7 @@ function pdfBytes(): Buffer {
 
 async function publishVerified(bus: Bus, ref: string, documentSha256: string) {
   const eventId = randomUUID();
-  await publishEvent(bus, {
-    subject: 'signet.transaction.verified',
+  await publishEvent(bus, events.transactionVerified, {
     eventId,
     payload: eventsV1.TransactionVerified.encode({
       eventId,

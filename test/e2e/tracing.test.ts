@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { context, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace';
 import { connectBus, publishEvent, startTracing, stopTracing, type Bus } from '@signet/kit';
-import { eventsV1 } from '@signet/proto';
+import { events, eventsV1 } from '@signet/proto';
 import { eventually, infra, startServices } from '../harness/services.js';
 
 describe('trace context crosses HTTP → gRPC → NATS', () => {
@@ -42,8 +42,7 @@ describe('trace context crosses HTTP → gRPC → NATS', () => {
     const traceId = span.spanContext().traceId;
     const eventId = randomUUID();
     await context.with(trace.setSpan(context.active(), span), () =>
-      publishEvent(bus, {
-        subject: 'signet.transaction.verified',
+      publishEvent(bus, events.transactionVerified, {
         eventId,
         payload: eventsV1.TransactionVerified.encode({
           eventId,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectBus, publishEvent, type Bus } from '@signet/kit';
-import { eventsV1 } from '@signet/proto';
+import { events, eventsV1 } from '@signet/proto';
 import { eventually, infra, startServices } from '../harness/services.js';
 
 describe('GET /api/verify/{label}/{hash} through gateway → ledger → MongoDB', () => {
@@ -40,8 +40,7 @@ describe('GET /api/verify/{label}/{hash} through gateway → ledger → MongoDB'
     const reference = `E2E-TX-${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
     const sha = 'c0ffee'.padEnd(64, '1');
     const eventId = randomUUID();
-    await publishEvent(bus, {
-      subject: 'signet.transaction.verified',
+    await publishEvent(bus, events.transactionVerified, {
       eventId,
       payload: eventsV1.TransactionVerified.encode({
         eventId,

@@ -10,11 +10,11 @@ import {
   startConsumer,
   type Logger,
 } from '@signet/kit';
-import { billingV1 } from '@signet/proto';
+import { billingV1, events } from '@signet/proto';
 import { Redis } from 'ioredis';
 import type { BillingConfig } from './config.js';
 import { createVerifier } from './domain/signature.js';
-import { USER_CREATED_SUBJECT, userCreatedConsumer } from './events/user-created.consumer.js';
+import { userCreatedConsumer } from './events/user-created.consumer.js';
 import { startDowngradeSweep } from './jobs/downgrade.sweep.js';
 import { billingMetrics } from './metrics.js';
 import { billingHandlers } from './server.js';
@@ -67,7 +67,7 @@ export async function startBilling(cfg: BillingConfig, opts: BillingOptions = {}
   };
   const consumer = await startConsumer(
     bus,
-    { durable: 'billing-identity-user-created', subjects: [USER_CREATED_SUBJECT] },
+    { durable: 'billing-identity-user-created', events: [events.userCreated] },
     userCreatedConsumer(deps),
     { metrics, logger },
   );

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { status } from '@grpc/grpc-js';
 import { Redis } from 'ioredis';
 import { connectBus, createClient, Metrics, parseConfig, RpcError, STREAM, type Bus, type ServiceClient } from '@signet/kit';
-import { billingV1, eventsV1 } from '@signet/proto';
+import { billingV1, events, eventsV1 } from '@signet/proto';
 import { freePort } from '../../../test/harness/local-infra.js';
 import { billingConfigSchema } from '../src/config.js';
 import { startBilling } from '../src/app.js';
@@ -158,7 +158,7 @@ describe('billing ConsumeSignature / RefundSignature / GetAccount against Ferret
   it('publishes signet.billing.account.changed through the outbox when the plan changes', async () => {
     const u = user();
     await svc.change(u, (a) => ({ state: { ...a, plan: 'Pro' }, outcome: 'test', changed: true }), 'test');
-    const consumer = await bus.js.consumers.get(STREAM, { filterSubjects: ['signet.billing.account.changed'] });
+    const consumer = await bus.js.consumers.get(STREAM, { filterSubjects: [events.accountChanged.subject] });
     const found = await (async () => {
       for (let i = 0; i < 30; i++) {
         const batch = await consumer.fetch({ max_messages: 500, expires: 1000 });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import type { Connection } from 'mongoose';
 import { connectBus, connectMongo, createClient, Metrics, publishEvent, type Bus, type ServiceClient } from '@signet/kit';
-import { billingV1, eventsV1 } from '@signet/proto';
+import { billingV1, events, eventsV1 } from '@signet/proto';
 import { eventually, infra, startServices } from '../../../test/harness/services.js';
 
 const CATALOG = {
@@ -53,8 +53,7 @@ describe('POST /api/webhooks/dodo through gateway → billing', () => {
     const userId = `u${randomBytes(6).toString('hex')}`;
     const email = `${userId}@example.com`;
     const eventId = randomUUID();
-    await publishEvent(bus, {
-      subject: 'signet.identity.user.created',
+    await publishEvent(bus, events.userCreated, {
       eventId,
       payload: eventsV1.UserCreated.encode({
         eventId,

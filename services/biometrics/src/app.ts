@@ -11,10 +11,10 @@ import {
   startConsumer,
   type Logger,
 } from '@signet/kit';
-import { biometricsV1 } from '@signet/proto';
+import { biometricsV1, events } from '@signet/proto';
 import { tensorflowEnvironment, type BiometricsConfig } from './config.js';
 import type { Analyzer } from './domain/analyzer.js';
-import { CAPTURE_SUBJECT, captureConsumer } from './events/capture.consumer.js';
+import { captureConsumer } from './events/capture.consumer.js';
 import { biometricsHandlers } from './grpc/biometrics.handler.js';
 import { createAnalysisRepository } from './store/analysis.repository.js';
 import { createHumanAnalyzer } from './analysis/adapter.js';
@@ -23,7 +23,7 @@ import { announceBackend, backendInfoGauge, planBackend } from './analysis/backe
 
 /**
  * Starts the biometrics service: loads the models shipped in npm packages, then consumes
- * signet.ceremony.capture.submitted and publishes signet.biometrics.verdict through its outbox.
+ * events.captureSubmitted and publishes events.verdictIssued (the registry in proto/events) through its outbox.
  */
 export async function startBiometrics(cfg: BiometricsConfig, opts: { logger?: Logger; analyzer?: Analyzer } = {}) {
   const logger = opts.logger ?? createLogger('biometrics', cfg.LOG_LEVEL);
@@ -71,7 +71,7 @@ export async function startBiometrics(cfg: BiometricsConfig, opts: { logger?: Lo
     // An analysis may take up to its deadline: the ack wait must outlast it.
     {
       durable: 'biometrics-capture-submitted',
-      subjects: [CAPTURE_SUBJECT],
+      events: [events.captureSubmitted],
       ackWaitMs: cfg.ANALYSIS_DEADLINE_MS + 30_000,
       maxBatch: 1,
     },

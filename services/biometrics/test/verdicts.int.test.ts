@@ -14,7 +14,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectBus, createS3, ensureBuckets, publishEvent, STREAM, type Bus } from '@signet/kit';
-import { eventsV1 } from '@signet/proto';
+import { events, eventsV1 } from '@signet/proto';
 import { eventually, infra, startServices } from '../../../test/harness/services.js';
 import { TF_BACKEND_CHOICES, type TfBackend } from '../src/analysis/backend.js';
 import { loadModels, type LoadedModels } from '../src/analysis/models.js';
@@ -76,8 +76,7 @@ describe('biometrics service verdicts over the corpus', () => {
 
     const publish = async (c: CorpusCase, captureId: string) => {
       const eventId = randomUUID();
-      await publishEvent(bus, {
-        subject: 'signet.ceremony.capture.submitted',
+      await publishEvent(bus, events.captureSubmitted, {
         eventId,
         payload: eventsV1.CaptureSubmitted.encode({
           eventId,
@@ -127,7 +126,7 @@ describe('biometrics service verdicts over the corpus', () => {
     const wanted = new Set(captureIds.values());
     await eventually(
       async () => {
-        const consumer = await bus.js.consumers.get(STREAM, { filterSubjects: ['signet.biometrics.verdict'] });
+        const consumer = await bus.js.consumers.get(STREAM, { filterSubjects: [events.verdictIssued.subject] });
         const batch = await consumer.fetch({ max_messages: 1000, expires: 2000 });
         const seen: eventsV1.BiometricsVerdict[] = [];
         for await (const m of batch) seen.push(eventsV1.BiometricsVerdict.decode(m.data));

@@ -13,10 +13,10 @@ import {
   startConsumer,
   type Logger,
 } from '@signet/kit';
-import { ceremonyV1, transactionV1 } from '@signet/proto';
+import { ceremonyV1, events, transactionV1 } from '@signet/proto';
 import { Redis } from 'ioredis';
 import type { CeremonyConfig } from './config.js';
-import { VERDICT_SUBJECT, verdictConsumer } from './events/verdict.consumer.js';
+import { verdictConsumer } from './events/verdict.consumer.js';
 import { signingTokensOver } from './grpc/transaction.client.js';
 import { createOrphanSweep } from './jobs/orphan.sweep.js';
 import { ceremonyMetrics } from './metrics.js';
@@ -76,7 +76,7 @@ export async function startCeremony(cfg: CeremonyConfig, opts: { logger?: Logger
   };
   const consumer = await startConsumer(
     bus,
-    { durable: 'ceremony-biometrics-verdict', subjects: [VERDICT_SUBJECT] },
+    { durable: 'ceremony-biometrics-verdict', events: [events.verdictIssued] },
     verdictConsumer({ sessions, metrics: domainMetrics }),
     { metrics, logger },
   );

@@ -8,7 +8,17 @@ export * from './grpc.js';
 export * from './mongo.js';
 export * from './s3.js';
 export * from './mail.js';
-export * from './nats.js';
+export {
+  STREAM,
+  connectBus,
+  ensureStream,
+  publishEvent,
+  startConsumer,
+  type Bus,
+  type ConsumerOptions,
+  type DeliveredEvent,
+  type OutgoingEvent,
+} from './nats.js';
 export * from './outbox.js';
 export * from './lifecycle.js';
 export * from './serve.js';

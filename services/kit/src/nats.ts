@@ -13,6 +13,7 @@ import {
   type NatsConnection,
 } from 'nats';
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import type { EventEntry } from '@signet/proto';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import { extractContext, injectContext } from './tracing.js';
@@ -59,25 +60,39 @@ export async function ensureStream(jsm: JetStreamManager): Promise<void> {
 }
 
 export type OutgoingEvent = {
-  subject: string;
   eventId: string;
+  /** The entry's message, encoded (`entry.message.encode(...).finish()`). */
   payload: Uint8Array;
   /** Trace context captured when the event was written (outbox), else the active one. */
   trace?: Record<string, string>;
 };
 
-/** Publishes with the event id as the JetStream message id, so a retried publish is a no-op. */
-export async function publishEvent(bus: Bus, ev: OutgoingEvent, metrics?: Metrics): Promise<void> {
+/**
+ * Publishes an event of a registry entry with the event id as the JetStream message id, so a
+ * retried publish is a no-op. Services publish through the outbox (`outboxEvent(entry, ...)`); this
+ * is for the relay and for tests that play another service.
+ */
+export async function publishEvent(bus: Bus, entry: EventEntry, ev: OutgoingEvent, metrics?: Metrics): Promise<void> {
+  await publishToSubject(bus, entry.subject, ev, metrics);
+}
+
+/**
+ * The outbox relay's publish: an outbox entry carries the subject its registry entry gave it when it
+ * was written (see outboxEvent). Not exported from the kit.
+ */
+export async function publishToSubject(bus: Bus, subject: string, ev: OutgoingEvent, metrics?: Metrics): Promise<void> {
   const h = natsHeaders();
   for (const [k, v] of Object.entries(ev.trace ?? injectContext())) h.set(k, v);
   h.set('signet-event-id', ev.eventId);
-  await bus.js.publish(ev.subject, ev.payload, { msgID: ev.eventId, headers: h });
-  metrics?.eventsPublished.inc({ subject: ev.subject });
+  await bus.js.publish(subject, ev.payload, { msgID: ev.eventId, headers: h });
+  metrics?.eventsPublished.inc({ subject });
 }
 
 export type ConsumerOptions = {
+  /** The JetStream durable name; each entry in `events` must declare it among its consumers. */
   durable: string;
-  subjects: string[];
+  /** The registry entries this durable reads (its subject filter). */
+  events: readonly EventEntry[];
   /** How long a delivered message may stay unacked before redelivery. */
   ackWaitMs?: number;
   maxBatch?: number;
@@ -108,13 +123,20 @@ export async function startConsumer(
   handler: (ev: DeliveredEvent) => Promise<void>,
   deps: { metrics: Metrics; logger: Logger },
 ): Promise<{ stop(): Promise<void>; pending(): Promise<number> }> {
+  const undeclared = opts.events.filter((e) => !e.consumers.some((c) => c.durable === opts.durable));
+  if (opts.events.length === 0 || undeclared.length > 0) {
+    throw new TypeError(
+      `consumer ${opts.durable}: not declared in the event registry for ${undeclared.map((e) => e.subject).join(', ') || 'any event'}`,
+    );
+  }
+  const subjects = opts.events.map((e) => e.subject);
   const config = {
     durable_name: opts.durable,
     ack_policy: AckPolicy.Explicit,
     deliver_policy: DeliverPolicy.All,
     ack_wait: nanos(opts.ackWaitMs ?? 30_000),
     max_deliver: -1,
-    ...(opts.subjects.length === 1 ? { filter_subject: opts.subjects[0] } : { filter_subjects: opts.subjects }),
+    ...(subjects.length === 1 ? { filter_subject: subjects[0] } : { filter_subjects: subjects }),
   };
   try {
     await bus.jsm.consumers.info(STREAM, opts.durable);

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Model } from 'mongoose';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
-import { publishEvent, type Bus } from './nats.js';
+import type { EventEntry } from '@signet/proto';
+import { publishToSubject, type Bus } from './nats.js';
 import { injectContext } from './tracing.js';
 import { createCoalescingRunner } from './coalescing-runner.js';
 
@@ -43,17 +44,21 @@ export const outboxIndex = [{ 'outbox.occurred_at': 1 }, { sparse: true, name: '
 /** The sweep's query: documents with at least one pending entry (every entry has `occurred_at`). */
 const PENDING = { 'outbox.occurred_at': { $exists: true } };
 
-/** Builds an entry; `encode` gets the id and time so they are inside the payload too. */
-export function outboxEvent(
-  subject: string,
-  encode: (meta: { event_id: string; occurred_at: string }) => Uint8Array,
+/**
+ * Builds an outbox entry of a registry entry: `build` gets the id and time (so they are inside the
+ * payload too) and returns the entry's message, which is encoded with the entry's codec. The
+ * subject stored on the record is the registry's.
+ */
+export function outboxEvent<T>(
+  event: EventEntry<T>,
+  build: (meta: { event_id: string; occurred_at: string }) => T,
   eventId: string = randomUUID(),
 ): OutboxEntry {
   const occurred = new Date();
   return {
     event_id: eventId,
-    subject,
-    payload: Buffer.from(encode({ event_id: eventId, occurred_at: occurred.toISOString() })),
+    subject: event.subject,
+    payload: Buffer.from(event.message.encode(build({ event_id: eventId, occurred_at: occurred.toISOString() })).finish()),
     occurred_at: occurred,
     trace: injectContext(),
   };
@@ -118,11 +123,7 @@ export function createOutboxRelay<K = unknown>(bus: Bus, models: Model<any>[], d
     for (const entry of entries) {
       const payload = entry.payload as unknown as { buffer?: Uint8Array } | Buffer;
       const bytes = Buffer.isBuffer(payload) ? payload : Buffer.from((payload as { buffer: Uint8Array }).buffer);
-      await publishEvent(
-        bus,
-        { subject: entry.subject, eventId: entry.event_id, payload: bytes, trace: entry.trace },
-        deps.metrics,
-      );
+      await publishToSubject(bus, entry.subject, { eventId: entry.event_id, payload: bytes, trace: entry.trace }, deps.metrics);
       // Entries are published in order, so the one just sent is the first. FerretDB 1.x does not
       // support $pull with a condition; popping the first element guarded by its id is exact.
       await model.updateOne({ _id: id, 'outbox.0.event_id': entry.event_id }, { $pop: { outbox: -1 } });

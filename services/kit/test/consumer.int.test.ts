@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { connectBus, createLogger, Metrics, publishEvent, startConsumer, type Bus, type DeliveredEvent } from '../src/index.js';
+import type { EventEntry } from '@signet/proto';
 import { eventually } from '../../../test/harness/eventually.js';
 
 const suffix = randomBytes(4).toString('hex');
@@ -14,10 +15,16 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('startConsumer', () => {
   let bus: Bus;
-  const subject = (name: string) => `signet.kittest.${suffix}.${name}`;
-  const publish = async (subj: string, n: number) => {
+  /** A test event of its own, read by the test's durable (payloads are the message number as text). */
+  const testEvent = (name: string): EventEntry<string> => ({
+    subject: `signet.kittest.${suffix}.${name}`,
+    message: { encode: (m) => ({ finish: () => Buffer.from(m) }), decode: (b) => Buffer.from(b).toString() },
+    producer: 'transaction',
+    consumers: [{ service: 'transaction', durable: `kittest-${suffix}-${name}` }],
+  });
+  const publish = async (event: EventEntry, n: number) => {
     for (let i = 0; i < n; i++)
-      await publishEvent(bus, { subject: subj, eventId: `${subj}-${i}`, payload: Buffer.from(String(i)) });
+      await publishEvent(bus, event, { eventId: `${event.subject}-${i}`, payload: Buffer.from(String(i)) });
   };
 
   beforeAll(async () => {
@@ -29,15 +36,15 @@ describe('startConsumer', () => {
 
   /** Runs a consumer over `n` published events; reports what the handler saw. */
   async function consume(name: string, n: number, concurrency: number | undefined, fail?: (ev: DeliveredEvent) => boolean) {
-    const subj = subject(name);
-    await publish(subj, n);
+    const event = testEvent(name);
+    await publish(event, n);
     let active = 0;
     let maxActive = 0;
     const order: number[] = [];
     const deliveries = new Map<number, number>();
     const c = await startConsumer(
       bus,
-      { durable: `kittest-${suffix}-${name}`, subjects: [subj], ackWaitMs: 2_000, concurrency },
+      { durable: `kittest-${suffix}-${name}`, events: [event], ackWaitMs: 2_000, concurrency },
       async (ev) => {
         const i = Number(Buffer.from(ev.data).toString());
         deliveries.set(i, (deliveries.get(i) ?? 0) + 1);

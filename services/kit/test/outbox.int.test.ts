@@ -22,6 +22,7 @@ import {
   type Bus,
   type OutboxEntry,
 } from '../src/index.js';
+import type { EventEntry } from '@signet/proto';
 import { eventually } from '../../../test/harness/eventually.js';
 
 const suffix = randomBytes(4).toString('hex');
@@ -51,7 +52,17 @@ describe('outbox relay', () => {
   let docs: Model<Doc>;
   let others: Model<Doc>;
   const subject = (name: string) => `signet.kittest.${suffix}.${name}`;
-  const entry = (subj: string) => outboxEvent(subj, (m) => Buffer.from(JSON.stringify(m)));
+  /** A test event on its own subject, JSON in place of a protobuf message. */
+  const testEvent = (subj: string): EventEntry<object> => ({
+    subject: subj,
+    message: {
+      encode: (m) => ({ finish: () => Buffer.from(JSON.stringify(m)) }),
+      decode: (b) => JSON.parse(Buffer.from(b).toString()),
+    },
+    producer: 'transaction',
+    consumers: [],
+  });
+  const entry = (subj: string) => outboxEvent(testEvent(subj), (m) => m);
   const outboxOf = async (id: number) => (await docs.findById(id).lean<Doc>())!.outbox;
 
   beforeAll(async () => {
@@ -83,7 +94,7 @@ describe('outbox relay', () => {
       const [a, b, c] = [entry(subj), entry(subj), entry(subj)];
       await docs.create({ _id: 1, outbox: [a, b, c] });
       // A crashed relay published the first entry but did not pop it.
-      await publishEvent(bus, { subject: a.subject, eventId: a.event_id, payload: a.payload, trace: a.trace });
+      await publishEvent(bus, testEvent(a.subject), { eventId: a.event_id, payload: a.payload, trace: a.trace });
 
       await relay.flush(1);
 

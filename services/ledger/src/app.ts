@@ -10,11 +10,11 @@ import {
   startConsumer,
   type Logger,
 } from '@signet/kit';
-import { ledgerV1 } from '@signet/proto';
+import { events, ledgerV1 } from '@signet/proto';
 import type { LedgerConfig } from './config.js';
 import { EMPTY_ROOT } from './domain/merkle.js';
 import { createLogSigner, parseSigningKey } from './domain/signer.js';
-import { VERIFIED_SUBJECT, verifiedConsumer } from './events/verified.consumer.js';
+import { verifiedConsumer } from './events/verified.consumer.js';
 import { createSealJob } from './jobs/seal.job.js';
 import { createLedgerLog } from './log/ledger-log.js';
 import { ledgerHandlers } from './server.js';
@@ -50,7 +50,7 @@ export async function startLedger(cfg: LedgerConfig, opts: LedgerOptions = {}) {
   const consumer = await startConsumer(
     bus,
     // Certificates are independent: a leaf index is taken at claim time, so events need no order.
-    { durable: 'ledger-transaction-verified', subjects: [VERIFIED_SUBJECT], ackWaitMs: opts.ackWaitMs, concurrency: 16 },
+    { durable: 'ledger-transaction-verified', events: [events.transactionVerified], ackWaitMs: opts.ackWaitMs, concurrency: 16 },
     verifiedConsumer({
       certs,
       log,

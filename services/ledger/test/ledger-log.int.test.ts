@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Connection } from 'mongoose';
 import { PDFDocument } from 'pdf-lib';
 import { connectMongo, createClient, createLogger, Metrics, parseConfig } from '@signet/kit';
-import { eventsV1, ledgerV1 } from '@signet/proto';
+import { events, eventsV1, ledgerV1 } from '@signet/proto';
 import { certificateLeaf, parseVerifierKey, verifyBundle, verifyCheckpoint, verifyConsistency } from '@signet/verify';
 import { eventually, infra, testSecrets } from '../../../test/harness/services.js';
 import { freePort } from '../../../test/harness/local-infra.js';
@@ -49,7 +49,7 @@ describe('the Merkle log in the store', () => {
     const consumer = verifiedConsumer({ certs, log, metrics: new Metrics('ledger'), logger });
     const eventId = randomUUID();
     await consumer({
-      subject: 'signet.transaction.verified',
+      subject: events.transactionVerified.subject,
       eventId,
       redelivered: false,
       deliveryCount: 1,

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectBus, connectMongo, publishEvent, STREAM, type Bus } from '@signet/kit';
-import { eventsV1 } from '@signet/proto';
+import { events, eventsV1 } from '@signet/proto';
 import type { Connection } from 'mongoose';
 import { eventually, infra, testSecrets } from '../../../test/harness/services.js';
 import { freePort } from '../../../test/harness/local-infra.js';
@@ -64,7 +64,7 @@ describe('ledger consumer of signet.transaction.verified', () => {
     // A clean durable for this test, and no verified events left by earlier test files: a new
     // durable delivers the whole subject, and the fixture must die on this test's event, not an old one.
     await bus.jsm.consumers.delete(STREAM, 'ledger-transaction-verified').catch(() => undefined);
-    await bus.jsm.streams.purge(STREAM, { filter: 'signet.transaction.verified' });
+    await bus.jsm.streams.purge(STREAM, { filter: events.transactionVerified.subject });
   });
   afterAll(async () => {
     await bus.nc.drain();
@@ -91,7 +91,7 @@ describe('ledger consumer of signet.transaction.verified', () => {
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     await eventually(async () => out.includes('consuming'), 30_000);
     const ev = verifiedEvent(reference);
-    await publishEvent(bus, { subject: 'signet.transaction.verified', eventId: ev.eventId, payload: ev.payload });
+    await publishEvent(bus, events.transactionVerified, { eventId: ev.eventId, payload: ev.payload });
     const exit = await exited;
     expect(exit).toBe('SIGKILL');
     expect(out).toContain('written');
@@ -133,7 +133,7 @@ describe('ledger consumer of signet.transaction.verified', () => {
       expect(await conn.collection('ledger_leaves').countDocuments({ reference })).toBe(1);
       // The successor's sealing pass covered the leaf the killed process claimed with a checkpoint.
       await eventually(async () => (await ledger.log.head()).size === 1);
-      const issued = (await subjectMessages(bus, 'signet.ledger.certificate.issued'))
+      const issued = (await subjectMessages(bus, events.certificateIssued.subject))
         .map((d) => eventsV1.CertificateIssued.decode(d))
         .filter((e) => e.reference === reference);
       expect(issued).toHaveLength(1);

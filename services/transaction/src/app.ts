@@ -13,15 +13,14 @@ import {
   startConsumer,
   type Logger,
 } from '@signet/kit';
-import { billingV1, transactionV1 } from '@signet/proto';
+import { billingV1, events, transactionV1 } from '@signet/proto';
 import { ensureBuckets } from '@signet/kit';
 import type { TransactionConfig } from './config.js';
 import { createTransactionHandler } from './grpc/create.handler.js';
 import { exportHandler, transactionHandlers } from './grpc/transaction.handler.js';
 import { signingDocumentHandler } from './grpc/document.handler.js';
-import { STATE_DURABLE, STATE_SUBJECTS, stateConsumer } from './events/state.consumer.js';
+import { STATE_DURABLE, STATE_EVENTS, stateConsumer } from './events/state.consumer.js';
 import { LINK_MAIL_ACK_WAIT_MS, LINK_MAIL_DURABLE, linkMailConsumer } from './events/link-mail.consumer.js';
-import { LINK_MAIL_SUBJECT } from './events/transaction.publisher.js';
 import { transactionMetrics } from './metrics.js';
 import { createObjectStore } from './store/object.store.js';
 import { createOrphanSweep } from './jobs/orphan.sweep.js';
@@ -53,13 +52,13 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
   const clock = () => new Date();
   const consumer = await startConsumer(
     bus,
-    { durable: STATE_DURABLE, subjects: STATE_SUBJECTS, ackWaitMs: opts.ackWaitMs },
+    { durable: STATE_DURABLE, events: STATE_EVENTS, ackWaitMs: opts.ackWaitMs },
     stateConsumer({ repo, tm, lock, outbox, clock }),
     { metrics, logger },
   );
   const mailConsumer = await startConsumer(
     bus,
-    { durable: LINK_MAIL_DURABLE, subjects: [LINK_MAIL_SUBJECT], ackWaitMs: opts.ackWaitMs ?? LINK_MAIL_ACK_WAIT_MS },
+    { durable: LINK_MAIL_DURABLE, events: [events.linksRequested], ackWaitMs: opts.ackWaitMs ?? LINK_MAIL_ACK_WAIT_MS },
     linkMailConsumer({ repo, mailer, tm, logger, cfg }),
     { metrics, logger },
   );

@@ -20,13 +20,13 @@ import {
   type Bus,
   type ServiceClient,
 } from '@signet/kit';
-import { eventsV1, transactionV1 } from '@signet/proto';
+import { events, eventsV1, transactionV1 } from '@signet/proto';
 import { freePort } from '../../../test/harness/local-infra.js';
 import { billingConfigSchema } from '../../billing/src/config.js';
 import { startBilling } from '../../billing/src/app.js';
 import { transactionConfigSchema } from '../src/config.js';
 import { startTransaction } from '../src/app.js';
-import { creationOutbox, LINK_MAIL_SUBJECT } from '../src/events/transaction.publisher.js';
+import { creationOutbox } from '../src/events/transaction.publisher.js';
 import { createObjectStore } from '../src/store/object.store.js';
 import { createOrphanSweep } from '../src/jobs/orphan.sweep.js';
 import { createTransactionRepository, type TransactionRecord } from '../src/store/transaction.repository.js';
@@ -184,11 +184,10 @@ describe('signing-link mail and orphan objects survive a crash', () => {
 
       // A redelivery of the same request (republished under a new message id, so JetStream does not
       // deduplicate it) finds the mails on record and sends nothing.
-      const entry = outbox.find((o) => o.subject === LINK_MAIL_SUBJECT)!;
+      const entry = outbox.find((o) => o.subject === events.linksRequested.subject)!;
       const req = eventsV1.SigningLinksRequested.decode(entry.payload);
       const again = randomUUID();
-      await publishEvent(bus, {
-        subject: LINK_MAIL_SUBJECT,
+      await publishEvent(bus, events.linksRequested, {
         eventId: again,
         payload: eventsV1.SigningLinksRequested.encode({ ...req, eventId: again }).finish(),
       });

@@ -14,7 +14,7 @@ import {
   type Bus,
   type ServiceClient,
 } from '@signet/kit';
-import { billingV1, eventsV1, transactionV1 } from '@signet/proto';
+import { billingV1, events, eventsV1, transactionV1, type EventEntry } from '@signet/proto';
 import { inject } from 'vitest';
 import { freePort } from '../../../test/harness/local-infra.js';
 import { parseConfig } from '@signet/kit';
@@ -279,16 +279,16 @@ describe('transaction service over gRPC, with real billing, MinIO, Mongo and NAT
     const r = await create(owner, [doc(tinyPdf('states')), ref(pngPhoto())], { signerEmails: ['bob@example.com'] });
     const id = Number(r.id);
     const status = async () => (await tx.getTransaction({ ownerId: owner, id })).summary!.status;
-    const pub = (subject: string, encode: (eventId: string, occurredAt: string) => Uint8Array) => {
+    const pub = (event: EventEntry, encode: (eventId: string, occurredAt: string) => Uint8Array) => {
       const eventId = randomUUID();
-      return publishEvent(bus, { subject, eventId, payload: encode(eventId, new Date().toISOString()) });
+      return publishEvent(bus, event, { eventId, payload: encode(eventId, new Date().toISOString()) });
     };
     const consent = (i: number) =>
-      pub('signet.ceremony.consent.accepted', (eventId, occurredAt) =>
+      pub(events.consentAccepted, (eventId, occurredAt) =>
         eventsV1.ConsentAccepted.encode({ eventId, occurredAt, transactionId: id, signerIndex: i }).finish(),
       );
     const capture = (i: number, captureId: string) =>
-      pub('signet.ceremony.capture.submitted', (eventId, occurredAt) =>
+      pub(events.captureSubmitted, (eventId, occurredAt) =>
         eventsV1.CaptureSubmitted.encode({
           eventId,
           occurredAt,
@@ -309,7 +309,7 @@ describe('transaction service over gRPC, with real billing, MinIO, Mongo and NAT
         }).finish(),
       );
     const verdict = (i: number, captureId: string, outcome: string) =>
-      pub('signet.biometrics.verdict', (eventId, occurredAt) =>
+      pub(events.verdictIssued, (eventId, occurredAt) =>
         eventsV1.BiometricsVerdict.encode({
           eventId,
           occurredAt,
@@ -341,7 +341,7 @@ describe('transaction service over gRPC, with real billing, MinIO, Mongo and NAT
     await verdict(1, 'c2', 'PASS');
     await eventually(async () => (await tx.getTransaction({ ownerId: owner, id })).signers.every((s) => s.state === 'passed'));
     expect(await status()).toBe('capture_accepted');
-    await pub('signet.ledger.certificate.issued', (eventId, occurredAt) =>
+    await pub(events.certificateIssued, (eventId, occurredAt) =>
       eventsV1.CertificateIssued.encode({
         eventId,
         occurredAt,
@@ -371,7 +371,7 @@ describe('transaction service over gRPC, with real billing, MinIO, Mongo and NAT
     await eventually(
       async () => ((await conn.collection('transactions').findOne({ _id: id as never }))!.outbox as unknown[]).length === 0,
     );
-    const consumer = await bus.js.consumers.get(STREAM, { filterSubjects: ['signet.transaction.verified'] });
+    const consumer = await bus.js.consumers.get(STREAM, { filterSubjects: [events.transactionVerified.subject] });
     const verified: eventsV1.TransactionVerified[] = [];
     for await (const m of await consumer.fetch({ max_messages: 1000, expires: 1000 }))
       verified.push(eventsV1.TransactionVerified.decode(m.data));
@@ -389,14 +389,14 @@ describe('transaction service over gRPC, with real billing, MinIO, Mongo and NAT
     const r = await create(owner, [doc(tinyPdf('fail')), ref(pngPhoto())], {});
     const id = Number(r.id);
     for (let attempt = 1; attempt <= 3; attempt++) {
-      const send = (subject: string, payload: Uint8Array) => publishEvent(bus, { subject, eventId: randomUUID(), payload });
+      const send = (event: EventEntry, payload: Uint8Array) => publishEvent(bus, event, { eventId: randomUUID(), payload });
       if (attempt === 1)
         await send(
-          'signet.ceremony.consent.accepted',
+          events.consentAccepted,
           eventsV1.ConsentAccepted.encode({ eventId: '', occurredAt: '', transactionId: id, signerIndex: 0 }).finish(),
         );
       await send(
-        'signet.ceremony.capture.submitted',
+        events.captureSubmitted,
         eventsV1.CaptureSubmitted.encode({
           eventId: '',
           occurredAt: '',
@@ -417,7 +417,7 @@ describe('transaction service over gRPC, with real billing, MinIO, Mongo and NAT
         }).finish(),
       );
       await send(
-        'signet.biometrics.verdict',
+        events.verdictIssued,
         eventsV1.BiometricsVerdict.encode({
           eventId: '',
           occurredAt: '',

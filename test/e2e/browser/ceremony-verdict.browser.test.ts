@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from './chromium.js';
 import { connectBus, STREAM, type Bus } from '@signet/kit';
-import { eventsV1 } from '@signet/proto';
+import { events, eventsV1 } from '@signet/proto';
 import type { Account } from '../../harness/accounts.js';
 import { eventually, startServices, infra } from '../../harness/services.js';
 import { createTransaction, send, senderAccount, transactionStatus, type CreatedTx } from '../../support/ceremony-helpers.js';
@@ -136,13 +136,13 @@ describe('the signing page with a rendered camera feed, judged by the biometrics
       return out;
     };
     const captured = await eventually(async () =>
-      (await fetchEvents('signet.ceremony.capture.submitted'))
+      (await fetchEvents(events.captureSubmitted.subject))
         .map((d) => eventsV1.CaptureSubmitted.decode(d))
         .find((e) => e.documentSha256 === documentSha256),
     );
     const verdict = await eventually(
       async () =>
-        (await fetchEvents('signet.biometrics.verdict'))
+        (await fetchEvents(events.verdictIssued.subject))
           .map((d) => eventsV1.BiometricsVerdict.decode(d))
           .find((v) => v.captureId === captured.captureId),
       180_000,

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from './chromium.js';
 import { connectBus, STREAM, type Bus } from '@signet/kit';
-import { eventsV1 } from '@signet/proto';
+import { events, eventsV1 } from '@signet/proto';
 import type { Account } from '../../harness/accounts.js';
 import { eventually, infra, startServices } from '../../harness/services.js';
 import { findFaceImage, makeY4m } from '../../fixtures/ceremony-media.js';
@@ -121,7 +121,7 @@ describe('the signing page in headless Chromium with a fake camera', () => {
     // The transaction moved; the event names the stored media and describes the recording.
     await eventually(async () => (await transactionStatus(stack.gatewayUrl, acct, tx.id)) === 'capture_accepted', 20_000);
     const ev = await eventually(async () => {
-      const consumer = await bus.js.consumers.get(STREAM, { filterSubjects: ['signet.ceremony.capture.submitted'] });
+      const consumer = await bus.js.consumers.get(STREAM, { filterSubjects: [events.captureSubmitted.subject] });
       const batch = await consumer.fetch({ max_messages: 1000, expires: 1000 });
       for await (const m of batch) {
         const e = eventsV1.CaptureSubmitted.decode(m.data);

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
 import { launchChromium } from './chromium.js';
 import { connectBus, STREAM, type Bus } from '@signet/kit';
-import { eventsV1 } from '@signet/proto';
+import { events, eventsV1 } from '@signet/proto';
 import type { Account } from '../../harness/accounts.js';
 import { eventually, infra, startServices } from '../../harness/services.js';
 import { findFaceImage, makeY4m } from '../../fixtures/ceremony-media.js';
@@ -90,7 +90,7 @@ describe('WebAuthn on the signing page', () => {
     const documentSha256 = detail.body.document_sha256 as string;
     expect(documentSha256).toMatch(/^[0-9a-f]{64}$/);
     const ev = await eventually(async () => {
-      const consumer = await bus.js.consumers.get(STREAM, { filterSubjects: ['signet.ceremony.capture.submitted'] });
+      const consumer = await bus.js.consumers.get(STREAM, { filterSubjects: [events.captureSubmitted.subject] });
       const batch = await consumer.fetch({ max_messages: 1000, expires: 1000 });
       let found: eventsV1.CaptureSubmitted | undefined;
       for await (const m of batch) {

@@ -1,11 +1,8 @@
 import type { Client } from 'minio';
-import { eventsV1 } from '@signet/proto';
+import { events } from '@signet/proto';
 import { outboxEvent, type DeliveredEvent, type Logger, type Metrics } from '@signet/kit';
 import type { Analyzer, AnalyzerResult } from '../domain/analyzer.js';
 import type { AnalysisRepository } from '../store/analysis.repository.js';
-
-export const CAPTURE_SUBJECT = 'signet.ceremony.capture.submitted';
-export const VERDICT_SUBJECT = 'signet.biometrics.verdict';
 
 /** Deliveries of one capture that may fail for technical reasons before it is judged FAIL. */
 export const MAX_ANALYSIS_DELIVERIES = 3;
@@ -56,7 +53,7 @@ export function captureConsumer(deps: {
   ]);
 
   return async (delivered: DeliveredEvent): Promise<void> => {
-    const ev = eventsV1.CaptureSubmitted.decode(delivered.data);
+    const ev = events.captureSubmitted.message.decode(delivered.data);
     if (await deps.analyses.find(ev.captureId)) return; // already judged; the relay publishes its verdict
 
     let result: AnalyzerResult;
@@ -111,20 +108,18 @@ export function captureConsumer(deps: {
         analysed_at: new Date(),
       },
       [
-        outboxEvent(VERDICT_SUBJECT, (meta) =>
-          eventsV1.BiometricsVerdict.encode({
-            eventId: meta.event_id,
-            occurredAt: meta.occurred_at,
-            transactionId: ev.transactionId,
-            signerIndex: ev.signerIndex,
-            captureId: ev.captureId,
-            attempt: ev.attempt,
-            outcome: result.outcome,
-            failedChecks: result.failedChecks,
-            models: result.models,
-            assurance: ev.live?.assurance === 'live' ? 'live' : 'recorded',
-          }).finish(),
-        ),
+        outboxEvent(events.verdictIssued, (meta) => ({
+          eventId: meta.event_id,
+          occurredAt: meta.occurred_at,
+          transactionId: ev.transactionId,
+          signerIndex: ev.signerIndex,
+          captureId: ev.captureId,
+          attempt: ev.attempt,
+          outcome: result.outcome,
+          failedChecks: result.failedChecks,
+          models: result.models,
+          assurance: ev.live?.assurance === 'live' ? 'live' : 'recorded',
+        })),
       ],
     );
     if (!inserted) return;

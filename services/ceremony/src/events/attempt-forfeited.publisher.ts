@@ -1,7 +1,5 @@
 import { outboxEvent, type OutboxEntry } from '@signet/kit';
-import { eventsV1 } from '@signet/proto';
-
-export const FORFEIT_SUBJECT = 'signet.ceremony.attempt.forfeited';
+import { events } from '@signet/proto';
 
 /** The `attempt.forfeited` outbox entry, written in the update that spends the attempt. */
 export function attemptForfeitedEvent(p: {
@@ -11,7 +9,5 @@ export function attemptForfeitedEvent(p: {
   attempt: number;
   reason: string;
 }): OutboxEntry {
-  return outboxEvent(FORFEIT_SUBJECT, (m) =>
-    eventsV1.AttemptForfeited.encode({ eventId: m.event_id, occurredAt: m.occurred_at, ...p }).finish(),
-  );
+  return outboxEvent(events.attemptForfeited, (m) => ({ eventId: m.event_id, occurredAt: m.occurred_at, ...p }));
 }

@@ -1,11 +1,12 @@
 import { outboxEvent, type OutboxEntry } from '@signet/kit';
-import { eventsV1 } from '@signet/proto';
-
-export const CONSENT_SUBJECT = 'signet.ceremony.consent.accepted';
+import { events } from '@signet/proto';
 
 /** The `consent.accepted` outbox entry, written in the update that records the consent. */
 export function consentAcceptedEvent(transactionId: number, signerIndex: number): OutboxEntry {
-  return outboxEvent(CONSENT_SUBJECT, (m) =>
-    eventsV1.ConsentAccepted.encode({ eventId: m.event_id, occurredAt: m.occurred_at, transactionId, signerIndex }).finish(),
-  );
+  return outboxEvent(events.consentAccepted, (m) => ({
+    eventId: m.event_id,
+    occurredAt: m.occurred_at,
+    transactionId,
+    signerIndex,
+  }));
 }

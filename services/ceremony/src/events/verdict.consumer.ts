@@ -1,13 +1,11 @@
-import { eventsV1 } from '@signet/proto';
+import { events } from '@signet/proto';
 import type { DeliveredEvent } from '@signet/kit';
 import { applyVerdict } from '../usecases/apply-verdict.js';
 
-export const VERDICT_SUBJECT = 'signet.biometrics.verdict';
-
-/** `biometrics.verdict`: decodes the event and applies the verdict (usecases/apply-verdict.ts). */
+/** `biometrics.verdict.issued`: decodes the event and applies the verdict (usecases/apply-verdict.ts). */
 export function verdictConsumer(deps: Parameters<typeof applyVerdict>[0]) {
   return async (delivered: DeliveredEvent): Promise<void> => {
-    const ev = eventsV1.BiometricsVerdict.decode(delivered.data);
+    const ev = events.verdictIssued.message.decode(delivered.data);
     await applyVerdict(deps, {
       transactionId: Number(ev.transactionId),
       signerIndex: ev.signerIndex,

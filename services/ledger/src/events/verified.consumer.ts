@@ -1,13 +1,10 @@
-import { eventsV1 } from '@signet/proto';
+import { events, eventsV1 } from '@signet/proto';
 import type { DeliveredEvent, Logger, Metrics } from '@signet/kit';
 import { maskEmail, type Certificate } from '../domain/certificate.js';
 import type { LedgerLog } from '../log/ledger-log.js';
 import { certificateMetrics } from '../metrics.js';
 import type { CertificateRepository } from '../store/certificate.repository.js';
 import { issueCertificate } from '../usecases/issue-certificate.js';
-
-export const VERIFIED_SUBJECT = 'signet.transaction.verified';
-export { ISSUED_SUBJECT } from './certificate-issued.publisher.js';
 
 /**
  * The event as a certificate (the document hash lower-cased; e-mails masked). Commitments arrive
@@ -52,7 +49,7 @@ export function verifiedConsumer(deps: {
 }) {
   const issueDeps = { ...deps, metrics: certificateMetrics(deps.metrics) };
   return async (delivered: DeliveredEvent): Promise<void> => {
-    const ev = eventsV1.TransactionVerified.decode(delivered.data);
+    const ev = events.transactionVerified.message.decode(delivered.data);
     await issueCertificate(issueDeps, {
       eventId: delivered.eventId,
       transactionId: ev.transactionId,

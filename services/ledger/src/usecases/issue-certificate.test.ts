@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { eventsV1 } from '@signet/proto';
+import { events, eventsV1 } from '@signet/proto';
 import { certificateLeaf } from '@signet/verify';
 import type { Certificate } from '../domain/certificate.js';
-import { ISSUED_SUBJECT } from '../events/certificate-issued.publisher.js';
 import type { CertificateRecord } from '../store/certificate.repository.js';
 import type { OutboxEntry } from '@signet/kit';
 import { testCertificate } from '../../test/fixtures/certificate.js';
@@ -50,7 +49,7 @@ describe('issueCertificate', () => {
     const { rec, outbox } = s.records.get('ACME-TX-00000001')!;
     expect(rec).toMatchObject({ transaction_id: 42, leaf_index: 7, ledger_seal: 'v1.seal', source_event_id: 'e1' });
     expect(outbox).toHaveLength(1);
-    expect(outbox[0]!.subject).toBe(ISSUED_SUBJECT);
+    expect(outbox[0]!.subject).toBe(events.certificateIssued.subject);
     expect(eventsV1.CertificateIssued.decode(outbox[0]!.payload)).toMatchObject({
       transactionId: 42,
       reference: 'ACME-TX-00000001',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger, Metrics, type DeliveredEvent, type Mail, type Mailer } from '@signet/kit';
+import { events } from '@signet/proto';
 import { transactionMetrics } from '../metrics.js';
 import {
   linkMailId,
@@ -8,7 +9,7 @@ import {
   type TransactionRepository,
 } from '../store/transaction.repository.js';
 import { linkMailConsumer } from './link-mail.consumer.js';
-import { linkMailRequest, LINK_MAIL_SUBJECT } from './transaction.publisher.js';
+import { linkMailRequest } from './transaction.publisher.js';
 
 const signer = (index: number, state = 'created') => ({
   index,
@@ -56,7 +57,7 @@ function setup(opts: { status?: string; states?: string[]; fail?: (m: Mail) => E
   ) => {
     const entry = linkMailRequest(r, kind, round, idx);
     const ev: DeliveredEvent = {
-      subject: LINK_MAIL_SUBJECT,
+      subject: events.linksRequested.subject,
       data: entry.payload,
       eventId: entry.event_id,
       redelivered: false,

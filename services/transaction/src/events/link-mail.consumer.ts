@@ -1,6 +1,5 @@
 import type { DeliveredEvent } from '@signet/kit';
-import { eventsV1 } from '@signet/proto';
-import { LINK_MAIL_SUBJECT } from './transaction.publisher.js';
+import { events } from '@signet/proto';
 import { sendSigningLinks, type SendLinksDeps } from '../usecases/send-signing-links.js';
 
 export const LINK_MAIL_DURABLE = 'transaction-link-mail';
@@ -20,8 +19,8 @@ export const LINK_MAIL_ACK_WAIT_MS = 5 * 60_000;
  */
 export function linkMailConsumer(deps: SendLinksDeps) {
   return async (ev: DeliveredEvent): Promise<void> => {
-    if (ev.subject !== LINK_MAIL_SUBJECT) return;
-    const e = eventsV1.SigningLinksRequested.decode(ev.data);
+    if (ev.subject !== events.linksRequested.subject) return;
+    const e = events.linksRequested.message.decode(ev.data);
     await sendSigningLinks(deps, {
       transactionId: Number(e.transactionId),
       reference: e.reference,

@@ -1,5 +1,5 @@
 import type { DeliveredEvent } from '@signet/kit';
-import { eventsV1 } from '@signet/proto';
+import { events, type EventEntry } from '@signet/proto';
 import { acceptCapture } from '../usecases/accept-capture.js';
 import { acceptConsent } from '../usecases/accept-consent.js';
 import type { ChangeDeps } from '../usecases/apply-change.js';
@@ -7,8 +7,15 @@ import { applyVerdict } from '../usecases/apply-verdict.js';
 import { forfeitAttempt } from '../usecases/forfeit-attempt.js';
 import { recordCertificate } from '../usecases/record-certificate.js';
 
-export const STATE_SUBJECTS = ['signet.ceremony.>', 'signet.biometrics.verdict', 'signet.ledger.certificate.issued'];
 export const STATE_DURABLE = 'transaction-state';
+/** What moves the state machine: the ceremony's facts, the verdicts and the issued certificates. */
+export const STATE_EVENTS: EventEntry[] = [
+  events.consentAccepted,
+  events.captureSubmitted,
+  events.attemptForfeited,
+  events.verdictIssued,
+  events.certificateIssued,
+];
 
 /**
  * The durable consumer of ceremony, biometrics and ledger events: decodes each and calls its use case,
@@ -17,13 +24,13 @@ export const STATE_DURABLE = 'transaction-state';
 export function stateConsumer(deps: ChangeDeps) {
   return async (ev: DeliveredEvent): Promise<void> => {
     switch (ev.subject) {
-      case 'signet.ceremony.consent.accepted': {
-        const e = eventsV1.ConsentAccepted.decode(ev.data);
+      case events.consentAccepted.subject: {
+        const e = events.consentAccepted.message.decode(ev.data);
         const at = e.occurredAt ? new Date(e.occurredAt) : undefined;
         return acceptConsent(deps, { transactionId: Number(e.transactionId), signerIndex: e.signerIndex, at });
       }
-      case 'signet.ceremony.capture.submitted': {
-        const e = eventsV1.CaptureSubmitted.decode(ev.data);
+      case events.captureSubmitted.subject: {
+        const e = events.captureSubmitted.message.decode(ev.data);
         return acceptCapture(deps, Number(e.transactionId), {
           index: e.signerIndex,
           capture_id: e.captureId,
@@ -32,8 +39,8 @@ export function stateConsumer(deps: ChangeDeps) {
           frame_sha256: e.frameSha256,
         });
       }
-      case 'signet.ceremony.attempt.forfeited': {
-        const e = eventsV1.AttemptForfeited.decode(ev.data);
+      case events.attemptForfeited.subject: {
+        const e = events.attemptForfeited.message.decode(ev.data);
         return forfeitAttempt(deps, Number(e.transactionId), {
           index: e.signerIndex,
           capture_id: e.captureId,
@@ -41,8 +48,8 @@ export function stateConsumer(deps: ChangeDeps) {
           reason: e.reason,
         });
       }
-      case 'signet.biometrics.verdict': {
-        const e = eventsV1.BiometricsVerdict.decode(ev.data);
+      case events.verdictIssued.subject: {
+        const e = events.verdictIssued.message.decode(ev.data);
         return applyVerdict(deps, Number(e.transactionId), {
           index: e.signerIndex,
           capture_id: e.captureId,
@@ -51,12 +58,12 @@ export function stateConsumer(deps: ChangeDeps) {
           assurance: e.assurance,
         });
       }
-      case 'signet.ledger.certificate.issued': {
-        const e = eventsV1.CertificateIssued.decode(ev.data);
+      case events.certificateIssued.subject: {
+        const e = events.certificateIssued.message.decode(ev.data);
         return recordCertificate(deps, Number(e.transactionId), e.reference);
       }
       default:
-        // Other ceremony facts (challenge issued, forensic logs) do not move the state.
+        // The durable reads only STATE_EVENTS; anything else does not move the state.
         return;
     }
   };

@@ -1,5 +1,5 @@
 import { outboxEvent, type OutboxEntry } from '@signet/kit';
-import { eventsV1 } from '@signet/proto';
+import { events } from '@signet/proto';
 import { commitment } from '../domain/creation.js';
 import type { Change } from '../domain/transaction.js';
 import type { TransactionRecord } from '../store/transaction.repository.js';
@@ -8,8 +8,6 @@ import type { TransactionRecord } from '../store/transaction.repository.js';
  * What this service publishes, encoded once: the outbox entries a creation or a state change writes
  * on the record in the same update. The relay publishes them; nothing else encodes these messages.
  */
-
-export const LINK_MAIL_SUBJECT = 'signet.transaction.links.requested';
 
 export type LinkMailKind = 'invite' | 'reminder';
 
@@ -23,17 +21,15 @@ export function linkMailRequest(
   round: number,
   signerIndexes: number[],
 ): OutboxEntry {
-  return outboxEvent(LINK_MAIL_SUBJECT, (m) =>
-    eventsV1.SigningLinksRequested.encode({
-      eventId: m.event_id,
-      occurredAt: m.occurred_at,
-      transactionId: rec._id,
-      reference: rec.reference,
-      kind,
-      round,
-      signerIndexes,
-    }).finish(),
-  );
+  return outboxEvent(events.linksRequested, (m) => ({
+    eventId: m.event_id,
+    occurredAt: m.occurred_at,
+    transactionId: rec._id,
+    reference: rec.reference,
+    kind,
+    round,
+    signerIndexes,
+  }));
 }
 
 /** What the creation puts on the record's outbox: the created event and the request to mail every signer their link. */
@@ -41,17 +37,15 @@ export function creationOutbox(
   rec: Pick<TransactionRecord, '_id' | 'owner_id' | 'reference' | 'attestation_type' | 'signers'>,
 ): OutboxEntry[] {
   return [
-    outboxEvent('signet.transaction.created', (m) =>
-      eventsV1.TransactionCreated.encode({
-        eventId: m.event_id,
-        occurredAt: m.occurred_at,
-        transactionId: rec._id,
-        ownerId: rec.owner_id,
-        reference: rec.reference,
-        signerCount: rec.signers.length,
-        attestationType: rec.attestation_type,
-      }).finish(),
-    ),
+    outboxEvent(events.transactionCreated, (m) => ({
+      eventId: m.event_id,
+      occurredAt: m.occurred_at,
+      transactionId: rec._id,
+      ownerId: rec.owner_id,
+      reference: rec.reference,
+      signerCount: rec.signers.length,
+      attestationType: rec.attestation_type,
+    })),
     linkMailRequest(
       rec,
       'invite',
@@ -71,30 +65,26 @@ export function changeOutbox(rec: TransactionRecord, change: Change): OutboxEntr
   const sc = change.signerChanged;
   if (sc) {
     out.push(
-      outboxEvent('signet.transaction.signer.changed', (m) =>
-        eventsV1.SignerStateChanged.encode({
-          eventId: m.event_id,
-          occurredAt: m.occurred_at,
-          transactionId: rec._id,
-          signerIndex: sc.index,
-          from: sc.from,
-          to: sc.to,
-          attemptsLeft: sc.attempts_left,
-        }).finish(),
-      ),
+      outboxEvent(events.signerStateChanged, (m) => ({
+        eventId: m.event_id,
+        occurredAt: m.occurred_at,
+        transactionId: rec._id,
+        signerIndex: sc.index,
+        from: sc.from,
+        to: sc.to,
+        attemptsLeft: sc.attempts_left,
+      })),
     );
   }
   if (change.status !== rec.status) {
     out.push(
-      outboxEvent('signet.transaction.status.changed', (m) =>
-        eventsV1.TransactionStatusChanged.encode({
-          eventId: m.event_id,
-          occurredAt: m.occurred_at,
-          transactionId: rec._id,
-          from: rec.status,
-          to: change.status,
-        }).finish(),
-      ),
+      outboxEvent(events.transactionStatusChanged, (m) => ({
+        eventId: m.event_id,
+        occurredAt: m.occurred_at,
+        transactionId: rec._id,
+        from: rec.status,
+        to: change.status,
+      })),
     );
   }
   if (change.nowVerified) out.push(verifiedEvent(rec, change));
@@ -104,26 +94,24 @@ export function changeOutbox(rec: TransactionRecord, change: Change): OutboxEntr
 
 /** signet.transaction.verified: what the ledger certifies, with salted commitments of the media hashes. */
 function verifiedEvent(rec: TransactionRecord, change: Change): OutboxEntry {
-  return outboxEvent('signet.transaction.verified', (m) =>
-    eventsV1.TransactionVerified.encode({
-      eventId: m.event_id,
-      occurredAt: m.occurred_at,
-      transactionId: rec._id,
-      reference: rec.reference,
-      documentSha256: rec.document_sha256,
-      issuerName: rec.issuer_name,
-      attestationType: rec.attestation_type,
-      ownerId: rec.owner_id,
-      signers: change.signers.map((s) => ({
-        name: s.name,
-        email: s.email,
-        verificationMode: s.verification_mode,
-        videoSha256: commitment(rec.commitment_salt, s.video_sha256),
-        frameSha256: commitment(rec.commitment_salt, s.frame_sha256),
-        referenceSha256: s.index === 0 ? commitment(rec.commitment_salt, rec.reference_sha256) : '',
-        verifiedAt: (s.verified_at ?? new Date()).toISOString(),
-        assurance: s.assurance || 'recorded',
-      })),
-    }).finish(),
-  );
+  return outboxEvent(events.transactionVerified, (m) => ({
+    eventId: m.event_id,
+    occurredAt: m.occurred_at,
+    transactionId: rec._id,
+    reference: rec.reference,
+    documentSha256: rec.document_sha256,
+    issuerName: rec.issuer_name,
+    attestationType: rec.attestation_type,
+    ownerId: rec.owner_id,
+    signers: change.signers.map((s) => ({
+      name: s.name,
+      email: s.email,
+      verificationMode: s.verification_mode,
+      videoSha256: commitment(rec.commitment_salt, s.video_sha256),
+      frameSha256: commitment(rec.commitment_salt, s.frame_sha256),
+      referenceSha256: s.index === 0 ? commitment(rec.commitment_salt, rec.reference_sha256) : '',
+      verifiedAt: (s.verified_at ?? new Date()).toISOString(),
+      assurance: s.assurance || 'recorded',
+    })),
+  }));
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError, type OutboxEntry } from '@signet/kit';
-import { eventsV1 } from '@signet/proto';
+import { events, eventsV1 } from '@signet/proto';
 import { newSigner, type Signer, type Status } from '../domain/transaction.js';
 import type { TransactionMetrics } from '../metrics.js';
 import type { TransactionRecord } from '../store/transaction.repository.js';
@@ -101,7 +101,7 @@ describe('applyChange: every transition is one conditional write with its events
       ['status_changed', 'system'],
     ]);
     expect(t.written).toHaveLength(1);
-    expect(subjects(t.written[0]!)).toEqual(['signet.transaction.signer.changed', 'signet.transaction.status.changed']);
+    expect(subjects(t.written[0]!)).toEqual([events.signerStateChanged.subject, events.transactionStatusChanged.subject]);
     expect(eventsV1.SignerStateChanged.decode(t.written[0]![0]!.payload)).toMatchObject({
       transactionId: 7,
       signerIndex: 1,
@@ -132,7 +132,7 @@ describe('applyChange: every transition is one conditional write with its events
       ]),
     );
     await applyVerdict(t.deps, 7, { index: 1, capture_id: 'c1', outcome: 'PASS', failed_checks: [] });
-    expect(subjects(t.written[0]!)).toEqual(['signet.transaction.signer.changed', 'signet.transaction.verified']);
+    expect(subjects(t.written[0]!)).toEqual([events.signerStateChanged.subject, events.transactionVerified.subject]);
     const verified = eventsV1.TransactionVerified.decode(t.written[0]![1]!.payload);
     expect(verified).toMatchObject({ transactionId: 7, reference: 'SIG-TX-00000007', ownerId: OWNER });
     expect(verified.signers).toHaveLength(2);
@@ -174,7 +174,7 @@ describe('cancel goes through the state machine', () => {
       ['cancelled', 'sender', 'cancelled by the sender; signing links no longer work'],
       ['status_changed', 'sender', 'consent_accepted → cancelled'],
     ]);
-    expect(subjects(t.written[0]!)).toEqual(['signet.transaction.status.changed']);
+    expect(subjects(t.written[0]!)).toEqual([events.transactionStatusChanged.subject]);
     expect(statusEvent(t.written[0]![0]!)).toMatchObject({ transactionId: 7, from: 'consent_accepted', to: 'cancelled' });
     expect(t.transitions).toEqual(['cancelled']);
     expect(t.flushed).toEqual([7]);
@@ -210,7 +210,7 @@ describe('resend goes through the state machine', () => {
     expect(t.stored().log.map((e) => [e.type, e.detail])).toEqual([
       ['link_resent', 'signing link to be sent again to s1@example.com, s2@example.com'],
     ]);
-    expect(subjects(t.written[0]!)).toEqual(['signet.transaction.links.requested']);
+    expect(subjects(t.written[0]!)).toEqual([events.linksRequested.subject]);
     // round = the version the update wrote, so each resend is a mail of its own
     expect(eventsV1.SigningLinksRequested.decode(t.written[0]![0]!.payload)).toMatchObject({
       transactionId: 7,

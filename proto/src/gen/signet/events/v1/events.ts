@@ -117,7 +117,7 @@ export interface AttemptForfeited {
   reason: string;
 }
 
-/** signet.biometrics.verdict */
+/** signet.biometrics.verdict.issued (named signet.biometrics.verdict before the event registry) */
 export interface BiometricsVerdict {
   eventId: string;
   occurredAt: string;
