@@ -2,3 +2,4 @@
 // contract registry written next to it (events/registry.ts).
 export * from './src/index.js';
 export * from './events/registry.js';
+export * from './events/call-graph.js';
