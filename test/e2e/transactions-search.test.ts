@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import { pngPhoto, tinyPdf, type Part } from '../../services/transaction/test/fixtures.js';
+import { pngPhoto, tinyPdf, type Part } from '../fixtures/documents.js';
 import { createAccount, type Account } from '../harness/accounts.js';
 import { infra, startServices } from '../harness/services.js';
 import { send as sendTo, type Reply } from '../support/http.js';

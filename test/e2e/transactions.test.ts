@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bigPdf, jpegPhoto, pngPhoto, tinyPdf, type Part } from '../../services/transaction/test/fixtures.js';
+import { bigPdf, jpegPhoto, pngPhoto, tinyPdf, type Part } from '../fixtures/documents.js';
 import { createAccount, type Account } from '../harness/accounts.js';
 import { eventually, infra, startServices } from '../harness/services.js';
 import { send as sendTo } from '../support/http.js';
