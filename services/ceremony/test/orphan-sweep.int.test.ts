@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMongo, createLogger, createS3, listKeys, Metrics } from '@signet/kit';
 import { infra, startServices } from '../../../test/harness/services.js';
 import { makeJpeg, makeWebm } from '../../../test/fixtures/ceremony-media.js';
-import { createTransaction, send, senderAccount, type CreatedTx } from '../../../test/e2e/ceremony-helpers.js';
+import { createTransaction, send, senderAccount, type CreatedTx } from '../../../test/support/ceremony-helpers.js';
 import { createSessionRepository } from '../src/store/session.repository.js';
 import { createOrphanSweep } from '../src/jobs/orphan.sweep.js';
 
