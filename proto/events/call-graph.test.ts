@@ -27,12 +27,8 @@ function chartCatalog(): Record<string, { calls: string[]; uses: string[] }> {
   return out;
 }
 
-/**
- * Edges the chart opens that no code uses. transaction → identity: the transaction service calls no
- * identity RPC (IDENTITY_ADDR is optional and unused in its config.ts); the chart's catalog still
- * lists it. Remove it here when the chart drops the edge.
- */
-const CHART_ONLY_CALLS: Partial<Record<ServiceName, string[]>> = { transaction: ['identity'] };
+/** Edges the chart opens that no code uses (none: keep it that way). */
+const CHART_ONLY_CALLS: Partial<Record<ServiceName, string[]>> = {};
 
 describe('the call graph', () => {
   it("declares each service's gRPC calls as the addresses its config.ts requires", () => {

@@ -22,8 +22,6 @@ export const transactionConfigSchema = baseSchema
     BUCKET_DOCUMENTS: z.string().default('signet-documents'),
     BUCKET_REFERENCES: z.string().default('signet-references'),
     BILLING_ADDR: env.grpcAddress,
-    /** Not used: this service calls no identity RPC. Optional so deployments that pass it still start. */
-    IDENTITY_ADDR: env.grpcAddress.optional(),
     MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
   });
 export type TransactionConfig = z.infer<typeof transactionConfigSchema>;
