@@ -10,7 +10,7 @@ import { detectFacesLocal, type DetectOpts, type FaceObs } from './detect.js';
 import { decodeAudio, voiceActivity } from './voice.js';
 import { computeBaseline, computeDeltas, detectEvents, matchSequence, strayEvents } from './sequence.js';
 import { lightResponse, type LightResult } from './light.js';
-import { frameIdentity, poseBucket } from './identity.js';
+import { frameIdentity } from './identity.js';
 import { analysisScores, mediaFloorProblems } from './scores.js';
 import { framePlan } from './frame-plan.js';
 import { frameSignals, grey, mapLimited, motionResidual, ncc, sensorNoise, trackPrimary } from './frame-ops.js';
@@ -169,9 +169,7 @@ export async function analyzeCapture(
     light = lightResponse({
       frames: video.frames,
       times: video.times,
-      // near-neutral frames only: a turned head shows other skin under other shading, which moves
-      // its colour as much as the screen does (a genuine capture with two turns scored 0.48)
-      faces: perFrame.map((f, i) => (f[0] && poseBucket(deltas[i], cfg) === 'neutral' ? { mesh: f[0].mesh } : null)),
+      faces: perFrame.map((f) => (f[0] ? { mesh: f[0].mesh } : null)),
       colours: input.challenge.light.colours,
       changes: input.challenge.light.changes,
       end: input.challenge.light.end,
