@@ -116,22 +116,21 @@ export function frameSignals(
 }
 
 /**
- * Largest non-rigid motion against the first face frame, among frames meshed alike: the iris
- * refinement moves the eye contours, so mixing refined and unrefined meshes would look like
- * motion on a still photo. The larger group is used.
+ * Largest non-rigid motion against the first face frame of its group, within each group of frames
+ * meshed alike: the iris refinement moves the eye contours, so a residual between a refined and an
+ * unrefined mesh would look like motion on a still photo. Both groups count (taking only the larger
+ * one lost the look-up of a capture whose two blink windows made the refined frames the majority).
  */
 export function motionResidual(
   perFrame: readonly (readonly FaceObs[])[],
   faceFrames: readonly number[],
   iris: readonly boolean[],
 ): number {
-  const withIris = faceFrames.filter((i) => iris[i]);
-  const without = faceFrames.filter((i) => !iris[i]);
-  const alike = withIris.length >= without.length ? withIris : without;
   let motion = 0;
-  if (alike.length > 1) {
-    const base = perFrame[alike[0]][0].mesh;
-    for (const i of alike) motion = Math.max(motion, nonRigidResidual(base, perFrame[i][0].mesh));
+  for (const group of [faceFrames.filter((i) => iris[i]), faceFrames.filter((i) => !iris[i])]) {
+    if (group.length < 2) continue;
+    const base = perFrame[group[0]][0].mesh;
+    for (const i of group) motion = Math.max(motion, nonRigidResidual(base, perFrame[i][0].mesh));
   }
   return motion;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analysisConfig } from './config.js';
 import { framePlan } from './frame-plan.js';
+import { motionResidual } from './frame-ops.js';
 
 const times = Array.from({ length: 120 }, (_, i) => i / 8); // 15 s at 8 fps
 const at = (t: number) => Math.round(t * 8);
@@ -65,5 +66,23 @@ describe('framePlan: the models each frame needs', () => {
       off,
     );
     expect(p.embed.every(Boolean) && p.iris.every(Boolean)).toBe(true);
+  });
+});
+
+describe('motionResidual: motion within frames meshed alike', () => {
+  const mesh = (dx: number) =>
+    Array.from({ length: 468 }, (_, k) => [k % 20, Math.floor(k / 20) + (k === 5 ? dx : 0), 0] as [number, number, number]);
+  const face = (dx: number) => [
+    { box: [0, 0, 10, 10] as [number, number, number, number], mesh: mesh(dx), yawDeg: 0, pitchDeg: 0 },
+  ];
+
+  it('counts motion in the smaller group too, and never compares a refined mesh with an unrefined one', () => {
+    // frames 0-5 refined (baseline, blinks), still; frames 6-7 unrefined, moving
+    const perFrame = [0, 0, 0, 0, 0, 0, 0, 3].map(face);
+    const iris = [true, true, true, true, true, true, false, false];
+    expect(motionResidual(perFrame, [0, 1, 2, 3, 4, 5, 6, 7], iris)).toBeGreaterThan(0.005);
+    // a still face whose meshes differ only by the refinement: no motion
+    const still = [0, 0, 0, 0, 0, 0, 0, 0].map(face);
+    expect(motionResidual(still, [0, 1, 2, 3, 4, 5, 6, 7], iris)).toBe(0);
   });
 });
