@@ -1,3 +1,4 @@
+import { contention } from '@signet/kit';
 import { newAccount, type AccountState, type Applied } from '../domain/account.js';
 import { accountChangedEvent } from '../events/account-changed.publisher.js';
 import type { AccountRepository } from '../store/account.repository.js';
@@ -38,6 +39,6 @@ export function accountChanger(
       if (await accounts.append(current, next, outbox, cause)) return applied;
       await new Promise((r) => setTimeout(r, Math.random() * Math.min(100, 5 * 2 ** Math.min(attempt, 5))));
     }
-    throw new Error('account is changing too often to apply this change; retry');
+    throw contention('the account is changing too often; retry shortly');
   };
 }
