@@ -20,6 +20,7 @@ import { makeGenuineCapture, type ServerTimeline } from '../../services/biometri
 type Actions = NonNullable<Parameters<typeof makeGenuineCapture>[1]>;
 
 const root = join(import.meta.dirname, '../..');
+const SEED = 'signature-e2e-seed-v1';
 
 function signetVerify(args: string[]): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
@@ -48,7 +49,12 @@ describe('create → ceremony → biometric PASS → sealed certificate → veri
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'signet-signature-e2e-'));
-    stack = await startServices(['identity', 'billing', 'transaction', 'ceremony', 'biometrics', 'ledger', 'gateway']);
+    // A fixed draw (CHALLENGE_TEST_SEED, refused in production): the words gate accepts about 93 % of
+    // espeak phrases (docs/words-evaluation.md), so a random draw failed this test now and then on
+    // words; the chain tested here is the rest. Genuine acceptance is measured by the evaluation.
+    stack = await startServices(['identity', 'billing', 'transaction', 'ceremony', 'biometrics', 'ledger', 'gateway'], {
+      env: { CHALLENGE_TEST_SEED: SEED },
+    });
     acct = await createAccount(stack.gatewayUrl, infra().MAILPIT_URL, { orgName: 'Proof Ltd', tag: 'e2e' });
   }, 300_000);
   afterAll(async () => {
@@ -116,15 +122,18 @@ describe('create → ceremony → biometric PASS → sealed certificate → veri
     expect(cap.body.assurance).toBe('recorded');
 
     // Analysis, the verdict, the certificate: the transaction reaches ledger_issued.
+    // A failed verdict with attempts left puts the signer back to consent_accepted and logs a
+    // verdict_failed event: stop there and show why, rather than wait out the timeout.
     const detail = await eventually(
       async () => {
         const r = await send(stack.gatewayUrl, 'GET', `/api/transactions/${id}`, { headers: { 'x-api-key': acct.apiKey } });
-        if (r.body.status === 'failed') throw new Error(`transaction failed: ${JSON.stringify(r.body)}`);
-        return r.body.status === 'ledger_issued' ? r.body : undefined;
+        const verdictFailed = (r.body.events as { type: string }[]).some((e) => e.type === 'verdict_failed');
+        return r.body.status === 'ledger_issued' || r.body.status === 'failed' || verdictFailed ? r.body : undefined;
       },
       240_000,
       1000,
     );
+    expect(detail.status, `the verdict did not pass: ${JSON.stringify(detail)}`).toBe('ledger_issued');
     expect(detail.verified_at).toBeTruthy();
 
     // The sender: the certificate of completion; another sender gets 404.
