@@ -91,7 +91,23 @@ function child(script: string, args: string[]): Promise<string> {
     let s = '';
     c.stdout.on('data', (b: Buffer) => (s += b.toString()));
     c.on('error', reject);
-    c.on('close', (code) => (code === 0 ? resolve(s) : reject(new Error(`${script} exited ${code}`))));
+    // The native TensorFlow child has been seen to die by a signal while exiting, after it printed
+    // its result: a complete last line counts, an exit without one does not.
+    c.on('close', (code, signal) => {
+      const last = s.trim().split('\n').pop() ?? '';
+      const complete = (() => {
+        try {
+          JSON.parse(last);
+          return true;
+        } catch {
+          return false;
+        }
+      })();
+      if (code === 0 || (signal && complete)) {
+        if (code !== 0) process.stderr.write(`${script} ended by ${signal} after printing its result\n`);
+        resolve(s);
+      } else reject(new Error(`${script} exited ${code ?? signal}`));
+    });
   });
 }
 
