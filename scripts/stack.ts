@@ -75,6 +75,7 @@ async function ready(url: string, timeoutMs = 90_000): Promise<void> {
 
 function printWhere() {
   console.log(`Signet is up.
+  dashboard: http://127.0.0.1:${gateway.http}/app   (sign up; the code arrives in Mailpit)
   gateway:  http://127.0.0.1:${gateway.http}   (try /readyz, /api/openapi.json)
   mailpit:  http://127.0.0.1:${ports.mailpit}   (outgoing mail)
   metrics:  http://127.0.0.1:${gateway.ops}/metrics and ports ${services.map((s) => s.ops).join(', ')}
