@@ -89,4 +89,5 @@ for p in "${pids[@]}"; do wait "$p" || fail=1; done
 [ "$fail" = 0 ] || { log "a go install failed"; exit 1; }
 if [ -d "$ROOT/node_modules" ]; then bash "$ROOT/scripts/tfjs-native.sh"; fi # tfjs-node on TensorFlow (test.sh, stack.sh: after pnpm install)
 bash "$ROOT/scripts/speech-venv.sh" # pocketsphinx venv of the biometrics words check (cached)
+bash "$ROOT/scripts/witness.sh" # litewitness, the local C2SP tlog witness of the ledger (cached)
 log "ready: $BIN"
