@@ -29,6 +29,9 @@ command -v ffprobe >/dev/null || need_apt+=(ffmpeg)
 command -v curl >/dev/null || need_apt+=(curl)
 # espeak-ng speaks the challenge words into the synthetic biometrics corpus (voice activity).
 command -v espeak-ng >/dev/null || need_apt+=(espeak-ng)
+# pdfsig (poppler-utils) and qpdf check the signed PDFs in the tests.
+command -v pdfsig >/dev/null || need_apt+=(poppler-utils)
+command -v qpdf >/dev/null || need_apt+=(qpdf)
 if [ ${#need_apt[@]} -gt 0 ]; then
   log "apt-get install ${need_apt[*]}"
   export DEBIAN_FRONTEND=noninteractive
@@ -89,5 +92,6 @@ for p in "${pids[@]}"; do wait "$p" || fail=1; done
 [ "$fail" = 0 ] || { log "a go install failed"; exit 1; }
 if [ -d "$ROOT/node_modules" ]; then bash "$ROOT/scripts/tfjs-native.sh"; fi # tfjs-node on TensorFlow (test.sh, stack.sh: after pnpm install)
 bash "$ROOT/scripts/speech-venv.sh" # pocketsphinx venv of the biometrics words check (cached)
+bash "$ROOT/scripts/tsa.sh" install # certomancer (dev CA + TSA) and pyhanko venv (cached)
 bash "$ROOT/scripts/witness.sh" # litewitness, the local C2SP tlog witness of the ledger (cached)
 log "ready: $BIN"
