@@ -29,6 +29,8 @@ command -v ffprobe >/dev/null || need_apt+=(ffmpeg)
 command -v curl >/dev/null || need_apt+=(curl)
 # espeak-ng speaks the challenge words into the synthetic biometrics corpus (voice activity).
 command -v espeak-ng >/dev/null || need_apt+=(espeak-ng)
+# PostgreSQL under FerretDB (test/harness/local-store.ts starts a cluster of its own under the data folder).
+compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null || need_apt+=(postgresql)
 # pdfsig (poppler-utils) and qpdf check the signed PDFs in the tests.
 command -v pdfsig >/dev/null || need_apt+=(poppler-utils)
 command -v qpdf >/dev/null || need_apt+=(qpdf)

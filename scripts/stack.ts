@@ -23,6 +23,7 @@ const ports: InfraPorts = {
   s3Console: 19001 + base,
   smtp: 11025 + base,
   mailpit: 18025 + base,
+  postgres: 15432 + base,
 };
 const services = [
   { name: 'identity', grpc: 50051, ops: 9081 },

@@ -1,6 +1,6 @@
 /**
  * Starts the real infrastructure from local binaries (no Docker): NATS with JetStream, Redis,
- * FerretDB (SQLite backend) as the MongoDB-compatible store, MinIO, Mailpit. Used by the local
+ * FerretDB on PostgreSQL (or SQLite: local-store.ts) as the MongoDB-compatible store, MinIO, Mailpit. Used by the local
  * stack command and by the test harness when no URLs are given and no Docker engine answers.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -8,6 +8,7 @@ import { closeSync, mkdirSync, openSync, existsSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { startStore, storeBackend, type StoreBackend } from './local-store.js';
 
 export type InfraUrls = {
   MONGO_URL: string;
@@ -46,6 +47,8 @@ export type InfraPorts = {
   s3Console: number;
   smtp: number;
   mailpit: number;
+  /** PostgreSQL under FerretDB (a free one when not given). */
+  postgres?: number;
 };
 
 export const binDir = () => process.env.SIGNET_BIN ?? join(process.env.SIGNET_CACHE ?? join(homedir(), '.cache/signet'), 'bin');
@@ -107,8 +110,16 @@ export type InfraProcess = { name: string; pid: number; proc: ChildProcess };
  * Starts every server under dataDir. With detached, the processes outlive this one (the local
  * stack) and their pids are returned for the stop command; otherwise stop() ends them.
  */
-export async function startLocalInfra(opts: { dataDir: string; ports?: InfraPorts; detached?: boolean; s3Secret?: string }) {
+export async function startLocalInfra(opts: {
+  dataDir: string;
+  ports?: InfraPorts;
+  detached?: boolean;
+  s3Secret?: string;
+  /** SIGNET_STORE's choice unless given */
+  store?: StoreBackend;
+}) {
   const ports = opts.ports ?? (await freePorts());
+  const postgresPort = ports.postgres ?? (await freePort());
   const bin = binDir();
   const logs = join(opts.dataDir, 'logs');
   mkdirSync(logs, { recursive: true });
@@ -116,9 +127,10 @@ export async function startLocalInfra(opts: { dataDir: string; ports?: InfraPort
   const s3Secret = opts.s3Secret ?? 'signet-local-s3-secret';
   const procs: InfraProcess[] = [];
 
-  const run = (name: string, cmd: string, args: string[], env: NodeJS.ProcessEnv = {}) => {
+  const run = (name: string, cmd: string, args: string[], env: NodeJS.ProcessEnv = {}, as: { uid?: number; gid?: number } = {}) => {
     const out = openSync(join(logs, `${name}.log`), 'a');
     const proc = spawn(cmd, args, {
+      ...as,
       env: { ...process.env, ...env },
       stdio: ['ignore', out, out],
       detached: opts.detached ?? false,
@@ -156,15 +168,19 @@ export async function startLocalInfra(opts: { dataDir: string; ports?: InfraPort
       '--dir',
       dir('redis'),
     ]);
-    const ferret = run('ferretdb', which('ferretdb', [join(bin, 'ferretdb')]), [
-      '--handler=sqlite',
-      `--sqlite-url=file:${dir('ferretdb')}/`,
-      `--listen-addr=127.0.0.1:${ports.mongo}`,
-      '--debug-addr=-',
-      '--telemetry=disable',
-      `--state-dir=${dir('ferretdb-state')}`,
-      '--log-level=warn',
-    ]);
+    const store = await startStore({
+      backend: opts.store ?? storeBackend(),
+      dataDir: opts.dataDir,
+      ferretdb: which('ferretdb', [join(bin, 'ferretdb')]),
+      mongoPort: ports.mongo,
+      postgresPort,
+      // The stack keeps its data; the tests' is thrown away.
+      durable: opts.detached ?? false,
+      run: (name, cmd, args, as) => run(name, cmd, args, {}, as),
+      waitFor: (name, probe, proc) => waitFor(name, probe, proc),
+    });
+    if (store.note) console.log(store.note);
+    const ferret = store.procs.at(-1)!;
     const minio = run(
       'minio',
       which('minio', [join(bin, 'minio')]),
@@ -214,7 +230,7 @@ export async function startLocalInfra(opts: { dataDir: string; ports?: InfraPort
   };
   return {
     urls,
-    ports,
+    ports: { ...ports, postgres: postgresPort },
     procs,
     async stop() {
       await Promise.all(
@@ -223,7 +239,8 @@ export async function startLocalInfra(opts: { dataDir: string; ports?: InfraPort
             new Promise<void>((resolve) => {
               if (p.proc.exitCode !== null) return resolve();
               p.proc.once('exit', () => resolve());
-              p.proc.kill('SIGTERM');
+              // PostgreSQL's SIGTERM waits for its clients to leave; SIGINT is its fast shutdown.
+              p.proc.kill(p.name === 'postgres' ? 'SIGINT' : 'SIGTERM');
               setTimeout(() => p.proc.kill('SIGKILL'), 5000).unref();
             }),
         ),
