@@ -4,7 +4,9 @@
  */
 import { createRequire } from 'node:module';
 import { leafHash, rootFromInclusionProof } from './merkle.js';
-import { parseSeal, verifyCheckpoint, verifySeal, type VerifierKey } from './note.js';
+import { parseSeal, verifyCheckpoint, verifySeal, type Checkpoint, type VerifierKey } from './note.js';
+import { checkConsistentWithRemembered, type ConsistencyProof, type RememberedCheckpoint } from './state.js';
+import { checkWitnessQuorum, type WitnessPolicy } from './witness.js';
 
 // RFC 8785 (JSON Canonicalization Scheme); a CommonJS module whose export is the function.
 const canonicalizeJson = createRequire(import.meta.url)('canonicalize') as (value: unknown) => string | undefined;
@@ -32,7 +34,18 @@ export function certificateLeaf(certificate: unknown): Buffer {
 }
 
 export type Check = { name: string; ok: boolean; detail: string };
-export type BundleReport = { ok: boolean; reference?: string; checks: Check[] };
+/** `checkpoint`: the verified checkpoint of the bundle (what a verifier may remember). */
+export type BundleReport = { ok: boolean; reference?: string; checks: Check[]; checkpoint?: Checkpoint };
+
+export type VerifyOptions = {
+  key: VerifierKey;
+  documentSha256?: string;
+  /** The witnesses whose cosignatures the checkpoint must carry, and how many of them (check `witnesses`). */
+  witnesses?: WitnessPolicy;
+  /** A checkpoint seen before, which this one must be consistent with (check `consistency`). */
+  remembered?: RememberedCheckpoint;
+  consistency?: ConsistencyProof;
+};
 
 const isIndex = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
 
@@ -59,7 +72,7 @@ export function parseBundle(value: unknown): CertificateBundle {
  * Checks a bundle against the log key and, when given, the document's SHA-256 (hex). Every check is
  * reported, passed or not; `ok` only when all of them pass.
  */
-export function verifyBundle(value: unknown, opts: { key: VerifierKey; documentSha256?: string }): BundleReport {
+export function verifyBundle(value: unknown, opts: VerifyOptions): BundleReport {
   const checks: Check[] = [];
   let bundle: CertificateBundle;
   try {
@@ -130,5 +143,21 @@ export function verifyBundle(value: unknown, opts: { key: VerifierKey; documentS
           },
     );
   }
-  return { ok: checks.every((c) => c.ok), reference: bundle.certificate.reference, checks };
+  if (opts.witnesses) {
+    const q = checkWitnessQuorum(bundle.checkpoint, opts.witnesses);
+    const who = q.cosigned.length ? q.cosigned.join(', ') : 'none';
+    checks.push({
+      name: 'witnesses',
+      ok: cp !== null && q.ok,
+      detail: `${q.cosigned.length} of ${q.of} witness(es) cosigned the checkpoint (${who}); ${q.quorum} required`,
+    });
+  }
+  if (opts.remembered) {
+    checks.push(
+      cp
+        ? checkConsistentWithRemembered(opts.remembered, cp, opts.consistency)
+        : { name: 'consistency', ok: false, detail: 'no trusted checkpoint to compare with the remembered one' },
+    );
+  }
+  return { ok: checks.every((c) => c.ok), reference: bundle.certificate.reference, checks, ...(cp ? { checkpoint: cp } : {}) };
 }

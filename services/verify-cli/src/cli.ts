@@ -1,14 +1,19 @@
 #!/usr/bin/env node
 /**
  * signet-verify cert.json document.pdf --key <verifier key | file>
+ *   [--witness <witness key | file>]… [--quorum <n>] [--state <file>] [--consistency <file | URL>] [--json]
  * Exit 0 when every check holds, 1 when any fails, 2 on a usage or input error.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, readFileSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { parseVerifierKey, type VerifierKey } from './note.js';
 import { verifyBundle } from './bundle.js';
+import { parseState, rememberCheckpoint, type ConsistencyProof, type RememberedCheckpoint } from './state.js';
+import { witnessPolicy, type WitnessPolicy } from './witness.js';
 
-const USAGE = 'usage: signet-verify <cert.json> <document.pdf> --key <verifier key, or a file holding it> [--json]';
+const USAGE = `usage: signet-verify <cert.json> <document.pdf> --key <verifier key, or a file holding it>
+  [--witness <witness key, or a file of keys one a line>]... [--quorum <n, default: every witness>]
+  [--state <file remembering the last checkpoint seen>] [--consistency <proof JSON file or URL>] [--json]`;
 
 async function sha256File(path: string): Promise<string> {
   const h = createHash('sha256');
@@ -16,33 +21,93 @@ async function sha256File(path: string): Promise<string> {
   return h.digest('hex');
 }
 
+/**
+ * The log key: a verifier key, or a file holding one, or the JSON GET /api/ledger/public-key serves
+ * (its `verifier_key`).
+ */
 function loadKey(arg: string): VerifierKey {
   const text = existsSync(arg) ? readFileSync(arg, 'utf8').trim() : arg.trim();
+  if (text.startsWith('{')) {
+    const served = JSON.parse(text) as { verifier_key?: unknown };
+    if (typeof served.verifier_key !== 'string') throw new Error('the public-key file has no verifier_key');
+    return parseVerifierKey(served.verifier_key);
+  }
   return parseVerifierKey(text);
 }
 
-function parseArgs(argv: string[]) {
-  const positional: string[] = [];
-  let key: string | undefined;
-  let json = false;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--key') key = argv[++i];
-    else if (a.startsWith('--key=')) key = a.slice(6);
-    else if (a === '--json') json = true;
-    else if (a === '-h' || a === '--help') return null;
-    else if (a.startsWith('--')) throw new Error(`unknown option ${a}`);
-    else positional.push(a);
+/** Witness keys: each argument a key or a file of keys, one a line (blank lines and # comments skipped). */
+function loadWitnessKeys(args: string[]): string[] {
+  return args.flatMap((a) =>
+    existsSync(a)
+      ? readFileSync(a, 'utf8')
+          .split('\n')
+          .map((l) => l.trim())
+          .filter((l) => l && !l.startsWith('#'))
+      : [a],
+  );
+}
+
+async function loadConsistency(arg: string): Promise<ConsistencyProof> {
+  if (/^https?:\/\//.test(arg)) {
+    const res = await fetch(arg, { signal: AbortSignal.timeout(15_000) });
+    if (!res.ok) throw new Error(`${arg} answered ${res.status}`);
+    return (await res.json()) as ConsistencyProof;
   }
-  if (positional.length !== 2 || !key) return null;
-  return { certPath: positional[0]!, pdfPath: positional[1]!, key, json };
+  return JSON.parse(readFileSync(arg, 'utf8')) as ConsistencyProof;
+}
+
+type Args = {
+  certPath: string;
+  pdfPath: string;
+  key: string;
+  witnesses: string[];
+  quorum?: number;
+  state?: string;
+  consistency?: string;
+  json: boolean;
+};
+
+function parseArgs(argv: string[]): Args | null {
+  const positional: string[] = [];
+  const a: Partial<Args> & { witnesses: string[]; json: boolean } = { witnesses: [], json: false };
+  const value = (i: number, name: string) => {
+    const v = argv[i];
+    if (v === undefined) throw new Error(`${name} needs a value`);
+    return v;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const [flag, inline] =
+      arg.startsWith('--') && arg.includes('=')
+        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+        : [arg, undefined];
+    const next = () => inline ?? value(++i, flag);
+    if (flag === '--key') a.key = next();
+    else if (flag === '--witness') a.witnesses.push(next());
+    else if (flag === '--quorum') {
+      const q = next();
+      if (!/^\d+$/.test(q)) throw new Error('--quorum must be a whole number');
+      a.quorum = Number(q);
+    } else if (flag === '--state') a.state = next();
+    else if (flag === '--consistency') a.consistency = next();
+    else if (flag === '--json') a.json = true;
+    else if (flag === '-h' || flag === '--help') return null;
+    else if (flag.startsWith('--')) throw new Error(`unknown option ${flag}`);
+    else positional.push(arg);
+  }
+  if (positional.length !== 2 || !a.key) return null;
+  if (a.quorum !== undefined && a.witnesses.length === 0) throw new Error('--quorum needs --witness keys');
+  return { ...a, certPath: positional[0]!, pdfPath: positional[1]!, key: a.key } as Args;
 }
 
 export async function main(argv: string[]): Promise<number> {
-  let args: ReturnType<typeof parseArgs>;
+  let args: Args | null;
   let key: VerifierKey;
   let bundle: unknown;
   let docHash: string;
+  let witnesses: WitnessPolicy | undefined;
+  let remembered: RememberedCheckpoint | undefined;
+  let consistency: ConsistencyProof | undefined;
   try {
     args = parseArgs(argv);
     if (!args) {
@@ -50,14 +115,26 @@ export async function main(argv: string[]): Promise<number> {
       return 2;
     }
     key = loadKey(args.key);
+    if (args.witnesses.length) witnesses = witnessPolicy(loadWitnessKeys(args.witnesses), args.quorum);
+    if (args.state && existsSync(args.state)) remembered = parseState(JSON.parse(readFileSync(args.state, 'utf8')));
+    if (args.consistency) consistency = await loadConsistency(args.consistency);
     bundle = JSON.parse(readFileSync(args.certPath, 'utf8'));
     docHash = await sha256File(args.pdfPath);
   } catch (err) {
     process.stderr.write(`signet-verify: ${(err as Error).message}\n`);
     return 2;
   }
-  const report = verifyBundle(bundle, { key, documentSha256: docHash });
-  if (args.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  const report = verifyBundle(bundle, { key, documentSha256: docHash, witnesses, remembered, consistency });
+  // Only a checkpoint that passed every check is remembered, and only when it moves the log forward.
+  if (args.state && report.ok && report.checkpoint && (!remembered || report.checkpoint.size > remembered.tree_size)) {
+    const tmp = `${args.state}.tmp`;
+    writeFileSync(
+      tmp,
+      `${JSON.stringify(rememberCheckpoint(report.checkpoint, (bundle as { checkpoint: string }).checkpoint), null, 2)}\n`,
+    );
+    renameSync(tmp, args.state);
+  }
+  if (args.json) process.stdout.write(`${JSON.stringify({ ...report, checkpoint: undefined }, null, 2)}\n`);
   else {
     for (const c of report.checks) process.stdout.write(`${c.ok ? 'PASS' : 'FAIL'} ${c.name}: ${c.detail}\n`);
     process.stdout.write(report.ok ? `VALID certificate ${report.reference}\n` : 'NOT VALID\n');

@@ -1,3 +1,5 @@
 export * from './merkle.js';
 export * from './note.js';
 export * from './bundle.js';
+export * from './witness.js';
+export * from './state.js';
