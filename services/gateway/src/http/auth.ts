@@ -92,10 +92,13 @@ async function resolve(ctx: GatewayContext, kind: 'apiKey' | 'sessionToken', cre
 /**
  * Authenticates X-API-Key or Authorization: Bearer <JWT> through the identity service (with the
  * shared cache above) and puts the caller on res.locals.caller. Missing or invalid credentials → 401.
+ * Every answer of a route behind it says `Cache-Control: no-store` (a route may make it stricter).
  */
 export function requireCaller(ctx: GatewayContext, opts: { allowApiKey?: boolean } = {}) {
   const allowApiKey = opts.allowApiKey ?? true;
   return async (req: Request, res: Response, next: NextFunction) => {
+    // Authenticated answers (and their refusals) carry tokens and personal data: never kept by a cache.
+    res.setHeader('Cache-Control', 'no-store');
     const apiKey = req.get('x-api-key');
     const bearer = /^Bearer\s+(\S+)$/i.exec(req.get('authorization') ?? '')?.[1];
     if (apiKey && !allowApiKey) throw new HttpError(401, 'API keys are not accepted here; sign in');

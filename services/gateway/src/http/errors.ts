@@ -83,8 +83,30 @@ export function errorBoundary(logger: Logger): ErrorRequestHandler {
     const e = err as { type?: string; status?: number };
     if (e.type === 'entity.parse.failed') return sendError(res, 400, 'request body is not valid JSON');
     if (e.type === 'entity.too.large') return sendError(res, 413, 'request body is too large');
+    const client = clientErrorOf(err);
+    if (client) return sendError(res, client.status, client.detail);
     const correlation = trace.getActiveSpan()?.spanContext().traceId ?? 'none';
     logger.error({ err, correlation_id: correlation }, 'unhandled error');
     sendError(res, 500, `internal error (correlation id ${correlation})`);
   };
+}
+
+/** body-parser's other refusals of a request it cannot read, by type (its own messages may echo input). */
+const BODY_ERRORS: Record<string, string> = {
+  'request.aborted': 'the request was aborted',
+  'request.size.invalid': 'the request body is shorter or longer than its Content-Length',
+  'encoding.unsupported': 'the Content-Encoding of the body is not supported',
+  'charset.unsupported': 'the charset of the body is not supported',
+};
+
+/**
+ * A refusal of the request itself raised before any route code: a path parameter that is not valid
+ * percent-encoded UTF-8 (the router throws a URIError with status 400), or a body body-parser
+ * cannot read. Always a 4xx with a fixed detail (the raw input is never echoed); undefined otherwise.
+ */
+export function clientErrorOf(err: unknown): HttpAnswer | undefined {
+  const e = err as { type?: string; status?: unknown; expose?: unknown };
+  if (err instanceof URIError) return { status: 400, detail: 'a path parameter is not valid percent-encoded UTF-8' };
+  if (typeof e?.status !== 'number' || e.status < 400 || e.status > 499 || e.expose !== true) return undefined;
+  return { status: e.status, detail: (e.type && BODY_ERRORS[e.type]) || 'the request could not be read' };
 }

@@ -32,7 +32,10 @@ function fakeCall() {
   return { call, state };
 }
 
-/** A form of two files, `a` then `b`, after a field `id`; the service refuses `id=stale` as soon as it opens. */
+/**
+ * A form of two files, `a` then `b`, after a field `id`; the service refuses `id=stale` as soon as it
+ * opens, and with `id=full` takes the first message and never drains.
+ */
 function form(calls: ReturnType<typeof fakeCall>[], cuts: number[]): UploadForm<Msg, string> {
   let id = '';
   const seen = new Set<string>();
@@ -51,6 +54,8 @@ function form(calls: ReturnType<typeof fakeCall>[], cuts: number[]): UploadForm<
     open: () => {
       const f = fakeCall();
       calls.push(f);
+      // A call that never drains: the file being forwarded stays paused, the next one waits its turn.
+      if (id === 'full') f.call.write = (m) => (f.state.sent.push(m), false);
       if (id === 'stale')
         setImmediate(() => f.state.settle.reject(new RpcError(status.FAILED_PRECONDITION, 'stale', 'STALE_NONCE')));
       return f.call;
@@ -185,6 +190,22 @@ describe('bridgeUpload (busboy → gRPC client stream)', () => {
     const missing = await send(Buffer.concat([part('id', 'x5'), part('a', 'zz', true), closing]));
     expect([missing.status, missing.body.detail]).toEqual([400, 'b is required']);
     expect(calls.at(-1)!.state.cancelled).toBe(true);
+  });
+
+  it('a body that ends before its closing boundary: 400 at once, the call cancelled, no error left unhandled', async () => {
+    // `a` is paused by a full call, so `b` still waits its turn when the body ends; busboy then destroys
+    // `b`'s stream with an error, which must not escape the process.
+    const head = Buffer.concat([part('id', 'full'), opening('a'), Buffer.alloc(1000, 1)]);
+    const r = await send(head, Buffer.concat([Buffer.alloc(1000, 1), Buffer.from('\r\n'), part('b', 'zz', true)]));
+    expect([r.status, r.body.detail]).toEqual([400, 'malformed']);
+    expect(calls.at(-1)!.state.cancelled).toBe(true);
+    expect(calls.at(-1)!.state.ended).toBe(false);
+  });
+
+  it('a part header with a control character: 400 at once, even while the body is still arriving', async () => {
+    const bad = Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="\x01a"; filename="a.bin"\r\n\r\n`);
+    const r = await send(Buffer.concat([part('id', 'x8'), bad]), Buffer.alloc(512 * 1024, 3));
+    expect([r.status, r.body.detail]).toEqual([400, 'malformed']);
   });
 
   it('a body that is not multipart: 400 with the form’s detail', async () => {

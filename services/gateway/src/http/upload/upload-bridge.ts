@@ -126,6 +126,10 @@ export function bridgeUpload<W, Res>(req: Request, form: UploadForm<W, Res>): Pr
       if (!failure) attempt(() => form.field(name, value, info));
     });
     bb.on('file', (name, stream, info) => {
+      // Busboy destroys a file's stream with an error when the body ends before the file does. A stream
+      // still waiting its turn (or refused) has no listener yet, and an 'error' without one would be
+      // thrown out of the process: the refusal itself is busboy's own 'error', handled below.
+      stream.on('error', () => undefined);
       if (failure) return void stream.resume();
       const sink = attempt(() => form.file(name, info));
       if (!sink) return void stream.resume();
@@ -135,6 +139,7 @@ export function bridgeUpload<W, Res>(req: Request, form: UploadForm<W, Res>): Pr
       pumping = pumping.then(
         () =>
           new Promise<void>((done) => {
+            if (stream.destroyed) return done(); // cut before its turn: it will never end
             stream.on('limit', () => fail(new HttpError(413, sink.tooLarge)));
             stream.on('error', () => done());
             stream.on('end', () => {

@@ -60,6 +60,13 @@ export function signRoutes(ctx: GatewayContext): RouteModule {
   const json64k = express.json({ limit: '64kb' });
   const json256k = express.json({ limit: '256kb' });
 
+  // The token is a bearer secret and the answers describe the signer: no cache keeps any of them,
+  // refusals included (set before the guard; a route may make it stricter).
+  router.use('/api/sign', (_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+
   router.get('/api/sign/:token/summary', guard, async (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
     res.json(summaryJson(await ctx.ceremony.getSummary({ token: tokenOf(req) })));
