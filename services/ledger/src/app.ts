@@ -15,11 +15,15 @@ import type { LedgerConfig } from './config.js';
 import { EMPTY_ROOT } from './domain/merkle.js';
 import { createLogSigner, parseSigningKey } from './domain/signer.js';
 import { verifiedConsumer } from './events/verified.consumer.js';
+import { createCosignJob } from './jobs/cosign.job.js';
 import { createSealJob } from './jobs/seal.job.js';
+import { createCosigner } from './log/cosign.js';
 import { createLedgerLog } from './log/ledger-log.js';
 import { ledgerHandlers } from './server.js';
 import { createCertificateRepository } from './store/certificate.repository.js';
 import { createTreeRepository } from './store/tree.repository.js';
+import { createCosignatureRepository } from './store/cosignature.repository.js';
+import { witnessSettings } from './witness/witness.config.js';
 
 export type LedgerOptions = { logger?: Logger; ackWaitMs?: number };
 
@@ -37,16 +41,53 @@ export async function startLedger(cfg: LedgerConfig, opts: LedgerOptions = {}) {
   const signer = createLogSigner(parseSigningKey(cfg.LEDGER_SIGNING_KEY), cfg.LEDGER_ORIGIN);
   const tree = createTreeRepository(conn);
   await tree.init(EMPTY_ROOT, signer.checkpoint(0, EMPTY_ROOT));
+  const witnessing = witnessSettings(cfg);
+  const cosigs = createCosignatureRepository(conn);
+  await cosigs.init();
 
   const checks = [
     { name: 'mongo', check: () => pingMongo(conn) },
     { name: 'nats', check: async () => bus.nc.flush() },
   ];
   const relay = createOutboxRelay(bus, [certs.model], { metrics, logger });
-  const log = createLedgerLog({ certs, tree, signer, metrics }, { batchMax: cfg.LEDGER_BATCH_MAX, leaseMs: cfg.LEDGER_LEASE_MS });
-  const sealJob = createSealJob(log, { logger, pollMs: cfg.LEDGER_SEAL_POLL_MS });
+  const witnessed = witnessing.witnesses.length > 0;
+  const log = createLedgerLog(
+    {
+      certs,
+      tree,
+      signer,
+      metrics,
+      cosigs,
+      witnesses: witnessed ? { kids: witnessing.witnesses.map((w) => w.kid), quorum: witnessing.quorum } : undefined,
+    },
+    { batchMax: cfg.LEDGER_BATCH_MAX, leaseMs: cfg.LEDGER_LEASE_MS },
+  );
+  // Every new checkpoint goes to the witnesses (C2SP tlog-witness); none configured: no witnessing.
+  const cosignJob = witnessed
+    ? createCosignJob(createCosigner({ tree, cosigs, log, metrics, logger, ...witnessing }), {
+        logger,
+        pollMs: witnessing.pollMs,
+      })
+    : null;
+  if (witnessed)
+    logger.info(
+      { witnesses: witnessing.witnesses.map((w) => w.name), quorum: witnessing.quorum },
+      'witnessing on: checkpoints are cosigned',
+    );
+  else logger.info('witnessing off: no witness configured (LEDGER_WITNESSES), checkpoints carry the log signature only');
+  const sealJob = createSealJob(
+    {
+      sealPending: async () => {
+        const added = await log.sealPending();
+        if (added > 0) cosignJob?.kick();
+        return added;
+      },
+    },
+    { logger, pollMs: cfg.LEDGER_SEAL_POLL_MS },
+  );
   // First pass at start: leaves a crashed process claimed but never checkpointed.
   sealJob.start();
+  cosignJob?.start();
   const consumer = await startConsumer(
     bus,
     // Certificates are independent: a leaf index is taken at claim time, so events need no order.
@@ -91,6 +132,7 @@ export async function startLedger(cfg: LedgerConfig, opts: LedgerOptions = {}) {
       await served.stop();
       await consumer.stop();
       await sealJob.stop();
+      await cosignJob?.stop();
       relay.stop();
       await bus.nc.drain();
       await conn.close();

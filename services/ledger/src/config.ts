@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { baseSchema, env } from '@signet/kit';
 import { parseSigningKey } from './domain/signer.js';
+import { witnessConfigFields } from './witness/witness.config.js';
 
 export const ledgerConfigSchema = baseSchema.extend({
   GRPC_PORT: env.port,
@@ -32,6 +33,8 @@ export const ledgerConfigSchema = baseSchema.extend({
   LEDGER_LEASE_MS: env.duration.default(10_000),
   /** Most certificates appended under one checkpoint. */
   LEDGER_BATCH_MAX: env.duration.default(500),
+  // The C2SP tlog witnesses cosigning the checkpoints, their quorum and the cosigning job; none = off.
+  ...witnessConfigFields,
 });
 
 export type LedgerConfig = z.infer<typeof ledgerConfigSchema>;

@@ -37,3 +37,23 @@ export function certificateMetrics(metrics: Metrics): CertificateMetrics {
     certificatesIssued: metrics.counter('signet_ledger_certificates_issued_total', 'Certificates issued', ['result']),
   };
 }
+
+export type WitnessMetrics = {
+  cosignatures: Counter<'witness' | 'result'>;
+  uncosignedAge: { set(value: number): void };
+};
+
+/** The witnessing instruments (log/cosign.ts); the witness label is a configured witness's name. */
+export function witnessMetrics(metrics: Metrics): WitnessMetrics {
+  return {
+    cosignatures: metrics.counter(
+      'signet_ledger_cosignatures_total',
+      'Checkpoint submissions to a witness by outcome: ok, conflict, refused, unavailable, invalid',
+      ['witness', 'result'],
+    ),
+    uncosignedAge: metrics.gauge(
+      'signet_ledger_uncosigned_checkpoint_age_seconds',
+      'Age of the oldest checkpoint newer than the newest one the witness quorum cosigned (0: none waits)',
+    ),
+  };
+}

@@ -15,7 +15,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { invalid, notFound, type Logger, type Metrics } from '@signet/kit';
-import { BUNDLE_FORMAT, type CertificateBundle } from '@signet/verify';
+import { BUNDLE_FORMAT, parseCheckpoint, parseNote, type CertificateBundle } from '@signet/verify';
 import {
   consistencyRanges,
   Frontier,
@@ -29,9 +29,21 @@ import {
 import type { LogSigner } from '../domain/signer.js';
 import { logMetrics } from '../metrics.js';
 import type { CertificateRepository } from '../store/certificate.repository.js';
+import type { CosignatureRepository, StoredCheckpoint } from '../store/cosignature.repository.js';
 import { LeaseLost, type LeafRecord, type TreeHead, type TreeRepository } from '../store/tree.repository.js';
 
 export type LedgerLogOptions = { batchMax?: number; leaseMs?: number };
+
+/** The witnesses whose cosignatures make a checkpoint servable (their key ids, hex) and how many are needed. */
+export type WitnessQuorum = { kids: string[]; quorum: number };
+
+/** A stored checkpoint as served: the log's note followed by the witnesses' cosignature lines. */
+export function cosignedNote(cp: Pick<StoredCheckpoint, 'note' | 'cosignatures'>): string {
+  const lines = Object.keys(cp.cosignatures)
+    .sort()
+    .map((k) => cp.cosignatures[k]!);
+  return cp.note + lines.join('');
+}
 
 /**
  * The log over its store and key. `metrics` is the registry the log's instruments are declared on
@@ -43,12 +55,16 @@ export function createLedgerLog(
     tree: TreeRepository;
     signer: LogSigner;
     metrics: Metrics;
+    /** Stored checkpoints with their cosignatures: the history and the cosigned checkpoints served. */
+    cosigs?: CosignatureRepository;
+    /** With witnesses: checkpoints are served once this quorum cosigned them (see published()). */
+    witnesses?: WitnessQuorum;
     /** No longer read here (the sealing job logs its failures); still accepted from the callers that pass it. */
     logger?: Logger;
   },
   opts: LedgerLogOptions = {},
 ) {
-  const { certs, tree, signer } = deps;
+  const { certs, tree, signer, cosigs } = deps;
   const batchMax = opts.batchMax ?? 5000;
   const leaseMs = opts.leaseMs ?? 10_000;
   const {
@@ -133,30 +149,61 @@ export function createLedgerLog(
     }
   }
 
+  /** The checkpoint of `size` with its stored cosignatures (the log's note alone when none are stored). */
+  async function noteAt(size: number, fallback: string | null): Promise<string | null> {
+    const stored = cosigs ? await cosigs.at(size) : null;
+    return stored ? cosignedNote(stored) : fallback;
+  }
+
+  /**
+   * The checkpoint served: without witnesses, the head; with them, the newest checkpoint the quorum
+   * cosigned (until there is one, the head with whatever cosignatures it has).
+   */
+  async function published(): Promise<TreeHead> {
+    const head = await tree.head();
+    const w = deps.witnesses;
+    const stored = cosigs && w && w.quorum > 0 ? await cosigs.newestWithQuorum(w.kids, w.quorum) : null;
+    if (stored)
+      return { size: stored.size, root: parseCheckpoint(parseNote(stored.note).text).root, checkpoint: cosignedNote(stored) };
+    return { ...head, checkpoint: (await noteAt(head.size, head.checkpoint))! };
+  }
+
   return {
     claim,
     sealPending,
+    published,
 
     async head(): Promise<TreeHead> {
       return tree.head();
     },
 
-    /** The bundle a verifier needs: certificate, seal, inclusion proof to the current head and its signed checkpoint. */
+    /**
+     * The bundle a verifier needs: certificate, seal, inclusion proof and the checkpoint it leads to —
+     * the published one when it covers the leaf, else the head (with the cosignatures it has so far).
+     */
     async bundle(reference: string): Promise<CertificateBundle> {
       const rec = await certs.findByReference(reference);
       const head = await tree.head();
       if (!rec || rec.leaf_index === null || rec.leaf_index >= head.size) throw notFound('no certificate for this reference');
-      const ranges = inclusionRanges(rec.leaf_index, head.size);
+      let target = await published();
+      if (target.size <= rec.leaf_index) target = { ...head, checkpoint: (await noteAt(head.size, head.checkpoint))! };
+      const ranges = inclusionRanges(rec.leaf_index, target.size);
       const get = await tree.nodes(nodesFor(ranges));
       return {
         format: BUNDLE_FORMAT,
         certificate: rec.certificate,
         ledger_seal: rec.ledger_seal,
         leaf_index: rec.leaf_index,
-        tree_size: head.size,
+        tree_size: target.size,
         inclusion_proof: ranges.map((r) => rangeHash(r, get).toString('base64')),
-        checkpoint: head.checkpoint,
+        checkpoint: target.checkpoint,
       };
+    },
+
+    /** Every signed checkpoint with from ≤ size ≤ to (with its cosignatures), by size, at most `limit`. */
+    async history(from: number, to: number, limit: number): Promise<(StoredCheckpoint & { checkpoint: string })[]> {
+      if (!cosigs) return [];
+      return (await cosigs.range(from, to, limit)).map((c) => ({ ...c, checkpoint: cosignedNote(c) }));
     },
 
     /** RFC 9162 consistency proof between two sizes of the log (0 < from ≤ to ≤ current size). */
@@ -167,7 +214,9 @@ export function createLedgerLog(
       if (from > to) throw invalid('from must not exceed to');
       const ranges = consistencyRanges(from, to);
       const get = await tree.nodes(nodesFor([...ranges, [0, from], [0, to]]));
-      const [fromCheckpoint, toCheckpoint] = await Promise.all([tree.checkpointAt(from), tree.checkpointAt(to)]);
+      const [fromCheckpoint, toCheckpoint] = await Promise.all(
+        [from, to].map(async (n) => noteAt(n, await tree.checkpointAt(n))),
+      );
       return {
         from,
         to,
