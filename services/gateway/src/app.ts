@@ -23,6 +23,7 @@ import { authRoutes } from './http/routes/auth/auth.routes.js';
 import { certificateRoutes } from './http/routes/certificate/certificate.routes.js';
 import { dashboardRoutes } from './http/routes/dashboard/dashboard.routes.js';
 import { ledgerRoutes } from './http/routes/ledger/ledger.routes.js';
+import { ledgerCheckpointRoutes } from './http/routes/ledger/checkpoints.routes.js';
 import { signRoutes } from './http/routes/sign/sign.routes.js';
 import { transactionsRoutes } from './http/routes/transactions/transactions.routes.js';
 import { verifyRoutes } from './http/routes/verify/verify.routes.js';
@@ -50,6 +51,7 @@ export function buildApp(ctx: GatewayContext, checks: ReadinessCheck[]): Express
     signRoutes(ctx),
     webhooksRoutes(ctx),
     ledgerRoutes(ctx),
+    ledgerCheckpointRoutes(ctx),
   ];
   const openapi = openapiDocument(modules, ctx.cfg.PUBLIC_BASE_URL);
   app.get('/api/openapi.json', (_req, res) => {

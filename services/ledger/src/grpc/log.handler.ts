@@ -2,8 +2,9 @@ import type { ledgerV1 } from '@signet/proto';
 import type { LedgerDeps } from '../usecases/deps.js';
 import { getCheckpoint } from '../usecases/get-checkpoint.js';
 import { getConsistencyProof } from '../usecases/get-consistency-proof.js';
+import { listCheckpoints } from '../usecases/list-checkpoints.js';
 
-/** The log's public evidence: GetCheckpoint, GetConsistencyProof, GetPublicKey. */
+/** The log's public evidence: GetCheckpoint, GetConsistencyProof, ListCheckpoints, GetPublicKey. */
 export function logHandlers(deps: LedgerDeps) {
   return {
     async getCheckpoint(): Promise<ledgerV1.GetCheckpointResponse> {
@@ -20,6 +21,18 @@ export function logHandlers(deps: LedgerDeps) {
         proof: p.proof,
         fromCheckpoint: p.fromCheckpoint ?? '',
         toCheckpoint: p.toCheckpoint ?? '',
+      };
+    },
+    async listCheckpoints(req: ledgerV1.ListCheckpointsRequest): Promise<ledgerV1.ListCheckpointsResponse> {
+      const page = await listCheckpoints(deps, { from: req.fromSize, to: req.toSize, pageSize: req.pageSize });
+      return {
+        checkpoints: page.checkpoints.map((c) => ({
+          treeSize: c.size,
+          checkpoint: c.checkpoint,
+          signedAt: c.signedAt.toISOString(),
+          cosignatures: c.cosignatures,
+        })),
+        nextFromSize: page.nextFrom ?? 0,
       };
     },
     /** The public half of the configured key: no use case, nothing is read or decided. */

@@ -61,6 +61,30 @@ export interface GetConsistencyProofResponse {
   toCheckpoint: string;
 }
 
+export interface ListCheckpointsRequest {
+  fromSize: number;
+  /** 0 means the current tree size. */
+  toSize: number;
+  /** At most 100; 0 means 100. */
+  pageSize: number;
+}
+
+export interface SignedCheckpoint {
+  treeSize: number;
+  /** The C2SP signed note: the log's signature line, then the witness cosignature lines. */
+  checkpoint: string;
+  /** When the log signed it (RFC 3339). */
+  signedAt: string;
+  /** How many witness cosignatures it carries. */
+  cosignatures: number;
+}
+
+export interface ListCheckpointsResponse {
+  checkpoints: SignedCheckpoint[];
+  /** The from_size of the next page; 0 when this page ends the range. */
+  nextFromSize: number;
+}
+
 export interface GetPublicKeyRequest {
 }
 
@@ -574,6 +598,243 @@ export const GetConsistencyProofResponse: MessageFns<GetConsistencyProofResponse
     message.proof = object.proof?.map((e) => e) || [];
     message.fromCheckpoint = object.fromCheckpoint ?? "";
     message.toCheckpoint = object.toCheckpoint ?? "";
+    return message;
+  },
+};
+
+function createBaseListCheckpointsRequest(): ListCheckpointsRequest {
+  return { fromSize: 0, toSize: 0, pageSize: 0 };
+}
+
+export const ListCheckpointsRequest: MessageFns<ListCheckpointsRequest> = {
+  encode(message: ListCheckpointsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.fromSize !== 0) {
+      writer.uint32(8).int64(message.fromSize);
+    }
+    if (message.toSize !== 0) {
+      writer.uint32(16).int64(message.toSize);
+    }
+    if (message.pageSize !== 0) {
+      writer.uint32(24).int32(message.pageSize);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListCheckpointsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListCheckpointsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.fromSize = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.toSize = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.pageSize = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ListCheckpointsRequest>): ListCheckpointsRequest {
+    return ListCheckpointsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListCheckpointsRequest>): ListCheckpointsRequest {
+    const message = createBaseListCheckpointsRequest();
+    message.fromSize = object.fromSize ?? 0;
+    message.toSize = object.toSize ?? 0;
+    message.pageSize = object.pageSize ?? 0;
+    return message;
+  },
+};
+
+function createBaseSignedCheckpoint(): SignedCheckpoint {
+  return { treeSize: 0, checkpoint: "", signedAt: "", cosignatures: 0 };
+}
+
+export const SignedCheckpoint: MessageFns<SignedCheckpoint> = {
+  encode(message: SignedCheckpoint, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.treeSize !== 0) {
+      writer.uint32(8).int64(message.treeSize);
+    }
+    if (message.checkpoint !== "") {
+      writer.uint32(18).string(message.checkpoint);
+    }
+    if (message.signedAt !== "") {
+      writer.uint32(26).string(message.signedAt);
+    }
+    if (message.cosignatures !== 0) {
+      writer.uint32(32).int32(message.cosignatures);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SignedCheckpoint {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSignedCheckpoint();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.treeSize = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.checkpoint = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.signedAt = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.cosignatures = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<SignedCheckpoint>): SignedCheckpoint {
+    return SignedCheckpoint.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SignedCheckpoint>): SignedCheckpoint {
+    const message = createBaseSignedCheckpoint();
+    message.treeSize = object.treeSize ?? 0;
+    message.checkpoint = object.checkpoint ?? "";
+    message.signedAt = object.signedAt ?? "";
+    message.cosignatures = object.cosignatures ?? 0;
+    return message;
+  },
+};
+
+function createBaseListCheckpointsResponse(): ListCheckpointsResponse {
+  return { checkpoints: [], nextFromSize: 0 };
+}
+
+export const ListCheckpointsResponse: MessageFns<ListCheckpointsResponse> = {
+  encode(message: ListCheckpointsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.checkpoints) {
+      SignedCheckpoint.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextFromSize !== 0) {
+      writer.uint32(16).int64(message.nextFromSize);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListCheckpointsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListCheckpointsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.checkpoints.push(SignedCheckpoint.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.nextFromSize = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ListCheckpointsResponse>): ListCheckpointsResponse {
+    return ListCheckpointsResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListCheckpointsResponse>): ListCheckpointsResponse {
+    const message = createBaseListCheckpointsResponse();
+    message.checkpoints = object.checkpoints?.map((e) => SignedCheckpoint.fromPartial(e)) || [];
+    message.nextFromSize = object.nextFromSize ?? 0;
     return message;
   },
 };
@@ -1375,6 +1636,21 @@ export const LedgerServiceService = {
       Buffer.from(GetConsistencyProofResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetConsistencyProofResponse => GetConsistencyProofResponse.decode(value),
   },
+  /**
+   * Every signed checkpoint with a size in a range, oldest first, each with the witness cosignatures
+   * stored with it; paged.
+   */
+  listCheckpoints: {
+    path: "/signet.ledger.v1.LedgerService/ListCheckpoints" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListCheckpointsRequest): Buffer =>
+      Buffer.from(ListCheckpointsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListCheckpointsRequest => ListCheckpointsRequest.decode(value),
+    responseSerialize: (value: ListCheckpointsResponse): Buffer =>
+      Buffer.from(ListCheckpointsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListCheckpointsResponse => ListCheckpointsResponse.decode(value),
+  },
   /** The log's public key (C2SP signed-note verifier key and PEM). */
   getPublicKey: {
     path: "/signet.ledger.v1.LedgerService/GetPublicKey" as const,
@@ -1414,6 +1690,11 @@ export interface LedgerServiceServer extends UntypedServiceImplementation {
   getCheckpoint: handleUnaryCall<GetCheckpointRequest, GetCheckpointResponse>;
   /** An RFC 9162 consistency proof between two tree sizes. */
   getConsistencyProof: handleUnaryCall<GetConsistencyProofRequest, GetConsistencyProofResponse>;
+  /**
+   * Every signed checkpoint with a size in a range, oldest first, each with the witness cosignatures
+   * stored with it; paged.
+   */
+  listCheckpoints: handleUnaryCall<ListCheckpointsRequest, ListCheckpointsResponse>;
   /** The log's public key (C2SP signed-note verifier key and PEM). */
   getPublicKey: handleUnaryCall<GetPublicKeyRequest, GetPublicKeyResponse>;
   /** The certificate of completion as a PDF (sender-facing; the caller checks ownership first). */
@@ -1503,6 +1784,25 @@ export interface LedgerServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetConsistencyProofResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Every signed checkpoint with a size in a range, oldest first, each with the witness cosignatures
+   * stored with it; paged.
+   */
+  listCheckpoints(
+    request: ListCheckpointsRequest,
+    callback: (error: ServiceError | null, response: ListCheckpointsResponse) => void,
+  ): ClientUnaryCall;
+  listCheckpoints(
+    request: ListCheckpointsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListCheckpointsResponse) => void,
+  ): ClientUnaryCall;
+  listCheckpoints(
+    request: ListCheckpointsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListCheckpointsResponse) => void,
   ): ClientUnaryCall;
   /** The log's public key (C2SP signed-note verifier key and PEM). */
   getPublicKey(
