@@ -14,7 +14,9 @@ export class Metrics {
   readonly eventsConsumed: Counter<'consumer' | 'result'>;
   readonly eventRedeliveries: Counter<'consumer'>;
   readonly consumerPending: Gauge<'consumer'>;
+  readonly consumerAckPending: Gauge<'consumer'>;
   readonly outboxPending: Gauge<'collection'>;
+  readonly outboxOldestAge: Gauge<'collection'>;
 
   constructor(readonly service: string) {
     this.registry.setDefaultLabels({ service });
@@ -49,15 +51,29 @@ export class Metrics {
     this.eventRedeliveries = this.counter('signet_events_redelivered_total', 'Events received again after a missed ack', [
       'consumer',
     ]);
+    // Sampled from JetStream consumer info (startLagSampler): by the service running the durable, and
+    // by the service producing its events, so the lag stays visible while the consumer's service is down.
     this.consumerPending = new Gauge({
       name: 'signet_events_consumer_pending',
-      help: 'Messages not yet delivered to a durable consumer (lag)',
+      help: 'Messages not yet delivered to a durable consumer (lag), from JetStream consumer info',
+      labelNames: ['consumer'],
+      registers: [this.registry],
+    });
+    this.consumerAckPending = new Gauge({
+      name: 'signet_events_consumer_ack_pending',
+      help: 'Messages delivered to a durable consumer and not yet acked (in a handler or awaiting redelivery)',
       labelNames: ['consumer'],
       registers: [this.registry],
     });
     this.outboxPending = new Gauge({
       name: 'signet_outbox_pending',
       help: 'Documents holding unpublished outbox events at the last relay pass',
+      labelNames: ['collection'],
+      registers: [this.registry],
+    });
+    this.outboxOldestAge = new Gauge({
+      name: 'signet_outbox_oldest_age_seconds',
+      help: 'Age of the oldest unpublished outbox event at the last relay pass (0 when none)',
       labelNames: ['collection'],
       registers: [this.registry],
     });

@@ -17,6 +17,7 @@ import type { EventEntry } from '@signet/proto';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import { extractContext, injectContext } from './tracing.js';
+import { createCoalescingRunner } from './coalescing-runner.js';
 
 export const STREAM = 'SIGNET';
 const tracer = trace.getTracer('signet-nats');
@@ -88,6 +89,52 @@ export async function publishToSubject(bus: Bus, subject: string, ev: OutgoingEv
   metrics?.eventsPublished.inc({ subject });
 }
 
+/** Default period of the consumer lag sample (about one Prometheus scrape interval). */
+export const LAG_SAMPLE_MS = 15_000;
+
+export type LagSampler = {
+  /** Samples now (coalesced with a running sample); resolves when done. */
+  sample(): Promise<void>;
+  stop(): Promise<void>;
+};
+
+/**
+ * Samples the JetStream consumer info of durable consumers every `periodMs` into
+ * `signet_events_consumer_pending` (messages not yet delivered) and
+ * `signet_events_consumer_ack_pending` (delivered, not yet acked: in a handler or waiting for
+ * redelivery), one sample now and then on the timer. A durable that does not exist (yet) exports
+ * nothing. A failed sample (NATS down) is logged and the gauges keep their last value until the next.
+ */
+export function startLagSampler(
+  bus: Bus,
+  durables: readonly string[],
+  deps: { metrics: Metrics; logger: Logger },
+  periodMs: number = LAG_SAMPLE_MS,
+): LagSampler {
+  const pass = async () => {
+    for (const durable of durables) {
+      let info;
+      try {
+        info = await bus.jsm.consumers.info(STREAM, durable);
+      } catch (err) {
+        if ((err as { code?: string }).code !== '404') throw err;
+        deps.metrics.consumerPending.remove({ consumer: durable });
+        deps.metrics.consumerAckPending.remove({ consumer: durable });
+        continue;
+      }
+      deps.metrics.consumerPending.set({ consumer: durable }, info.num_pending);
+      deps.metrics.consumerAckPending.set({ consumer: durable }, info.num_ack_pending);
+    }
+  };
+  const runner = createCoalescingRunner(pass, {
+    logger: deps.logger,
+    periodMs,
+    failure: 'consumer lag sample failed; will retry',
+  });
+  if (durables.length > 0) runner.start({ immediately: true });
+  return { sample: () => runner.run(), stop: () => runner.stop() };
+}
+
 export type ConsumerOptions = {
   /** The JetStream durable name; each entry in `events` must declare it among its consumers. */
   durable: string;
@@ -101,6 +148,8 @@ export type ConsumerOptions = {
    * order between messages; each is still acked only after its own handler has finished.
    */
   concurrency?: number;
+  /** Period of the lag sample of this durable (startLagSampler), from start to stop. */
+  lagSampleMs?: number;
 };
 
 export type DeliveredEvent = {
@@ -116,6 +165,7 @@ export type DeliveredEvent = {
  * event id is the key) and return; only then is the message acked. A handler that throws gets the
  * message redelivered after a backoff. Killing the process at any line leaves the message
  * unacked, so it comes back and the idempotent write makes the second pass change nothing.
+ * From start to stop its lag is sampled from JetStream (startLagSampler, every `lagSampleMs`).
  */
 export async function startConsumer(
   bus: Bus,
@@ -148,6 +198,7 @@ export async function startConsumer(
   const concurrency = Math.max(1, opts.concurrency ?? 1);
   const messages: ConsumerMessages = await consumer.consume({ max_messages: Math.max(opts.maxBatch ?? 16, concurrency) });
   const inflight = new Set<Promise<void>>();
+  const lag = startLagSampler(bus, [opts.durable], deps, opts.lagSampleMs);
 
   const handle = async (m: JsMsg) => {
     const carrier: Record<string, string> = {};
@@ -194,15 +245,16 @@ export async function startConsumer(
 
   return {
     async stop() {
+      await lag.stop();
       await messages.close();
       await loop.catch(() => undefined);
       await Promise.all(inflight);
     },
     async pending() {
       const info = await bus.jsm.consumers.info(STREAM, opts.durable);
-      const n = info.num_pending + info.num_ack_pending;
       deps.metrics.consumerPending.set({ consumer: opts.durable }, info.num_pending);
-      return n;
+      deps.metrics.consumerAckPending.set({ consumer: opts.durable }, info.num_ack_pending);
+      return info.num_pending + info.num_ack_pending;
     },
   };
 }

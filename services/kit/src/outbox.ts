@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Model } from 'mongoose';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
-import type { EventEntry } from '@signet/proto';
-import { publishToSubject, type Bus } from './nats.js';
+import { eventEntries, type EventEntry } from '@signet/proto';
+import { publishToSubject, startLagSampler, type Bus } from './nats.js';
 import { injectContext } from './tracing.js';
 import { createCoalescingRunner } from './coalescing-runner.js';
 
@@ -103,6 +103,13 @@ export type OutboxRelayOptions<K> = {
    * it still holds the lock, right after the write that added the entries.
    */
   lock?: KeyedLock<K>;
+  /**
+   * Events whose durable consumers' lag this service samples too (startLagSampler), so a consumer's
+   * backlog stays visible while the service running it is down. Default: the registry entries this
+   * service (`metrics.service`) produces.
+   */
+  lagOf?: readonly EventEntry[];
+  lagSampleMs?: number;
 };
 
 /**
@@ -133,14 +140,24 @@ export function createOutboxRelay<K = unknown>(bus: Bus, models: Model<any>[], d
   const pass = async () => {
     for (const model of models) {
       const docs = await model
-        .find(PENDING, deps.lock ? { _id: 1 } : { outbox: 1 })
+        .find(PENDING, deps.lock ? { _id: 1, 'outbox.occurred_at': 1 } : { outbox: 1 })
         .limit(200)
-        .lean<{ _id: unknown; outbox?: OutboxEntry[] }[]>();
+        .lean<{ _id: unknown; outbox?: Pick<OutboxEntry, 'occurred_at'>[] }[]>();
       deps.metrics.outboxPending.set({ collection: model.collection.name }, docs.length);
+      // The oldest entry among the documents read (all of them up to 200): the backlog's age even when
+      // its size is small, e.g. one event that never gets published.
+      const oldest = docs.reduce(
+        (min, d) => (d.outbox ?? []).reduce((m, e) => Math.min(m, new Date(e.occurred_at).getTime()), min),
+        Infinity,
+      );
+      deps.metrics.outboxOldestAge.set(
+        { collection: model.collection.name },
+        Number.isFinite(oldest) ? Math.max(0, (Date.now() - oldest) / 1000) : 0,
+      );
       for (const doc of docs) {
         // Under the lock the entries are re-read: a write or flush may have changed them since the find.
         if (deps.lock) await deps.lock(doc._id as K, () => publishDoc(model, doc._id));
-        else await publishDoc(model, doc._id, doc.outbox ?? []);
+        else await publishDoc(model, doc._id, (doc.outbox ?? []) as OutboxEntry[]);
       }
     }
   };
@@ -151,6 +168,13 @@ export function createOutboxRelay<K = unknown>(bus: Bus, models: Model<any>[], d
     failure: 'outbox relay pass failed; will retry',
   });
   runner.start();
+  const watched = deps.lagOf ?? eventEntries.filter((e) => e.producer === deps.metrics.service);
+  const lag = startLagSampler(
+    bus,
+    [...new Set(watched.flatMap((e) => e.consumers.map((c) => c.durable)))],
+    deps,
+    deps.lagSampleMs,
+  );
   return {
     kick: () => void runner.run(),
     /**
@@ -173,6 +197,7 @@ export function createOutboxRelay<K = unknown>(bus: Bus, models: Model<any>[], d
     },
     stop() {
       void runner.stop();
+      void lag.stop();
     },
   };
 }

@@ -1,0 +1,412 @@
+/**
+ * The chart's alerts, proven with `promtool test rules` (promtool built by scripts/promtool.sh): for
+ * every alert of the rendered PrometheusRule one case where it fires and one where it stays quiet.
+ * Every input series is labelled as Prometheus would store it under the Prometheus Operator: the app's
+ * labels, then the Operator's target relabelling and the rendered ServiceMonitor's own (test/chart/operator.ts).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { NAMESPACE, ciValues, helmTemplate, parseManifests, promtoolBin } from './helm.ts';
+import { relabel, scrapedLabels, type Labels } from './operator.ts';
+
+const manifests = parseManifests(helmTemplate(ciValues()['external-infra']));
+const rule = manifests.find((o) => o.kind === 'PrometheusRule');
+type Rule = { alert: string; expr: string; for?: string; labels?: Labels; annotations?: Labels };
+const groups = (rule?.spec.groups ?? []) as { name: string; rules: Rule[] }[];
+const alerts = new Map(groups.flatMap((g) => g.rules.map((r) => [r.alert, r] as const)));
+
+/** One input series as exposed by `service` (its kit registry adds `service`), scraped through the chart's ServiceMonitor. */
+function scraped(service: string, metric: string, labels: Labels, values: string, pod?: string) {
+  const all = scrapedLabels(manifests, service, { service, ...labels }, pod);
+  const body = Object.entries(all)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+    .join(',');
+  return { series: `${metric}{${body}}`, values };
+}
+
+type Case = {
+  alert: string;
+  /** What the series show. */
+  name: string;
+  series: { series: string; values: string }[];
+  at: string;
+  /** The labels of the firing alert (besides alertname and the rule's own labels); null: it must not fire. */
+  fires: Labels | null;
+};
+
+const histogram = (service: string, metric: string, perMinute: Record<string, number>, minutes: number) =>
+  Object.entries(perMinute).map(([le, n]) => scraped(service, `${metric}_bucket`, { le }, `0+${n}x${minutes}`));
+
+/** The two gauges the kit samples from JetStream consumer info for one durable. */
+const lag = (service: string, consumer: string, pending: string, ackPending: string, pod?: string) => [
+  scraped(service, 'signet_events_consumer_pending', { consumer }, pending, pod),
+  scraped(service, 'signet_events_consumer_ack_pending', { consumer }, ackPending, pod),
+];
+
+const CASES: Case[] = [
+  {
+    alert: 'SignetHttpErrorRatioHigh',
+    name: 'half of the gateway requests answer 500',
+    series: [
+      scraped(
+        'gateway',
+        'signet_http_request_duration_seconds_count',
+        { method: 'GET', route: '/api/transactions', status: '200' },
+        '0+10x30',
+      ),
+      scraped(
+        'gateway',
+        'signet_http_request_duration_seconds_count',
+        { method: 'POST', route: '/api/transactions', status: '500' },
+        '0+10x30',
+      ),
+    ],
+    at: '25m',
+    fires: {},
+  },
+  {
+    alert: 'SignetHttpErrorRatioHigh',
+    name: '2 % of the requests answer 500, many answer 404',
+    series: [
+      scraped(
+        'gateway',
+        'signet_http_request_duration_seconds_count',
+        { method: 'GET', route: '/api/transactions', status: '200' },
+        '0+10x30',
+      ),
+      scraped(
+        'gateway',
+        'signet_http_request_duration_seconds_count',
+        { method: 'GET', route: '/api/transactions/:id', status: '404' },
+        '0+10x30',
+      ),
+      scraped(
+        'gateway',
+        'signet_http_request_duration_seconds_count',
+        { method: 'POST', route: '/api/transactions', status: '500' },
+        '0+0.4x30',
+      ),
+    ],
+    at: '25m',
+    fires: null,
+  },
+  {
+    alert: 'SignetGrpcErrorRatioHigh',
+    name: 'the ledger answers half of its calls UNAVAILABLE',
+    series: [
+      scraped('ledger', 'signet_grpc_server_handling_seconds_count', { method: 'GetCertificate', code: 'OK' }, '0+10x30'),
+      scraped(
+        'ledger',
+        'signet_grpc_server_handling_seconds_count',
+        { method: 'GetCertificate', code: 'UNAVAILABLE' },
+        '0+10x30',
+      ),
+    ],
+    at: '25m',
+    fires: { service: 'ledger' },
+  },
+  {
+    alert: 'SignetGrpcErrorRatioHigh',
+    name: 'half of the ledger calls are NOT_FOUND (a domain answer, not a server error)',
+    series: [
+      scraped('ledger', 'signet_grpc_server_handling_seconds_count', { method: 'GetCertificate', code: 'OK' }, '0+10x30'),
+      scraped('ledger', 'signet_grpc_server_handling_seconds_count', { method: 'GetCertificate', code: 'NOT_FOUND' }, '0+10x30'),
+    ],
+    at: '25m',
+    fires: null,
+  },
+  {
+    alert: 'SignetVerdictLatencyP95High',
+    name: 'every analysis takes between 30 and 60 s',
+    series: histogram(
+      'biometrics',
+      'signet_biometrics_analysis_duration_seconds',
+      { '10': 0, '30': 0, '60': 10, '+Inf': 10 },
+      40,
+    ),
+    at: '35m',
+    fires: {},
+  },
+  {
+    alert: 'SignetVerdictLatencyP95High',
+    name: 'every analysis takes less than 10 s',
+    series: histogram(
+      'biometrics',
+      'signet_biometrics_analysis_duration_seconds',
+      { '10': 10, '30': 10, '60': 10, '+Inf': 10 },
+      40,
+    ),
+    at: '35m',
+    fires: null,
+  },
+  {
+    alert: 'SignetConsumerLagGrowing',
+    name: 'the ledger consumer falls 5 messages further behind every minute (both replicas and the producer report it)',
+    series: [
+      ...['ledger-0', 'ledger-1'].flatMap((pod) => lag('ledger', 'ledger-transaction-verified', '0+5x60', '16x60', pod)),
+      ...lag('transaction', 'ledger-transaction-verified', '0+5x60', '16x60'),
+    ],
+    at: '45m',
+    fires: { consumer: 'ledger-transaction-verified' },
+  },
+  {
+    alert: 'SignetConsumerLagGrowing',
+    name: 'a handler that keeps failing: every message delivered and waiting for redelivery, more each minute',
+    series: lag('biometrics', 'biometrics-capture-submitted', '0x60', '0+4x60'),
+    at: '45m',
+    fires: { consumer: 'biometrics-capture-submitted' },
+  },
+  {
+    alert: 'SignetConsumerLagGrowing',
+    name: 'a large but steady backlog (draining as fast as it fills)',
+    series: lag('ledger', 'ledger-transaction-verified', '400x60', '16x60'),
+    at: '45m',
+    fires: null,
+  },
+  {
+    alert: 'SignetWebhookSignatureFailuresSpiking',
+    name: '0.5 badly signed webhooks a second',
+    series: [scraped('billing', 'signet_billing_webhooks_total', { result: 'unauthenticated' }, '0+30x30')],
+    at: '20m',
+    fires: {},
+  },
+  {
+    alert: 'SignetWebhookSignatureFailuresSpiking',
+    name: '0.1 badly signed webhooks a second among many good ones',
+    series: [
+      scraped('billing', 'signet_billing_webhooks_total', { result: 'unauthenticated' }, '0+6x30'),
+      scraped('billing', 'signet_billing_webhooks_total', { result: 'processed' }, '0+120x30'),
+    ],
+    at: '20m',
+    fires: null,
+  },
+  {
+    alert: 'SignetCertificateIssuanceStalled',
+    name: 'the ledger consumer holds messages and no certificate is issued',
+    series: [
+      ...lag('ledger', 'ledger-transaction-verified', '5x100', '0x100'),
+      scraped('ledger', 'signet_ledger_certificates_issued_total', { result: 'issued' }, '0x100'),
+    ],
+    at: '80m',
+    fires: {},
+  },
+  {
+    alert: 'SignetCertificateIssuanceStalled',
+    name: 'every message is delivered but none acked (the handler fails), no certificate is issued',
+    series: [
+      ...lag('ledger', 'ledger-transaction-verified', '0x100', '3x100'),
+      scraped('ledger', 'signet_ledger_certificates_issued_total', { result: 'issued' }, '0x100'),
+    ],
+    at: '80m',
+    fires: {},
+  },
+  {
+    alert: 'SignetCertificateIssuanceStalled',
+    name: 'messages wait but certificates keep being issued',
+    series: [
+      ...lag('ledger', 'ledger-transaction-verified', '5x100', '2x100'),
+      scraped('ledger', 'signet_ledger_certificates_issued_total', { result: 'issued' }, '0+1x100'),
+    ],
+    at: '80m',
+    fires: null,
+  },
+  {
+    alert: 'SignetCertificateIssuanceStalled',
+    name: 'the ledger is down (no ledger series at all) while transaction keeps publishing verified transactions',
+    series: [
+      scraped('transaction', 'signet_events_published_total', { subject: 'signet.transaction.verified' }, '0+1x100'),
+      scraped('transaction', 'signet_events_published_total', { subject: 'signet.transaction.created' }, '0+3x100'),
+    ],
+    at: '80m',
+    fires: {},
+  },
+  {
+    alert: 'SignetCertificateSealingDelayed',
+    name: 'leaves are claimed (certificates issued) but none is appended under a checkpoint',
+    series: [
+      scraped('ledger', 'signet_ledger_leaves_claimed_total', {}, '0+2x60'),
+      scraped('ledger', 'signet_ledger_leaves_appended_total', {}, '40x60'),
+    ],
+    at: '45m',
+    fires: {},
+  },
+  {
+    alert: 'SignetCertificateSealingDelayed',
+    name: 'every claimed leaf is appended',
+    series: [
+      scraped('ledger', 'signet_ledger_leaves_claimed_total', {}, '0+2x60'),
+      scraped('ledger', 'signet_ledger_leaves_appended_total', {}, '0+2x60'),
+    ],
+    at: '45m',
+    fires: null,
+  },
+  {
+    alert: 'SignetOutboxBacklog',
+    name: '150 transactions hold unpublished events',
+    series: [
+      scraped('transaction', 'signet_outbox_pending', { collection: 'transactions' }, '150x40'),
+      scraped('transaction', 'signet_outbox_oldest_age_seconds', { collection: 'transactions' }, '3x40'),
+    ],
+    at: '30m',
+    fires: { service: 'transaction', collection: 'transactions' },
+  },
+  {
+    alert: 'SignetOutboxBacklog',
+    name: 'one event stays unpublished for more than 10 minutes',
+    series: [
+      scraped('transaction', 'signet_outbox_pending', { collection: 'transactions' }, '1x40'),
+      scraped('transaction', 'signet_outbox_oldest_age_seconds', { collection: 'transactions' }, '0+60x40'),
+    ],
+    at: '30m',
+    fires: { service: 'transaction', collection: 'transactions' },
+  },
+  {
+    alert: 'SignetOutboxBacklog',
+    name: '20 transactions hold unpublished events, each published within seconds',
+    series: [
+      scraped('transaction', 'signet_outbox_pending', { collection: 'transactions' }, '20x40'),
+      scraped('transaction', 'signet_outbox_oldest_age_seconds', { collection: 'transactions' }, '2x40'),
+    ],
+    at: '30m',
+    fires: null,
+  },
+  {
+    alert: 'SignetSigningLinkMailFailing',
+    name: 'a signing-link mail fails every minute',
+    series: [
+      scraped('transaction', 'signet_transaction_mails_total', { kind: 'invite', result: 'failed' }, '0+1x40'),
+      scraped('transaction', 'signet_transaction_mails_total', { kind: 'invite', result: 'sent' }, '0+5x40'),
+    ],
+    at: '30m',
+    fires: { result: 'failed' },
+  },
+  {
+    alert: 'SignetSigningLinkMailFailing',
+    name: 'mails go out; failures counted long ago stay flat',
+    series: [
+      scraped('transaction', 'signet_transaction_mails_total', { kind: 'invite', result: 'failed' }, '3x40'),
+      scraped('transaction', 'signet_transaction_mails_total', { kind: 'invite', result: 'sent' }, '0+5x40'),
+    ],
+    at: '30m',
+    fires: null,
+  },
+];
+
+/** The rule's annotations with `{{ $labels.x }}` filled in, as Prometheus expands them. */
+function expandedAnnotations(r: Rule, labels: Labels): Labels {
+  return Object.fromEntries(
+    Object.entries(r.annotations ?? {}).map(([k, v]) => [
+      k,
+      v.replace(/\{\{\s*\$labels\.(\w+)\s*\}\}/g, (_, l: string) => labels[l] ?? ''),
+    ]),
+  );
+}
+
+function promtoolTests(cases: Case[]) {
+  return {
+    rule_files: ['rules.yaml'],
+    evaluation_interval: '1m',
+    tests: cases.map((c) => {
+      const r = alerts.get(c.alert);
+      if (!r) throw new Error(`no alert ${c.alert} in the rendered PrometheusRule`);
+      const labels = { ...(c.fires ?? {}), ...(r.labels ?? {}) };
+      return {
+        name: `${c.alert}: ${c.name}`,
+        interval: '1m',
+        input_series: c.series,
+        alert_rule_test: [
+          {
+            eval_time: c.at,
+            alertname: c.alert,
+            exp_alerts: c.fires ? [{ exp_labels: labels, exp_annotations: expandedAnnotations(r, labels) }] : [],
+          },
+        ],
+      };
+    }),
+  };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'signet-rules-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs promtool test rules on the rendered rules with the given cases. */
+function promtoolTestRules(cases: Case[]) {
+  writeFileSync(join(dir, 'rules.yaml'), stringify({ groups }));
+  writeFileSync(join(dir, 'tests.yaml'), stringify(promtoolTests(cases)));
+  const r = spawnSync(promtoolBin(), ['test', 'rules', 'tests.yaml'], { cwd: dir, encoding: 'utf8' });
+  if (r.error) throw r.error;
+  return { status: r.status, output: `${r.stdout}${r.stderr}` };
+}
+
+describe('the PrometheusRule under promtool test rules', () => {
+  it('renders with the external-infra values', () => {
+    expect(rule, 'external-infra values render no PrometheusRule').toBeDefined();
+    expect(alerts.size).toBeGreaterThanOrEqual(8);
+  });
+
+  it('has a case where each alert fires and one where it stays quiet', () => {
+    for (const name of alerts.keys()) {
+      expect(
+        CASES.some((c) => c.alert === name && c.fires),
+        `${name} has no firing case`,
+      ).toBe(true);
+      expect(
+        CASES.some((c) => c.alert === name && !c.fires),
+        `${name} has no quiet case`,
+      ).toBe(true);
+    }
+  });
+
+  it('passes every case', () => {
+    const r = promtoolTestRules(CASES);
+    expect(r.output).toContain('SUCCESS');
+    expect(r.status, r.output).toBe(0);
+  });
+
+  it('fails a case that expects the wrong thing (the runner can fail)', () => {
+    const wrong = CASES.filter((c) => c.alert === 'SignetHttpErrorRatioHigh').map((c) => ({ ...c, fires: c.fires ? null : {} }));
+    const r = promtoolTestRules(wrong);
+    expect(r.status).not.toBe(0);
+    expect(r.output).toContain('FAILED');
+  });
+});
+
+describe('the ServiceMonitor keeps the labels the rules select on', () => {
+  const components = manifests
+    .filter((o) => o.kind === 'Service' && o.metadata.labels?.['app.kubernetes.io/component'])
+    .map((o) => o.metadata.labels!['app.kubernetes.io/component']!);
+
+  it('scrapes every service with its own `service` label and the release namespace', () => {
+    expect(components.length).toBeGreaterThanOrEqual(7);
+    for (const c of components) {
+      const labels = scrapedLabels(manifests, c, { service: c, route: '/x' });
+      expect(labels, c).toMatchObject({ service: c, namespace: NAMESPACE, route: '/x' });
+      expect(labels.pod, c).toBe(`${c}-0`);
+    }
+  });
+
+  it('selects in the rules only `service` values that are service names', () => {
+    const used = [...alerts.values()].flatMap((r) => [...r.expr.matchAll(/\bservice="([^"]+)"/g)].map((m) => m[1]!));
+    for (const s of used) expect(components, `a rule selects service="${s}"`).toContain(s);
+  });
+
+  it('simulates the Operator: without the chart relabelling, `service` is the Kubernetes Service name', () => {
+    const bare = manifests.map((o) =>
+      o.kind === 'ServiceMonitor'
+        ? { ...o, spec: { ...o.spec, endpoints: o.spec.endpoints.map((e: object) => ({ ...e, relabelings: [] })) } }
+        : o,
+    );
+    const labels = scrapedLabels(bare, 'gateway', { service: 'gateway' });
+    expect(labels.service).toBe('signet-gateway');
+    expect(labels.exported_service).toBe('gateway');
+    expect(relabel({ a: 'x' }, [{ sourceLabels: ['a'], regex: '(.+)', replacement: 'y-${1}', targetLabel: 'b' }])).toEqual({
+      a: 'x',
+      b: 'y-x',
+    });
+  });
+});
