@@ -4,10 +4,12 @@
  *   node --import tsx scripts/stack.ts up|down|status
  */
 import { spawn } from 'node:child_process';
-import { randomBytes, generateKeyPairSync } from 'node:crypto';
+import { randomBytes, generateKeyPairSync, createPrivateKey, createPublicKey } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startLocalInfra, type InfraPorts } from '../test/harness/local-infra.js';
+import { registerWitnessedLog } from '../test/harness/witness.js';
+import { formatVerifierKey } from '../services/verify-cli/src/note.js';
 
 const root = join(import.meta.dirname, '..');
 const dataDir = process.env.SIGNET_DATA ?? join(root, '.data/stack');
@@ -23,6 +25,7 @@ const ports: InfraPorts = {
   s3Console: 19001 + base,
   smtp: 11025 + base,
   mailpit: 18025 + base,
+  witness: 17380 + base,
   postgres: 15432 + base,
 };
 const services = [
@@ -59,6 +62,13 @@ function secrets(): Record<string, string> {
   };
   writeFileSync(secretsFile, JSON.stringify(s, null, 2), { mode: 0o600 });
   return s;
+}
+
+/** The log's verifier key (public), from its private key as secrets() stores it. */
+function logVerifierKey(signingKey: string, origin: string): string {
+  const privateKey = createPrivateKey({ key: Buffer.from(signingKey, 'base64'), format: 'der', type: 'pkcs8' });
+  const spki = createPublicKey(privateKey).export({ format: 'der', type: 'spki' });
+  return formatVerifierKey(origin, spki.subarray(spki.length - 32));
 }
 
 async function ready(url: string, timeoutMs = 90_000): Promise<void> {
@@ -99,6 +109,12 @@ async function up() {
   const sec = secrets();
   const infra = await startLocalInfra({ dataDir, ports, detached: true, s3Secret: sec.S3_SECRET_KEY });
   const pids: Pids = infra.procs.map((p) => ({ name: p.name, pid: p.pid }));
+  // The local witness knows the ledger's log and key, and cosigns its checkpoints (scripts/witness.sh).
+  registerWitnessedLog(
+    infra.urls.WITNESS_DB!,
+    'signet.local/ledger',
+    logVerifierKey(sec.LEDGER_SIGNING_KEY!, 'signet.local/ledger'),
+  );
   writeFileSync(pidFile, JSON.stringify(pids));
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
@@ -108,6 +124,8 @@ async function up() {
     PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${gateway.http}`,
     WEBAUTHN_ORIGIN: process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${gateway.http}`,
     WEBAUTHN_RP_ID: '127.0.0.1',
+    LEDGER_WITNESSES: JSON.stringify([{ url: infra.urls.WITNESS_URL, key: infra.urls.WITNESS_VERIFIER_KEY }]),
+    LEDGER_WITNESS_QUORUM: '1',
     LEDGER_ORIGIN: 'signet.local/ledger',
     ...Object.fromEntries(services.map((s) => [`${s.name.toUpperCase()}_ADDR`, `127.0.0.1:${s.grpc}`])),
   };

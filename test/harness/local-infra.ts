@@ -8,6 +8,7 @@ import { closeSync, mkdirSync, openSync, existsSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { startWitness } from './witness.js';
 import { startStore, storeBackend, type StoreBackend } from './local-store.js';
 
 export type InfraUrls = {
@@ -20,6 +21,10 @@ export type InfraUrls = {
   SMTP_URL: string;
   /** Mailpit's HTTP API, where tests read mail. */
   MAILPIT_URL: string;
+  /** The C2SP tlog witness (litewitness, scripts/witness.sh), its verifier key and its database (to register a log: witness.ts). */
+  WITNESS_URL?: string;
+  WITNESS_VERIFIER_KEY?: string;
+  WITNESS_DB?: string;
 };
 
 const INFRA_KEYS: (keyof InfraUrls)[] = [
@@ -47,6 +52,8 @@ export type InfraPorts = {
   s3Console: number;
   smtp: number;
   mailpit: number;
+  /** litewitness (a free one when not given). */
+  witness?: number;
   /** PostgreSQL under FerretDB (a free one when not given). */
   postgres?: number;
 };
@@ -120,6 +127,8 @@ export async function startLocalInfra(opts: {
 }) {
   const ports = opts.ports ?? (await freePorts());
   const postgresPort = ports.postgres ?? (await freePort());
+  const witnessPort = ports.witness ?? (await freePort());
+  let witness: Awaited<ReturnType<typeof startWitness>> | undefined;
   const bin = binDir();
   const logs = join(opts.dataDir, 'logs');
   mkdirSync(logs, { recursive: true });
@@ -127,7 +136,13 @@ export async function startLocalInfra(opts: {
   const s3Secret = opts.s3Secret ?? 'signet-local-s3-secret';
   const procs: InfraProcess[] = [];
 
-  const run = (name: string, cmd: string, args: string[], env: NodeJS.ProcessEnv = {}, as: { uid?: number; gid?: number } = {}) => {
+  const run = (
+    name: string,
+    cmd: string,
+    args: string[],
+    env: NodeJS.ProcessEnv = {},
+    as: { uid?: number; gid?: number } = {},
+  ) => {
     const out = openSync(join(logs, `${name}.log`), 'a');
     const proc = spawn(cmd, args, {
       ...as,
@@ -213,6 +228,10 @@ export async function startLocalInfra(opts: {
       waitFor('minio', httpOk(`http://127.0.0.1:${ports.s3}/minio/health/ready`), minio),
       waitFor('mailpit', httpOk(`http://127.0.0.1:${ports.mailpit}/api/v1/info`), mailpit),
     ]);
+    // The witness of the ledger's checkpoints; whoever starts a ledger registers its log (witness.ts).
+    const w = dir('witness');
+    witness = await startWitness({ dir: w, port: witnessPort, name: 'witness.signet.local', logs, detached: opts.detached });
+    procs.push(...witness.procs);
   } catch (err) {
     for (const p of procs) p.proc.kill('SIGKILL');
     throw err;
@@ -227,10 +246,13 @@ export async function startLocalInfra(opts: {
     S3_SECRET_KEY: s3Secret,
     SMTP_URL: `smtp://127.0.0.1:${ports.smtp}`,
     MAILPIT_URL: `http://127.0.0.1:${ports.mailpit}`,
+    WITNESS_URL: witness.info.url,
+    WITNESS_VERIFIER_KEY: witness.info.verifierKey,
+    WITNESS_DB: witness.info.db,
   };
   return {
     urls,
-    ports: { ...ports, postgres: postgresPort },
+    ports: { ...ports, postgres: postgresPort, witness: witnessPort },
     procs,
     async stop() {
       await Promise.all(
