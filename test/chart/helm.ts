@@ -22,6 +22,13 @@ export function helmBin(): string {
   return bin;
 }
 
+/** The promtool binary scripts/promtool.sh builds (scripts/install.sh calls it). Missing → a clear failure, never a skip. */
+export function promtoolBin(): string {
+  const bin = join(process.env.SIGNET_CACHE ?? join(homedir(), '.cache/signet'), 'bin/promtool');
+  if (!existsSync(bin)) throw new Error(`promtool not found at ${bin}: run scripts/promtool.sh (or scripts/install.sh)`);
+  return bin;
+}
+
 export function kubectlBin(): string {
   const found = spawnSync('sh', ['-c', 'command -v kubectl'], { encoding: 'utf8' });
   const bin = found.stdout.trim();
