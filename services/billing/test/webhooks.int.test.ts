@@ -245,6 +245,20 @@ describe('POST /api/webhooks/dodo through gateway → billing', () => {
     expect(metrics).toMatch(/signet_billing_webhooks_total\{[^}]*result="unauthenticated"[^}]*\} [3-9]/);
   });
 
+  it('answers 400 with a detail and stores nothing for a correctly signed body that is empty or not JSON', async () => {
+    const before = await db.collection('webhook_deliveries').countDocuments();
+    for (const body of ['', 'not json']) {
+      const d = signed(body);
+      const res = await fetch(`${stack.gatewayUrl}/api/webhooks/dodo`, { method: 'POST', headers: d.headers, body: d.body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(((await res.json()) as { detail: string }).detail).toMatch(/empty or not JSON/);
+      expect(await db.collection('webhook_deliveries').countDocuments({ webhook_id: d.headers['webhook-id'] })).toBe(0);
+    }
+    expect(await db.collection('webhook_deliveries').countDocuments()).toBe(before);
+    const metrics = await (await fetch(`http://127.0.0.1:${stack.opsPorts.billing}/metrics`)).text();
+    expect(metrics).toMatch(/signet_billing_webhooks_total\{[^}]*result="undecodable"[^}]*\} 2/);
+  });
+
   it('accepts a header carrying a stale and a valid signature', async () => {
     const u = await newUser();
     const d = signed(envelope('payment.succeeded', payment(u, { product_cart: [{ product_id: 'prod_credits1', quantity: 1 }] })));

@@ -77,18 +77,28 @@ export function parseEvent(body: unknown): WebhookEvent {
 }
 
 /**
- * A verified body as text: its `type` (for the delivery record, `unknown` when absent, at most 100
- * characters) and the classified event, or null when it is not JSON or not the documented envelope.
+ * A verified body: its text, its `type` (for the delivery record, `unknown` when absent, at most 100
+ * characters) and the classified event (null when it is JSON but not the documented envelope). Null
+ * when the body cannot be decoded at all: empty, blank, not UTF-8 or not JSON.
  */
-export function parseDelivery(text: string): { type: string; event: WebhookEvent | null } {
-  let type = 'unknown';
+export function parseDelivery(body: Uint8Array): { text: string; type: string; event: WebhookEvent | null } | null {
+  let text: string;
+  let json: unknown;
   try {
-    const json: unknown = JSON.parse(text);
-    type =
-      typeof (json as { type?: unknown })?.type === 'string' ? String((json as { type: string }).type).slice(0, 100) : 'unknown';
-    return { type, event: parseEvent(json) };
+    text = new TextDecoder('utf-8', { fatal: true }).decode(body);
+    if (text.trim() === '') return null;
+    json = JSON.parse(text);
   } catch {
-    return { type, event: null };
+    return null;
+  }
+  const type =
+    typeof (json as { type?: unknown } | null)?.type === 'string'
+      ? String((json as { type: string }).type).slice(0, 100)
+      : 'unknown';
+  try {
+    return { text, type, event: parseEvent(json) };
+  } catch {
+    return { text, type, event: null };
   }
 }
 

@@ -32,7 +32,7 @@ function setup() {
 }
 
 function signed(body: unknown, id = `msg_${randomBytes(6).toString('hex')}`) {
-  const bytes = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
   const at = new Date();
   return {
     body: bytes,
@@ -103,9 +103,22 @@ describe('handleWebhook', () => {
     expect(kicks()).toBe(1);
   });
 
+  it('refuses a signed body that is empty, blank, not JSON or not UTF-8 with INVALID_ARGUMENT and records nothing', async () => {
+    const { deps, deliveries, counted } = setup();
+    const bodies = ['', '  \n', 'not json', '{"type":"payment.succeeded"', Buffer.from([0x7b, 0xff, 0xfe, 0x7d])];
+    for (const body of bodies) {
+      await expect(handleWebhook(deps, signed(body)), JSON.stringify(String(body))).rejects.toMatchObject({
+        kind: 'invalid_argument',
+      });
+    }
+    expect(deliveries.all.size).toBe(0);
+    expect(counted('webhooks', { result: 'undecodable' })).toBe(bodies.length);
+    expect(counted('webhooks', { result: 'unauthenticated' })).toBe(0);
+  });
+
   it('acknowledges and keeps malformed, other-type and unmatched deliveries without touching an account', async () => {
     const { deps, acc, deliveries } = setup();
-    const malformed = signed('not json');
+    const malformed = signed({ hello: 'world' });
     expect(await handleWebhook(deps, malformed)).toBe('ignored');
     expect(deliveries.all.get(malformed.headers.id)).toMatchObject({ type: 'unknown', result: 'ignored', outcome: 'malformed' });
     const other = signed({ type: 'refund.succeeded', data: {} });

@@ -54,7 +54,8 @@ function apply(deps: HandleWebhookDeps, ev: WebhookEvent, userId: string): Promi
 
 /**
  * HandleWebhook, one payment-provider delivery: verify the signature over the raw bytes (else
- * UNAUTHENTICATED and nothing stored but a counter), record it once per webhook-id, find the user,
+ * UNAUTHENTICATED and nothing stored but a counter), refuse a body that is empty or not JSON
+ * (INVALID_ARGUMENT, nothing stored but a counter), record it once per webhook-id, find the user,
  * apply the object's state to the account, then mark the delivery done. Any failure after recording
  * throws, the gateway answers 5xx, the provider retries, and the retry finishes the work exactly once.
  */
@@ -69,8 +70,13 @@ export async function handleWebhook(
     results.inc({ result: 'unauthenticated' });
     throw badWebhookSignature();
   }
-  const text = body.toString('utf8');
-  const { type, event: ev } = parseDelivery(text);
+  const delivery = parseDelivery(body);
+  if (!delivery) {
+    // Nothing to record or to act on, and no retry of the same bytes could change that: 400, not 500.
+    results.inc({ result: 'undecodable' });
+    throw invalid('webhook body is empty or not JSON');
+  }
+  const { text, type, event: ev } = delivery;
   const fresh = await deps.deliveries.record({
     webhook_id: headers.id,
     type,
@@ -87,7 +93,7 @@ export async function handleWebhook(
     // Recorded but unfinished: a concurrent copy or a half-way failure. Run it again; the effects are idempotent.
   }
   if (!ev) {
-    // Verified but not the documented envelope: acknowledged (a retry would not change the bytes) and kept.
+    // Verified JSON but not the documented envelope: acknowledged (a retry would not change the bytes) and kept.
     await deps.deliveries.finish(headers.id, { result: 'ignored', outcome: 'malformed', user_id: null });
     results.inc({ result: 'malformed' });
     deps.logger.warn({ webhook_type: type }, 'verified webhook with an unexpected body recorded');

@@ -8,8 +8,9 @@ const header = (v: string | string[] | undefined) => (typeof v === 'string' ? v 
 /**
  * POST /api/webhooks/<WEBHOOK_PROVIDER>: the payment provider's deliveries. The raw body bytes
  * (never parsed here: the signature covers the exact bytes) and the three headers go to billing's
- * HandleWebhook; a bad signature comes back UNAUTHENTICATED → 401, a half-way failure → 5xx so the
- * provider retries. 120 requests per minute per IP.
+ * HandleWebhook; a bad signature comes back UNAUTHENTICATED → 401, a signed body that is empty or not
+ * JSON INVALID_ARGUMENT → 400 (nothing stored), a half-way failure → 5xx so the provider retries.
+ * 120 requests per minute per IP.
  */
 export function webhooksRoutes(ctx: GatewayContext): RouteModule {
   const router = Router();
@@ -54,6 +55,7 @@ export function webhooksRoutes(ctx: GatewayContext): RouteModule {
                 },
               },
             },
+            '400': ref('BadRequest'),
             '401': ref('Unauthorized'),
             '413': { description: 'Body larger than 1 MB' },
             '429': ref('TooManyRequests'),
