@@ -1,10 +1,21 @@
-import express, { type Router } from 'express';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import { ceremonyV1 } from '@signet/proto';
 import type { GatewayContext } from '../../context.js';
 import { badRequest } from '../../errors.js';
+import { defineRoute, errorResponses, type AnyRoute } from '../../route.js';
 import { CAPTURE_DEADLINE_MS, MAX_FRAME_BYTES } from './capture.upload.js';
-import type { SignGuard } from './sign.guard.js';
+import { noStore, notValidLink, SIGN_TAGS, type SignGuard } from './sign.guard.js';
 import { receiptJson } from './sign.json.js';
+import {
+  binary,
+  chunkParams,
+  chunkQuery,
+  liveAckSchema,
+  liveParams,
+  liveStartSchema,
+  receiptSchema,
+  tokenParams,
+} from './sign.schemas.js';
 
 /** One recorder timeslice of the live ceremony (about 200 KB at the page's bitrate). */
 const MAX_LIVE_CHUNK_BYTES = 2 * 1024 * 1024;
@@ -65,49 +76,99 @@ function finishLive(
  * The live ceremony: start (segment 0 revealed), then one chunk per recorder timeslice, each answered
  * with the next segment, then the final frame. See services/ceremony/src/domain/live.ts.
  */
-export function addLiveRoutes(router: Router, ctx: GatewayContext, { guard, limits, tokenOf, ua }: SignGuard): void {
-  router.post('/api/sign/:token/live', guard, async (req, res) => {
-    const l = await ctx.ceremony.startLive({ token: tokenOf(req) });
-    res.setHeader('Cache-Control', 'no-store');
-    res.status(201).json({
-      nonce: l.nonce,
-      expires_at: l.expiresAt,
-      attempt: l.attempt,
-      segment_ms: l.segmentMs,
-      segments: l.segments,
-      draws_left: l.drawsLeft,
-      reveal: revealJson(l.reveal),
-    });
+export function liveRoutes(ctx: GatewayContext, { guard, limits, tokenOf, ua }: SignGuard): AnyRoute[] {
+  const common = { tags: SIGN_TAGS, security: 'public' as const, invalidParams: notValidLink };
+  const start = defineRoute({
+    ...common,
+    method: 'post',
+    path: '/api/sign/{token}/live',
+    operationId: 'startLiveCapture',
+    summary: 'Start a live recording',
+    description:
+      'A new challenge of which only segment 0 (its prompt and screen colour) is revealed; each chunk reveals the next.',
+    params: tokenParams,
+    use: [guard],
+    responses: {
+      201: { description: 'Live challenge started', body: liveStartSchema, headers: noStore },
+      ...errorResponses(400, 404, 409, 429),
+    },
+    async handle(_input, req) {
+      const l = await ctx.ceremony.startLive({ token: tokenOf(req) });
+      return {
+        status: 201 as const,
+        body: {
+          nonce: l.nonce,
+          expires_at: l.expiresAt,
+          attempt: l.attempt,
+          segment_ms: l.segmentMs,
+          segments: l.segments,
+          draws_left: l.drawsLeft,
+          reveal: revealJson(l.reveal),
+        },
+      };
+    },
   });
 
   const chunkBody = express.raw({ type: () => true, limit: MAX_LIVE_CHUNK_BYTES });
-  router.post('/api/sign/:token/live/:nonce/chunks/:seq', guard, chunkBody, async (req, res) => {
-    const seq = Number(req.params.seq);
-    if (!/^\d{1,4}$/.test(String(req.params.seq))) throw badRequest('seq must be the chunk number (0, 1, 2, ...)');
-    if (!Buffer.isBuffer(req.body) || req.body.length === 0) throw badRequest('the chunk is the request body; it was empty');
-    const ack = await ctx.ceremony.appendLive({
-      token: tokenOf(req),
-      nonce: String(req.params.nonce),
-      seq,
-      data: req.body,
-      shown: parseShown(req.query.shown),
-    });
-    res.setHeader('Cache-Control', 'no-store');
-    res.json({ seq: ack.seq, done: ack.done, reveal: ack.reveal ? revealJson(ack.reveal) : null });
+  const chunk = defineRoute({
+    ...common,
+    method: 'post',
+    path: '/api/sign/{token}/live/{nonce}/chunks/{seq}',
+    operationId: 'appendLiveChunk',
+    summary: 'Append one chunk of the live recording',
+    description: 'Raw bytes, at most 2 MB; the answer reveals the next segment.',
+    params: chunkParams,
+    query: chunkQuery,
+    use: [guard, chunkBody],
+    rawBody: { content: { 'application/octet-stream': binary('One recorder timeslice') } },
+    responses: {
+      200: { description: 'Chunk stored; the next segment', body: liveAckSchema, headers: noStore },
+      ...errorResponses(400, 404, 409, 413, 429),
+    },
+    async handle({ params, query }, req) {
+      if (!Buffer.isBuffer(req.body) || req.body.length === 0) throw badRequest('the chunk is the request body; it was empty');
+      const ack = await ctx.ceremony.appendLive({
+        token: tokenOf(req),
+        nonce: params.nonce,
+        seq: Number(params.seq),
+        data: req.body,
+        shown: parseShown(query.shown),
+      });
+      return { status: 200 as const, body: { seq: ack.seq, done: ack.done, reveal: ack.reveal ? revealJson(ack.reveal) : null } };
+    },
   });
 
   const frameBody = express.raw({ type: () => true, limit: MAX_FRAME_BYTES });
-  router.post('/api/sign/:token/live/:nonce/finish', guard, frameBody, async (req, res) => {
+  const captureLimit = async (req: Request, _res: Response, next: NextFunction) => {
     await limits.capture(req);
-    if (!Buffer.isBuffer(req.body) || req.body.length === 0)
-      throw badRequest('the final frame (JPEG or PNG) is the request body; it was empty');
-    const receipt = await finishLive(ctx, {
-      token: tokenOf(req),
-      nonce: String(req.params.nonce),
-      ip: req.ip ?? '',
-      userAgent: ua(req),
-      frame: req.body,
-    });
-    res.status(201).json(receiptJson(receipt));
+    next();
+  };
+  const finish = defineRoute({
+    ...common,
+    method: 'post',
+    path: '/api/sign/{token}/live/{nonce}/finish',
+    operationId: 'finishLiveCapture',
+    summary: 'Finish the live recording with the final frame',
+    description: 'The frame (JPEG or PNG) is the body; the capture is checked and accepted.',
+    params: liveParams,
+    use: [guard, frameBody, captureLimit],
+    rawBody: { content: { 'image/jpeg': binary('The final frame'), 'image/png': binary('The final frame') } },
+    responses: {
+      201: { description: 'Capture accepted', body: receiptSchema, headers: noStore },
+      ...errorResponses(400, 404, 409, 413, 429),
+    },
+    async handle({ params }, req) {
+      if (!Buffer.isBuffer(req.body) || req.body.length === 0)
+        throw badRequest('the final frame (JPEG or PNG) is the request body; it was empty');
+      const receipt = await finishLive(ctx, {
+        token: tokenOf(req),
+        nonce: params.nonce,
+        ip: req.ip ?? '',
+        userAgent: ua(req),
+        frame: req.body,
+      });
+      return { status: 201 as const, body: receiptJson(receipt) };
+    },
   });
+  return [start, chunk, finish];
 }

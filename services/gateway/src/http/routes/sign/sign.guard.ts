@@ -2,11 +2,16 @@ import type { NextFunction, Request, Response } from 'express';
 import type { GatewayContext } from '../../context.js';
 import { HttpError } from '../../errors.js';
 import { rateLimitCheck, SIGN_LIMITS } from '../../rate-limit.js';
-
-/** URL-safe signing tokens (≥128 bits); anything else cannot be a link we sent. */
-const TOKEN = /^[A-Za-z0-9_-]{16,128}$/;
+import { HEADERS } from '../../route.js';
+import { TOKEN } from './sign.schemas.js';
 
 export type SignGuard = ReturnType<typeof signGuard>;
+
+export const SIGN_TAGS = ['Signing ceremony'];
+/** A token that does not validate cannot be a link we sent. */
+export const notValidLink = () => new HttpError(404, 'this signing link is not valid');
+/** Every signing-route answer says no-store (sign.routes.ts). */
+export const noStore = { 'Cache-Control': HEADERS.cacheControl };
 
 /**
  * What every ceremony route shares: the guard (the IP limit — malformed tokens count too — a

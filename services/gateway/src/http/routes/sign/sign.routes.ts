@@ -1,44 +1,32 @@
-import express, { Router, type Response } from 'express';
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { status } from '@grpc/grpc-js';
-import { z } from 'zod';
 import { RpcError } from '@signet/kit';
 import { transactionV1 } from '@signet/proto';
 import type { GatewayContext, RouteModule } from '../../context.js';
 import { badRequest, HttpError } from '../../errors.js';
+import { defineRoute, errorResponses, HEADERS, mountRoutes } from '../../route.js';
 import { bridgeUpload } from '../../upload/upload-bridge.js';
 import { captureForm } from './capture.upload.js';
-import { addLiveRoutes } from './live.routes.js';
-import { signGuard } from './sign.guard.js';
+import { liveRoutes } from './live.routes.js';
+import { noStore, notValidLink, SIGN_TAGS, signGuard } from './sign.guard.js';
 import { receiptJson, summaryJson } from './sign.json.js';
-import { signOpenapi } from './sign.openapi.js';
 import { addSignPage } from './sign.page.js';
+import {
+  binary,
+  captureForm as captureFormSchema,
+  challengeSchema,
+  consentBody,
+  forensicBody,
+  forensicReceiptSchema,
+  receiptSchema,
+  summarySchema,
+  tokenParams,
+  verifyBody,
+  webauthnOptionsSchema,
+  webauthnResultSchema,
+} from './sign.schemas.js';
 
 const DOCUMENT_DEADLINE_MS = 120_000;
-
-const consentBody = z.object({ consent_text_version: z.string().min(1).max(64) });
-const verifyBody = z.object({ response: z.record(z.string(), z.unknown()) });
-const forensicBody = z.object({
-  events: z
-    .array(
-      z.object({
-        type: z.string().min(1).max(64),
-        t: z.number().finite().nonnegative(),
-        data: z.record(z.string(), z.unknown()).optional(),
-      }),
-    )
-    .min(1)
-    .max(500),
-});
-
-function field(issue: z.core.$ZodIssue): string {
-  return `${issue.path.join('.') || 'body'}: ${issue.message}`;
-}
-
-function parse<T>(schema: z.ZodType<T>, body: unknown): T {
-  const r = schema.safeParse(body ?? {});
-  if (!r.success) throw badRequest(field(r.error.issues[0]!));
-  return r.data;
-}
 
 /** Waits until the response can take more, or is gone. */
 const drained = (res: Response) =>
@@ -59,6 +47,7 @@ export function signRoutes(ctx: GatewayContext): RouteModule {
   const { guard, limits, tokenOf, ua } = sign;
   const json64k = express.json({ limit: '64kb' });
   const json256k = express.json({ limit: '256kb' });
+  const common = { tags: SIGN_TAGS, security: 'public' as const, params: tokenParams, invalidParams: notValidLink };
 
   // The token is a bearer secret and the answers describe the signer: no cache keeps any of them,
   // refusals included (set before the guard; a route may make it stricter).
@@ -67,115 +56,230 @@ export function signRoutes(ctx: GatewayContext): RouteModule {
     next();
   });
 
-  router.get('/api/sign/:token/summary', guard, async (req, res) => {
-    res.setHeader('Cache-Control', 'no-store');
-    res.json(summaryJson(await ctx.ceremony.getSummary({ token: tokenOf(req) })));
+  const summary = defineRoute({
+    ...common,
+    method: 'get',
+    path: '/api/sign/{token}/summary',
+    operationId: 'getSigningSummary',
+    summary: 'The signing session: step, attempts left, outcome',
+    use: [guard],
+    responses: { 200: { description: 'The session', body: summarySchema, headers: noStore }, ...errorResponses(400, 404, 429) },
+    async handle(_input, req) {
+      return { status: 200 as const, body: summaryJson(await ctx.ceremony.getSummary({ token: tokenOf(req) })) };
+    },
   });
 
   /** The document being signed, streamed from the transaction service, for the signer to read. */
-  router.get('/api/sign/:token/document', guard, async (req, res) => {
-    const stream = ctx.transaction.serverStream(
-      transactionV1.TransactionServiceService.getSigningDocument,
-      { token: tokenOf(req) },
-      { deadlineMs: DOCUMENT_DEADLINE_MS },
-    );
-    res.on('close', () => stream.cancel());
-    let started = false;
-    try {
-      for await (const chunk of stream) {
-        if (!started) {
-          started = true;
-          const name = (chunk.name || 'document.pdf').replace(/[^\w .,()-]/g, '_');
-          res.setHeader('Content-Type', 'application/pdf');
-          res.setHeader('Content-Length', String(chunk.size));
-          res.setHeader('Content-Disposition', `inline; filename="${name}"`);
-          res.setHeader('Cache-Control', 'private, no-store');
-          res.setHeader('X-Content-Type-Options', 'nosniff');
-        }
-        if (chunk.data.length && !res.write(chunk.data)) await drained(res);
-      }
-    } catch (err) {
-      if (started) return void res.destroy();
-      if (err instanceof RpcError && err.code === status.CANCELLED) return; // the client went away
-      if (err instanceof RpcError && err.code === status.NOT_FOUND)
-        throw new HttpError(404, 'this signing link is not valid: it may have been cancelled or already completed');
-      throw err;
-    }
-    res.end();
-  });
-
-  router.post('/api/sign/:token/consent', guard, json64k, async (req, res) => {
-    const body = parse(consentBody, req.body);
-    const s = await ctx.ceremony.recordConsent({
-      token: tokenOf(req),
-      consentTextVersion: body.consent_text_version,
-      ip: req.ip ?? '',
-      userAgent: ua(req),
-    });
-    res.status(201).json(summaryJson(s));
-  });
-
-  router.get('/api/sign/:token/challenge', guard, async (req, res) => {
-    const c = await ctx.ceremony.issueChallenge({ token: tokenOf(req) });
-    res.setHeader('Cache-Control', 'no-store');
-    res.json({
-      words: c.words,
-      actions: c.actions,
-      nonce: c.nonce,
-      expires_at: c.expiresAt,
-      attempt: c.attempt,
-      action_seconds: c.actionSeconds,
-      read_seconds: c.readSeconds,
-      timeline: c.timeline
-        ? {
-            segment_ms: c.timeline.segmentMs,
-            words_start_ms: c.timeline.wordsStartMs,
-            words_end_ms: c.timeline.wordsEndMs,
-            actions: c.timeline.actions.map((a) => ({ action: a.action, start_ms: a.startMs, end_ms: a.endMs })),
-            colours: c.timeline.colours,
-            total_ms: c.timeline.totalMs,
+  const document = defineRoute({
+    ...common,
+    method: 'get',
+    path: '/api/sign/{token}/document',
+    operationId: 'getSigningDocument',
+    summary: 'The PDF being signed, for the signer to read',
+    use: [guard],
+    responses: {
+      200: {
+        description: 'The document',
+        content: { 'application/pdf': binary('The PDF') },
+        headers: { 'Cache-Control': { description: 'private, no-store', schema: HEADERS.cacheControl.schema } },
+      },
+      ...errorResponses(400, 404, 429),
+    },
+    async handle(_input, req, res) {
+      const stream = ctx.transaction.serverStream(
+        transactionV1.TransactionServiceService.getSigningDocument,
+        { token: tokenOf(req) },
+        { deadlineMs: DOCUMENT_DEADLINE_MS },
+      );
+      res.on('close', () => stream.cancel());
+      let started = false;
+      try {
+        for await (const chunk of stream) {
+          if (!started) {
+            started = true;
+            const name = (chunk.name || 'document.pdf').replace(/[^\w .,()-]/g, '_');
+            res.setHeader('Content-Type', 'application/pdf');
+            res.setHeader('Content-Length', String(chunk.size));
+            res.setHeader('Content-Disposition', `inline; filename="${name}"`);
+            res.setHeader('Cache-Control', 'private, no-store');
+            res.setHeader('X-Content-Type-Options', 'nosniff');
           }
-        : null,
-      draws_left: c.drawsLeft,
-      assurance: c.assurance,
-    });
+          if (chunk.data.length && !res.write(chunk.data)) await drained(res);
+        }
+      } catch (err) {
+        if (started) return void res.destroy();
+        if (err instanceof RpcError && err.code === status.CANCELLED) return undefined; // the client went away
+        if (err instanceof RpcError && err.code === status.NOT_FOUND)
+          throw new HttpError(404, 'this signing link is not valid: it may have been cancelled or already completed');
+        throw err;
+      }
+      res.end();
+      return undefined;
+    },
   });
 
-  router.post('/api/sign/:token/capture', guard, async (req, res) => {
+  const consent = defineRoute({
+    ...common,
+    method: 'post',
+    path: '/api/sign/{token}/consent',
+    operationId: 'recordConsent',
+    summary: 'Record the signer’s consent',
+    description: 'A second consent is 409.',
+    use: [guard, json64k],
+    body: consentBody,
+    responses: {
+      201: { description: 'Consent recorded; the session', body: summarySchema, headers: noStore },
+      ...errorResponses(400, 404, 409, 413, 429),
+    },
+    async handle({ body }, req) {
+      const s = await ctx.ceremony.recordConsent({
+        token: tokenOf(req),
+        consentTextVersion: body.consent_text_version,
+        ip: req.ip ?? '',
+        userAgent: ua(req),
+      });
+      return { status: 201 as const, body: summaryJson(s) };
+    },
+  });
+
+  const challenge = defineRoute({
+    ...common,
+    method: 'get',
+    path: '/api/sign/{token}/challenge',
+    operationId: 'issueChallenge',
+    summary: 'Issue random words and liveness actions',
+    description: 'With a nonce valid 2 minutes; replaces any earlier challenge.',
+    use: [guard],
+    responses: {
+      200: { description: 'The challenge', body: challengeSchema, headers: noStore },
+      ...errorResponses(400, 404, 409, 429),
+    },
+    async handle(_input, req) {
+      const c = await ctx.ceremony.issueChallenge({ token: tokenOf(req) });
+      return {
+        status: 200 as const,
+        body: {
+          words: c.words,
+          actions: c.actions,
+          nonce: c.nonce,
+          expires_at: c.expiresAt,
+          attempt: c.attempt,
+          action_seconds: c.actionSeconds,
+          read_seconds: c.readSeconds,
+          timeline: c.timeline
+            ? {
+                segment_ms: c.timeline.segmentMs,
+                words_start_ms: c.timeline.wordsStartMs,
+                words_end_ms: c.timeline.wordsEndMs,
+                actions: c.timeline.actions.map((a) => ({ action: a.action, start_ms: a.startMs, end_ms: a.endMs })),
+                colours: c.timeline.colours,
+                total_ms: c.timeline.totalMs,
+              }
+            : null,
+          draws_left: c.drawsLeft,
+          assurance: c.assurance,
+        },
+      };
+    },
+  });
+
+  const captureLimit = async (req: Request, _res: Response, next: NextFunction) => {
     await limits.capture(req);
     if (!req.is('multipart/form-data'))
       throw badRequest('capture must be multipart/form-data with fields nonce, video and frame');
-    const receipt = await bridgeUpload(req, captureForm(ctx, req, tokenOf(req), ua(req)));
-    res.status(201).json(receiptJson(receipt));
+    next();
+  };
+  const capture = defineRoute({
+    ...common,
+    method: 'post',
+    path: '/api/sign/{token}/capture',
+    operationId: 'submitCapture',
+    summary: 'Submit the signing video and final frame with the challenge nonce',
+    description: 'multipart/form-data, streamed: nonce first, then video (WebM/MP4, ≤50 MB, ≤30 s), then frame (JPEG/PNG).',
+    use: [guard, captureLimit],
+    rawBody: { content: { 'multipart/form-data': captureFormSchema } },
+    responses: {
+      201: { description: 'Capture accepted', body: receiptSchema, headers: noStore },
+      ...errorResponses(400, 404, 409, 413, 429),
+    },
+    async handle(_input, req) {
+      const receipt = await bridgeUpload(req, captureForm(ctx, req, tokenOf(req), ua(req)));
+      return { status: 201 as const, body: receiptJson(receipt) };
+    },
   });
 
-  addLiveRoutes(router, ctx, sign);
-
-  router.post('/api/sign/:token/webauthn/options', guard, async (req, res) => {
-    const o = await ctx.ceremony.getWebauthnOptions({ token: tokenOf(req) });
-    res.setHeader('Cache-Control', 'no-store');
-    res.json({ kind: o.kind, options: JSON.parse(o.optionsJson) as unknown });
+  const webauthnOptions = defineRoute({
+    ...common,
+    method: 'post',
+    path: '/api/sign/{token}/webauthn/options',
+    operationId: 'getWebauthnOptions',
+    summary: 'WebAuthn registration or authentication options bound to the document and nonce',
+    use: [guard],
+    responses: {
+      200: { description: 'The options', body: webauthnOptionsSchema, headers: noStore },
+      ...errorResponses(400, 404, 409, 429),
+    },
+    async handle(_input, req) {
+      const o = await ctx.ceremony.getWebauthnOptions({ token: tokenOf(req) });
+      return { status: 200 as const, body: { kind: o.kind, options: JSON.parse(o.optionsJson) as Record<string, unknown> } };
+    },
   });
 
-  router.post('/api/sign/:token/webauthn/verify', guard, json256k, async (req, res) => {
-    const body = parse(verifyBody, req.body);
-    const r = await ctx.ceremony.verifyWebauthn({ token: tokenOf(req), responseJson: JSON.stringify(body.response) });
-    res.json({ verified: r.verified, kind: r.kind, verification_mode: r.verificationMode });
+  const webauthnVerify = defineRoute({
+    ...common,
+    method: 'post',
+    path: '/api/sign/{token}/webauthn/verify',
+    operationId: 'verifyWebauthn',
+    summary: 'Verify the WebAuthn registration or assertion',
+    use: [guard, json256k],
+    body: verifyBody,
+    responses: {
+      200: { description: 'The result', body: webauthnResultSchema, headers: noStore },
+      ...errorResponses(400, 404, 409, 413, 429),
+    },
+    async handle({ body }, req) {
+      const r = await ctx.ceremony.verifyWebauthn({ token: tokenOf(req), responseJson: JSON.stringify(body.response) });
+      return { status: 200 as const, body: { verified: r.verified, kind: r.kind, verification_mode: r.verificationMode } };
+    },
   });
 
-  router.post('/api/sign/:token/forensic', guard, json64k, async (req, res) => {
-    const body = parse(forensicBody, req.body);
-    const r = await ctx.ceremony.logForensic({
-      token: tokenOf(req),
-      batchJson: JSON.stringify(req.body),
-      ip: req.ip ?? '',
-      userAgent: ua(req),
-    });
-    void body;
-    res.status(202).json({ batch: r.batch, batches_left: r.batchesLeft, received_at: r.receivedAt });
+  const forensic = defineRoute({
+    ...common,
+    method: 'post',
+    path: '/api/sign/{token}/forensic',
+    operationId: 'logForensicEvents',
+    summary: 'Log a batch of client forensic events',
+    description: 'At most 64 KB a batch and 200 batches a session.',
+    use: [guard, json64k],
+    body: forensicBody,
+    responses: {
+      202: { description: 'Stored', body: forensicReceiptSchema, headers: noStore },
+      ...errorResponses(400, 404, 409, 413, 429),
+    },
+    async handle(_input, req) {
+      const r = await ctx.ceremony.logForensic({
+        token: tokenOf(req),
+        batchJson: JSON.stringify(req.body),
+        ip: req.ip ?? '',
+        userAgent: ua(req),
+      });
+      return { status: 202 as const, body: { batch: r.batch, batches_left: r.batchesLeft, received_at: r.receivedAt } };
+    },
   });
 
+  const routes = [
+    summary,
+    document,
+    consent,
+    challenge,
+    capture,
+    ...liveRoutes(ctx, sign),
+    webauthnOptions,
+    webauthnVerify,
+    forensic,
+  ];
+  mountRoutes(router, routes, { validateResponses: ctx.validateResponses });
   addSignPage(router);
 
-  return { router, openapi: signOpenapi() };
+  return { router, routes };
 }
