@@ -89,6 +89,10 @@ const descriptions: Record<string, string> = {
   LEDGER_SEAL_POLL_MS: 'how often the ledger looks for certificates not yet in the log',
   LEDGER_LEASE_MS: 'lease of the single writer of the Merkle log',
   LEDGER_BATCH_MAX: 'most certificates appended under one checkpoint',
+  LEDGER_WITNESSES: 'JSON list of C2SP tlog witnesses {"url", "key"} that cosign the checkpoints; none: no witnessing',
+  LEDGER_WITNESS_QUORUM: 'witnesses that must cosign a checkpoint before it is served (default: all listed)',
+  LEDGER_COSIGN_POLL_MS: 'how often the newest checkpoint is offered again to witnesses that have not cosigned it',
+  LEDGER_WITNESS_TIMEOUT_MS: 'deadline of one add-checkpoint request to a witness',
 };
 
 type Row = { services: string[]; required: boolean; def: string };
