@@ -95,6 +95,15 @@ describe('declared answers match their schemas (validateResponses, real services
     token = a.body.token;
   });
 
+  it('dashboard account; certificate and verification refusals', async () => {
+    const account = await api('GET', '/api/admin/account', { token: acct.token });
+    expect(account.status, account.text).toBe(200);
+    const early = await api('GET', `/api/transactions/1/certificate.pdf`, { apiKey: acct.apiKey });
+    expect([404, 409]).toContain(early.status);
+    const unknown = await api('GET', '/api/verify/SIG-TX-00000001/0123456789abcdef');
+    expect([404, 503]).toContain(unknown.status);
+  });
+
   let token = '';
   it('signing ceremony: summary, consent, challenge, WebAuthn options, forensic events, live start', async () => {
     const summary = await api('GET', `/api/sign/${token}/summary`);

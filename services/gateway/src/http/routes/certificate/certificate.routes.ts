@@ -1,7 +1,10 @@
 import { Router } from 'express';
+import { z } from 'zod';
 import { requireCaller, callerOf } from '../../auth.js';
 import type { GatewayContext, RouteModule } from '../../context.js';
 import { HttpError } from '../../errors.js';
+import { defineRoute, errorResponses, mountRoutes } from '../../route.js';
+import { transactionId } from '../transactions/transactions.schemas.js';
 
 /**
  * GET /api/transactions/{id}/certificate.pdf: the certificate of completion for the sender. The
@@ -9,41 +12,40 @@ import { HttpError } from '../../errors.js';
  * sealed certificate and the transaction's event log.
  */
 export function certificateRoutes(ctx: GatewayContext): RouteModule {
-  const router = Router();
-  router.get('/api/transactions/:id/certificate.pdf', requireCaller(ctx), async (req, res) => {
-    const raw = String(req.params.id ?? '');
-    if (!/^\d{1,15}$/.test(raw) || Number(raw) < 1) throw new HttpError(404, 'no such transaction');
-    const caller = callerOf(res);
-    const d = await ctx.transaction.getTransaction({ ownerId: caller.userId, id: Number(raw) });
-    if (d.summary?.status !== 'ledger_issued')
-      throw new HttpError(409, 'the certificate is issued once every signer has passed verification');
-    const pdf = await ctx.ledger.renderCertificatePdf({
-      reference: d.summary.reference,
-      events: d.events.map((e) => ({ type: e.type, at: e.at, actor: e.actor, detail: e.detail })),
-    });
-    res.setHeader('Content-Type', 'application/pdf');
-    res.setHeader('Content-Disposition', `attachment; filename="${pdf.filename || `${d.summary.reference}.pdf`}"`);
-    res.setHeader('Cache-Control', 'private, no-store');
-    res.send(Buffer.from(pdf.pdf));
-  });
-  return {
-    router,
-    openapi: {
-      '/api/transactions/{id}/certificate.pdf': {
-        get: {
-          summary: 'Certificate of completion (PDF) of an issued transaction',
-          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
-          responses: {
-            '200': {
-              description: 'The certificate PDF',
-              content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
-            },
-            '401': { $ref: '#/components/responses/Unauthorized' },
-            '404': { $ref: '#/components/responses/NotFound' },
-            '409': { $ref: '#/components/responses/Conflict' },
-          },
-        },
+  const certificate = defineRoute({
+    method: 'get',
+    path: '/api/transactions/{id}/certificate.pdf',
+    operationId: 'getCertificatePdf',
+    summary: 'Certificate of completion (PDF) of an issued transaction',
+    tags: ['Transactions'],
+    security: 'caller',
+    use: [requireCaller(ctx)],
+    params: transactionId,
+    invalidParams: () => new HttpError(404, 'no such transaction'),
+    responses: {
+      200: {
+        description: 'The certificate PDF',
+        content: { 'application/pdf': z.string().meta({ format: 'binary' }) },
+        headers: { 'Cache-Control': { description: 'private, no-store', schema: z.string(), required: true } },
       },
+      ...errorResponses(401, 404, 409),
     },
-  };
+    async handle({ params }, _req, res) {
+      const d = await ctx.transaction.getTransaction({ ownerId: callerOf(res).userId, id: Number(params.id) });
+      if (d.summary?.status !== 'ledger_issued')
+        throw new HttpError(409, 'the certificate is issued once every signer has passed verification');
+      const pdf = await ctx.ledger.renderCertificatePdf({
+        reference: d.summary.reference,
+        events: d.events.map((e) => ({ type: e.type, at: e.at, actor: e.actor, detail: e.detail })),
+      });
+      res.setHeader('Content-Type', 'application/pdf');
+      res.setHeader('Content-Disposition', `attachment; filename="${pdf.filename || `${d.summary.reference}.pdf`}"`);
+      res.setHeader('Cache-Control', 'private, no-store');
+      res.send(Buffer.from(pdf.pdf));
+      return undefined;
+    },
+  });
+  const router = Router();
+  mountRoutes(router, [certificate], { validateResponses: ctx.validateResponses });
+  return { router, routes: [certificate] };
 }

@@ -1,8 +1,25 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Router, type Response } from 'express';
+import { z } from 'zod';
 import { callerOf } from '../../auth.js';
 import type { GatewayContext, RouteModule } from '../../context.js';
+import { defineRoute, errorResponses, HEADERS, mountRoutes } from '../../route.js';
+
+const nullableTime = z.string().nullable().meta({ format: 'date-time' });
+const link = z.string().nullable().meta({ format: 'uri' });
+const accountSchema = z
+  .object({
+    plan: z.enum(['Free', 'Pro', 'Firm']),
+    monthly_limit: z.int(),
+    monthly_used: z.int(),
+    signature_credits: z.int(),
+    past_due: z.boolean(),
+    past_due_since: nullableTime,
+    grace_ends_at: nullableTime.meta({ description: 'When a past-due account is downgraded' }),
+    checkout: z.object({ pro: link, firm: link, credits: link }),
+  })
+  .meta({ id: 'Account' });
 
 /** The built pages (services/web/dist), same relative place from src/ and dist/. */
 const WEB_DIST = fileURLToPath(new URL('../../../../../web/dist/', import.meta.url));
@@ -16,24 +33,41 @@ const WEB_DIST = fileURLToPath(new URL('../../../../../web/dist/', import.meta.u
 export function dashboardRoutes(ctx: GatewayContext): RouteModule {
   const r = Router();
 
-  r.get('/api/admin/account', async (_req, res) => {
-    const a = await ctx.billing.getAccount({ userId: callerOf(res).userId });
-    res.setHeader('Cache-Control', 'no-store');
-    res.json({
-      plan: a.plan,
-      monthly_limit: a.monthlyLimit,
-      monthly_used: a.monthlyUsed,
-      signature_credits: a.signatureCredits,
-      past_due: a.pastDue,
-      past_due_since: a.pastDueSince || null,
-      grace_ends_at: a.downgradeAt || null,
-      checkout: {
-        pro: ctx.cfg.CHECKOUT_URL_PRO ?? null,
-        firm: ctx.cfg.CHECKOUT_URL_FIRM ?? null,
-        credits: ctx.cfg.CHECKOUT_URL_CREDITS ?? null,
-      },
-    });
+  const account = defineRoute({
+    method: 'get',
+    path: '/api/admin/account',
+    operationId: 'getAccount',
+    summary: 'The caller’s plan, this month’s usage, credits, past-due state and the checkout links',
+    description: 'For the dashboard’s billing page (session JWT only). A checkout link is null when it is not configured.',
+    tags: ['Dashboard'],
+    security: 'session',
+    responses: {
+      200: { description: 'The account', body: accountSchema, headers: { 'Cache-Control': HEADERS.cacheControl } },
+      ...errorResponses(401),
+    },
+    async handle(_input, _req, res) {
+      const a = await ctx.billing.getAccount({ userId: callerOf(res).userId });
+      res.setHeader('Cache-Control', 'no-store');
+      return {
+        status: 200 as const,
+        body: {
+          plan: a.plan as z.input<typeof accountSchema>['plan'],
+          monthly_limit: a.monthlyLimit,
+          monthly_used: a.monthlyUsed,
+          signature_credits: a.signatureCredits,
+          past_due: a.pastDue,
+          past_due_since: a.pastDueSince || null,
+          grace_ends_at: a.downgradeAt || null,
+          checkout: {
+            pro: ctx.cfg.CHECKOUT_URL_PRO ?? null,
+            firm: ctx.cfg.CHECKOUT_URL_FIRM ?? null,
+            credits: ctx.cfg.CHECKOUT_URL_CREDITS ?? null,
+          },
+        },
+      };
+    },
   });
+  mountRoutes(r, [account], { validateResponses: ctx.validateResponses });
 
   const page = (res: Response) => {
     res.setHeader(
@@ -53,52 +87,5 @@ export function dashboardRoutes(ctx: GatewayContext): RouteModule {
   r.get('/', (_req, res) => res.redirect(302, '/app'));
   r.get(['/app', '/app/*rest'], (_req, res) => page(res));
 
-  return {
-    router: r,
-    openapi: {
-      '/api/admin/account': {
-        get: {
-          tags: ['admin'],
-          summary: 'The caller’s plan, this month’s usage, credits, past-due state and the checkout links',
-          description: 'For the dashboard’s billing page. A checkout link is null when it is not configured.',
-          security: [{ bearer: [] }],
-          responses: {
-            '200': {
-              description: 'Account',
-              content: {
-                'application/json': {
-                  schema: {
-                    type: 'object',
-                    required: ['plan', 'monthly_limit', 'monthly_used', 'signature_credits', 'past_due', 'checkout'],
-                    properties: {
-                      plan: { type: 'string', enum: ['Free', 'Pro', 'Firm'] },
-                      monthly_limit: { type: 'integer' },
-                      monthly_used: { type: 'integer' },
-                      signature_credits: { type: 'integer' },
-                      past_due: { type: 'boolean' },
-                      past_due_since: { type: ['string', 'null'], format: 'date-time' },
-                      grace_ends_at: {
-                        type: ['string', 'null'],
-                        format: 'date-time',
-                        description: 'When a past-due account is downgraded',
-                      },
-                      checkout: {
-                        type: 'object',
-                        properties: {
-                          pro: { type: ['string', 'null'], format: 'uri' },
-                          firm: { type: ['string', 'null'], format: 'uri' },
-                          credits: { type: ['string', 'null'], format: 'uri' },
-                        },
-                      },
-                    },
-                  },
-                },
-              },
-            },
-            '401': { $ref: '#/components/responses/Unauthorized' },
-          },
-        },
-      },
-    },
-  };
+  return { router: r, routes: [account] };
 }

@@ -1,11 +1,34 @@
 import { Router, type Response } from 'express';
+import { z } from 'zod';
 import { RpcError } from '@signet/kit';
 import type { GatewayContext, RouteModule } from '../../context.js';
-import { badRequest, httpStatusOf } from '../../errors.js';
+import { httpStatusOf } from '../../errors.js';
+import { defineRoute, errorResponses, mountRoutes } from '../../route.js';
 import { verifyPageHtml, verifyPageScriptHash, verifyPageStyleHash } from './verify.page.js';
 
-const REFERENCE = /^[A-Z0-9]{2,8}-TX-\d{8}$/;
-const PREFIX = /^[0-9a-fA-F]{16}$/;
+const verifyParams = z.object({
+  label: z
+    .string()
+    .regex(/^[A-Z0-9]{2,8}-TX-\d{8}$/, 'label must be a certificate reference like ABC-TX-00000001')
+    .meta({ description: 'The certificate reference', example: 'SIG-TX-00000001' }),
+  hash: z
+    .string()
+    .regex(/^[0-9a-fA-F]{16}$/, 'hash must be the first 16 hexadecimal characters of the document SHA-256')
+    .meta({ description: 'The first 16 hexadecimal characters of the document SHA-256' }),
+});
+
+export const verificationSchema = z
+  .object({
+    valid: z.boolean(),
+    reference: z.string(),
+    signer_name: z.string(),
+    issuer_name: z.string().meta({ description: 'The issuing sender organisation' }),
+    verified_at: z.string().meta({ description: 'ISO 8601 UTC', format: 'date-time' }),
+    document_sha256_prefix: z.string(),
+    verification_mode: z.string(),
+    ledger_seal: z.string(),
+  })
+  .meta({ id: 'Verification' });
 
 /** A sealed certificate never changes, so a verdict can be kept; a miss is kept briefly (it may be issued soon). */
 const HIT_TTL_MS = 60_000;
@@ -45,42 +68,61 @@ export function verifyRoutes(ctx: GatewayContext): RouteModule {
     'result',
   ]);
 
-  r.get('/api/verify/:label/:hash', async (req, res) => {
-    const { label, hash } = req.params;
-    if (!REFERENCE.test(label)) throw badRequest('label must be a certificate reference like ABC-TX-00000001');
-    if (!PREFIX.test(hash)) throw badRequest('hash must be the first 16 hexadecimal characters of the document SHA-256');
-    const prefix = hash.toLowerCase();
-    const key = `${label}/${prefix}`;
-    const hit = cache.get(key);
-    if (hit) {
-      lookups.inc({ result: 'hit' });
-      return send(res, hit);
-    }
-    lookups.inc({ result: 'miss' });
-    try {
-      const result = await ctx.ledger.verifyCertificate({ reference: label, documentSha256Prefix: prefix });
-      const body = JSON.stringify({
-        valid: result.valid,
-        reference: result.reference,
-        signer_name: result.signerName,
-        issuer_name: result.issuerName,
-        verified_at: result.verifiedAt,
-        document_sha256_prefix: result.documentSha256Prefix,
-        verification_mode: result.verificationMode,
-        ledger_seal: result.ledgerSeal,
-      });
-      cache.set(key, 200, body);
-      send(res, { status: 200, body });
-    } catch (err) {
-      // An unknown reference and a wrong prefix are the same 404 (the ledger makes them so); keep it briefly.
-      if (err instanceof RpcError && httpStatusOf(err) === 404) {
-        const miss = { status: 404, body: JSON.stringify({ detail: err.details }) };
-        cache.set(key, miss.status, miss.body);
-        return send(res, miss);
+  const verify = defineRoute({
+    method: 'get',
+    path: '/api/verify/{label}/{hash}',
+    operationId: 'verifyCertificate',
+    summary: 'Verify a certificate by its reference and the first 16 hex characters of the document SHA-256',
+    description: 'Unknown references and wrong prefixes get the same 404. Answers are cached briefly by the gateway.',
+    tags: ['Verification'],
+    security: 'public',
+    params: verifyParams,
+    responses: {
+      200: {
+        description: 'The certificate verification result',
+        body: verificationSchema,
+        headers: { 'Cache-Control': { description: 'public, max-age=60', schema: z.string() } },
+      },
+      ...errorResponses(400, 404),
+    },
+    async handle({ params: { label, hash } }, _req, res) {
+      const prefix = hash.toLowerCase();
+      const key = `${label}/${prefix}`;
+      const hit = cache.get(key);
+      if (hit) {
+        lookups.inc({ result: 'hit' });
+        return void send(res, hit);
       }
-      throw err;
-    }
+      lookups.inc({ result: 'miss' });
+      try {
+        const result = await ctx.ledger.verifyCertificate({ reference: label, documentSha256Prefix: prefix });
+        const answer: z.input<typeof verificationSchema> = {
+          valid: result.valid,
+          reference: result.reference,
+          signer_name: result.signerName,
+          issuer_name: result.issuerName,
+          verified_at: result.verifiedAt,
+          document_sha256_prefix: result.documentSha256Prefix,
+          verification_mode: result.verificationMode,
+          ledger_seal: result.ledgerSeal,
+        };
+        if (ctx.validateResponses) verificationSchema.parse(answer);
+        const body = JSON.stringify(answer);
+        cache.set(key, 200, body);
+        send(res, { status: 200, body });
+      } catch (err) {
+        // An unknown reference and a wrong prefix are the same 404 (the ledger makes them so); keep it briefly.
+        if (err instanceof RpcError && httpStatusOf(err) === 404) {
+          const miss = { status: 404, body: JSON.stringify({ detail: err.details }) };
+          cache.set(key, miss.status, miss.body);
+          return void send(res, miss);
+        }
+        throw err;
+      }
+      return undefined;
+    },
   });
+  mountRoutes(r, [verify], { validateResponses: ctx.validateResponses });
 
   const csp = [
     "default-src 'none'",
@@ -100,28 +142,5 @@ export function verifyRoutes(ctx: GatewayContext): RouteModule {
     res.type('html').send(verifyPageHtml);
   });
 
-  return {
-    router: r,
-    openapi: {
-      '/api/verify/{label}/{hash}': {
-        get: {
-          summary: 'Verify a certificate by its reference and the first 16 hex characters of the document SHA-256',
-          description: 'Unknown references and wrong prefixes get the same 404. Answers are cached briefly by the gateway.',
-          security: [],
-          parameters: [
-            { name: 'label', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Z0-9]{2,8}-TX-\\d{8}$' } },
-            { name: 'hash', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9a-fA-F]{16}$' } },
-          ],
-          responses: {
-            '200': {
-              description: 'The certificate verification result',
-              content: { 'application/json': { schema: { $ref: '#/components/schemas/Verification' } } },
-            },
-            '400': { $ref: '#/components/responses/BadRequest' },
-            '404': { $ref: '#/components/responses/NotFound' },
-          },
-        },
-      },
-    },
-  };
+  return { router: r, routes: [verify] };
 }
