@@ -109,6 +109,18 @@ export const events = {
     producer: 'ledger',
     consumers: [transactionState],
   }),
+  erasureRequested: entry({
+    subject: 'signet.transaction.erasure.requested',
+    message: eventsV1.BiometricErasureRequested,
+    producer: 'transaction',
+    consumers: [{ service: 'ceremony', durable: 'ceremony-erasure-requested' }],
+  }),
+  mediaErased: entry({
+    subject: 'signet.ceremony.media.erased',
+    message: eventsV1.CaptureMediaErased,
+    producer: 'ceremony',
+    consumers: [{ service: 'transaction', durable: 'transaction-media-erased' }],
+  }),
 } as const;
 
 export type EventName = keyof typeof events;

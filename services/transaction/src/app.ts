@@ -24,6 +24,9 @@ import { LINK_MAIL_ACK_WAIT_MS, LINK_MAIL_DURABLE, linkMailConsumer } from './ev
 import { transactionMetrics } from './metrics.js';
 import { createObjectStore } from './store/object.store.js';
 import { createOrphanSweep } from './jobs/orphan.sweep.js';
+import { createErasureJob } from './jobs/biometric-erasure.job.js';
+import { erasureHandler } from './grpc/erasure.handler.js';
+import { MEDIA_ERASED_DURABLE, mediaErasedConsumer } from './events/media-erased.consumer.js';
 import { createTransactionRepository } from './store/transaction.repository.js';
 
 export type TransactionOptions = { logger?: Logger; ackWaitMs?: number };
@@ -31,7 +34,8 @@ export type TransactionOptions = { logger?: Logger; ackWaitMs?: number };
 /**
  * Starts the transaction service: gRPC (creation stream, reads, actions, token resolution, export),
  * the consumer of ceremony/biometrics/ledger events that moves the state, the consumer that mails
- * signing links, the outbox relay and the orphan-object sweep.
+ * signing links, the consumer that logs capture media erasures, the outbox relay, the orphan-object
+ * sweep and the biometric erasure job (docs/privacy.md).
  */
 export async function startTransaction(cfg: TransactionConfig, opts: TransactionOptions = {}) {
   const logger = opts.logger ?? createLogger('transaction', cfg.LOG_LEVEL);
@@ -50,10 +54,11 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
   const lock = createKeyedLock<number>();
   const outbox = createOutboxRelay(bus, [repo.model], { metrics, logger, lock, pollMs: 2000 });
   const clock = () => new Date();
+  const retention = { defaultDays: cfg.BIOMETRIC_RETENTION_DAYS, dayMs: cfg.BIOMETRIC_RETENTION_DAY_SECONDS * 1000 };
   const consumer = await startConsumer(
     bus,
     { durable: STATE_DURABLE, events: STATE_EVENTS, ackWaitMs: opts.ackWaitMs },
-    stateConsumer({ repo, tm, lock, outbox, clock }),
+    stateConsumer({ repo, tm, lock, outbox, clock, retention }),
     { metrics, logger },
   );
   const mailConsumer = await startConsumer(
@@ -62,6 +67,14 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
     linkMailConsumer({ repo, mailer, tm, logger, cfg }),
     { metrics, logger },
   );
+  const erasedConsumer = await startConsumer(
+    bus,
+    { durable: MEDIA_ERASED_DURABLE, events: [events.mediaErased], ackWaitMs: opts.ackWaitMs },
+    mediaErasedConsumer({ repo, lock, clock }),
+    { metrics, logger },
+  );
+  const erasureDeps = { repo, objects, tm, lock, outbox, clock, leaseMs: cfg.ERASURE_LEASE_MS };
+  const erasure = createErasureJob({ ...erasureDeps, logger, intervalMs: cfg.ERASURE_INTERVAL_MS });
   const orphans = createOrphanSweep({
     s3: objects.client,
     repo,
@@ -77,7 +90,7 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
     { name: 'nats', check: async () => bus.nc.flush() },
     { name: 's3', check: async () => void (await objects.client.bucketExists(cfg.BUCKET_DOCUMENTS)) },
   ];
-  const common = { repo, tm, logger, cfg, lock, outbox, clock };
+  const common = { repo, tm, logger, cfg, lock, outbox, clock, retention };
   const served = await serveGrpc({
     name: 'transaction',
     logger,
@@ -93,6 +106,7 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
           ...transactionHandlers(common),
           createTransaction: createTransactionHandler({ ...common, objects, billing, metrics }),
           exportTransactions: exportHandler(common),
+          eraseBiometrics: erasureHandler(erasureDeps),
           getSigningDocument: signingDocumentHandler({
             repo,
             s3: objects.client,
@@ -113,10 +127,13 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
     objects,
     outbox,
     orphans,
+    erasure,
     async stop() {
       await served.stop();
+      await erasure.stop();
       await consumer.stop();
       await mailConsumer.stop();
+      await erasedConsumer.stop();
       await orphans.stop();
       outbox.stop();
       billing.close();

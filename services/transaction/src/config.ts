@@ -23,5 +23,20 @@ export const transactionConfigSchema = baseSchema
     BUCKET_REFERENCES: z.string().default('signet-references'),
     BILLING_ADDR: env.grpcAddress,
     MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
+    /** Days biometric data is kept after a transaction ends, unless the account chose otherwise (docs/privacy.md). */
+    BIOMETRIC_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
+    /** The longest retention an account may choose; the default is clamped to it too. */
+    BIOMETRIC_RETENTION_MAX_DAYS: z.coerce.number().int().min(0).max(3650).default(365),
+    /** Tests only: the length of one retention "day" in seconds, to see the deletion happen. Refused in production. */
+    BIOMETRIC_RETENTION_DAY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(86_400),
+    /** How often the biometric erasure job looks for transactions whose retention has ended. */
+    ERASURE_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
+    /** How long a replica's claim on one transaction's erasure lasts before another may take it over. */
+    ERASURE_LEASE_MS: z.coerce.number().int().min(100).default(120_000),
+    NODE_ENV: z.string().optional(),
+  })
+  .refine((c) => !(c.BIOMETRIC_RETENTION_DAY_SECONDS !== 86_400 && c.NODE_ENV === 'production'), {
+    message: 'must not be set in production (it shortens the retention the consent states)',
+    path: ['BIOMETRIC_RETENTION_DAY_SECONDS'],
   });
 export type TransactionConfig = z.infer<typeof transactionConfigSchema>;

@@ -9,6 +9,8 @@ export type TransactionMetrics = {
   orphansRemoved: Counter<'bucket'>;
   orphanSweeps: Counter<'result'>;
   uploadsAborted: Counter<'bucket'>;
+  erasures: Counter<'reason'>;
+  erasureOverdue: Counter<never>;
 };
 
 /** The transaction service's domain instruments (declared in README.md). */
@@ -34,6 +36,16 @@ export function transactionMetrics(metrics: Metrics): TransactionMetrics {
       'signet_transaction_incomplete_uploads_aborted_total',
       'Multipart uploads begun before the orphan cutoff and never completed, aborted by the orphan sweep',
       ['bucket'],
+    ),
+    erasures: metrics.counter(
+      'signet_transaction_biometric_erasures_total',
+      'Transactions whose reference photo was erased and capture media erasure requested, by reason (retention, sender)',
+      ['reason'],
+    ),
+    erasureOverdue: metrics.counter(
+      'signet_transaction_erasure_overdue_total',
+      'Transactions found by the erasure job more than an hour past their retention (the job had not run or failed)',
+      [],
     ),
   };
 }

@@ -18,3 +18,8 @@ export const idempotencyMismatch = () =>
   conflict('Idempotency-Key was already used with a different request body', 'IDEMPOTENCY_KEY_REUSED');
 export const idempotencyInProgress = () =>
   conflict('a request with this Idempotency-Key is still in progress; retry later', 'IDEMPOTENCY_KEY_IN_PROGRESS');
+export const notPendingErasure = (status: string) =>
+  conflict(
+    `cannot erase the biometric data of a transaction that is ${status}: it is still needed to verify the signer; cancel it first`,
+    'TRANSACTION_PENDING',
+  );

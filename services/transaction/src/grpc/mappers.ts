@@ -51,7 +51,12 @@ export function toDetail(rec: TransactionRecord, mails: MailRecord[] = []): tran
 }
 
 /** What the ceremony needs of a signing link: the signer and the transaction's context. */
-export function toSigningContext(rec: TransactionRecord, signer: Signer): transactionV1.SigningContext {
+/** `defaultRetentionDays`: for records written before the retention was stored on them. */
+export function toSigningContext(
+  rec: TransactionRecord,
+  signer: Signer,
+  defaultRetentionDays: number,
+): transactionV1.SigningContext {
   return {
     transactionId: rec._id,
     signerIndex: signer.index,
@@ -67,5 +72,6 @@ export function toSigningContext(rec: TransactionRecord, signer: Signer): transa
     issuerName: rec.issuer_name,
     verificationMode: signer.verification_mode,
     attemptsLeft: signer.attempts_left,
+    retentionDays: rec.retention_days ?? defaultRetentionDays,
   };
 }

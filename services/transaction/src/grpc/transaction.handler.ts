@@ -43,7 +43,7 @@ export function transactionHandlers(deps: Deps) {
 
     async resolveSigningToken(req: transactionV1.ResolveSigningTokenRequest): Promise<transactionV1.SigningContext> {
       const { rec, signer } = await resolveSigningToken(deps, req.token);
-      return toSigningContext(rec, signer);
+      return toSigningContext(rec, signer, deps.retention?.defaultDays ?? 30);
     },
   };
 }

@@ -129,6 +129,10 @@ export function createObjectStore(cfg: S3Config & { BUCKET_DOCUMENTS: string; BU
     async removeReference(key: string): Promise<void> {
       await client.removeObject(cfg.BUCKET_REFERENCES, key).catch(() => undefined);
     },
+    /** Deletes a reference photo for good; a missing one is no error (S3 answers a delete of it with success). */
+    async deleteReference(key: string): Promise<void> {
+      await client.removeObject(cfg.BUCKET_REFERENCES, key);
+    },
     async removeDocument(key: string): Promise<void> {
       await client.removeObject(cfg.BUCKET_DOCUMENTS, key).catch(() => undefined);
     },

@@ -171,6 +171,44 @@ export function createTransactionRepository(conn: Connection) {
       return rec;
     },
 
+    // Biometric erasure (jobs/biometric-erasure.job.ts): due records, a claim per record, one completing write.
+    /** Ended transactions whose retention is over and whose biometric data is not yet erased, oldest due first. */
+    async dueForErasure(now: Date, limit: number): Promise<Pick<TransactionRecord, '_id' | 'biometrics_delete_after'>[]> {
+      return model
+        .find({ biometrics_delete_after: { $lte: now }, biometrics_erased_at: null }, { _id: 1, biometrics_delete_after: 1 })
+        .sort({ biometrics_delete_after: 1 })
+        .limit(limit)
+        .lean<Pick<TransactionRecord, '_id' | 'biometrics_delete_after'>[]>();
+    },
+    /**
+     * Claims a record's erasure for `lease` until `until`, unless it is erased or another claim still
+     * holds: one replica erases it, and a killed one's claim expires. The record as claimed, or null.
+     */
+    async claimErasure(id: number, lease: string, now: Date, until: Date): Promise<TransactionRecord | null> {
+      const doc = await model
+        .findOneAndUpdate(
+          { _id: id, biometrics_erased_at: null, $or: [{ erasure_lease_until: null }, { erasure_lease_until: { $lte: now } }] },
+          { $set: { erasure_lease: lease, erasure_lease_until: until } },
+          { new: true },
+        )
+        .lean<TransactionRecord & { outbox?: unknown }>();
+      if (!doc) return null;
+      const { outbox: _outbox, ...rec } = doc;
+      return rec;
+    },
+    /** Marks the claimed erasure done with its log entry and event; false when the claim was lost or it is done. */
+    async completeErasure(id: number, lease: string, at: Date, log: LogEntry, outbox: OutboxEntry[]): Promise<boolean> {
+      const r = await model.updateOne(
+        { _id: id, erasure_lease: lease, biometrics_erased_at: null },
+        {
+          $set: { biometrics_erased_at: at, reference_key: '', erasure_lease: null, erasure_lease_until: null },
+          $inc: { version: 1 },
+          $push: { log: { $each: [log] }, outbox: { $each: outbox } },
+        },
+      );
+      return r.modifiedCount === 1;
+    },
+
     /** Which of `keys` a transaction record points to through `field` (one query per batch). */
     async ownedKeys(field: 'document_key' | 'reference_key', keys: string[]): Promise<Set<string>> {
       if (!keys.length) return new Set();

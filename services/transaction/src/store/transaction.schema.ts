@@ -25,6 +25,15 @@ export type TransactionRecord = {
   last_resent_at: Date | null;
   /** Bumped by every update; transitions are conditional on it, so racing writers cannot both win. */
   version: number;
+  /** Days the biometric data is kept after the end (fixed at creation, stated in the consent; docs/privacy.md). */
+  retention_days?: number;
+  /** Set when the transaction ends: when its biometric data is due for erasure. */
+  biometrics_delete_after?: Date | null;
+  /** Set once the reference photo is erased and the capture media's erasure is requested. */
+  biometrics_erased_at?: Date | null;
+  /** The replica erasing it now, and until when its claim holds (a killed one's claim expires). */
+  erasure_lease?: string | null;
+  erasure_lease_until?: Date | null;
 };
 
 const signerSchema = new Schema(
@@ -68,6 +77,11 @@ export const transactionSchema = new Schema(
     verified_at: { type: Date, default: null },
     last_resent_at: { type: Date, default: null },
     version: { type: Number, default: 0 },
+    retention_days: { type: Number },
+    biometrics_delete_after: { type: Date, default: null },
+    biometrics_erased_at: { type: Date, default: null },
+    erasure_lease: { type: String, default: null },
+    erasure_lease_until: { type: Date, default: null },
     outbox: outboxField,
   },
   { collection: 'transactions', versionKey: false },
@@ -85,6 +99,8 @@ transactionSchema.index(...outboxIndex);
 // The orphan sweep asks which of a batch of stored object keys a record points to.
 transactionSchema.index({ document_key: 1 });
 transactionSchema.index({ reference_key: 1 });
+// The erasure job asks which ended transactions are due and not yet erased.
+transactionSchema.index({ biometrics_delete_after: 1, biometrics_erased_at: 1 });
 
 // Integer ids: one counter document per sequence, advanced with $inc (race-free across replicas).
 export const counterSchema = new Schema({ _id: String, seq: Number }, { collection: 'counters', versionKey: false });

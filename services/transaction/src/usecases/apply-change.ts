@@ -1,6 +1,7 @@
 import { contention, type KeyedLock, type OutboxRelay } from '@signet/kit';
 import { transactionNotFound } from '../domain/errors.js';
-import type { Change, TxState } from '../domain/transaction.js';
+import { erasureDue } from '../domain/retention.js';
+import { isPending, type Change, type TxState } from '../domain/transaction.js';
 import { changeOutbox } from '../events/transaction.publisher.js';
 import type { TransactionMetrics } from '../metrics.js';
 import type { TransactionRecord, TransactionRepository } from '../store/transaction.repository.js';
@@ -12,6 +13,8 @@ export type ChangeDeps = {
   lock: KeyedLock<number>;
   outbox: Pick<OutboxRelay<number>, 'flush'>;
   clock: () => Date;
+  /** Retention of records written before it was stored, and the length of a retention day (shortened in tests). */
+  retention?: { defaultDays: number; dayMs: number };
 };
 
 /** The transaction to change; with `ownerId`, only that owner's (another owner's is NOT_FOUND). */
@@ -52,6 +55,11 @@ export function applyChange(deps: ChangeDeps, target: ChangeTarget, compute: Com
       if (change.certificateIssued) set.certificate_issued = true;
       if (change.nowVerified) set.verified_at = now;
       if (change.reminder) set.last_resent_at = change.reminder.at;
+      // The end starts the biometric retention period (docs/privacy.md).
+      if (isPending(rec.status) && !isPending(change.status) && !rec.biometrics_delete_after) {
+        const r = deps.retention ?? { defaultDays: 30, dayMs: 86_400_000 };
+        set.biometrics_delete_after = erasureDue(now, rec.retention_days ?? r.defaultDays, r.dayMs);
+      }
       const log = [...change.log];
       if (change.status !== rec.status)
         log.push({

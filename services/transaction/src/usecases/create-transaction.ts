@@ -14,6 +14,7 @@ import {
   type CreationFields,
 } from '../domain/creation.js';
 import { documentTooLarge, fieldInvalid, idempotencyInProgress, idempotencyMismatch } from '../domain/errors.js';
+import { retentionDays } from '../domain/retention.js';
 import { newSigner } from '../domain/transaction.js';
 import { creationOutbox } from '../events/transaction.publisher.js';
 import type { TransactionMetrics } from '../metrics.js';
@@ -26,7 +27,13 @@ export type CreateDeps = {
   repo: TransactionRepository;
   objects: ObjectStore;
   billing: ServiceClient<billingV1.BillingServiceClient>;
-  cfg: { PUBLIC_BASE_URL: string; REFERENCE_PREFIX: string; MAX_ATTEMPTS: number };
+  cfg: {
+    PUBLIC_BASE_URL: string;
+    REFERENCE_PREFIX: string;
+    MAX_ATTEMPTS: number;
+    BIOMETRIC_RETENTION_DAYS: number;
+    BIOMETRIC_RETENTION_MAX_DAYS: number;
+  };
   tm: Pick<TransactionMetrics, 'transitions'>;
   logger: Logger;
   lock: KeyedLock<number>;
@@ -253,6 +260,9 @@ function newRecord(
     verified_at: null,
     last_resent_at: null,
     version: 0,
+    retention_days: retentionDays(undefined, deps.cfg.BIOMETRIC_RETENTION_DAYS, deps.cfg.BIOMETRIC_RETENTION_MAX_DAYS),
+    biometrics_delete_after: null,
+    biometrics_erased_at: null,
   };
 }
 

@@ -241,6 +241,30 @@ export interface UserCreated {
   orgName: string;
 }
 
+/**
+ * signet.transaction.erasure.requested: a transaction's biometric data is to be erased now, because
+ * its retention period ended (reason "retention") or its owner asked (reason "sender").
+ */
+export interface BiometricErasureRequested {
+  eventId: string;
+  occurredAt: string;
+  transactionId: number;
+  reason: string;
+}
+
+/**
+ * signet.ceremony.media.erased: one signer's capture videos and frames were deleted. Object keys go
+ * out only as their SHA-256.
+ */
+export interface CaptureMediaErased {
+  eventId: string;
+  occurredAt: string;
+  transactionId: number;
+  signerIndex: number;
+  reason: string;
+  keySha256: string[];
+}
+
 function createBaseChallenge(): Challenge {
   return {
     words: [],
@@ -2496,6 +2520,212 @@ export const UserCreated: MessageFns<UserCreated> = {
     message.userId = object.userId ?? "";
     message.email = object.email ?? "";
     message.orgName = object.orgName ?? "";
+    return message;
+  },
+};
+
+function createBaseBiometricErasureRequested(): BiometricErasureRequested {
+  return { eventId: "", occurredAt: "", transactionId: 0, reason: "" };
+}
+
+export const BiometricErasureRequested: MessageFns<BiometricErasureRequested> = {
+  encode(message: BiometricErasureRequested, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.eventId !== "") {
+      writer.uint32(10).string(message.eventId);
+    }
+    if (message.occurredAt !== "") {
+      writer.uint32(18).string(message.occurredAt);
+    }
+    if (message.transactionId !== 0) {
+      writer.uint32(24).int64(message.transactionId);
+    }
+    if (message.reason !== "") {
+      writer.uint32(34).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BiometricErasureRequested {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBiometricErasureRequested();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.eventId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.occurredAt = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.transactionId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<BiometricErasureRequested>): BiometricErasureRequested {
+    return BiometricErasureRequested.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BiometricErasureRequested>): BiometricErasureRequested {
+    const message = createBaseBiometricErasureRequested();
+    message.eventId = object.eventId ?? "";
+    message.occurredAt = object.occurredAt ?? "";
+    message.transactionId = object.transactionId ?? 0;
+    message.reason = object.reason ?? "";
+    return message;
+  },
+};
+
+function createBaseCaptureMediaErased(): CaptureMediaErased {
+  return { eventId: "", occurredAt: "", transactionId: 0, signerIndex: 0, reason: "", keySha256: [] };
+}
+
+export const CaptureMediaErased: MessageFns<CaptureMediaErased> = {
+  encode(message: CaptureMediaErased, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.eventId !== "") {
+      writer.uint32(10).string(message.eventId);
+    }
+    if (message.occurredAt !== "") {
+      writer.uint32(18).string(message.occurredAt);
+    }
+    if (message.transactionId !== 0) {
+      writer.uint32(24).int64(message.transactionId);
+    }
+    if (message.signerIndex !== 0) {
+      writer.uint32(32).int32(message.signerIndex);
+    }
+    if (message.reason !== "") {
+      writer.uint32(42).string(message.reason);
+    }
+    for (const v of message.keySha256) {
+      writer.uint32(50).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CaptureMediaErased {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCaptureMediaErased();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.eventId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.occurredAt = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.transactionId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.signerIndex = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.keySha256.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<CaptureMediaErased>): CaptureMediaErased {
+    return CaptureMediaErased.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CaptureMediaErased>): CaptureMediaErased {
+    const message = createBaseCaptureMediaErased();
+    message.eventId = object.eventId ?? "";
+    message.occurredAt = object.occurredAt ?? "";
+    message.transactionId = object.transactionId ?? 0;
+    message.signerIndex = object.signerIndex ?? 0;
+    message.reason = object.reason ?? "";
+    message.keySha256 = object.keySha256?.map((e) => e) || [];
     return message;
   },
 };

@@ -27,6 +27,11 @@ export const protobufPackage = "signet.transaction.v1";
 
 export const protobufFileName = "signet/transaction/v1/transaction.proto";
 
+export interface EraseBiometricsResponse {
+  /** False when the transaction's biometric data had already been erased. */
+  erased: boolean;
+}
+
 export interface TransactionSummary {
   id: number;
   token: string;
@@ -112,6 +117,8 @@ export interface SigningContext {
   issuerName: string;
   verificationMode: string;
   attemptsLeft: number;
+  /** Days the biometric data is kept after the transaction ends (shown in the consent text). */
+  retentionDays: number;
 }
 
 export interface CreateTransactionBegin {
@@ -160,6 +167,61 @@ export interface DocumentChunk {
   name: string;
   size: number;
 }
+
+function createBaseEraseBiometricsResponse(): EraseBiometricsResponse {
+  return { erased: false };
+}
+
+export const EraseBiometricsResponse: MessageFns<EraseBiometricsResponse> = {
+  encode(message: EraseBiometricsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.erased !== false) {
+      writer.uint32(8).bool(message.erased);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EraseBiometricsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEraseBiometricsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.erased = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<EraseBiometricsResponse>): EraseBiometricsResponse {
+    return EraseBiometricsResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<EraseBiometricsResponse>): EraseBiometricsResponse {
+    const message = createBaseEraseBiometricsResponse();
+    message.erased = object.erased ?? false;
+    return message;
+  },
+};
 
 function createBaseTransactionSummary(): TransactionSummary {
   return {
@@ -1020,6 +1082,7 @@ function createBaseSigningContext(): SigningContext {
     issuerName: "",
     verificationMode: "",
     attemptsLeft: 0,
+    retentionDays: 0,
   };
 }
 
@@ -1066,6 +1129,9 @@ export const SigningContext: MessageFns<SigningContext> = {
     }
     if (message.attemptsLeft !== 0) {
       writer.uint32(112).int32(message.attemptsLeft);
+    }
+    if (message.retentionDays !== 0) {
+      writer.uint32(120).int32(message.retentionDays);
     }
     return writer;
   },
@@ -1195,6 +1261,14 @@ export const SigningContext: MessageFns<SigningContext> = {
             message.attemptsLeft = reader.int32();
             continue;
           }
+          case 15: {
+            if (tag !== 120) {
+              break;
+            }
+
+            message.retentionDays = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1226,6 +1300,7 @@ export const SigningContext: MessageFns<SigningContext> = {
     message.issuerName = object.issuerName ?? "";
     message.verificationMode = object.verificationMode ?? "";
     message.attemptsLeft = object.attemptsLeft ?? 0;
+    message.retentionDays = object.retentionDays ?? 0;
     return message;
   },
 };
@@ -1873,6 +1948,23 @@ export const TransactionServiceService = {
     responseSerialize: (value: DocumentChunk): Buffer => Buffer.from(DocumentChunk.encode(value).finish()),
     responseDeserialize: (value: Buffer): DocumentChunk => DocumentChunk.decode(value),
   },
+  /**
+   * Erases a finished transaction's biometric data now (the owner's request): the reference photo
+   * before the answer, the capture media through signet.transaction.erasure.requested. NOT_FOUND
+   * for another owner's transaction, FAILED_PRECONDITION while it is pending; a second call changes
+   * nothing.
+   */
+  eraseBiometrics: {
+    path: "/signet.transaction.v1.TransactionService/EraseBiometrics" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: TransactionActionRequest): Buffer =>
+      Buffer.from(TransactionActionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): TransactionActionRequest => TransactionActionRequest.decode(value),
+    responseSerialize: (value: EraseBiometricsResponse): Buffer =>
+      Buffer.from(EraseBiometricsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): EraseBiometricsResponse => EraseBiometricsResponse.decode(value),
+  },
 } as const;
 
 export interface TransactionServiceServer extends UntypedServiceImplementation {
@@ -1896,6 +1988,13 @@ export interface TransactionServiceServer extends UntypedServiceImplementation {
    * (NOT_FOUND exactly when ResolveSigningToken is). The first chunk carries the name and size.
    */
   getSigningDocument: handleServerStreamingCall<ResolveSigningTokenRequest, DocumentChunk>;
+  /**
+   * Erases a finished transaction's biometric data now (the owner's request): the reference photo
+   * before the answer, the capture media through signet.transaction.erasure.requested. NOT_FOUND
+   * for another owner's transaction, FAILED_PRECONDITION while it is pending; a second call changes
+   * nothing.
+   */
+  eraseBiometrics: handleUnaryCall<TransactionActionRequest, EraseBiometricsResponse>;
 }
 
 export interface TransactionServiceClient extends Client {
@@ -2020,6 +2119,27 @@ export interface TransactionServiceClient extends Client {
     metadata?: Metadata,
     options?: Partial<CallOptions>,
   ): ClientReadableStream<DocumentChunk>;
+  /**
+   * Erases a finished transaction's biometric data now (the owner's request): the reference photo
+   * before the answer, the capture media through signet.transaction.erasure.requested. NOT_FOUND
+   * for another owner's transaction, FAILED_PRECONDITION while it is pending; a second call changes
+   * nothing.
+   */
+  eraseBiometrics(
+    request: TransactionActionRequest,
+    callback: (error: ServiceError | null, response: EraseBiometricsResponse) => void,
+  ): ClientUnaryCall;
+  eraseBiometrics(
+    request: TransactionActionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: EraseBiometricsResponse) => void,
+  ): ClientUnaryCall;
+  eraseBiometrics(
+    request: TransactionActionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: EraseBiometricsResponse) => void,
+  ): ClientUnaryCall;
 }
 
 export const TransactionServiceClient = makeGenericClientConstructor(

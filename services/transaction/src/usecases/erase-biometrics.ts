@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import type { KeyedLock, OutboxRelay } from '@signet/kit';
+import { notPendingErasure, transactionNotFound } from '../domain/errors.js';
+import { referenceErasedEntry, type ErasureReason } from '../domain/retention.js';
+import { isPending } from '../domain/transaction.js';
+import { erasureRequested } from '../events/erasure.publisher.js';
+import type { TransactionMetrics } from '../metrics.js';
+import type { ObjectStore } from '../store/object.store.js';
+import type { TransactionRepository } from '../store/transaction.repository.js';
+
+export type ErasureDeps = {
+  repo: Pick<TransactionRepository, 'claimErasure' | 'completeErasure'>;
+  objects: Pick<ObjectStore, 'deleteReference'>;
+  tm: Pick<TransactionMetrics, 'erasures'>;
+  lock: KeyedLock<number>;
+  outbox: Pick<OutboxRelay<number>, 'flush'>;
+  clock: () => Date;
+  /** How long a claim on one record holds (a replica killed mid-erasure leaves it to expire). */
+  leaseMs: number;
+};
+
+/**
+ * Erases one transaction's biometric data: claims it in the store (one replica at a time), deletes
+ * the reference photo (deleting a missing object is no error, so a retry after a crash is harmless),
+ * then in one update marks it erased, clears the key, appends the log entry and the outbox event
+ * that has the ceremony delete the capture media. 'claimed-elsewhere' when another claim holds or it
+ * is already erased; a failure leaves the claim to expire and the next pass to finish.
+ */
+export async function eraseTransactionBiometrics(
+  deps: ErasureDeps,
+  id: number,
+  reason: ErasureReason,
+): Promise<'erased' | 'claimed-elsewhere'> {
+  const lease = randomUUID();
+  const now = deps.clock();
+  const rec = await deps.repo.claimErasure(id, lease, now, new Date(now.getTime() + deps.leaseMs));
+  if (!rec) return 'claimed-elsewhere';
+  if (rec.reference_key) await deps.objects.deleteReference(rec.reference_key);
+  const done = await deps.lock(id, async () => {
+    const ok = await deps.repo.completeErasure(
+      id,
+      lease,
+      deps.clock(),
+      referenceErasedEntry(rec.reference_key, reason, deps.clock()),
+      [erasureRequested(id, reason)],
+    );
+    if (ok) await deps.outbox.flush(id);
+    return ok;
+  });
+  if (!done) return 'claimed-elsewhere';
+  deps.tm.erasures.inc({ reason });
+  return 'erased';
+}
+
+/**
+ * The owner's request (DELETE /api/transactions/{id}/biometrics): another owner's is NOT_FOUND, a
+ * pending one FAILED_PRECONDITION (its media are still needed), an erased one changes nothing.
+ * True when this call erased it.
+ */
+export async function eraseOnRequest(
+  deps: ErasureDeps & { repo: Pick<TransactionRepository, 'findOwned'> },
+  req: { ownerId: string; id: number },
+): Promise<boolean> {
+  const rec = req.ownerId && req.id > 0 ? await deps.repo.findOwned(req.ownerId, req.id) : null;
+  if (!rec) throw transactionNotFound();
+  if (isPending(rec.status)) throw notPendingErasure(rec.status);
+  if (rec.biometrics_erased_at) return false;
+  return (await eraseTransactionBiometrics(deps, rec._id, 'sender')) === 'erased';
+}
