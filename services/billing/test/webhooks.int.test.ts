@@ -225,6 +225,42 @@ describe('POST /api/webhooks/dodo through gateway → billing', () => {
     expect(recorded.map((d) => d['result']).sort()).toEqual(['ignored', 'unmatched']);
   });
 
+  it('holds a payment for a user billing does not know yet and applies it, once, when user.created arrives', async () => {
+    // A sender who pays right after signing up: the provider's webhook can beat identity's event.
+    const unknownUser = async () => {
+      const userId = `u${randomBytes(6).toString('hex')}`;
+      const u = { userId, email: `${userId}@example.com` };
+      const paid = await deliver('payment.succeeded', payment(u, { product_cart: [{ product_id: 'prod_credits10', quantity: 2 }] }));
+      expect(paid.result).toBe('unmatched');
+      return u;
+    };
+    const announce = async (u: { userId: string; email: string }) => {
+      const eventId = randomUUID();
+      await publishEvent(bus, events.userCreated, {
+        eventId,
+        payload: eventsV1.UserCreated.encode({
+          eventId,
+          occurredAt: new Date().toISOString(),
+          userId: u.userId,
+          email: u.email,
+          orgName: 'Acme',
+        }).finish(),
+      });
+    };
+    const u = await unknownUser();
+    await announce(u);
+    await eventually(async () => (await account(u.userId)).signatureCredits === 20);
+    // A second announcement (a redelivery, or identity replaying) applies nothing twice. The
+    // consumer handles one event at a time in order: once a later user's held payment is applied,
+    // the second announcement has been handled.
+    await announce(u);
+    const later = await unknownUser();
+    await announce(later);
+    await eventually(async () => (await account(later.userId)).signatureCredits === 20);
+    expect(await account(u.userId)).toMatchObject({ signatureCredits: 20 });
+    expect(await db.collection('webhook_deliveries').countDocuments({ result: 'unmatched', 'held_for.user_id': u.userId })).toBe(0);
+  });
+
   it('answers 401 and stores nothing for a body one space off, a 301 s old timestamp, or no signature', async () => {
     const u = await newUser();
     const body = envelope('payment.succeeded', payment(u, { product_cart: [{ product_id: 'prod_credits10', quantity: 1 }] }));

@@ -16,6 +16,8 @@ export type Delivery = {
   done_at: Date | null;
   /** The verified body as received, for audit and replay. */
   body: string;
+  /** An unmatched delivery's user id and email (lower case), held until that user is known. */
+  held_for?: { user_id: string | null; email: string | null } | null;
 };
 
 /**
@@ -36,6 +38,7 @@ const deliverySchema = new Schema(
     received_at: { type: Date, required: true },
     done_at: { type: Date, default: null },
     body: { type: String, required: true },
+    held_for: { type: { user_id: String, email: String }, default: null, _id: false },
   },
   { collection: 'webhook_deliveries', versionKey: false },
 );
@@ -62,8 +65,19 @@ export function createDeliveryRepository(conn: Connection) {
         throw err;
       }
     },
-    async finish(webhookId: string, f: { result: string; outcome: string | null; user_id: string | null }): Promise<void> {
-      await model.updateOne({ webhook_id: webhookId }, { $set: { ...f, state: 'done', done_at: new Date() } });
+    async finish(
+      webhookId: string,
+      f: { result: string; outcome: string | null; user_id: string | null; held_for?: Delivery['held_for'] },
+    ): Promise<void> {
+      await model.updateOne({ webhook_id: webhookId }, { $set: { held_for: null, ...f, state: 'done', done_at: new Date() } });
+    },
+    /** Unmatched deliveries held for this user id or email, oldest event first. */
+    async heldFor(userId: string, email: string): Promise<Delivery[]> {
+      const found = await model
+        .find({ result: 'unmatched', $or: [{ 'held_for.user_id': userId }, { 'held_for.email': email.trim().toLowerCase() }] }, { _id: 0 })
+        .lean<Delivery[]>();
+      const at = (d: Delivery) => (d.event_at ?? d.received_at).getTime();
+      return found.sort((a, b) => at(a) - at(b));
     },
     count: (filter: Record<string, unknown> = {}) => model.countDocuments(filter),
   };

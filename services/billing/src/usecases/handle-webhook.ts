@@ -23,7 +23,7 @@ export type HandleWebhookDeps = Pick<
 };
 
 /** Our metadata's user id when billing knows it (directory or account), else the customer's email in the directory. */
-async function resolveUser(deps: HandleWebhookDeps, ev: WebhookEvent): Promise<string | null> {
+export async function resolveUser(deps: Pick<HandleWebhookDeps, 'users' | 'accounts'>, ev: WebhookEvent): Promise<string | null> {
   const md = metadataOf(ev);
   if (md.userId && (await deps.users.exists(md.userId))) return md.userId;
   if (md.userId && (await deps.accounts.latest(md.userId))) return md.userId;
@@ -31,7 +31,11 @@ async function resolveUser(deps: HandleWebhookDeps, ev: WebhookEvent): Promise<s
   return null;
 }
 
-function apply(deps: HandleWebhookDeps, ev: WebhookEvent, userId: string): Promise<Applied> {
+export function applyEvent(
+  deps: Pick<HandleWebhookDeps, 'change' | 'catalog' | 'graceMs'>,
+  ev: WebhookEvent,
+  userId: string,
+): Promise<Applied> {
   const plan = metadataOf(ev).plan;
   if (ev.kind === 'payment')
     return deps.change(userId, (a) => applyPayment(a, ev.payment, { catalog: deps.catalog, metadataPlan: plan }), ev.type);
@@ -106,12 +110,21 @@ export async function handleWebhook(
   }
   const userId = await resolveUser(deps, ev);
   if (!userId) {
-    await deps.deliveries.finish(headers.id, { result: 'unmatched', outcome: null, user_id: null });
+    // Billing learns of users from identity's user.created, which may arrive after a payment made
+    // right after sign-up: the delivery is held and applied when that user appears
+    // (apply-held-deliveries.ts), not dropped.
+    const md = metadataOf(ev);
+    await deps.deliveries.finish(headers.id, {
+      result: 'unmatched',
+      outcome: null,
+      user_id: null,
+      held_for: md.userId || md.email ? { user_id: md.userId, email: md.email } : null,
+    });
     results.inc({ result: 'unmatched' });
-    deps.logger.info({ webhook_type: ev.type }, 'webhook matched no user; recorded');
+    deps.logger.info({ webhook_type: ev.type }, 'webhook matched no user; held until the user is known');
     return 'unmatched';
   }
-  const applied = await apply(deps, ev, userId);
+  const applied = await applyEvent(deps, ev, userId);
   await deps.deliveries.finish(headers.id, { result: 'processed', outcome: applied.outcome, user_id: userId });
   deps.metrics.webhookEffects.inc({ kind: ev.kind, outcome: applied.outcome });
   results.inc({ result: fresh ? 'processed' : 'reprocessed' });
