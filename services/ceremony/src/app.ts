@@ -19,7 +19,9 @@ import type { CeremonyConfig } from './config.js';
 import { verdictConsumer } from './events/verdict.consumer.js';
 import { signingTokensOver } from './grpc/transaction.client.js';
 import { createOrphanSweep } from './jobs/orphan.sweep.js';
-import { ceremonyMetrics } from './metrics.js';
+import { createErasureJob } from './jobs/biometric-erasure.job.js';
+import { ERASURE_DURABLE, erasureConsumer } from './events/erasure.consumer.js';
+import { ceremonyMetrics, erasureMetrics } from './metrics.js';
 import { ceremonyHandlers, RAW_RPCS } from './server.js';
 import { createCaptureObjects } from './store/capture.objects.js';
 import { createCredentialRepository } from './store/credential.repository.js';
@@ -30,8 +32,9 @@ import { createWebauthnChallengeRepository } from './store/webauthn-challenge.re
 import type { CeremonyDeps } from './usecases/deps.js';
 
 /**
- * Starts the ceremony service: gRPC, ops, the outbox relay, the biometrics verdict consumer and the
- * sweep of orphan capture objects.
+ * Starts the ceremony service: gRPC, ops, the outbox relay, the biometrics verdict consumer, the
+ * sweep of orphan capture objects, and the erasure of capture media with its consumer and daily
+ * reconciliation (docs/privacy.md).
  */
 export async function startCeremony(cfg: CeremonyConfig, opts: { logger?: Logger } = {}) {
   const logger = opts.logger ?? createLogger('ceremony', cfg.LOG_LEVEL);
@@ -89,6 +92,27 @@ export async function startCeremony(cfg: CeremonyConfig, opts: { logger?: Logger
     logger,
   });
   if (cfg.ORPHAN_SWEEP_INTERVAL_MS > 0) orphans.start(cfg.ORPHAN_SWEEP_INTERVAL_MS);
+  const em = erasureMetrics(metrics);
+  const erasure = createErasureJob({
+    sessions,
+    captures: deps.captures,
+    s3,
+    bucket: cfg.BUCKET_CAPTURES,
+    logger,
+    now: Date.now,
+    onOutbox: relay.kick,
+    onErased: (n, reason) => em.erased.inc({ reason }, n),
+    onOverdue: (n) => em.overdue.inc(n),
+    leaseMs: cfg.ERASURE_LEASE_MS,
+    intervalMs: cfg.ERASURE_INTERVAL_MS,
+    reconcileIntervalMs: cfg.ERASURE_RECONCILE_INTERVAL_MS,
+  });
+  const erasureRequests = await startConsumer(
+    bus,
+    { durable: ERASURE_DURABLE, events: [events.erasureRequested] },
+    erasureConsumer({ sessions, now: Date.now, onRequested: () => void erasure.run() }),
+    { metrics, logger },
+  );
   const checks = [
     { name: 'mongo', check: () => pingMongo(conn) },
     { name: 'nats', check: async () => bus.nc.flush() },
@@ -110,10 +134,13 @@ export async function startCeremony(cfg: CeremonyConfig, opts: { logger?: Logger
     opsPort: served.opsPort,
     metrics,
     orphans,
+    erasure,
     async stop() {
       await served.stop();
       await orphans.stop();
+      await erasure.stop();
       await consumer.stop();
+      await erasureRequests.stop();
       relay.stop();
       transaction.close();
       await bus.nc.drain();

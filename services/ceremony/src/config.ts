@@ -30,6 +30,12 @@ export const ceremonyConfigSchema = baseSchema
      * can pre-render a camera feed. Refused when NODE_ENV is production.
      */
     CHALLENGE_TEST_SEED: z.string().min(16).optional(),
+    /** How often the erasure job looks for sessions whose capture media are to be erased (also woken by each request). */
+    ERASURE_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
+    /** How long a replica's claim on one session's erasure lasts before another may take it over. */
+    ERASURE_LEASE_MS: z.coerce.number().int().min(100).default(120_000),
+    /** How often the reconciliation lists the captures bucket for objects past their erasure (0: never). */
+    ERASURE_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(0).default(86_400_000),
     NODE_ENV: z.string().optional(),
   })
   .refine((c) => !(c.CHALLENGE_TEST_SEED && c.NODE_ENV === 'production'), {

@@ -44,6 +44,23 @@ export function ceremonyMetrics(metrics: Metrics): CeremonyMetrics {
   };
 }
 
+export type ErasureMetrics = { erased: CounterOf; overdue: CounterOf };
+
+/** The erasure job's instruments (jobs/biometric-erasure.job.ts). */
+export function erasureMetrics(metrics: Metrics): ErasureMetrics {
+  return {
+    erased: metrics.counter(
+      'signet_ceremony_biometric_objects_erased_total',
+      'Capture videos and frames deleted by the erasure job, by reason (retention, sender)',
+      ['reason'],
+    ),
+    overdue: metrics.counter(
+      'signet_ceremony_erasure_overdue_objects_total',
+      'Capture objects the daily reconciliation found still stored past their erasure, and deleted (the job had failed)',
+    ),
+  };
+}
+
 export type OrphanSweepMetrics = { removed: CounterOf; runs: CounterOf; aborted: CounterOf };
 
 /** The orphan sweep's instruments (jobs/orphan.sweep.ts). */

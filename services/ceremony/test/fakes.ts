@@ -42,6 +42,7 @@ export function signingContext(over: Partial<SigningContext> = {}): SigningConte
     documentName: 'contract.pdf',
     documentSha256: 'a'.repeat(64),
     referenceKey: '42/0/reference.jpg',
+    retentionDays: 30,
     attestationType: 'signature',
     issuerName: 'Engines Ltd',
     verificationMode: 'biometric',

@@ -16,9 +16,22 @@ export type Session = {
   captures: CaptureRecord[];
   webauthn: WebauthnRecord | null;
   forensic_batches: number;
+  /** Set when the transaction asks for the capture media to be erased; erased_at once they are. */
+  erasure?: Erasure | null;
+  erased_at?: Date | null;
 };
 
-export type Consent = { text_version: string; at: Date; ip: string; user_agent: string };
+export type Consent = {
+  text_version: string;
+  /** The retention the accepted text stated (absent on consents recorded before it was stated). */
+  retention_days?: number;
+  at: Date;
+  ip: string;
+  user_agent: string;
+};
+
+/** Why a session's capture media are erased (the transaction's request): its retention ended, or the sender asked. */
+export type Erasure = { reason: string; requested_at: Date };
 
 export type CaptureRecord = {
   capture_id: string;

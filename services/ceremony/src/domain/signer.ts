@@ -15,6 +15,8 @@ export type SigningContext = {
   issuerName: string;
   verificationMode: string;
   attemptsLeft: number;
+  /** Days the biometric data is kept after the transaction ends (stated in the consent text). */
+  retentionDays: number;
 };
 
 export type Step = 'consent' | 'challenge' | 'verifying' | 'passed' | 'failed';

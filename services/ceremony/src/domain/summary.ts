@@ -1,4 +1,4 @@
-import { attestationText, CONSENT_TEXT, CONSENT_TEXT_VERSION } from './attestation.js';
+import { attestationText, consentText, CONSENT_TEXT_VERSION } from './attestation.js';
 import { MAX_DRAWS_PER_ATTEMPT } from './challenge.js';
 import { redoSteps, type RedoStep } from './redo.js';
 import type { Session } from './session.js';
@@ -21,7 +21,7 @@ export function summarize(ctx: SigningContext, session: Session) {
     webauthnOffered: true,
     outcome: last?.outcome ? last.outcome.toLowerCase() : '',
     consentTextVersion: CONSENT_TEXT_VERSION,
-    consentText: CONSENT_TEXT,
+    consentText: consentText(ctx.retentionDays),
     attempt: session.attempt,
     webauthnDone,
     verificationMode: last?.verification_mode ?? ctx.verificationMode,

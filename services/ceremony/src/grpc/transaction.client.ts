@@ -28,6 +28,7 @@ export function signingTokensOver(client: ServiceClient<transactionV1.Transactio
         issuerName: ctx.issuerName,
         verificationMode: ctx.verificationMode,
         attemptsLeft: ctx.attemptsLeft,
+        retentionDays: ctx.retentionDays,
       };
     },
   };

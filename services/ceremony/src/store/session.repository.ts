@@ -20,6 +20,10 @@ const sessionSchema = new Schema(
     captures: { type: [Object], default: [] },
     webauthn: { type: Object, default: null },
     forensic_batches: { type: Number, default: 0 },
+    erasure: { type: Object, default: null },
+    erased_at: { type: Date, default: null },
+    erasure_lease: { type: String, default: null },
+    erasure_lease_until: { type: Date, default: null },
     outbox: outboxField,
   },
   { versionKey: false, minimize: false },
@@ -27,6 +31,8 @@ const sessionSchema = new Schema(
 // The verdict consumer finds a session by its transaction and signer (also the _id, but explicit).
 sessionSchema.index({ transaction_id: 1, signer_index: 1 }, { unique: true });
 sessionSchema.index(...outboxIndex);
+// The erasure job asks which sessions have an erasure requested and not done.
+sessionSchema.index({ erased_at: 1, 'erasure.requested_at': 1 });
 
 export function createSessionRepository(conn: Connection) {
   const model = conn.model('Session', sessionSchema, 'sessions');
@@ -43,6 +49,8 @@ export function createSessionRepository(conn: Connection) {
       captures: s.captures ?? [],
       webauthn: s.webauthn ?? null,
       forensic_batches: s.forensic_batches ?? 0,
+      erasure: s.erasure ?? null,
+      erased_at: s.erased_at ?? null,
     };
   };
 
@@ -64,6 +72,62 @@ export function createSessionRepository(conn: Connection) {
       for (const d of docs) out.set(d._id, new Set((d.captures ?? []).flatMap((c) => [c.video_key, c.frame_key])));
       return out;
     },
+    // Erasure of capture media (jobs/biometric-erasure.job.ts).
+    /** Records the transaction's erasure request on each of its sessions not yet asked (the first reason stays). */
+    async requestErasure(transactionId: number, reason: string, at: Date): Promise<number> {
+      const r = await model.updateMany(
+        { transaction_id: transactionId, erasure: null, erased_at: null },
+        { $set: { erasure: { reason, requested_at: at } } },
+      );
+      return r.modifiedCount;
+    },
+    /** Sessions whose erasure was requested up to `now` and is not done, oldest request first. */
+    async dueForErasure(now: Date, limit: number): Promise<string[]> {
+      const docs = await model
+        .find({ erased_at: null, 'erasure.requested_at': { $lte: now } }, { _id: 1 })
+        .sort({ 'erasure.requested_at': 1 })
+        .limit(limit)
+        .lean<{ _id: string }[]>();
+      return docs.map((d) => d._id);
+    },
+    /** Claims a session's erasure until `until` unless done or claimed by a live lease; the session as claimed, or null. */
+    async claimErasure(id: string, lease: string, now: Date, until: Date): Promise<Session | null> {
+      return plain(
+        await model
+          .findOneAndUpdate(
+            {
+              _id: id,
+              erased_at: null,
+              erasure: { $ne: null },
+              $or: [{ erasure_lease_until: null }, { erasure_lease_until: { $lte: now } }],
+            },
+            { $set: { erasure_lease: lease, erasure_lease_until: until } },
+            { new: true },
+          )
+          .lean(),
+      );
+    },
+    /**
+     * Marks the claimed erasure done: the capture records keep their hashes and lose their keys, and
+     * the event goes in the same update. False when the claim was lost or it is done.
+     */
+    async completeErasure(id: string, lease: string, at: Date, captures: CaptureRecord[], event: OutboxEntry): Promise<boolean> {
+      const r = await model.updateOne(
+        { _id: id, erasure_lease: lease, erased_at: null },
+        { $set: { erased_at: at, captures, erasure_lease: null, erasure_lease_until: null }, $push: { outbox: event } },
+      );
+      return r.modifiedCount === 1;
+    },
+    /** For the reconciliation: each session's erasure state (sessions not found are absent). */
+    async erasureStateOf(ids: string[]): Promise<Map<string, Pick<Session, 'erasure' | 'erased_at'>>> {
+      const out = new Map<string, Pick<Session, 'erasure' | 'erased_at'>>();
+      if (!ids.length) return out;
+      const docs = await model
+        .find({ _id: { $in: ids } }, { erasure: 1, erased_at: 1 })
+        .lean<{ _id: string; erasure?: Session['erasure']; erased_at?: Date | null }[]>();
+      for (const d of docs) out.set(d._id, { erasure: d.erasure ?? null, erased_at: d.erased_at ?? null });
+      return out;
+    },
     /** Creates the session on first contact (idempotent). */
     async ensure(s: { id: string; transactionId: number; signerIndex: number; signerEmail: string }): Promise<Session> {
       try {
@@ -82,6 +146,8 @@ export function createSessionRepository(conn: Connection) {
               captures: [],
               webauthn: null,
               forensic_batches: 0,
+              erasure: null,
+              erased_at: null,
               outbox: [],
             },
           },

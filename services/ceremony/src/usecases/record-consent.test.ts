@@ -24,8 +24,11 @@ describe('recordConsent', () => {
     const t = setup();
     const summary = await recordConsent(t.deps, input);
     expect(summary.step).toBe('challenge');
+    // The text states the transaction's retention, and the consent stores it.
+    expect(summary.consentText).toContain('for 30 days after the signing ends');
     expect(t.sessions.current.consent).toEqual({
       text_version: 'consent-v1',
+      retention_days: 30,
       at: new Date(t.clock.now()),
       ip: '203.0.113.9',
       user_agent: input.userAgent.slice(0, 512),

@@ -26,7 +26,12 @@ export async function recordConsent(
   }
   const updated = await deps.sessions.recordConsent(
     session._id,
-    { text_version: input.textVersion, at: new Date(deps.now()), ...clientOf(input.ip, input.userAgent) },
+    {
+      text_version: input.textVersion,
+      retention_days: ctx.retentionDays,
+      at: new Date(deps.now()),
+      ...clientOf(input.ip, input.userAgent),
+    },
     consentAcceptedEvent(ctx.transactionId, ctx.signerIndex),
   );
   if (!updated) {
