@@ -6,7 +6,7 @@
  * at a witnessed size is refused by the witness. Cosigning passes are called directly (no timers).
  */
 import { execFile } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ import type { Connection } from 'mongoose';
 import { connectMongo, createLogger, Metrics } from '@signet/kit';
 import {
   certificateLeaf,
+  formatWitnessKey,
   leafHash,
   parseVerifierKey,
   parseWitnessKey,
@@ -209,6 +210,28 @@ describe('the log witnessed by litewitness', () => {
     await issue(1, certs);
     expect(await cosigner.cosignPending()).toEqual({ [WITNESS]: 'ok' });
     expect((await log.published()).size).toBe(10);
+  }, 60_000);
+
+  it('stores no cosignature that the configured witness key does not verify', async () => {
+    // The real witness at the URL, but another key configured for it: its answers are not taken.
+    const otherKey = generateKeyPairSync('ed25519').publicKey.export({ format: 'der', type: 'spki' }).subarray(12);
+    const misconfigured = witnessSettings({
+      LEDGER_WITNESSES: [{ url: witness.info.url, key: formatWitnessKey(WITNESS, otherKey) }],
+      LEDGER_COSIGN_POLL_MS: 1000,
+      LEDGER_WITNESS_TIMEOUT_MS: 5000,
+    });
+    expect(misconfigured.quorum).toBe(1);
+    const cosigs = createCosignatureRepository(conn);
+    const wrong = createCosigner({
+      tree: createTreeRepository(conn),
+      cosigs,
+      log,
+      metrics: new Metrics('ledger'),
+      logger,
+      ...misconfigured,
+    });
+    expect(await wrong.cosignPending()).toEqual({ [WITNESS]: 'invalid' });
+    expect(Object.keys((await cosigs.at(10))!.cosignatures)).toEqual(settings.witnesses.map((w) => w.kid));
   }, 60_000);
 
   /** A second witness key (never started as a witness): for the negative Go check. */
