@@ -245,6 +245,18 @@ describe('charts/signet', () => {
     expect(JSON.parse(dash.data['signet.json']).uid).toBe('signet-overview');
   });
 
+  it('gives the gateway the proxies of ingress.trustedProxies, and nobody else TRUSTED_PROXIES', () => {
+    const env = (objs: K8sObject[], svc: string) => find(objs, 'ConfigMap', `signet-${svc}`).data as Record<string, string>;
+    expect(env(objects.default!, 'gateway').TRUSTED_PROXIES).toBe('loopback,linklocal,uniquelocal');
+    const narrowed = parseManifests(helmTemplate(values.default, ['--set', 'ingress.trustedProxies={10.244.0.0/16,fd00::/8}']));
+    expect(env(narrowed, 'gateway').TRUSTED_PROXIES).toBe('10.244.0.0/16,fd00::/8');
+    for (const svc of SERVICES.filter((s) => s !== 'gateway')) expect(env(narrowed, svc).TRUSTED_PROXIES).toBeUndefined();
+    for (const bad of ['ingress.trustedProxies={proxy.example.com}', 'ingress.trustedProxies={}']) {
+      const r = run(helmBin(), ['template', 'signet', CHART, '--kube-version', KUBE_VERSION, '--set', bad]);
+      expect(r.status, bad).not.toBe(0);
+    }
+  });
+
   it('rejects unknown keys, mutable tags and bad infrastructure URLs in values', () => {
     const bad: string[][] = [
       ['--set', 'unknownKey=1'],
