@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { pngPhoto, tinyPdf, type Part } from '../fixtures/documents.js';
 import { createAccount, type Account } from '../harness/accounts.js';
-import { infra, startServices } from '../harness/services.js';
+import { eventually, infra, startServices } from '../harness/services.js';
 import { send as sendTo, type Reply } from '../support/http.js';
 
 const suffix = randomBytes(3).toString('hex');
@@ -73,6 +73,11 @@ describe('GET /api/transactions: server-side search and status filter', () => {
       body,
     });
     expect(res.status, await res.clone().text()).toBe(200);
+    // A payment that beats identity's user.created to billing is held and applied when it arrives.
+    await eventually(async () => {
+      const me = await send('/api/auth/me', acct, { method: 'POST' });
+      return (me.body as { signature_credits?: number }).signature_credits === packs * 10;
+    });
   }
 
   const ids = (r: Reply) => (r.body as Summary[]).map((s) => s.id);
