@@ -66,7 +66,15 @@ const descriptions: Record<string, string> = {
   MEDIA_MAX_VIDEO_SECONDS: 'longest capture video, in seconds of its decoded stream (never its header)',
   CHALLENGE_TEST_SEED:
     'tests only: makes challenges reproducible so a test can pre-render a camera feed; refused when NODE_ENV is production',
-  NODE_ENV: 'production in the images; the ceremony then refuses CHALLENGE_TEST_SEED',
+  NODE_ENV:
+    'production in the images; the ceremony then refuses CHALLENGE_TEST_SEED, the transaction service a shortened BIOMETRIC_RETENTION_DAY_SECONDS',
+  BIOMETRIC_RETENTION_DAYS:
+    "days a transaction's biometric data (reference photo, capture videos and frames) is kept after it ends; stated in the consent (docs/privacy.md)",
+  BIOMETRIC_RETENTION_MAX_DAYS: 'longest biometric retention; the default is clamped to it',
+  BIOMETRIC_RETENTION_DAY_SECONDS: 'tests only: the length of one retention day in seconds; refused when NODE_ENV is production',
+  ERASURE_INTERVAL_MS: 'period of the job erasing biometric data whose retention ended',
+  ERASURE_LEASE_MS: "how long a replica's claim on one erasure holds (a killed replica's claim expires after it)",
+  ERASURE_RECONCILE_INTERVAL_MS: 'period of the reconciliation deleting capture objects past their erasure (0: never)',
   READINESS_UPSTREAMS: 'services the gateway readiness requires',
   WEBAUTHN_RP_ID: 'WebAuthn relying party id',
   WEBAUTHN_RP_NAME: 'WebAuthn relying party name',
