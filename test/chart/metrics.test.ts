@@ -1,6 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SERVICES, eventEntries } from '@signet/proto';
 import { CHART, ROOT, ciValues, helmTemplate, parseManifests } from './helm.ts';
 
 type Declared = Map<string, { labels: Set<string>; type: 'counter' | 'histogram' | 'gauge'; file: string }>;
@@ -171,6 +172,21 @@ describe('dashboard and alert PromQL against the declared metrics', () => {
     const exprs = alertExprs();
     expect(exprs.length).toBeGreaterThanOrEqual(6);
     expect(exprs.flatMap((e) => exprProblems(e.where, e.expr, declared, pending))).toEqual([]);
+  });
+
+  it('selects only the services, durable consumers and subjects the event registry declares', () => {
+    const known: Record<string, Set<string>> = {
+      service: new Set(SERVICES),
+      consumer: new Set(eventEntries.flatMap((e) => e.consumers.map((c) => c.durable))),
+      subject: new Set(eventEntries.map((e) => e.subject)),
+    };
+    const problems = [...dashboardExprs(), ...alertExprs()].flatMap(({ where, expr }) =>
+      [...expr.matchAll(/\b(service|consumer|subject)="([^"]*)"/g)]
+        .filter(([, label, value]) => !known[label!]!.has(value!))
+        .map(([, label, value]) => `${where}: ${label}="${value}" is not in the registry`),
+    );
+    expect(problems).toEqual([]);
+    expect(alertExprs().some((e) => e.expr.includes('consumer="ledger-transaction-verified"'))).toBe(true);
   });
 
   it('lists in metrics-declared-by-issue.txt only names that are still undeclared and still used', () => {
