@@ -295,6 +295,26 @@ const CASES: Case[] = [
     at: '30m',
     fires: null,
   },
+  {
+    alert: 'SignetBiometricErasureOverdue',
+    name: 'the ceremony reconciliation found capture media past their erasure',
+    series: [
+      scraped('ceremony', 'signet_ceremony_erasure_overdue_objects_total', {}, '0x10 1x20'),
+      scraped('transaction', 'signet_transaction_erasure_overdue_total', {}, '0x30'),
+    ],
+    at: '20m',
+    fires: {},
+  },
+  {
+    alert: 'SignetBiometricErasureOverdue',
+    name: 'erasure runs on time: both counters stay flat',
+    series: [
+      scraped('ceremony', 'signet_ceremony_erasure_overdue_objects_total', {}, '0x30'),
+      scraped('transaction', 'signet_transaction_erasure_overdue_total', {}, '0x30'),
+    ],
+    at: '20m',
+    fires: null,
+  },
 ];
 
 /** The rule's annotations with `{{ $labels.x }}` filled in, as Prometheus expands them. */
