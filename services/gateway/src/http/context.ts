@@ -14,6 +14,8 @@ export type GatewayContext = {
   transaction: ServiceClient<transactionV1.TransactionServiceClient>;
   ceremony: ServiceClient<ceremonyV1.CeremonyServiceClient>;
   ledger: ServiceClient<ledgerV1.LedgerServiceClient>;
+  /** Tests: every declared answer is checked against its schema (route.ts); a mismatch is a 500. */
+  validateResponses?: boolean;
 };
 
 /** The authenticated caller, set on res.locals.caller by the auth middleware. */
@@ -27,8 +29,12 @@ export type Caller = {
   expiresAt?: number;
 };
 
-/** A route module: its router and the OpenAPI paths it serves (merged into /api/openapi.json). */
+/**
+ * A route module: its router, its declared operations (route.ts; the OpenAPI document is generated
+ * from them) and, for modules not yet declared that way, their hand-written OpenAPI paths.
+ */
 export type RouteModule = {
   router: import('express').Router;
+  routes?: import('./route.js').AnyRoute[];
   openapi?: Record<string, unknown>;
 };

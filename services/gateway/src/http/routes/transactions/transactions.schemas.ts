@@ -63,3 +63,75 @@ export const listQuery = z.object({
 export function firstIssue(err: z.ZodError): string {
   return err.issues[0]?.message ?? 'invalid request';
 }
+
+// The shapes of the answers (OpenAPI and, in tests, checked on every answer).
+
+/** A path id: 1 to 15 digits, not all zero; anything else is a transaction that does not exist (404, never 400). */
+export const transactionId = z.object({
+  id: z
+    .string()
+    .regex(/^(?=\d*[1-9])\d{1,15}$/)
+    .meta({ description: 'Transaction id', example: '42' }),
+});
+
+const timestamp = z.string().meta({ description: 'ISO 8601 UTC', format: 'date-time' });
+
+export const summarySchema = z
+  .object({
+    id: z.int(),
+    token: z.string().meta({ description: 'Signing token (a bearer secret of the signing link)' }),
+    signer_name: z.string(),
+    signer_email: z.string(),
+    status: z.enum(STATUSES),
+    verification_mode: z.string().meta({ description: 'biometric, or the mode verification used' }),
+    created_at: timestamp,
+    verified_at: timestamp.optional().meta({ description: 'Only once verified' }),
+    reference: z.string().meta({ description: 'Certificate reference <prefix>-TX-<8 digits>' }),
+  })
+  .meta({ id: 'TransactionSummary' });
+
+export const detailSchema = summarySchema
+  .extend({
+    attestation_type: z.string(),
+    document_name: z.string(),
+    document_sha256: z.string(),
+    signers: z.array(
+      z.object({
+        index: z.int(),
+        name: z.string(),
+        email: z.string(),
+        state: z.string(),
+        verification_mode: z.string(),
+        attempts_left: z.int(),
+      }),
+    ),
+    events: z.array(
+      z.object({ type: z.string(), at: timestamp, actor: z.string(), detail: z.string() }).meta({ id: 'TransactionEvent' }),
+    ),
+  })
+  .meta({ id: 'TransactionDetail' });
+
+export const createdSchema = z
+  .object({
+    id: z.int(),
+    reference: z.string(),
+    token: z.string(),
+    sign_url: z.string().meta({ description: '{base_url}/sign/<token>' }),
+    status: z.string(),
+  })
+  .meta({ id: 'TransactionCreated' });
+
+export const creationForm = z.object({
+  signer_name: z.string().max(200).meta({ description: 'Full legal name' }),
+  signer_email: z.email().meta({ description: 'Receives the signing link' }),
+  attestation_type: z.enum(ATTESTATION_TYPES).default('signature').optional(),
+  signer_emails: z.string().optional().meta({ description: 'Comma-separated additional signers, up to 4' }),
+  document: z.string().meta({ format: 'binary', description: 'PDF beginning with %PDF-, at most 200 MB' }),
+  reference: z.string().meta({ format: 'binary', description: 'JPEG or PNG face photo, at most 10 MB' }),
+});
+
+export const creationHeaders = z.object({
+  'Idempotency-Key': idempotencyKey
+    .optional()
+    .meta({ description: 'Retrying with the same key and body answers the first result (Idempotent-Replayed: true)' }),
+});
