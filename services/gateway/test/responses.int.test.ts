@@ -95,7 +95,14 @@ describe('declared answers match their schemas (validateResponses, real services
     token = a.body.token;
   });
 
-  it('dashboard account; certificate and verification refusals', async () => {
+  it('profile, e-mail check, TOTP setup, dashboard account; certificate and verification refusals', async () => {
+    // createAccount went through register, verify-email and onboarding on this gateway.
+    const me = await api('POST', '/api/auth/me', { apiKey: acct.apiKey });
+    expect(me.status, me.text).toBe(200);
+    const exists = await api('POST', '/api/auth/check-email', { json: { email: acct.email } });
+    expect(exists.status, exists.text).toBe(200);
+    const setup = await api('POST', '/api/auth/2fa/setup', { token: acct.token });
+    expect(setup.status, setup.text).toBe(200);
     const account = await api('GET', '/api/admin/account', { token: acct.token });
     expect(account.status, account.text).toBe(200);
     const early = await api('GET', `/api/transactions/1/certificate.pdf`, { apiKey: acct.apiKey });

@@ -107,6 +107,8 @@ export type RouteSpec<P, Q, H, B, Rs extends Record<number, ResponseSpec>> = {
   rawBody?: { description?: string; content: Record<string, z.ZodType> };
   /** Middleware before validation: authentication, guards, body parsers. */
   use?: RequestHandler[];
+  /** Specification extensions of the operation, e.g. `x-rate-limit`. */
+  extensions?: Record<`x-${string}`, unknown>;
   /** Path parameters that do not validate name a resource that does not exist: this error instead of 400. */
   invalidParams?: () => HttpError;
   responses: Rs;
@@ -197,7 +199,7 @@ function headersOf(schema: z.ZodObject, req: Request): Record<string, unknown> {
 }
 
 /** A JSON body that is not an object is refused as parse-body always did. */
-function bodyObject(body: unknown): unknown {
+export function bodyObject(body: unknown): unknown {
   if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body))
     throw badRequest('request body must be a JSON object (Content-Type: application/json)');
   return body;
@@ -269,6 +271,7 @@ export function operationOf(r: AnyRoute): ZodOpenApiOperationObject {
     summary: r.summary,
     ...(r.description ? { description: r.description } : {}),
     tags: r.tags,
+    ...(r.extensions ?? {}),
     security: SECURITY[r.security as Security],
     ...(r.params || r.query || r.headers
       ? {

@@ -33,3 +33,47 @@ export const schemas = {
   disable2fa: z.object({ password: fields.password, code: fields.code }),
   resetPassword: z.object({ email: fields.email, code: fields.code, new_password: fields.newPassword }),
 };
+
+// The answers of /api/auth/*.
+
+const time = z.string().meta({ format: 'date-time' });
+export const loginResult = z
+  .object({
+    token: z.string().meta({ description: 'Session JWT (HS256)' }),
+    email: z.string(),
+    org_name: z.string(),
+    expires_at: time,
+  })
+  .meta({ id: 'Session' });
+export const mfaChallenge = z.object({ mfa_required: z.literal(true), challenge: z.string(), expires_at: time }).meta({
+  id: 'MfaChallenge',
+  description: 'Post the challenge and a TOTP code to /api/auth/2fa/login (single use, valid 5 minutes)',
+});
+export const codeSent = z.object({ status: z.literal('code_sent'), email: z.string(), code_expires_at: time });
+export const verified = z.object({ verified: z.boolean(), email: z.string(), onboarding_token: z.string() });
+export const emailExists = z.object({ email: z.string(), exists: z.boolean() });
+export const profile = z
+  .object({
+    user_id: z.string(),
+    email: z.string(),
+    name: z.string(),
+    org_name: z.string(),
+    two_factor_enabled: z.boolean(),
+    session_ttl_hours: z.int(),
+    created_at: time,
+    auth_method: z.enum(['session', 'api_key']),
+    plan: z.enum(['Free', 'Pro', 'Firm']).optional(),
+    monthly_limit: z.int().optional(),
+    monthly_used: z.int().optional(),
+    signature_credits: z.int().optional(),
+    past_due: z.boolean().optional(),
+  })
+  .meta({ id: 'Profile' });
+export const totpSetup = z.object({
+  secret: z.string().meta({ description: 'Base32' }),
+  otpauth_uri: z.string(),
+  qr_data_url: z.string().meta({ description: 'data:image/png;base64,…' }),
+});
+export const twoFactor = z.object({ two_factor_enabled: z.boolean() });
+export const resetSent = z.object({ status: z.literal('sent_if_registered'), detail: z.string() });
+export const passwordReset = z.object({ status: z.literal('password_reset') });
