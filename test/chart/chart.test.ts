@@ -245,6 +245,25 @@ describe('charts/signet', () => {
     expect(JSON.parse(dash.data['signet.json']).uid).toBe('signet-overview');
   });
 
+  it('keeps a terminating pod serving for preStopSeconds before SIGTERM, on top of its grace period (Kubernetes 1.30+)', () => {
+    const deployments = (objs: K8sObject[]) =>
+      objs.filter((o) => o.kind === 'Deployment' && SERVICES.includes(o.metadata.name.slice(7)));
+    for (const d of deployments(objects.default!)) {
+      const pod = d.spec.template.spec;
+      expect(pod.containers[0].lifecycle?.preStop, d.metadata.name).toEqual({ sleep: { seconds: 5 } });
+      expect(pod.terminationGracePeriodSeconds, d.metadata.name).toBe(d.metadata.name === 'signet-biometrics' ? 95 : 35);
+      expect(d.spec.strategy.rollingUpdate.maxUnavailable, d.metadata.name).toBe(0);
+    }
+    expect(deployments(objects.default!)).toHaveLength(SERVICES.length);
+    const old = parseManifests(helmTemplate(values.default, ['--kube-version', '1.27.0']));
+    const off = parseManifests(helmTemplate(values.default, ['--set', 'preStopSeconds=0']));
+    for (const d of [...deployments(old), ...deployments(off)])
+      expect(d.spec.template.spec.containers[0].lifecycle).toBeUndefined();
+    expect(
+      deployments(off).find((d) => d.metadata.name === 'signet-gateway')!.spec.template.spec.terminationGracePeriodSeconds,
+    ).toBe(30);
+  });
+
   it('gives the gateway the proxies of ingress.trustedProxies, and nobody else TRUSTED_PROXIES', () => {
     const env = (objs: K8sObject[], svc: string) => find(objs, 'ConfigMap', `signet-${svc}`).data as Record<string, string>;
     expect(env(objects.default!, 'gateway').TRUSTED_PROXIES).toBe('loopback,linklocal,uniquelocal');
