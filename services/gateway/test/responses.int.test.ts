@@ -95,7 +95,7 @@ describe('declared answers match their schemas (validateResponses, real services
     token = a.body.token;
   });
 
-  it('profile, e-mail check, TOTP setup, dashboard account; certificate and verification refusals', async () => {
+  it('profile, e-mail check, TOTP setup, the dashboard API; certificate and verification refusals', async () => {
     // createAccount went through register, verify-email and onboarding on this gateway.
     const me = await api('POST', '/api/auth/me', { apiKey: acct.apiKey });
     expect(me.status, me.text).toBe(200);
@@ -103,6 +103,20 @@ describe('declared answers match their schemas (validateResponses, real services
     expect(exists.status, exists.text).toBe(200);
     const setup = await api('POST', '/api/auth/2fa/setup', { token: acct.token });
     expect(setup.status, setup.text).toBe(200);
+    const csrf = await api('GET', '/api/admin/csrf', { token: acct.token });
+    expect(csrf.status, csrf.text).toBe(200);
+    const q = `csrf=${encodeURIComponent(csrf.body.csrf)}`;
+    const key = await api('POST', `/api/admin/api-keys?${q}`, { token: acct.token, json: { name: 'responses' } });
+    expect(key.status, key.text).toBe(201);
+    const keys = await api('GET', '/api/admin/api-keys', { token: acct.token });
+    expect(keys.status, keys.text).toBe(200);
+    const revoked = await api('DELETE', `/api/admin/api-keys/${key.body.id}?${q}`, { token: acct.token });
+    expect(revoked.status, revoked.text).toBe(204);
+    const settings = await api('PATCH', `/api/admin/account/settings?${q}`, {
+      token: acct.token,
+      json: { session_ttl_hours: 48 },
+    });
+    expect(settings.status, settings.text).toBe(200);
     const account = await api('GET', '/api/admin/account', { token: acct.token });
     expect(account.status, account.text).toBe(200);
     const early = await api('GET', `/api/transactions/1/certificate.pdf`, { apiKey: acct.apiKey });
