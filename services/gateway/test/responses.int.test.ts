@@ -27,7 +27,7 @@ describe('declared answers match their schemas (validateResponses, real services
 
   beforeAll(async () => {
     const suffix = randomBytes(3).toString('hex');
-    stack = await startServices(['identity', 'billing', 'transaction', 'ceremony'], {
+    stack = await startServices(['identity', 'billing', 'transaction', 'ceremony', 'ledger'], {
       env: {
         BUCKET_DOCUMENTS: `resp-docs-${suffix}`,
         BUCKET_REFERENCES: `resp-refs-${suffix}`,
@@ -123,6 +123,13 @@ describe('declared answers match their schemas (validateResponses, real services
     expect([404, 409]).toContain(early.status);
     const unknown = await api('GET', '/api/verify/SIG-TX-00000001/0123456789abcdef');
     expect([404, 503]).toContain(unknown.status);
+  });
+
+  it('ledger: public key and checkpoint', async () => {
+    const key = await api('GET', '/api/ledger/public-key');
+    expect(key.status, key.text).toBe(200);
+    const checkpoint = await api('GET', '/api/ledger/checkpoint');
+    expect(checkpoint.status, checkpoint.text).toBe(200);
   });
 
   let token = '';

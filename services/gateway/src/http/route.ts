@@ -38,7 +38,7 @@ export type ResponseSpec = {
   description: string;
   /** The JSON body. */
   body?: z.ZodType;
-  /** A body that is not JSON (CSV, PDF, HTML), by media type. */
+  /** A body that is not JSON (CSV, PDF, text), by media type; beside `body` when the client may choose. */
   content?: Record<string, z.ZodType>;
   headers?: Record<string, HeaderSpec>;
 };
@@ -244,11 +244,11 @@ const headersObject = (headers: Record<string, HeaderSpec>) =>
 export function operationOf(r: AnyRoute): ZodOpenApiOperationObject {
   const responses: Record<string, ZodOpenApiResponseObject> = {};
   for (const [status, s] of Object.entries(r.responses as Record<number, ResponseSpec>)) {
-    const content = s.body
-      ? { 'application/json': { schema: s.body } }
-      : s.content
-        ? Object.fromEntries(Object.entries(s.content).map(([type, schema]) => [type, { schema }]))
-        : undefined;
+    const media = {
+      ...(s.body ? { 'application/json': { schema: s.body } } : {}),
+      ...Object.fromEntries(Object.entries(s.content ?? {}).map(([type, schema]) => [type, { schema }])),
+    };
+    const content = Object.keys(media).length ? media : undefined;
     responses[status] = {
       description: s.description,
       ...(content ? { content } : {}),
