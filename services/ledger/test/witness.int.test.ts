@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Connection } from 'mongoose';
-import { connectMongo, createLogger, Metrics } from '@signet/kit';
+import { connectMongo, createLogger, Metrics, type Logger } from '@signet/kit';
 import {
   certificateLeaf,
   formatWitnessKey,
@@ -40,6 +40,10 @@ import { addCheckpoint } from '../src/witness/witness-client.js';
 import { testCertificate } from './fixtures/certificate.js';
 
 const logger = createLogger('test', 'silent');
+/** The cosigner's log lines (level and message), to check what an operator sees. */
+const logged: string[] = [];
+const record = (level: string) => (_fields: unknown, msg?: string) => void logged.push(`${level} ${msg ?? ''}`);
+const recording = { info: record('info'), warn: record('warn'), error: record('error') } as unknown as Logger;
 const WITNESS = 'witness.signet.test';
 
 /** Runs the Go verifier (test/go-verify) on one input; resolves with its output and exit code. */
@@ -107,7 +111,7 @@ describe('the log witnessed by litewitness', () => {
     });
     const kids = settings.witnesses.map((w) => w.kid);
     log = createLedgerLog({ certs, tree, signer, metrics, cosigs, witnesses: { kids, quorum: 1 } }, { batchMax: 50 });
-    cosigner = createCosigner({ tree, cosigs, log, metrics, logger, ...settings });
+    cosigner = createCosigner({ tree, cosigs, log, metrics, logger: recording, ...settings });
   });
   afterAll(async () => {
     await witness?.stop();
@@ -160,7 +164,10 @@ describe('the log witnessed by litewitness', () => {
     await witness.stop();
     await issue(4, certs);
     expect(await cosigner.cosignPending()).toEqual({ [WITNESS]: 'unavailable' });
-    expect(await metricValue('signet_ledger_cosignatures_total', { result: 'unavailable' })).toBe(1);
+    expect(await cosigner.cosignPending()).toEqual({ [WITNESS]: 'unavailable' });
+    expect(await metricValue('signet_ledger_cosignatures_total', { result: 'unavailable' })).toBe(2);
+    // Logged when it starts, not at every retry.
+    expect(logged.filter((l) => l.startsWith('warn witness unavailable'))).toHaveLength(1);
     expect((await log.head()).size).toBe(9);
     expect((await log.published()).size).toBe(5); // the newest cosigned checkpoint is still the one served
     // A certificate beyond it is in the log: its bundle leads to the (not yet cosigned) head.
@@ -172,6 +179,7 @@ describe('the log witnessed by litewitness', () => {
 
     witness = await startOurWitness(); // same key, same database
     expect(await cosigner.cosignPending()).toEqual({ [WITNESS]: 'ok' });
+    expect(logged.at(-1)).toBe('info witness cosigning again');
     expect((await log.published()).size).toBe(9);
     expect(await metricValue('signet_ledger_uncosigned_checkpoint_age_seconds')).toBe(0);
     // Nothing lost: every certificate issued so far verifies against a cosigned checkpoint.

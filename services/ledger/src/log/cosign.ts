@@ -35,6 +35,12 @@ export function createCosigner(deps: {
   const m = witnessMetrics(deps.metrics);
   /** What each witness is known to have cosigned (in this process; the store and 409s correct it). */
   const known = new Map<string, number>();
+  /** The last outcome logged per witness: a failure is logged when it starts (not every poll), and the recovery. */
+  const lastLogged = new Map<string, CosignResult>();
+  const once = (w: Witness, result: CosignResult, log: () => void) => {
+    if (lastLogged.get(w.kid) !== result) log();
+    lastLogged.set(w.kid, result);
+  };
 
   async function submit(w: Witness): Promise<CosignResult> {
     const head = await tree.head();
@@ -47,7 +53,9 @@ export function createCosigner(deps: {
       if (r.kind === 'cosigned') {
         const line = r.lines.split(/(?<=\n)/).find((l) => verifyCosignature(head.checkpoint, w.key, l) !== null);
         if (!line) {
-          logger.error({ witness: w.name, size: head.size }, 'witness answered without a valid cosignature by its key');
+          once(w, 'invalid', () =>
+            logger.error({ witness: w.name, size: head.size }, 'witness answered without a valid cosignature by its key'),
+          );
           return 'invalid';
         }
         await cosigs.add(head.size, w.kid, line);
@@ -56,9 +64,11 @@ export function createCosigner(deps: {
       }
       if (r.kind === 'conflict') {
         if (r.knownSize > head.size) {
-          logger.error(
-            { witness: w.name, witnessSize: r.knownSize, size: head.size },
-            'witness knows a larger tree than this log',
+          once(w, 'conflict', () =>
+            logger.error(
+              { witness: w.name, witnessSize: r.knownSize, size: head.size },
+              'witness knows a larger tree than this log',
+            ),
           );
           return 'conflict';
         }
@@ -67,13 +77,17 @@ export function createCosigner(deps: {
         continue;
       }
       if (r.kind === 'refused') {
-        logger.error(
-          { witness: w.name, status: r.status, reason: r.reason, size: head.size, old },
-          'witness refused the checkpoint',
+        once(w, 'refused', () =>
+          logger.error(
+            { witness: w.name, status: r.status, reason: r.reason, size: head.size, old },
+            'witness refused the checkpoint',
+          ),
         );
         return 'refused';
       }
-      logger.warn({ witness: w.name, reason: r.reason }, 'witness unavailable; cosigning will be retried');
+      once(w, 'unavailable', () =>
+        logger.warn({ witness: w.name, reason: r.reason }, 'witness unavailable; cosigning will be retried'),
+      );
       return 'unavailable';
     }
     return 'conflict';
@@ -96,11 +110,18 @@ export function createCosigner(deps: {
       await Promise.all(
         deps.witnesses.map(async (w) => {
           const r = await submit(w).catch((err: unknown) => {
-            logger.warn({ witness: w.name, err: (err as Error).message }, 'cosigning pass failed; will retry');
+            once(w, 'unavailable', () =>
+              logger.warn({ witness: w.name, err: (err as Error).message }, 'cosigning pass failed; will retry'),
+            );
             return 'unavailable' as const;
           });
           out[w.name] = r;
           if (r !== 'current') m.cosignatures.inc({ witness: w.name, result: r });
+          if (r === 'ok' || r === 'current') {
+            const was = lastLogged.get(w.kid);
+            if (was && was !== 'ok' && was !== 'current') logger.info({ witness: w.name, was }, 'witness cosigning again');
+            lastLogged.set(w.kid, r);
+          }
         }),
       );
       m.uncosignedAge.set(await waitingSeconds());
