@@ -1,38 +1,42 @@
-import { createDocument, type ZodOpenApiPathsObject } from 'zod-openapi';
+import { createDocument, type ZodOpenApiPathsObject, type ZodOpenApiResponseObject } from 'zod-openapi';
 import type { RouteModule } from './context.js';
-import { errorSchema, operationOf } from './route.js';
+import { errorResponse, errorSchema, operationOf, responseObject, type AnyRoute } from './route.js';
+import { webhookOperation } from './webhook.operation.js';
 
-/** Shared by the hand-written paths of modules not yet declared with defineRoute. */
-const legacyComponents = () => {
-  const errorResponse = (description: string) => ({
-    description,
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-  });
-  return {
-    responses: {
-      BadRequest: errorResponse('Malformed request or a required field missing'),
-      Unauthorized: errorResponse('Missing or invalid authentication'),
-      PaymentRequired: errorResponse('Monthly quota and credits exhausted'),
-      Forbidden: errorResponse('Not allowed'),
-      NotFound: errorResponse('Not found (also for another owner’s resource)'),
-      Conflict: errorResponse('State conflict'),
-      TooManyRequests: { ...errorResponse('Rate limited'), headers: { 'Retry-After': { schema: { type: 'integer' as const } } } },
-    },
-  };
+/**
+ * Shared error responses, by name, for the route files that still write their OpenAPI paths by hand
+ * (`$ref: '#/components/responses/NotFound'`): generated from the same `{"detail"}` schema.
+ */
+const SHARED_RESPONSES: Record<string, number> = {
+  BadRequest: 400,
+  Unauthorized: 401,
+  PaymentRequired: 402,
+  Forbidden: 403,
+  NotFound: 404,
+  Conflict: 409,
+  TooManyRequests: 429,
 };
 
 /**
- * The gateway's OpenAPI 3.1 document: generated (zod-openapi) from every module's declared operations,
- * plus the hand-written paths of modules not yet declared that way.
+ * The gateway's OpenAPI 3.1 document, generated (zod-openapi) from every module's declared
+ * operations (route.ts). A module that still carries hand-written paths (route files of other work
+ * in flight) adds the operations not declared; the webhook's is replaced by its declaration.
  */
 export function openapiDocument(modules: RouteModule[], baseUrl: string): Record<string, unknown> {
   const paths: ZodOpenApiPathsObject = {};
+  const add = (r: Omit<AnyRoute, 'handle'>) => {
+    const item = (paths[r.path] ??= {});
+    item[r.method as 'get'] = operationOf(r);
+  };
+  for (const m of modules) for (const r of m.routes ?? []) add(r);
+  const handWritten: Record<string, Record<string, unknown>> = {};
   for (const m of modules)
-    for (const r of m.routes ?? []) {
-      const item = (paths[r.path] ??= {});
-      item[r.method as 'get'] = operationOf(r);
+    for (const [path, item] of Object.entries(m.openapi ?? {})) {
+      if (/^\/api\/webhooks\/[^/]+$/.test(path)) add(webhookOperation(path));
+      else handWritten[path] = { ...handWritten[path], ...(item as Record<string, unknown>) };
     }
-  const legacy = legacyComponents();
+  const responses: Record<string, ZodOpenApiResponseObject> = {};
+  for (const [name, status] of Object.entries(SHARED_RESPONSES)) responses[name] = responseObject(errorResponse(status));
   const doc = createDocument({
     openapi: '3.1.0',
     info: { title: 'Signet API', version: '1', description: 'Remote signing and attestation service.' },
@@ -45,15 +49,12 @@ export function openapiDocument(modules: RouteModule[], baseUrl: string): Record
         bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
       },
       schemas: { Error: errorSchema },
-      responses: legacy.responses,
+      responses,
     },
   });
-  const out = doc.paths ?? {};
-  for (const m of modules)
-    for (const [path, item] of Object.entries(m.openapi ?? {})) {
-      if (!out[path]) out[path] = item as never;
-      else Object.assign(out[path], item);
-    }
-  doc.paths = out;
+  const out = (doc.paths ?? {}) as Record<string, Record<string, unknown>>;
+  for (const [path, item] of Object.entries(handWritten))
+    for (const [method, op] of Object.entries(item)) (out[path] ??= {})[method] ??= op;
+  doc.paths = out as never;
   return doc as unknown as Record<string, unknown>;
 }

@@ -240,21 +240,24 @@ const headersObject = (headers: Record<string, HeaderSpec>) =>
     ),
   );
 
+/** The OpenAPI response object of a declared response. */
+export function responseObject(s: ResponseSpec): ZodOpenApiResponseObject {
+  const media = {
+    ...(s.body ? { 'application/json': { schema: s.body } } : {}),
+    ...Object.fromEntries(Object.entries(s.content ?? {}).map(([type, schema]) => [type, { schema }])),
+  };
+  return {
+    description: s.description,
+    ...(Object.keys(media).length ? { content: media } : {}),
+    ...(s.headers ? { headers: headersObject(s.headers) } : {}),
+  };
+}
+
 /** The OpenAPI operation of a declared route (zod-openapi turns its schemas into JSON Schema). */
-export function operationOf(r: AnyRoute): ZodOpenApiOperationObject {
+export function operationOf(r: Omit<AnyRoute, 'handle'>): ZodOpenApiOperationObject {
   const responses: Record<string, ZodOpenApiResponseObject> = {};
-  for (const [status, s] of Object.entries(r.responses as Record<number, ResponseSpec>)) {
-    const media = {
-      ...(s.body ? { 'application/json': { schema: s.body } } : {}),
-      ...Object.fromEntries(Object.entries(s.content ?? {}).map(([type, schema]) => [type, { schema }])),
-    };
-    const content = Object.keys(media).length ? media : undefined;
-    responses[status] = {
-      description: s.description,
-      ...(content ? { content } : {}),
-      ...(s.headers ? { headers: headersObject(s.headers) } : {}),
-    };
-  }
+  for (const [status, spec] of Object.entries(r.responses as Record<number, ResponseSpec>))
+    responses[status] = responseObject(spec);
   const requestBody = r.body
     ? { required: true, content: { 'application/json': { schema: r.body } } }
     : r.rawBody
