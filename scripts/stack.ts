@@ -27,6 +27,7 @@ const ports: InfraPorts = {
   mailpit: 18025 + base,
   witness: 17380 + base,
   postgres: 15432 + base,
+  tsa: 19318 + base,
 };
 const services = [
   { name: 'identity', grpc: 50051, ops: 9081 },
@@ -89,6 +90,7 @@ function printWhere() {
   dashboard: http://127.0.0.1:${gateway.http}/app   (sign up; the code arrives in Mailpit)
   gateway:  http://127.0.0.1:${gateway.http}   (try /readyz, /api/openapi.json)
   mailpit:  http://127.0.0.1:${ports.mailpit}   (outgoing mail)
+  tsa:      http://127.0.0.1:${ports.tsa}/signet-dev/tsa/tsa   (RFC 3161, dev CA in ${join(dataDir, 'tsa')})
   metrics:  http://127.0.0.1:${gateway.ops}/metrics and ports ${services.map((s) => s.ops).join(', ')}
   data and logs: ${dataDir}
 Stop it with: ./scripts/stack.sh down`);
@@ -127,6 +129,10 @@ async function up() {
     LEDGER_WITNESSES: JSON.stringify([{ url: infra.urls.WITNESS_URL, key: infra.urls.WITNESS_VERIFIER_KEY }]),
     LEDGER_WITNESS_QUORUM: '1',
     LEDGER_ORIGIN: 'signet.local/ledger',
+    // The signed PDF's seal: the dev CA's sealing certificate and key (made at the TSA's first start) and its TSA.
+    LEDGER_SEAL_CERT: join(infra.urls.DEV_PKI_DIR!, 'certs/seal.pem'),
+    LEDGER_SEAL_KEY: join(infra.urls.DEV_PKI_DIR!, 'keys/seal.key.pem'),
+    LEDGER_TSA_URLS: infra.urls.TSA_URL!,
     ...Object.fromEntries(services.map((s) => [`${s.name.toUpperCase()}_ADDR`, `127.0.0.1:${s.grpc}`])),
   };
   const start = (name: string, extra: Record<string, string>) => {

@@ -25,6 +25,10 @@ export type InfraUrls = {
   WITNESS_URL?: string;
   WITNESS_VERIFIER_KEY?: string;
   WITNESS_DB?: string;
+  /** The RFC 3161 time-stamping authority (certomancer, scripts/tsa.sh); optional in the environment. */
+  TSA_URL?: string;
+  /** Its development PKI: certs/{root,tsa,seal}.pem and keys/seal.key.pem (the ledger's sealing key). */
+  DEV_PKI_DIR?: string;
 };
 
 const INFRA_KEYS: (keyof InfraUrls)[] = [
@@ -41,7 +45,9 @@ const INFRA_KEYS: (keyof InfraUrls)[] = [
 /** The infrastructure the environment names (every one of MONGO_URL … MAILPIT_URL set), else null. */
 export function infraFromEnv(env: NodeJS.ProcessEnv = process.env): InfraUrls | null {
   if (!INFRA_KEYS.every((k) => env[k])) return null;
-  return Object.fromEntries(INFRA_KEYS.map((k) => [k, env[k]!])) as InfraUrls;
+  const urls = Object.fromEntries(INFRA_KEYS.map((k) => [k, env[k]!])) as InfraUrls;
+  if (env.TSA_URL && env.DEV_PKI_DIR) Object.assign(urls, { TSA_URL: env.TSA_URL, DEV_PKI_DIR: env.DEV_PKI_DIR });
+  return urls;
 }
 
 export type InfraPorts = {
@@ -54,6 +60,8 @@ export type InfraPorts = {
   mailpit: number;
   /** litewitness (a free one when not given). */
   witness?: number;
+  /** certomancer's TSA (a free one when not given). */
+  tsa?: number;
   /** PostgreSQL under FerretDB (a free one when not given). */
   postgres?: number;
 };
@@ -127,6 +135,7 @@ export async function startLocalInfra(opts: {
 }) {
   const ports = opts.ports ?? (await freePorts());
   const postgresPort = ports.postgres ?? (await freePort());
+  const tsaPort = ports.tsa ?? (await freePort());
   const witnessPort = ports.witness ?? (await freePort());
   let witness: Awaited<ReturnType<typeof startWitness>> | undefined;
   const bin = binDir();
@@ -210,6 +219,7 @@ export async function startLocalInfra(opts: {
       ],
       { MINIO_ROOT_USER: s3User, MINIO_ROOT_PASSWORD: s3Secret, MINIO_BROWSER: 'off', MINIO_UPDATE: 'off' },
     );
+    const tsa = run('tsa', 'bash', [join(import.meta.dirname, '../../scripts/tsa.sh'), 'serve', dir('tsa'), String(tsaPort)]);
     const mailpit = run('mailpit', which('mailpit', [join(bin, 'mailpit')]), [
       '--smtp',
       `127.0.0.1:${ports.smtp}`,
@@ -227,6 +237,8 @@ export async function startLocalInfra(opts: {
       waitFor('ferretdb', () => tcpOpen(ports.mongo), ferret),
       waitFor('minio', httpOk(`http://127.0.0.1:${ports.s3}/minio/health/ready`), minio),
       waitFor('mailpit', httpOk(`http://127.0.0.1:${ports.mailpit}/api/v1/info`), mailpit),
+      // The dev CA's keys and certificates are made at its first start; its venv built if missing.
+      waitFor('tsa', () => tcpOpen(tsaPort), tsa, 300_000),
     ]);
     // The witness of the ledger's checkpoints; whoever starts a ledger registers its log (witness.ts).
     const w = dir('witness');
@@ -246,6 +258,8 @@ export async function startLocalInfra(opts: {
     S3_SECRET_KEY: s3Secret,
     SMTP_URL: `smtp://127.0.0.1:${ports.smtp}`,
     MAILPIT_URL: `http://127.0.0.1:${ports.mailpit}`,
+    TSA_URL: `http://127.0.0.1:${tsaPort}/signet-dev/tsa/tsa`,
+    DEV_PKI_DIR: join(opts.dataDir, 'tsa'),
     WITNESS_URL: witness.info.url,
     WITNESS_VERIFIER_KEY: witness.info.verifierKey,
     WITNESS_DB: witness.info.db,
