@@ -101,6 +101,11 @@ const descriptions: Record<string, string> = {
   LEDGER_WITNESS_QUORUM: 'witnesses that must cosign a checkpoint before it is served (default: all listed)',
   LEDGER_COSIGN_POLL_MS: 'how often the newest checkpoint is offered again to witnesses that have not cosigned it',
   LEDGER_WITNESS_TIMEOUT_MS: 'deadline of one add-checkpoint request to a witness',
+  LEDGER_SEAL_CERT: 'signed PDF: the sealing certificate then its chain, PEM text or a PEM file path; unset: no signed PDFs',
+  LEDGER_SEAL_KEY: 'signed PDF: the sealing private key (RSA or ECDSA P-256), PKCS#8 PEM text or file path (secret)',
+  LEDGER_TSA_URLS: 'signed PDF: RFC 3161 time-stamping authorities, comma-separated, tried in order (required with the seal)',
+  BUCKET_SIGNED: "bucket of the signed PDFs (the ledger's own)",
+  LEDGER_SEAL_RETRY_MS: 'signed PDF: first wait before sealing again when no TSA answered (doubles per attempt, at most 1 h)',
 };
 
 type Row = { services: string[]; required: boolean; def: string };

@@ -20,6 +20,7 @@ import { createSealJob } from './jobs/seal.job.js';
 import { createCosigner } from './log/cosign.js';
 import { createLedgerLog } from './log/ledger-log.js';
 import { ledgerHandlers } from './server.js';
+import { startSignedPdfs } from './signed-pdf.js';
 import { createCertificateRepository } from './store/certificate.repository.js';
 import { createTreeRepository } from './store/tree.repository.js';
 import { createCosignatureRepository } from './store/cosignature.repository.js';
@@ -87,6 +88,9 @@ export async function startLedger(cfg: LedgerConfig, opts: LedgerOptions = {}) {
   );
   // First pass at start: leaves a crashed process claimed but never checkpointed.
   sealJob.start();
+  // The signed PDF of each certificate (issue 17); off unless LEDGER_SEAL_CERT/KEY are set.
+  const sealing = await startSignedPdfs(cfg, { conn, certs, log, metrics, logger });
+  if (sealing) checks.push(sealing.check);
   cosignJob?.start();
   const consumer = await startConsumer(
     bus,
@@ -97,6 +101,7 @@ export async function startLedger(cfg: LedgerConfig, opts: LedgerOptions = {}) {
       log,
       metrics,
       logger,
+      signedPdfs: sealing?.signedPdfs,
       onIssued: () => {
         sealJob.kick();
         relay.kick();
@@ -116,8 +121,15 @@ export async function startLedger(cfg: LedgerConfig, opts: LedgerOptions = {}) {
       addService(
         server,
         ledgerV1.LedgerServiceService,
-        ledgerHandlers({ certs, log, signer, publicBaseUrl: cfg.PUBLIC_BASE_URL }),
+        ledgerHandlers({
+          certs,
+          log,
+          signer,
+          publicBaseUrl: cfg.PUBLIC_BASE_URL,
+          signedPdf: { signedPdfs: sealing?.signedPdfs ?? null, objects: sealing?.objects ?? null, logger },
+        }),
         { metrics, logger },
+        ['getSignedPdf'],
       ),
   });
 
@@ -132,6 +144,7 @@ export async function startLedger(cfg: LedgerConfig, opts: LedgerOptions = {}) {
       await served.stop();
       await consumer.stop();
       await sealJob.stop();
+      await sealing?.job.stop();
       await cosignJob?.stop();
       relay.stop();
       await bus.nc.drain();

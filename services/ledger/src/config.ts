@@ -1,40 +1,45 @@
 import { z } from 'zod';
 import { baseSchema, env } from '@signet/kit';
+import { sealingConfigSchema, sealingConfigIssues } from './seal.config.js';
 import { parseSigningKey } from './domain/signer.js';
 import { witnessConfigFields } from './witness/witness.config.js';
 
-export const ledgerConfigSchema = baseSchema.extend({
-  GRPC_PORT: env.port,
-  MONGO_URL: env.mongoUrl,
-  MONGO_DB: z.string().default('signet_ledger'),
-  NATS_URL: env.natsUrl,
-  /** The log's Ed25519 private key: PKCS#8 PEM, PKCS#8 DER in base64, or the 32-byte seed in base64. No default. */
-  LEDGER_SIGNING_KEY: z
-    .string({ error: 'required' })
-    .min(1, 'required')
-    .refine((v) => {
-      try {
-        parseSigningKey(v);
-        return true;
-      } catch {
-        return false;
-      }
-    }, 'must be an Ed25519 private key (PKCS#8 PEM, base64 PKCS#8 DER, or base64 32-byte seed)'),
-  /** The log's origin (C2SP checkpoint first line and signed-note key name): schema-less URL, no spaces or "+". */
-  LEDGER_ORIGIN: z
-    .string()
-    .regex(/^[^\s+]+$/, 'must be a schema-less URL without spaces or "+"')
-    .default('signet.local/ledger'),
-  /** Where the public /verify page lives (QR code on the certificate PDF). */
-  PUBLIC_BASE_URL: env.httpUrl.default('http://localhost:8080'),
-  /** How often a replica looks for certificates left unsealed (after a crash, or while another held the lease). */
-  LEDGER_SEAL_POLL_MS: env.duration.default(1000),
-  /** The append lease: a writer that stops holding it for this long is replaced. */
-  LEDGER_LEASE_MS: env.duration.default(10_000),
-  /** Most certificates appended under one checkpoint. */
-  LEDGER_BATCH_MAX: env.duration.default(500),
-  // The C2SP tlog witnesses cosigning the checkpoints, their quorum and the cosigning job; none = off.
-  ...witnessConfigFields,
-});
+export const ledgerConfigSchema = baseSchema
+  .extend({
+    GRPC_PORT: env.port,
+    MONGO_URL: env.mongoUrl,
+    MONGO_DB: z.string().default('signet_ledger'),
+    NATS_URL: env.natsUrl,
+    /** The log's Ed25519 private key: PKCS#8 PEM, PKCS#8 DER in base64, or the 32-byte seed in base64. No default. */
+    LEDGER_SIGNING_KEY: z
+      .string({ error: 'required' })
+      .min(1, 'required')
+      .refine((v) => {
+        try {
+          parseSigningKey(v);
+          return true;
+        } catch {
+          return false;
+        }
+      }, 'must be an Ed25519 private key (PKCS#8 PEM, base64 PKCS#8 DER, or base64 32-byte seed)'),
+    /** The log's origin (C2SP checkpoint first line and signed-note key name): schema-less URL, no spaces or "+". */
+    LEDGER_ORIGIN: z
+      .string()
+      .regex(/^[^\s+]+$/, 'must be a schema-less URL without spaces or "+"')
+      .default('signet.local/ledger'),
+    /** Where the public /verify page lives (QR code on the certificate PDF). */
+    PUBLIC_BASE_URL: env.httpUrl.default('http://localhost:8080'),
+    /** How often a replica looks for certificates left unsealed (after a crash, or while another held the lease). */
+    LEDGER_SEAL_POLL_MS: env.duration.default(1000),
+    /** The append lease: a writer that stops holding it for this long is replaced. */
+    LEDGER_LEASE_MS: env.duration.default(10_000),
+    /** Most certificates appended under one checkpoint. */
+    LEDGER_BATCH_MAX: env.duration.default(500),
+    // The C2SP tlog witnesses cosigning the checkpoints, their quorum and the cosigning job; none = off.
+    ...witnessConfigFields,
+  })
+  // The signed PDF (issue 17): its seal, time-stamping authorities and storage; off when unset.
+  .extend(sealingConfigSchema.shape)
+  .superRefine(sealingConfigIssues);
 
 export type LedgerConfig = z.infer<typeof ledgerConfigSchema>;

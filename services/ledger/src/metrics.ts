@@ -57,3 +57,14 @@ export function witnessMetrics(metrics: Metrics): WitnessMetrics {
     ),
   };
 }
+
+export type SignedPdfMetrics = { signedPdfSeals: Counter<'result'> };
+
+/** The signed PDF's sealing attempts by outcome: sealed, tsa_unavailable (retried later), error (retried later). */
+export function signedPdfMetrics(metrics: Metrics): SignedPdfMetrics {
+  return {
+    signedPdfSeals: metrics.counter('signet_ledger_signed_pdf_seals_total', 'Attempts to seal a signed PDF, by outcome', [
+      'result',
+    ]),
+  };
+}

@@ -4,7 +4,7 @@ import { maskEmail, type Certificate } from '../domain/certificate.js';
 import type { LedgerLog } from '../log/ledger-log.js';
 import { certificateMetrics } from '../metrics.js';
 import type { CertificateRepository } from '../store/certificate.repository.js';
-import { issueCertificate } from '../usecases/issue-certificate.js';
+import { issueCertificate, type IssueCertificateDeps } from '../usecases/issue-certificate.js';
 
 /**
  * The event as a certificate (the document hash lower-cased; e-mails masked). Commitments arrive
@@ -46,6 +46,7 @@ export function verifiedConsumer(deps: {
   metrics: Metrics;
   logger: Logger;
   onIssued?: () => void;
+  signedPdfs?: IssueCertificateDeps['signedPdfs'];
 }) {
   const issueDeps = { ...deps, metrics: certificateMetrics(deps.metrics) };
   return async (delivered: DeliveredEvent): Promise<void> => {
@@ -54,6 +55,11 @@ export function verifiedConsumer(deps: {
       eventId: delivered.eventId,
       transactionId: ev.transactionId,
       certificate: certificateFromEvent(ev),
+      signedPdf: {
+        documentKey: ev.documentKey ?? '',
+        documentName: ev.documentName ?? '',
+        signerEmails: ev.signers.map((s) => s.email),
+      },
     });
   };
 }

@@ -1,6 +1,8 @@
+import type { Logger } from '@signet/kit';
 import type { LogSigner } from '../domain/signer.js';
 import type { LedgerLog } from '../log/ledger-log.js';
 import type { CertificateRepository } from '../store/certificate.repository.js';
+import type { GetSignedPdfDeps } from './get-signed-pdf.js';
 
 /**
  * What the RPC use cases may be handed; each names the part it needs (`Pick`), so a unit test
@@ -12,4 +14,6 @@ export type LedgerDeps = {
   signer: LogSigner;
   /** PUBLIC_BASE_URL: where the /verify page lives (the certificate PDF's link and QR code). */
   publicBaseUrl: string;
+  /** The signed PDFs (absent or null parts: this ledger does not seal them) and the logger of the stream's failures. */
+  signedPdf?: GetSignedPdfDeps & { logger?: Logger };
 };

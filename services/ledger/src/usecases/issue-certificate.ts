@@ -5,6 +5,7 @@ import { certificateIssuedEvent } from '../events/certificate-issued.publisher.j
 import type { LedgerLog } from '../log/ledger-log.js';
 import type { CertificateMetrics } from '../metrics.js';
 import type { CertificateRepository } from '../store/certificate.repository.js';
+import type { SignedPdfRepository } from '../store/signed-pdf.repository.js';
 
 export type IssueCertificateDeps = {
   certs: Pick<CertificateRepository, 'findByReference' | 'insertOnce'>;
@@ -13,7 +14,13 @@ export type IssueCertificateDeps = {
   logger: Pick<Logger, 'info' | 'error'>;
   /** After a certificate exists (new or found): wakes the sealing job and the outbox relay. */
   onIssued?: () => void;
+  /** When this ledger seals signed PDFs: records the one to seal (the sealing job takes it from there). */
+  signedPdfs?: Pick<SignedPdfRepository, 'enqueue'> | null;
+  now?: () => Date;
 };
+
+/** What the signed PDF needs beyond the certificate: the document (by key in the documents bucket) and full e-mails. */
+export type SignedPdfSource = { documentKey: string; documentName: string; signerEmails: string[] };
 
 export type IssueResult = 'issued' | 'duplicate' | 'rejected';
 
@@ -26,7 +33,7 @@ export type IssueResult = 'issued' | 'duplicate' | 'rejected';
  */
 export async function issueCertificate(
   deps: IssueCertificateDeps,
-  input: { eventId: string; transactionId: number; certificate: Certificate },
+  input: { eventId: string; transactionId: number; certificate: Certificate; signedPdf?: SignedPdfSource },
 ): Promise<IssueResult> {
   const { transactionId } = input;
   const reference = input.certificate.reference;
@@ -42,6 +49,7 @@ export async function issueCertificate(
   if (await deps.certs.findByReference(reference)) {
     issued.inc({ result: 'duplicate' });
     deps.logger.info({ transaction_id: transactionId, duplicate: true }, 'certificate already issued');
+    await enqueueSignedPdf(deps, input); // a crash after the certificate and before this is repaired here
     deps.onIssued?.();
     return 'duplicate';
   }
@@ -62,6 +70,22 @@ export async function issueCertificate(
   );
   issued.inc({ result: inserted ? 'issued' : 'duplicate' });
   deps.logger.info({ transaction_id: transactionId, leaf_index: leaf.index, duplicate: !inserted }, 'certificate issued');
+  await enqueueSignedPdf(deps, input);
   deps.onIssued?.();
   return inserted ? 'issued' : 'duplicate';
+}
+
+async function enqueueSignedPdf(
+  deps: Pick<IssueCertificateDeps, 'signedPdfs' | 'now'>,
+  input: { transactionId: number; certificate: Certificate; signedPdf?: SignedPdfSource },
+): Promise<void> {
+  if (!deps.signedPdfs || !input.signedPdf?.documentKey) return;
+  await deps.signedPdfs.enqueue({
+    reference: input.certificate.reference,
+    transaction_id: input.transactionId,
+    document_key: input.signedPdf.documentKey,
+    document_name: input.signedPdf.documentName,
+    signer_emails: input.signedPdf.signerEmails,
+    next_attempt_at: (deps.now ?? (() => new Date()))(),
+  });
 }

@@ -103,6 +103,8 @@ function verifiedEvent(rec: TransactionRecord, change: Change): OutboxEntry {
     issuerName: rec.issuer_name,
     attestationType: rec.attestation_type,
     ownerId: rec.owner_id,
+    documentName: rec.document_name,
+    documentKey: rec.document_key,
     signers: change.signers.map((s) => ({
       name: s.name,
       email: s.email,

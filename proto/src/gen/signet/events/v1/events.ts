@@ -159,6 +159,12 @@ export interface TransactionVerified {
   attestationType: string;
   signers: CertifiedSigner[];
   ownerId: string;
+  /**
+   * The document's name and its object key in the transaction service's documents bucket: the
+   * ledger reads it (as biometrics reads a reference photo by key) to seal the signed PDF.
+   */
+  documentName?: string | undefined;
+  documentKey?: string | undefined;
 }
 
 /** signet.ledger.certificate.issued */
@@ -1535,6 +1541,8 @@ function createBaseTransactionVerified(): TransactionVerified {
     attestationType: "",
     signers: [],
     ownerId: "",
+    documentName: undefined,
+    documentKey: undefined,
   };
 }
 
@@ -1566,6 +1574,12 @@ export const TransactionVerified: MessageFns<TransactionVerified> = {
     }
     if (message.ownerId !== "") {
       writer.uint32(74).string(message.ownerId);
+    }
+    if (message.documentName !== undefined) {
+      writer.uint32(82).string(message.documentName);
+    }
+    if (message.documentKey !== undefined) {
+      writer.uint32(90).string(message.documentKey);
     }
     return writer;
   },
@@ -1655,6 +1669,22 @@ export const TransactionVerified: MessageFns<TransactionVerified> = {
             message.ownerId = reader.string();
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.documentName = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.documentKey = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1681,6 +1711,8 @@ export const TransactionVerified: MessageFns<TransactionVerified> = {
     message.attestationType = object.attestationType ?? "";
     message.signers = object.signers?.map((e) => CertifiedSigner.fromPartial(e)) || [];
     message.ownerId = object.ownerId ?? "";
+    message.documentName = object.documentName ?? undefined;
+    message.documentKey = object.documentKey ?? undefined;
     return message;
   },
 };

@@ -11,7 +11,9 @@ import {
   type ChannelCredentials,
   Client,
   type ClientOptions,
+  type ClientReadableStream,
   type ClientUnaryCall,
+  type handleServerStreamingCall,
   type handleUnaryCall,
   makeGenericClientConstructor,
   type Metadata,
@@ -22,6 +24,16 @@ import {
 export const protobufPackage = "signet.ledger.v1";
 
 export const protobufFileName = "signet/ledger/v1/ledger.proto";
+
+export interface GetSignedPdfRequest {
+  reference: string;
+}
+
+export interface SignedPdfChunk {
+  data: Buffer;
+  filename: string;
+  size: number;
+}
 
 export interface GetProofBundleRequest {
   reference: string;
@@ -143,6 +155,140 @@ export interface GetCertificateResponse {
   ledgerSeal: string;
   leafIndex: number;
 }
+
+function createBaseGetSignedPdfRequest(): GetSignedPdfRequest {
+  return { reference: "" };
+}
+
+export const GetSignedPdfRequest: MessageFns<GetSignedPdfRequest> = {
+  encode(message: GetSignedPdfRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.reference !== "") {
+      writer.uint32(10).string(message.reference);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSignedPdfRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSignedPdfRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.reference = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<GetSignedPdfRequest>): GetSignedPdfRequest {
+    return GetSignedPdfRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetSignedPdfRequest>): GetSignedPdfRequest {
+    const message = createBaseGetSignedPdfRequest();
+    message.reference = object.reference ?? "";
+    return message;
+  },
+};
+
+function createBaseSignedPdfChunk(): SignedPdfChunk {
+  return { data: Buffer.alloc(0), filename: "", size: 0 };
+}
+
+export const SignedPdfChunk: MessageFns<SignedPdfChunk> = {
+  encode(message: SignedPdfChunk, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.data.length !== 0) {
+      writer.uint32(10).bytes(message.data);
+    }
+    if (message.filename !== "") {
+      writer.uint32(18).string(message.filename);
+    }
+    if (message.size !== 0) {
+      writer.uint32(24).int64(message.size);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SignedPdfChunk {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSignedPdfChunk();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.data = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.filename = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.size = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<SignedPdfChunk>): SignedPdfChunk {
+    return SignedPdfChunk.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SignedPdfChunk>): SignedPdfChunk {
+    const message = createBaseSignedPdfChunk();
+    message.data = object.data ?? Buffer.alloc(0);
+    message.filename = object.filename ?? "";
+    message.size = object.size ?? 0;
+    return message;
+  },
+};
 
 function createBaseGetProofBundleRequest(): GetProofBundleRequest {
   return { reference: "", documentSha256Prefix: "" };
@@ -1674,6 +1820,21 @@ export const LedgerServiceService = {
       Buffer.from(RenderCertificatePdfResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RenderCertificatePdfResponse => RenderCertificatePdfResponse.decode(value),
   },
+  /**
+   * The signed PDF of a certificate (sender-facing; the caller checks ownership first): the original
+   * document, its audit trail and cert.json, PAdES-sealed with an RFC 3161 timestamp, the same bytes
+   * on every call. NOT_FOUND for an unknown reference; FAILED_PRECONDITION until it is sealed. The
+   * first chunk carries the file name and size.
+   */
+  getSignedPdf: {
+    path: "/signet.ledger.v1.LedgerService/GetSignedPdf" as const,
+    requestStream: false as const,
+    responseStream: true as const,
+    requestSerialize: (value: GetSignedPdfRequest): Buffer => Buffer.from(GetSignedPdfRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetSignedPdfRequest => GetSignedPdfRequest.decode(value),
+    responseSerialize: (value: SignedPdfChunk): Buffer => Buffer.from(SignedPdfChunk.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SignedPdfChunk => SignedPdfChunk.decode(value),
+  },
 } as const;
 
 export interface LedgerServiceServer extends UntypedServiceImplementation {
@@ -1699,6 +1860,13 @@ export interface LedgerServiceServer extends UntypedServiceImplementation {
   getPublicKey: handleUnaryCall<GetPublicKeyRequest, GetPublicKeyResponse>;
   /** The certificate of completion as a PDF (sender-facing; the caller checks ownership first). */
   renderCertificatePdf: handleUnaryCall<RenderCertificatePdfRequest, RenderCertificatePdfResponse>;
+  /**
+   * The signed PDF of a certificate (sender-facing; the caller checks ownership first): the original
+   * document, its audit trail and cert.json, PAdES-sealed with an RFC 3161 timestamp, the same bytes
+   * on every call. NOT_FOUND for an unknown reference; FAILED_PRECONDITION until it is sealed. The
+   * first chunk carries the file name and size.
+   */
+  getSignedPdf: handleServerStreamingCall<GetSignedPdfRequest, SignedPdfChunk>;
 }
 
 export interface LedgerServiceClient extends Client {
@@ -1836,6 +2004,18 @@ export interface LedgerServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RenderCertificatePdfResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * The signed PDF of a certificate (sender-facing; the caller checks ownership first): the original
+   * document, its audit trail and cert.json, PAdES-sealed with an RFC 3161 timestamp, the same bytes
+   * on every call. NOT_FOUND for an unknown reference; FAILED_PRECONDITION until it is sealed. The
+   * first chunk carries the file name and size.
+   */
+  getSignedPdf(request: GetSignedPdfRequest, options?: Partial<CallOptions>): ClientReadableStream<SignedPdfChunk>;
+  getSignedPdf(
+    request: GetSignedPdfRequest,
+    metadata?: Metadata,
+    options?: Partial<CallOptions>,
+  ): ClientReadableStream<SignedPdfChunk>;
 }
 
 export const LedgerServiceClient = makeGenericClientConstructor(

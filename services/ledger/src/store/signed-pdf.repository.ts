@@ -1,0 +1,86 @@
+import { Schema, type Connection } from 'mongoose';
+import { isDuplicateKey } from '@signet/kit';
+
+/** One certificate's signed PDF: pending until sealed (with its object key), then never changed. */
+export type SignedPdfRecord = {
+  reference: string;
+  transaction_id: number;
+  document_key: string;
+  document_name: string;
+  /** The signers' full e-mails for the audit trail; removed once the PDF is sealed. */
+  signer_emails: string[];
+  status: 'pending' | 'sealed';
+  attempts: number;
+  next_attempt_at: Date;
+  object_key: string | null;
+  size: number | null;
+  sealed_at: Date | null;
+};
+
+const signedPdfSchema = new Schema(
+  {
+    _id: { type: String, required: true }, // the certificate reference
+    reference: { type: String, required: true },
+    transaction_id: { type: Number, required: true },
+    document_key: { type: String, required: true },
+    document_name: { type: String, default: '' },
+    signer_emails: { type: [String], default: undefined },
+    status: { type: String, required: true },
+    attempts: { type: Number, default: 0 },
+    next_attempt_at: { type: Date, required: true },
+    object_key: { type: String, default: null },
+    size: { type: Number, default: null },
+    sealed_at: { type: Date, default: null },
+  },
+  { collection: 'signed_pdfs', versionKey: false },
+);
+// The sealing job's scan: pending records whose next attempt is due, oldest first.
+signedPdfSchema.index({ status: 1, next_attempt_at: 1 });
+
+export function createSignedPdfRepository(conn: Connection) {
+  const model = conn.model('SignedPdf', signedPdfSchema);
+  return {
+    model,
+    async init() {
+      await model.init();
+    },
+    /** Records the PDF to seal, once per reference (a redelivered event changes nothing). */
+    async enqueue(rec: Omit<SignedPdfRecord, 'status' | 'attempts' | 'object_key' | 'size' | 'sealed_at'>): Promise<boolean> {
+      try {
+        await model.create({ _id: rec.reference, ...rec, status: 'pending', attempts: 0 });
+        return true;
+      } catch (err) {
+        if (isDuplicateKey(err)) return false;
+        throw err;
+      }
+    },
+    /** Takes one due record for `leaseMs` (its next attempt moves past the lease), or null. */
+    async claimDue(now: Date, leaseMs: number): Promise<SignedPdfRecord | null> {
+      // No projection: FerretDB's findAndModify does not take one.
+      const doc = await model
+        .findOneAndUpdate(
+          { status: 'pending', next_attempt_at: { $lte: now } },
+          { $set: { next_attempt_at: new Date(now.getTime() + leaseMs) } },
+          { sort: { next_attempt_at: 1 }, new: true },
+        )
+        .lean<SignedPdfRecord & { _id?: string }>();
+      if (!doc) return null;
+      const { _id, ...rec } = doc;
+      return rec;
+    },
+    async retryAt(reference: string, at: Date, attempts: number): Promise<void> {
+      await model.updateOne({ _id: reference, status: 'pending' }, { $set: { next_attempt_at: at, attempts } });
+    },
+    async markSealed(reference: string, sealed: { object_key: string; size: number; sealed_at: Date }): Promise<void> {
+      await model.updateOne(
+        { _id: reference, status: 'pending' },
+        { $set: { status: 'sealed', ...sealed }, $unset: { signer_emails: 1 } },
+      );
+    },
+    async find(reference: string): Promise<SignedPdfRecord | null> {
+      return model.findOne({ _id: reference }, { _id: 0 }).lean<SignedPdfRecord>();
+    },
+  };
+}
+
+export type SignedPdfRepository = ReturnType<typeof createSignedPdfRepository>;

@@ -1,0 +1,25 @@
+import type { Readable } from 'node:stream';
+import { conflict, notFound } from '@signet/kit';
+import type { SignedPdfObjects } from '../store/signed-pdf.objects.js';
+import type { SignedPdfRepository } from '../store/signed-pdf.repository.js';
+
+export type GetSignedPdfDeps = {
+  /** Null when this ledger does not seal PDFs (LEDGER_SEAL_CERT unset). */
+  signedPdfs: Pick<SignedPdfRepository, 'find'> | null;
+  objects: Pick<SignedPdfObjects, 'openSigned'> | null;
+};
+
+/** GetSignedPdf: the stored signed PDF of a reference; NOT_FOUND when unknown, FAILED_PRECONDITION until sealed. */
+export async function getSignedPdf(
+  deps: GetSignedPdfDeps,
+  reference: string,
+): Promise<{ filename: string; size: number; open: () => Promise<Readable> }> {
+  if (!deps.signedPdfs || !deps.objects) throw conflict('this ledger does not seal signed PDFs (LEDGER_SEAL_CERT is not set)');
+  const rec = await deps.signedPdfs.find(reference);
+  if (!rec) throw notFound('no signed PDF for this reference');
+  if (rec.status !== 'sealed' || !rec.object_key || rec.size === null)
+    throw conflict('the signed PDF is not sealed yet: it follows the certificate once a time-stamping authority answers');
+  const objects = deps.objects;
+  const key = rec.object_key;
+  return { filename: `${reference}-signed.pdf`, size: rec.size, open: () => objects.openSigned(key) };
+}

@@ -1,0 +1,100 @@
+import { createHash } from 'node:crypto';
+import type { Logger } from '@signet/kit';
+import type { LedgerLog } from '../log/ledger-log.js';
+import type { SignedPdfMetrics } from '../metrics.js';
+import { preparePdf, sealPdf } from '../pdf/signed-pdf.js';
+import type { CadesSigner } from '../pdf/cades-signer.js';
+import type { CertificateRepository } from '../store/certificate.repository.js';
+import type { SignedPdfObjects } from '../store/signed-pdf.objects.js';
+import type { SignedPdfRecord, SignedPdfRepository } from '../store/signed-pdf.repository.js';
+import { TsaUnavailableError } from '../tsa/tsa.client.js';
+
+export type SealSignedPdfsDeps = {
+  signedPdfs: Pick<SignedPdfRepository, 'claimDue' | 'retryAt' | 'markSealed'>;
+  certs: Pick<CertificateRepository, 'findByReference'>;
+  log: Pick<LedgerLog, 'bundle' | 'head'>;
+  objects: Pick<SignedPdfObjects, 'readDocument' | 'putSigned'>;
+  signer: CadesSigner;
+  /** The sealing certificate's subject, shown by PDF readers as the signer. */
+  sealName: string;
+  metrics: SignedPdfMetrics;
+  logger: Pick<Logger, 'info' | 'warn' | 'error'>;
+  now: () => Date;
+  origin: string;
+  publicBaseUrl: string;
+  /** First wait after a failed attempt; doubles per attempt up to an hour. */
+  retryMs: number;
+};
+
+/** A claimed record stays reserved this long: one replica seals it at a time. */
+const LEASE_MS = 120_000;
+/** A certificate not yet covered by a checkpoint is looked at again this soon (the bundle needs one). */
+const NOT_CHECKPOINTED_MS = 1000;
+
+const retryDelay = (base: number, attempts: number) => Math.min(base * 2 ** Math.max(0, attempts - 1), 3_600_000);
+
+/**
+ * The sealing pass of signed PDFs: each pending record that is due, one at a time. A PDF is sealed
+ * with an RFC 3161 timestamp or not at all: when no TSA answers (or anything fails) the record waits
+ * and is tried again later; once stored it is never produced again, so every download has the same bytes.
+ */
+export async function sealSignedPdfs(deps: SealSignedPdfsDeps): Promise<number> {
+  let sealed = 0;
+  for (
+    let rec = await deps.signedPdfs.claimDue(deps.now(), LEASE_MS);
+    rec;
+    rec = await deps.signedPdfs.claimDue(deps.now(), LEASE_MS)
+  ) {
+    if (await sealOne(deps, rec)) sealed++;
+  }
+  return sealed;
+}
+
+async function sealOne(deps: SealSignedPdfsDeps, rec: SignedPdfRecord): Promise<boolean> {
+  const cert = await deps.certs.findByReference(rec.reference);
+  const head = await deps.log.head();
+  if (!cert || cert.leaf_index === null || cert.leaf_index >= head.size) {
+    await deps.signedPdfs.retryAt(rec.reference, new Date(deps.now().getTime() + NOT_CHECKPOINTED_MS), rec.attempts);
+    return false;
+  }
+  const fields = { transaction_id: rec.transaction_id, attempts: rec.attempts + 1 };
+  try {
+    const bundle = await deps.log.bundle(rec.reference);
+    const document = await deps.objects.readDocument(rec.document_key);
+    if (createHash('sha256').update(document).digest('hex') !== cert.document_sha256)
+      throw new Error('the stored document does not match the certified SHA-256');
+    const sealedAt = deps.now();
+    const prepared = await preparePdf({
+      document,
+      bundleJson: JSON.stringify(bundle),
+      sealedAt,
+      sealName: deps.sealName,
+      documentName: rec.document_name,
+      certificate: cert.certificate,
+      signerEmails: rec.signer_emails ?? [],
+      leafIndex: bundle.leaf_index,
+      treeSize: bundle.tree_size,
+      origin: deps.origin,
+      verifyUrl: `${deps.publicBaseUrl.replace(/\/$/, '')}/verify?ref=${encodeURIComponent(rec.reference)}`,
+    });
+    const pdf = await sealPdf(prepared, deps.signer, sealedAt);
+    const objectKey = `${rec.reference}.pdf`;
+    await deps.objects.putSigned(objectKey, pdf);
+    await deps.signedPdfs.markSealed(rec.reference, { object_key: objectKey, size: pdf.length, sealed_at: sealedAt });
+    deps.metrics.signedPdfSeals.inc({ result: 'sealed' });
+    deps.logger.info({ ...fields, size: pdf.length }, 'signed PDF sealed');
+    return true;
+  } catch (err) {
+    const tsa = err instanceof TsaUnavailableError;
+    const at = new Date(deps.now().getTime() + retryDelay(deps.retryMs, fields.attempts));
+    await deps.signedPdfs.retryAt(rec.reference, at, fields.attempts);
+    deps.metrics.signedPdfSeals.inc({ result: tsa ? 'tsa_unavailable' : 'error' });
+    if (tsa)
+      deps.logger.warn(
+        { ...fields, retry_at: at.toISOString(), err: (err as Error).message },
+        'no TSA answered; signed PDF sealed later',
+      );
+    else deps.logger.error({ ...fields, retry_at: at.toISOString(), err }, 'sealing the signed PDF failed; will retry');
+    return false;
+  }
+}
