@@ -26,6 +26,7 @@ import { ledgerRoutes } from './http/routes/ledger/ledger.routes.js';
 import { ledgerCheckpointRoutes } from './http/routes/ledger/checkpoints.routes.js';
 import { signRoutes } from './http/routes/sign/sign.routes.js';
 import { transactionsRoutes } from './http/routes/transactions/transactions.routes.js';
+import { signedPdfRoutes } from './http/routes/transactions/signed-pdf.routes.js';
 import { biometricsRoutes } from './http/routes/transactions/biometrics.routes.js';
 import { verifyRoutes } from './http/routes/verify/verify.routes.js';
 import { webhooksRoutes } from './http/routes/webhooks/webhooks.routes.js';
@@ -49,6 +50,7 @@ export function buildApp(ctx: GatewayContext, checks: ReadinessCheck[]): Express
     dashboardRoutes(ctx), // after adminRoutes: its /api/admin route relies on the admin guard
     certificateRoutes(ctx),
     transactionsRoutes(ctx),
+    signedPdfRoutes(ctx),
     biometricsRoutes(ctx),
     signRoutes(ctx),
     webhooksRoutes(ctx),
