@@ -109,6 +109,12 @@ export const events = {
     producer: 'ledger',
     consumers: [transactionState],
   }),
+  settingsChanged: entry({
+    subject: 'signet.identity.settings.changed',
+    message: eventsV1.AccountSettingsChanged,
+    producer: 'identity',
+    consumers: [{ service: 'transaction', durable: 'transaction-account-settings' }],
+  }),
   erasureRequested: entry({
     subject: 'signet.transaction.erasure.requested',
     message: eventsV1.BiometricErasureRequested,

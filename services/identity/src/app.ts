@@ -52,6 +52,10 @@ export async function startIdentity(cfg: IdentityConfig, opts: { logger?: Logger
     mfaChallenges: createMfaChallengeRepository(redis, cfg.REDIS_KEY_PREFIX),
     mailer,
     defaultSessionTtlHours: cfg.SESSION_TTL_HOURS,
+    biometricRetention: {
+      defaultDays: Math.min(cfg.BIOMETRIC_RETENTION_DAYS, cfg.BIOMETRIC_RETENTION_MAX_DAYS),
+      maxDays: cfg.BIOMETRIC_RETENTION_MAX_DAYS,
+    },
     metrics: identityMetrics(metrics),
     logger,
     onUserCreated: relay.kick,

@@ -19,6 +19,9 @@ export const identityConfigSchema = baseSchema.extend({
   /** AES-256-GCM key for TOTP secrets at rest: 64 hex characters. */
   TOTP_ENCRYPTION_KEY: z.string({ error: 'required' }).regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)'),
   SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(720).default(24),
+  /** The biometric retention of accounts that have not set one, and the longest one may set (as the transaction service reads them). */
+  BIOMETRIC_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
+  BIOMETRIC_RETENTION_MAX_DAYS: z.coerce.number().int().min(0).max(3650).default(365),
   /** Prefix of every Redis key (two-factor challenges); lets deployments and test runs share one Redis. */
   REDIS_KEY_PREFIX: z.string().default('signet:'),
 });

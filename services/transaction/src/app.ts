@@ -27,6 +27,7 @@ import { createOrphanSweep } from './jobs/orphan.sweep.js';
 import { createErasureJob } from './jobs/biometric-erasure.job.js';
 import { erasureHandler } from './grpc/erasure.handler.js';
 import { MEDIA_ERASED_DURABLE, mediaErasedConsumer } from './events/media-erased.consumer.js';
+import { ACCOUNT_SETTINGS_DURABLE, accountSettingsConsumer } from './events/account-settings.consumer.js';
 import { createTransactionRepository } from './store/transaction.repository.js';
 
 export type TransactionOptions = { logger?: Logger; ackWaitMs?: number };
@@ -71,6 +72,12 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
     bus,
     { durable: MEDIA_ERASED_DURABLE, events: [events.mediaErased], ackWaitMs: opts.ackWaitMs },
     mediaErasedConsumer({ repo, lock, clock }),
+    { metrics, logger },
+  );
+  const settingsConsumer = await startConsumer(
+    bus,
+    { durable: ACCOUNT_SETTINGS_DURABLE, events: [events.settingsChanged], ackWaitMs: opts.ackWaitMs },
+    accountSettingsConsumer({ repo }),
     { metrics, logger },
   );
   const erasureDeps = { repo, objects, tm, lock, outbox, clock, leaseMs: cfg.ERASURE_LEASE_MS };
@@ -134,6 +141,7 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
       await consumer.stop();
       await mailConsumer.stop();
       await erasedConsumer.stop();
+      await settingsConsumer.stop();
       await orphans.stop();
       outbox.stop();
       billing.close();

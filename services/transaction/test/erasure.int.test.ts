@@ -3,12 +3,14 @@
  * finished transaction's retention ends (three one-second days here), its reference photo is deleted,
  * its key dropped (the hash the certificate commits to stays) and one biometrics_erased entry logged
  * with the key hashed; a replica killed holding the claim leaves it to expire, and the job then
- * finishes the erasure once.
+ * finishes the erasure once. An account's own retention, set at identity, reaches the transactions it
+ * creates afterwards (identity.settings.changed), bounded by the operator's maximum.
  */
 import { createHash } from 'node:crypto';
 import type { Connection } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectMongo, createS3, listKeys } from '@signet/kit';
+import { connectMongo, createClient, createS3, listKeys, Metrics } from '@signet/kit';
+import { identityV1 } from '@signet/proto';
 import { eventually } from '../../../test/harness/eventually.js';
 import { infra, startServices } from '../../../test/harness/services.js';
 import { createTransaction, send, senderAccount } from '../../../test/support/ceremony-helpers.js';
@@ -52,6 +54,7 @@ describe('biometric retention job (transaction, MinIO, FerretDB, NATS)', () => {
         BIOMETRIC_RETENTION_DAY_SECONDS: '1',
         ERASURE_INTERVAL_MS: '300',
         ERASURE_LEASE_MS: '1500',
+        BIOMETRIC_RETENTION_MAX_DAYS: '10',
       },
     });
     acct = await senderAccount(stack.gatewayUrl);
@@ -97,5 +100,28 @@ describe('biometric retention job (transaction, MinIO, FerretDB, NATS)', () => {
     expect(await erasedEntries(id)).toHaveLength(1);
     const metrics = await (await fetch(`http://127.0.0.1:${stack.opsPorts.transaction}/metrics`)).text();
     expect(metrics).toMatch(/signet_transaction_biometric_erasures_total\{[^}]*reason="retention"[^}]*\} 2\n/);
+  }, 60_000);
+
+  it('an account’s retention set at identity applies to the transactions it creates next, within the maximum', async () => {
+    const other = await senderAccount(stack.gatewayUrl);
+    const identity = createClient(identityV1.IdentityServiceClient, stack.env.IDENTITY_ADDR!, {
+      metrics: new Metrics('retention-test'),
+    });
+    try {
+      const bad = identity.updateAccountSettings({ userId: other.userId, sessionTtlHours: 0, biometricRetentionDays: 11 });
+      await expect(bad).rejects.toMatchObject({ message: expect.stringMatching(/from 0 to 10/) });
+      const p = await identity.updateAccountSettings({ userId: other.userId, sessionTtlHours: 0, biometricRetentionDays: 7 });
+      expect(p).toMatchObject({ biometricRetentionDays: 7, sessionTtlHours: 24 });
+      expect((await identity.getProfile({ userId: acct.userId })).biometricRetentionDays).toBe(3);
+    } finally {
+      identity.close();
+    }
+    await eventually(async () => (await repo.accountRetention(other.userId)) === 7, 15_000);
+    const tx = await createTransaction(stack.gatewayUrl, other, 'Ada Lovelace', stack.env.TRANSACTION_ADDR);
+    expect((await repo.findById(tx.id))!.retention_days).toBe(7);
+    // Another account keeps the default; an older value arriving late changes nothing.
+    await repo.setAccountRetention(other.userId, 1, new Date(0));
+    expect(await repo.accountRetention(other.userId)).toBe(7);
+    expect(await repo.accountRetention(acct.userId)).toBeUndefined();
   }, 60_000);
 });

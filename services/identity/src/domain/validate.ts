@@ -33,6 +33,13 @@ export function checkCode(code: string, field = 'code'): string {
   return code;
 }
 
+/** An account's biometric retention: whole days from 0 to the operator's maximum. */
+export function checkRetentionDays(days: number, maxDays: number, field = 'biometric_retention_days'): number {
+  if (!Number.isInteger(days) || days < 0 || days > maxDays)
+    throw invalid(`${field} must be a whole number of days from 0 to ${maxDays}`);
+  return days;
+}
+
 export function checkSessionTtl(hours: number, field = 'session_ttl_hours'): number {
   if (!Number.isInteger(hours) || hours < SESSION_TTL_MIN_HOURS || hours > SESSION_TTL_MAX_HOURS)
     throw invalid(`${field} must be a whole number of hours from ${SESSION_TTL_MIN_HOURS} to ${SESSION_TTL_MAX_HOURS}`);

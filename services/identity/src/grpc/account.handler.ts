@@ -18,7 +18,7 @@ export function accountHandlers(deps: IdentityDeps) {
     },
 
     async updateAccountSettings(req: identityV1.UpdateAccountSettingsRequest): Promise<identityV1.Profile> {
-      return profileOut(await updateAccountSettings(deps, req.userId, req.sessionTtlHours));
+      return profileOut(await updateAccountSettings(deps, req.userId, req.sessionTtlHours, req.biometricRetentionDays));
     },
   };
 }

@@ -26,6 +26,7 @@ export function profileOut(p: Profile): identityV1.Profile {
     orgName: p.orgName,
     twoFactorEnabled: p.twoFactorEnabled,
     sessionTtlHours: p.sessionTtlHours,
+    biometricRetentionDays: p.biometricRetentionDays,
     createdAt: iso(p.createdAt),
   };
 }

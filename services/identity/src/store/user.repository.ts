@@ -11,6 +11,8 @@ export type UserRecord = {
   /** Bumped by every password change; sessions carry the version they were made under. */
   password_version: number;
   session_ttl_hours: number;
+  /** Biometric retention of the account's new transactions, in days; null: the operator's default. */
+  biometric_retention_days?: number | null;
   totp_enabled: boolean;
   /** AES-256-GCM sealed base32 secrets (see domain/secrets.ts). */
   totp_secret: string | null;
@@ -32,6 +34,7 @@ const userSchema = new Schema(
     password_hash: { type: String, required: true },
     password_version: { type: Number, default: 0 },
     session_ttl_hours: { type: Number, required: true },
+    biometric_retention_days: { type: Number, default: null },
     totp_enabled: { type: Boolean, default: false },
     totp_secret: { type: String, default: null },
     totp_pending_secret: { type: String, default: null },
@@ -112,6 +115,16 @@ export function createUserRepository(conn: Connection) {
         .findOneAndUpdate({ _id: id }, { $set: { session_ttl_hours: hours } }, { new: false })
         .lean<{ session_ttl_hours: number }>();
       return doc ? { previous: doc.session_ttl_hours } : null;
+    },
+    /**
+     * Sets the account's biometric retention with the event that carries it to the transaction
+     * service, in one update; the previous value (null: the default), or undefined when there is no such user.
+     */
+    async setBiometricRetention(id: string, days: number, event: OutboxEntry): Promise<{ previous: number | null } | undefined> {
+      const doc = await model
+        .findOneAndUpdate({ _id: id }, { $set: { biometric_retention_days: days }, $push: { outbox: event } }, { new: false })
+        .lean<{ biometric_retention_days?: number | null }>();
+      return doc ? { previous: doc.biometric_retention_days ?? null } : undefined;
     },
     async setPendingTotp(id: string, sealed: string) {
       await model.updateOne({ _id: id }, { $set: { totp_pending_secret: sealed } });

@@ -21,6 +21,8 @@ export type IdentityDeps = {
   passwords: PasswordHasher;
   box: SecretBox;
   mailer: Pick<Mailer, 'send'>;
+  /** BIOMETRIC_RETENTION_DAYS and BIOMETRIC_RETENTION_MAX_DAYS: the default and the bound of an account's retention. */
+  biometricRetention?: { defaultDays: number; maxDays: number };
   /** SESSION_TTL_HOURS: the session length of accounts that have not set one. */
   defaultSessionTtlHours: number;
   metrics: IdentityMetrics;

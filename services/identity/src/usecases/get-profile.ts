@@ -11,10 +11,12 @@ export type Profile = {
   twoFactorEnabled: boolean;
   /** The account's session length, or the default when it has none. */
   sessionTtlHours: number;
+  /** The account's biometric retention in days, or the default when it has none. */
+  biometricRetentionDays: number;
   createdAt: Date;
 };
 
-function profileOf(user: UserRecord, defaultSessionTtlHours: number): Profile {
+function profileOf(user: UserRecord, defaultSessionTtlHours: number, defaultRetentionDays: number): Profile {
   return {
     userId: user._id,
     email: user.email,
@@ -22,14 +24,15 @@ function profileOf(user: UserRecord, defaultSessionTtlHours: number): Profile {
     orgName: user.org_name,
     twoFactorEnabled: user.totp_enabled,
     sessionTtlHours: sessionTtlHours(user.session_ttl_hours, defaultSessionTtlHours),
+    biometricRetentionDays: user.biometric_retention_days ?? defaultRetentionDays,
     createdAt: user.created_at,
   };
 }
 
 /** The account as its owner sees it on the settings page. */
 export async function getProfile(
-  deps: Pick<IdentityDeps, 'defaultSessionTtlHours'> & { users: Pick<UserRepository, 'byId'> },
+  deps: Pick<IdentityDeps, 'defaultSessionTtlHours' | 'biometricRetention'> & { users: Pick<UserRepository, 'byId'> },
   userId: string,
 ): Promise<Profile> {
-  return profileOf(await getUser(deps, userId), deps.defaultSessionTtlHours);
+  return profileOf(await getUser(deps, userId), deps.defaultSessionTtlHours, deps.biometricRetention?.defaultDays ?? 30);
 }

@@ -2,6 +2,7 @@ import type { Connection } from 'mongoose';
 import { isDuplicateKey, type OutboxEntry } from '@signet/kit';
 import type { LogEntry, Status } from '../domain/transaction.js';
 import {
+  accountSettingsSchema,
   counterSchema,
   idempotencySchema,
   linkMailId,
@@ -52,6 +53,7 @@ export function createTransactionRepository(conn: Connection) {
   const tokens = conn.model('SigningToken', tokenSchema);
   const idempotency = conn.model('IdempotencyKey', idempotencySchema);
   const linkMails = conn.model('LinkMail', linkMailSchema);
+  const accountSettings = conn.model('AccountSettings', accountSettingsSchema);
 
   // See nextId.
   let idQueue: Promise<unknown> = Promise.resolve();
@@ -66,7 +68,15 @@ export function createTransactionRepository(conn: Connection) {
     model,
     idempotency,
     async init() {
-      await Promise.all([model.init(), counters.init(), references.init(), tokens.init(), idempotency.init(), linkMails.init()]);
+      await Promise.all([
+        model.init(),
+        counters.init(),
+        references.init(),
+        tokens.init(),
+        idempotency.init(),
+        linkMails.init(),
+        accountSettings.init(),
+      ]);
     },
 
     /**
@@ -169,6 +179,22 @@ export function createTransactionRepository(conn: Connection) {
       if (!doc) return null;
       const { outbox: _outbox, ...rec } = doc;
       return rec;
+    },
+
+    /** The account's biometric retention in days, or undefined when it never set one. */
+    async accountRetention(ownerId: string): Promise<number | undefined> {
+      const doc = await accountSettings.findOne({ _id: ownerId }).lean<{ retention_days?: number }>();
+      return doc?.retention_days ?? undefined;
+    },
+    /** Keeps the account's retention as of `at`; an older or repeated value changes nothing. */
+    async setAccountRetention(ownerId: string, days: number, at: Date): Promise<void> {
+      const r = await accountSettings.updateOne({ _id: ownerId, at: { $lt: at } }, { $set: { retention_days: days, at } });
+      if (r.matchedCount) return;
+      try {
+        await accountSettings.create({ _id: ownerId, retention_days: days, at });
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err; // it exists with a newer (or the same) value
+      }
     },
 
     // Biometric erasure (jobs/biometric-erasure.job.ts): due records, a claim per record, one completing write.

@@ -102,6 +102,13 @@ transactionSchema.index({ reference_key: 1 });
 // The erasure job asks which ended transactions are due and not yet erased.
 transactionSchema.index({ biometrics_delete_after: 1, biometrics_erased_at: 1 });
 
+// An account's settings this service applies, as identity.settings.changed carried them: _id is the
+// owner id; `at` is the event's time, so an older event arriving late does not overwrite a newer one.
+export const accountSettingsSchema = new Schema(
+  { _id: String, retention_days: Number, at: Date },
+  { collection: 'account_settings', versionKey: false },
+);
+
 // Integer ids: one counter document per sequence, advanced with $inc (race-free across replicas).
 export const counterSchema = new Schema({ _id: String, seq: Number }, { collection: 'counters', versionKey: false });
 

@@ -177,7 +177,7 @@ async function commit(
 
   const id = await deps.repo.nextId();
   const reference = await allocateReference(deps);
-  const rec = newRecord(deps, id, reference, begin, fields, doc, ref);
+  const rec = newRecord(deps, id, reference, begin, fields, doc, ref, await deps.repo.accountRetention(owner));
   await insertRecord(deps, rec);
   deps.tm.transitions.inc({ to: 'created' });
 
@@ -229,6 +229,8 @@ function newRecord(
   fields: CreationFields,
   doc: { key: string; sha256: string; size: number },
   ref: { key: string; sha256: string },
+  /** The account's biometric retention (identity.settings.changed), if it set one. */
+  accountDays: number | undefined,
 ): TransactionRecord {
   const now = deps.clock();
   const emails = [fields.signer_email, ...fields.signer_emails];
@@ -260,7 +262,7 @@ function newRecord(
     verified_at: null,
     last_resent_at: null,
     version: 0,
-    retention_days: retentionDays(undefined, deps.cfg.BIOMETRIC_RETENTION_DAYS, deps.cfg.BIOMETRIC_RETENTION_MAX_DAYS),
+    retention_days: retentionDays(accountDays, deps.cfg.BIOMETRIC_RETENTION_DAYS, deps.cfg.BIOMETRIC_RETENTION_MAX_DAYS),
     biometrics_delete_after: null,
     biometrics_erased_at: null,
   };

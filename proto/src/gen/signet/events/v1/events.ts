@@ -271,6 +271,17 @@ export interface CaptureMediaErased {
   keySha256: string[];
 }
 
+/**
+ * signet.identity.settings.changed: an account's settings that other services apply changed; the
+ * transaction service keeps the biometric retention for the transactions the account creates.
+ */
+export interface AccountSettingsChanged {
+  eventId: string;
+  occurredAt: string;
+  userId: string;
+  biometricRetentionDays: number;
+}
+
 function createBaseChallenge(): Challenge {
   return {
     words: [],
@@ -2758,6 +2769,97 @@ export const CaptureMediaErased: MessageFns<CaptureMediaErased> = {
     message.signerIndex = object.signerIndex ?? 0;
     message.reason = object.reason ?? "";
     message.keySha256 = object.keySha256?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseAccountSettingsChanged(): AccountSettingsChanged {
+  return { eventId: "", occurredAt: "", userId: "", biometricRetentionDays: 0 };
+}
+
+export const AccountSettingsChanged: MessageFns<AccountSettingsChanged> = {
+  encode(message: AccountSettingsChanged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.eventId !== "") {
+      writer.uint32(10).string(message.eventId);
+    }
+    if (message.occurredAt !== "") {
+      writer.uint32(18).string(message.occurredAt);
+    }
+    if (message.userId !== "") {
+      writer.uint32(26).string(message.userId);
+    }
+    if (message.biometricRetentionDays !== 0) {
+      writer.uint32(32).int32(message.biometricRetentionDays);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AccountSettingsChanged {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAccountSettingsChanged();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.eventId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.occurredAt = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.biometricRetentionDays = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<AccountSettingsChanged>): AccountSettingsChanged {
+    return AccountSettingsChanged.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AccountSettingsChanged>): AccountSettingsChanged {
+    const message = createBaseAccountSettingsChanged();
+    message.eventId = object.eventId ?? "";
+    message.occurredAt = object.occurredAt ?? "";
+    message.userId = object.userId ?? "";
+    message.biometricRetentionDays = object.biometricRetentionDays ?? 0;
     return message;
   },
 };

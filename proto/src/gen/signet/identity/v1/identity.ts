@@ -134,6 +134,8 @@ export interface Profile {
   twoFactorEnabled: boolean;
   sessionTtlHours: number;
   createdAt: string;
+  /** The account's biometric retention in days, or the default when it has none. */
+  biometricRetentionDays: number;
 }
 
 export interface ChangePasswordRequest {
@@ -230,8 +232,16 @@ export interface RevokeApiKeyResponse {
 
 export interface UpdateAccountSettingsRequest {
   userId: string;
-  /** Validity of sessions issued from now on, in hours: 1..720 (30 days). */
+  /**
+   * Validity of sessions issued from now on, in hours: 1..720 (30 days); 0 leaves it unchanged when
+   * biometric_retention_days is set.
+   */
   sessionTtlHours: number;
+  /**
+   * Days the biometric data of the account's transactions created from now on is kept after they
+   * end: 0..BIOMETRIC_RETENTION_MAX_DAYS. Absent: unchanged.
+   */
+  biometricRetentionDays?: number | undefined;
 }
 
 function createBaseAuthenticateRequest(): AuthenticateRequest {
@@ -1560,7 +1570,16 @@ export const GetProfileRequest: MessageFns<GetProfileRequest> = {
 };
 
 function createBaseProfile(): Profile {
-  return { userId: "", email: "", name: "", orgName: "", twoFactorEnabled: false, sessionTtlHours: 0, createdAt: "" };
+  return {
+    userId: "",
+    email: "",
+    name: "",
+    orgName: "",
+    twoFactorEnabled: false,
+    sessionTtlHours: 0,
+    createdAt: "",
+    biometricRetentionDays: 0,
+  };
 }
 
 export const Profile: MessageFns<Profile> = {
@@ -1585,6 +1604,9 @@ export const Profile: MessageFns<Profile> = {
     }
     if (message.createdAt !== "") {
       writer.uint32(58).string(message.createdAt);
+    }
+    if (message.biometricRetentionDays !== 0) {
+      writer.uint32(64).int32(message.biometricRetentionDays);
     }
     return writer;
   },
@@ -1658,6 +1680,14 @@ export const Profile: MessageFns<Profile> = {
             message.createdAt = reader.string();
             continue;
           }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.biometricRetentionDays = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1682,6 +1712,7 @@ export const Profile: MessageFns<Profile> = {
     message.twoFactorEnabled = object.twoFactorEnabled ?? false;
     message.sessionTtlHours = object.sessionTtlHours ?? 0;
     message.createdAt = object.createdAt ?? "";
+    message.biometricRetentionDays = object.biometricRetentionDays ?? 0;
     return message;
   },
 };
@@ -2821,7 +2852,7 @@ export const RevokeApiKeyResponse: MessageFns<RevokeApiKeyResponse> = {
 };
 
 function createBaseUpdateAccountSettingsRequest(): UpdateAccountSettingsRequest {
-  return { userId: "", sessionTtlHours: 0 };
+  return { userId: "", sessionTtlHours: 0, biometricRetentionDays: undefined };
 }
 
 export const UpdateAccountSettingsRequest: MessageFns<UpdateAccountSettingsRequest> = {
@@ -2831,6 +2862,9 @@ export const UpdateAccountSettingsRequest: MessageFns<UpdateAccountSettingsReque
     }
     if (message.sessionTtlHours !== 0) {
       writer.uint32(16).int32(message.sessionTtlHours);
+    }
+    if (message.biometricRetentionDays !== undefined) {
+      writer.uint32(24).int32(message.biometricRetentionDays);
     }
     return writer;
   },
@@ -2864,6 +2898,14 @@ export const UpdateAccountSettingsRequest: MessageFns<UpdateAccountSettingsReque
             message.sessionTtlHours = reader.int32();
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.biometricRetentionDays = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2883,6 +2925,7 @@ export const UpdateAccountSettingsRequest: MessageFns<UpdateAccountSettingsReque
     const message = createBaseUpdateAccountSettingsRequest();
     message.userId = object.userId ?? "";
     message.sessionTtlHours = object.sessionTtlHours ?? 0;
+    message.biometricRetentionDays = object.biometricRetentionDays ?? undefined;
     return message;
   },
 };
