@@ -62,12 +62,7 @@ export async function startStore(o: {
   run: Spawner;
   waitFor: (name: string, probe: () => Promise<boolean>, proc: ChildProcess) => Promise<void>;
 }): Promise<StartedStore> {
-  const common = [
-    `--listen-addr=127.0.0.1:${o.mongoPort}`,
-    '--debug-addr=-',
-    '--telemetry=disable',
-    '--log-level=warn',
-  ];
+  const common = [`--listen-addr=127.0.0.1:${o.mongoPort}`, '--debug-addr=-', '--telemetry=disable', '--log-level=warn'];
   const dir = (d: string) => {
     const p = join(o.dataDir, d);
     mkdirSync(p, { recursive: true });
@@ -84,7 +79,10 @@ export async function startStore(o: {
   }
 
   const bin = postgresBin();
-  if (!bin) throw new Error('PostgreSQL server binaries not found under /usr/lib/postgresql: run scripts/install.sh (or SIGNET_STORE=sqlite)');
+  if (!bin)
+    throw new Error(
+      'PostgreSQL server binaries not found under /usr/lib/postgresql: run scripts/install.sh (or SIGNET_STORE=sqlite)',
+    );
   const user = serverUser();
   const pgData = join(o.dataDir, 'postgres');
   const fresh = !existsSync(join(pgData, 'PG_VERSION'));
@@ -124,9 +122,13 @@ export async function startStore(o: {
   );
   const pgUrl = (db: string) => `postgres://signet@127.0.0.1:${o.postgresPort}/${db}`;
   if (fresh) {
-    const created = spawnSync(join(bin, 'createdb'), ['-h', '127.0.0.1', '-p', String(o.postgresPort), '-U', 'signet', 'ferretdb'], {
-      encoding: 'utf8',
-    });
+    const created = spawnSync(
+      join(bin, 'createdb'),
+      ['-h', '127.0.0.1', '-p', String(o.postgresPort), '-U', 'signet', 'ferretdb'],
+      {
+        encoding: 'utf8',
+      },
+    );
     if (created.status !== 0) throw new Error(`createdb failed: ${created.stderr}`);
   }
   const ferret = o.run('ferretdb', o.ferretdb, [

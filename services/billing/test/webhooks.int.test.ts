@@ -230,7 +230,10 @@ describe('POST /api/webhooks/dodo through gateway → billing', () => {
     const unknownUser = async () => {
       const userId = `u${randomBytes(6).toString('hex')}`;
       const u = { userId, email: `${userId}@example.com` };
-      const paid = await deliver('payment.succeeded', payment(u, { product_cart: [{ product_id: 'prod_credits10', quantity: 2 }] }));
+      const paid = await deliver(
+        'payment.succeeded',
+        payment(u, { product_cart: [{ product_id: 'prod_credits10', quantity: 2 }] }),
+      );
       expect(paid.result).toBe('unmatched');
       return u;
     };
@@ -258,7 +261,9 @@ describe('POST /api/webhooks/dodo through gateway → billing', () => {
     await announce(later);
     await eventually(async () => (await account(later.userId)).signatureCredits === 20);
     expect(await account(u.userId)).toMatchObject({ signatureCredits: 20 });
-    expect(await db.collection('webhook_deliveries').countDocuments({ result: 'unmatched', 'held_for.user_id': u.userId })).toBe(0);
+    expect(await db.collection('webhook_deliveries').countDocuments({ result: 'unmatched', 'held_for.user_id': u.userId })).toBe(
+      0,
+    );
   });
 
   it('answers 401 and stores nothing for a body one space off, a 301 s old timestamp, or no signature', async () => {

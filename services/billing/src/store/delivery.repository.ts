@@ -74,7 +74,10 @@ export function createDeliveryRepository(conn: Connection) {
     /** Unmatched deliveries held for this user id or email, oldest event first. */
     async heldFor(userId: string, email: string): Promise<Delivery[]> {
       const found = await model
-        .find({ result: 'unmatched', $or: [{ 'held_for.user_id': userId }, { 'held_for.email': email.trim().toLowerCase() }] }, { _id: 0 })
+        .find(
+          { result: 'unmatched', $or: [{ 'held_for.user_id': userId }, { 'held_for.email': email.trim().toLowerCase() }] },
+          { _id: 0 },
+        )
         .lean<Delivery[]>();
       const at = (d: Delivery) => (d.event_at ?? d.received_at).getTime();
       return found.sort((a, b) => at(a) - at(b));
