@@ -23,7 +23,13 @@ export default defineConfig({
         test: {
           name: 'unit',
           sequence: { groupOrder: 0 },
-          include: ['services/*/src/**/*.test.ts', 'proto/**/*.test.ts', 'scripts/**/*.test.ts', 'test/chart/**/*.test.ts'],
+          include: [
+            'services/*/src/**/*.test.ts',
+            'packages/*/src/**/*.test.ts',
+            'proto/**/*.test.ts',
+            'scripts/**/*.test.ts',
+            'test/chart/**/*.test.ts',
+          ],
         },
       },
       // The tiers below run against the real infrastructure globalSetup finds (started once, shared),

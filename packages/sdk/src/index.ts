@@ -1,0 +1,12 @@
+export type { components, operations, paths } from './schema.js';
+export {
+  createSignetClient,
+  createTransaction,
+  retryAfterSeconds,
+  SignetError,
+  transactions,
+  unwrap,
+  type NewTransaction,
+  type Schemas,
+  type SignetOptions,
+} from './client.js';
