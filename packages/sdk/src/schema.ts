@@ -2673,6 +2673,15 @@ export interface operations {
           'application/pdf': string;
         };
       };
+      /** @description A path parameter is not valid percent-encoded UTF-8 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Missing or invalid authentication */
       401: {
         headers: {
@@ -2988,6 +2997,15 @@ export interface operations {
           'application/json': components['schemas']['TransactionDetail'];
         };
       };
+      /** @description A path parameter is not valid percent-encoded UTF-8 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Missing or invalid authentication */
       401: {
         headers: {
@@ -3049,6 +3067,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['TransactionSummary'];
+        };
+      };
+      /** @description A path parameter is not valid percent-encoded UTF-8 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description Missing or invalid authentication */
@@ -3132,6 +3159,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['TransactionSummary'];
+        };
+      };
+      /** @description A path parameter is not valid percent-encoded UTF-8 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description Missing or invalid authentication */

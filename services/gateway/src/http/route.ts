@@ -258,6 +258,9 @@ export function operationOf(r: Omit<AnyRoute, 'handle'>): ZodOpenApiOperationObj
   const responses: Record<string, ZodOpenApiResponseObject> = {};
   for (const [status, spec] of Object.entries(r.responses as Record<number, ResponseSpec>))
     responses[status] = responseObject(spec);
+  // A path parameter that is not percent-encoded UTF-8 is refused before any route code (errors.ts).
+  if (r.params && !responses['400'])
+    responses['400'] = responseObject(errorResponse(400, 'A path parameter is not valid percent-encoded UTF-8'));
   const requestBody = r.body
     ? { required: true, content: { 'application/json': { schema: r.body } } }
     : r.rawBody
