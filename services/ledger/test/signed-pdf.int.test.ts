@@ -51,6 +51,8 @@ function verifiedEvent(reference: string, doc: { key: string; sha256: string }) 
       ownerId: 'u1',
       signers: [
         { name: 'Jan Łukasiewicz', email: 'jan@example.com', verificationMode: 'biometric', assurance: 'live', verifiedAt: at },
+        { name: '王小明', email: 'wang@example.com', verificationMode: 'liveness', assurance: 'live', verifiedAt: at },
+        { name: 'محمد', email: 'm@example.com', verificationMode: 'liveness', assurance: 'recorded', verifiedAt: at },
       ].map((s) => ({ ...s, videoSha256: 'a'.repeat(64), frameSha256: 'b'.repeat(64), referenceSha256: 'c'.repeat(64) })),
     }).finish(),
   };
@@ -156,7 +158,10 @@ describe('the signed PDF: PAdES B-T over the document, its audit trail and cert.
         'The original agreement',
         'Audit trail',
         'Jan Łukasiewicz',
+        '王小明',
+        'محمد',
         'jan@example.com',
+        'wang@example.com',
         doc.sha256,
         'Acme Sp. z o.o.',
         reference,

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import fontkit from '@pdf-lib/fontkit';
 import { rgb, type PDFDocument, type PDFFont, type PDFPage } from 'pdf-lib';
+import subsetFont from 'subset-font';
 import type { Certificate } from '../domain/certificate.js';
 
 export type AuditTrailInput = {
@@ -23,15 +24,49 @@ export type AuditTrailInput = {
 
 const A4: [number, number] = [595.28, 841.89];
 const require = createRequire(import.meta.url);
-let fonts: { regular: Uint8Array; bold: Uint8Array } | undefined;
+type FontFile = { bytes: Uint8Array; covers: (cp: number) => boolean };
+let fonts: Record<'regular' | 'bold' | 'cjk' | 'arabic', FontFile> | undefined;
 
-/** The font files ship in an npm package (OFL), read once. */
-function fontBytes() {
+/**
+ * The font files ship in npm packages (OFL), read once: Noto Sans (Latin, Greek, Cyrillic), and for
+ * what it lacks Noto Sans SC (CJK) and Noto Sans Arabic, embedded only when a text needs them.
+ */
+function fontFiles() {
+  const load = (path: string): FontFile => {
+    const bytes = readFileSync(require.resolve(path));
+    const font = fontkit.create(bytes) as { hasGlyphForCodePoint(cp: number): boolean };
+    return { bytes, covers: (cp) => font.hasGlyphForCodePoint(cp) };
+  };
   fonts ??= {
-    regular: readFileSync(require.resolve('@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf')),
-    bold: readFileSync(require.resolve('@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf')),
+    regular: load('@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf'),
+    bold: load('@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf'),
+    cjk: load('@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf'),
+    arabic: load('@expo-google-fonts/noto-sans-arabic/400Regular/NotoSansArabic_400Regular.ttf'),
   };
   return fonts;
+}
+
+type Fallbacks = { cjk?: PDFFont; arabic?: PDFFont };
+
+/** Runs of text each in the first font that has its glyphs (the given one, else a fallback). */
+function runs(text: string, font: PDFFont, primary: FontFile, fallbacks: Fallbacks): { text: string; font: PDFFont }[] {
+  const f = fontFiles();
+  const out: { text: string; font: PDFFont }[] = [];
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!;
+    const pick =
+      primary.covers(cp) || /\s/.test(ch)
+        ? font
+        : fallbacks.cjk && f.cjk.covers(cp)
+          ? fallbacks.cjk
+          : fallbacks.arabic && f.arabic.covers(cp)
+            ? fallbacks.arabic
+            : font;
+    const last = out.at(-1);
+    if (last && last.font === pick) last.text += ch;
+    else out.push({ text: ch, font: pick });
+  }
+  return out;
 }
 
 class Writer {
@@ -41,8 +76,20 @@ class Writer {
     private doc: PDFDocument,
     private font: PDFFont,
     private bold: PDFFont,
+    private fallbacks: Fallbacks,
   ) {
     this.newPage();
+  }
+  private width(text: string, font: PDFFont, size: number) {
+    const primary = font === this.bold ? fontFiles().bold : fontFiles().regular;
+    return runs(text, font, primary, this.fallbacks).reduce((w, r) => w + r.font.widthOfTextAtSize(r.text, size), 0);
+  }
+  private draw(text: string, x: number, size: number, font: PDFFont, color = rgb(0, 0, 0)) {
+    const primary = font === this.bold ? fontFiles().bold : fontFiles().regular;
+    for (const r of runs(text, font, primary, this.fallbacks)) {
+      this.page.drawText(r.text, { x, y: this.y, size, font: r.font, color });
+      x += r.font.widthOfTextAtSize(r.text, size);
+    }
   }
   private newPage() {
     this.page = this.doc.addPage(A4);
@@ -54,7 +101,7 @@ class Writer {
   heading(text: string, size = 13) {
     this.ensure(size + 12);
     this.y -= 8;
-    this.page.drawText(text, { x: 50, y: this.y, size, font: this.bold, color: rgb(0.1, 0.1, 0.3) });
+    this.draw(text, 50, size, this.bold, rgb(0.1, 0.1, 0.3));
     this.y -= size + 6;
   }
   /** A label and a value wrapped to the page width (long hashes break anywhere). */
@@ -64,7 +111,7 @@ class Writer {
     const lines: string[] = [];
     let line = '';
     for (const ch of value) {
-      if (line && this.font.widthOfTextAtSize(line + ch, size) > width) {
+      if (line && this.width(line + ch, this.font, size) > width) {
         lines.push(line);
         line = '';
       }
@@ -72,16 +119,16 @@ class Writer {
     }
     lines.push(line);
     this.ensure(lines.length * (size + 4) + 2);
-    this.page.drawText(label, { x: 50, y: this.y, size, font: this.bold });
+    this.draw(label, 50, size, this.bold);
     for (const l of lines) {
-      this.page.drawText(l, { x, y: this.y, size, font: this.font });
+      this.draw(l, x, size, this.font);
       this.y -= size + 4;
     }
     this.y -= 2;
   }
   text(value: string, size = 9) {
     this.ensure(size + 5);
-    this.page.drawText(value, { x: 50, y: this.y, size, font: this.font });
+    this.draw(value, 50, size, this.font);
     this.y -= size + 5;
   }
 }
@@ -89,11 +136,29 @@ class Writer {
 /** Appends the audit trail to `doc` (after the document's own pages). */
 export async function appendAuditTrail(doc: PDFDocument, input: AuditTrailInput): Promise<void> {
   doc.registerFontkit(fontkit);
-  const f = fontBytes();
-  const font = await doc.embedFont(f.regular, { subset: true });
-  const bold = await doc.embedFont(f.bold, { subset: true });
+  const f = fontFiles();
   const c = input.certificate;
-  const w = new Writer(doc, font, bold);
+  // Every character the pages can show: the fixed text is ASCII, the rest comes from the input.
+  const texts = [input.documentName, c.issuer_name, ...c.signers.map((s) => s.name), ...input.signerEmails].join('');
+  const chars = String.fromCharCode(...Array.from({ length: 95 }, (_, i) => 0x20 + i)) + texts;
+  // Subset by HarfBuzz, embedded whole: pdf-lib's own subsetting (fontkit) drops glyphs of these
+  // fonts (pdftotext still reads the text, but the pages show gaps). No ligatures: their glyphs are
+  // placed with gaps from a subset. Arabic is embedded whole (~300 kB): fontkit shapes a HarfBuzz
+  // subset of it into isolated letters.
+  const embed = async (file: FontFile, subset = true) =>
+    doc.embedFont(subset ? await subsetFont(Buffer.from(file.bytes), chars, { targetFormat: 'sfnt' }) : file.bytes, {
+      subset: false,
+      features: { liga: false },
+    });
+  const font = await embed(f.regular);
+  const bold = await embed(f.bold);
+  // Fallback fonts only when a text has what Noto Sans lacks.
+  const missing = [...texts].map((ch) => ch.codePointAt(0)!).filter((cp) => !f.regular.covers(cp));
+  const fallbacks: Fallbacks = {
+    cjk: missing.some((cp) => f.cjk.covers(cp)) ? await embed(f.cjk) : undefined,
+    arabic: missing.some((cp) => f.arabic.covers(cp)) ? await embed(f.arabic, false) : undefined,
+  };
+  const w = new Writer(doc, font, bold, fallbacks);
 
   w.heading('Audit trail', 20);
   w.text(`This page and those after it were appended by Signet when the certificate was issued.`);
