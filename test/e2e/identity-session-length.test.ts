@@ -46,9 +46,9 @@ describe('session length setting through the gateway', () => {
     expect(me.status).toBe(200);
     return me.body.session_ttl_hours as number;
   };
-  const settingsChanged = async () => {
+  const settingsChanged = async (setting = 'session_ttl_hours') => {
     const text = await (await fetch(`http://127.0.0.1:${stack.opsPorts.identity}/metrics`)).text();
-    const m = /^signet_identity_settings_changed_total\{[^}]*setting="session_ttl_hours"[^}]*\} (\d+)$/m.exec(text);
+    const m = new RegExp(`^signet_identity_settings_changed_total\\{[^}]*setting="${setting}"[^}]*\\} (\\d+)$`, 'm').exec(text);
     return m ? Number(m[1]) : 0;
   };
 
@@ -95,7 +95,10 @@ describe('session length setting through the gateway', () => {
 
     // Bad values: 400 naming the field.
     const bad: [unknown, RegExp][] = [
-      [{}, /^session_ttl_hours is required$/],
+      [{}, /^session_ttl_hours or biometric_retention_days is required$/],
+      [{ biometric_retention_days: -1 }, /^biometric_retention_days: must be at least 0$/],
+      // Within the route's bounds but past the operator's maximum (BIOMETRIC_RETENTION_MAX_DAYS, 365 here): identity refuses it.
+      [{ biometric_retention_days: 400 }, /biometric_retention_days must be a whole number of days from 0 to 365/],
       [{ session_ttl_hours: 0 }, /^session_ttl_hours: must be at least 1$/],
       [{ session_ttl_hours: 721 }, /^session_ttl_hours: must be at most 720/],
       [{ session_ttl_hours: -24 }, /^session_ttl_hours: must be at least 1$/],
@@ -121,7 +124,7 @@ describe('session length setting through the gateway', () => {
     // A valid change: 200 with the setting in force.
     const ok = await patch({ token: first, csrf, body: { session_ttl_hours: 8 } });
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
-    expect(ok.body).toEqual({ session_ttl_hours: 8 });
+    expect(ok.body).toEqual({ session_ttl_hours: 8, biometric_retention_days: 30 });
     expect(ok.headers.get('cache-control')).toBe('no-store');
     expect(await ttlOf(first)).toBe(8);
     expect(await settingsChanged()).toBe(changedBefore + 1);
@@ -136,7 +139,9 @@ describe('session length setting through the gateway', () => {
     expect(await ttlOf(other)).toBe(24);
 
     // Sessions from a password change follow the setting too; 720 hours (30 days) is the maximum.
-    expect((await patch({ token: first, csrf, body: { session_ttl_hours: 720 } })).body).toEqual({ session_ttl_hours: 720 });
+    expect((await patch({ token: first, csrf, body: { session_ttl_hours: 720 } })).body).toMatchObject({
+      session_ttl_hours: 720,
+    });
     const changed = await api('POST', '/api/auth/change-password', {
       token: after.token,
       body: { current_password: password, new_password: 'a newer good password' },
@@ -149,6 +154,15 @@ describe('session length setting through the gateway', () => {
     const same = await patch({ token: changed.body.token, csrf: csrfNew, body: { session_ttl_hours: 720 } });
     expect(same.status).toBe(200);
     expect(await settingsChanged()).toBe(changedBefore + 2);
+
+    // The biometric retention alone: the session length stays, the profile shows the new value.
+    const kept = await patch({ token: changed.body.token, csrf: csrfNew, body: { biometric_retention_days: 7 } });
+    expect(kept.status, JSON.stringify(kept.body)).toBe(200);
+    expect(kept.body).toEqual({ session_ttl_hours: 720, biometric_retention_days: 7 });
+    const me = await api('POST', '/api/auth/me', { token: changed.body.token });
+    expect(me.body).toMatchObject({ session_ttl_hours: 720, biometric_retention_days: 7 });
+    expect(await settingsChanged()).toBe(changedBefore + 2);
+    expect(await settingsChanged('biometric_retention_days')).toBe(1);
   });
 
   it('describes the route in /api/openapi.json', async () => {

@@ -349,8 +349,8 @@ export type paths = {
     options?: never;
     head?: never;
     /**
-     * Change the account’s settings: how long a new session stays signed in
-     * @description session_ttl_hours applies to sessions issued from then on (login, two-factor login, password change); sessions already issued keep their expiry and are not ended. The current value is in POST /api/auth/me. Unknown fields, a missing field or a value out of range: 400 and nothing changes.
+     * Change the account’s settings: session length and biometric retention
+     * @description session_ttl_hours applies to sessions issued from then on (login, two-factor login, password change); sessions already issued keep their expiry and are not ended. biometric_retention_days applies to transactions created from then on (shown to their signers in the consent text). The current values are in POST /api/auth/me. Unknown fields, no field, or a value out of range: 400 and nothing changes.
      */
     patch: operations['updateAccountSettings'];
     trace?: never;
@@ -834,6 +834,7 @@ export type components = {
       org_name: string;
       two_factor_enabled: boolean;
       session_ttl_hours: number;
+      biometric_retention_days: number;
       /** Format: date-time */
       created_at: string;
       /** @enum {string} */
@@ -2532,7 +2533,9 @@ export interface operations {
       content: {
         'application/json': {
           /** @description Validity of new sessions in hours (default 24; 720 = 30 days) */
-          session_ttl_hours: number;
+          session_ttl_hours?: number;
+          /** @description Days the face video, frames and reference photo of transactions created from now on are kept after they end (the operator sets the maximum; an answer of 400 names it) */
+          biometric_retention_days?: number;
         };
       };
     };
@@ -2547,6 +2550,7 @@ export interface operations {
         content: {
           'application/json': {
             session_ttl_hours: number;
+            biometric_retention_days: number;
           };
         };
       };

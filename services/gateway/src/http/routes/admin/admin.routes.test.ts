@@ -18,8 +18,18 @@ describe('account settings body', () => {
     expect(parseSettings({ session_ttl_hours: h })).toEqual({ session_ttl_hours: h });
   });
 
+  it('accepts a retention alone or with the session length', () => {
+    expect(parseSettings({ biometric_retention_days: 7 })).toEqual({ biometric_retention_days: 7 });
+    expect(parseSettings({ biometric_retention_days: 0, session_ttl_hours: 8 })).toEqual({
+      biometric_retention_days: 0,
+      session_ttl_hours: 8,
+    });
+  });
+
   it.each([
-    [{}, /^session_ttl_hours is required$/],
+    [{}, /^session_ttl_hours or biometric_retention_days is required$/],
+    [{ biometric_retention_days: -1 }, /^biometric_retention_days: must be at least 0$/],
+    [{ biometric_retention_days: 7.5 }, /^biometric_retention_days: must be a whole number of days$/],
     [{ session_ttl_hours: null }, /^session_ttl_hours: must be a whole number of hours$/],
     [{ session_ttl_hours: '24' }, /^session_ttl_hours: must be a whole number of hours$/],
     [{ session_ttl_hours: 1.5 }, /^session_ttl_hours: must be a whole number of hours$/],

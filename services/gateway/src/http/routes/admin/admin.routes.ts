@@ -17,8 +17,26 @@ const hours = z
   .int('must be a whole number of hours')
   .min(SESSION_TTL_HOURS.min, `must be at least ${SESSION_TTL_HOURS.min}`)
   .max(SESSION_TTL_HOURS.max, `must be at most ${SESSION_TTL_HOURS.max} (30 days)`);
-const settings = z.object({ session_ttl_hours: hours });
-const SETTINGS_FIELDS = Object.keys(settings.shape);
+/** Days biometric data is kept after a transaction ends; identity checks the operator's maximum. */
+const days = z
+  .number({ error: 'must be a whole number of days' })
+  .int('must be a whole number of days')
+  .min(0, 'must be at least 0')
+  .max(3650, 'must be at most 3650');
+const settingsFields = {
+  session_ttl_hours: hours.optional().meta({ description: 'Validity of new sessions in hours (default 24; 720 = 30 days)' }),
+  biometric_retention_days: days.optional().meta({
+    description:
+      'Days the face video, frames and reference photo of transactions created from now on are kept after they end ' +
+      '(the operator sets the maximum; an answer of 400 names it)',
+  }),
+};
+const SETTINGS_FIELDS = Object.keys(settingsFields);
+const ONE_SETTING = `${SETTINGS_FIELDS.join(' or ')} is required`;
+const settings = z.strictObject(settingsFields).refine((b) => SETTINGS_FIELDS.some((k) => b[k as keyof typeof b] !== undefined), {
+  message: ONE_SETTING,
+  path: [SETTINGS_FIELDS[0]!],
+});
 
 /** The settings body: only known fields (a typo must not pass as "nothing to change"), each valid. */
 export function parseSettings(body: unknown) {
@@ -145,23 +163,34 @@ export function adminRoutes(ctx: GatewayContext): RouteModule {
     method: 'patch',
     path: '/api/admin/account/settings',
     operationId: 'updateAccountSettings',
-    summary: 'Change the account’s settings: how long a new session stays signed in',
+    summary: 'Change the account’s settings: session length and biometric retention',
     description:
       'session_ttl_hours applies to sessions issued from then on (login, two-factor login, password change); ' +
-      'sessions already issued keep their expiry and are not ended. The current value is in POST /api/auth/me. ' +
-      'Unknown fields, a missing field or a value out of range: 400 and nothing changes.',
+      'sessions already issued keep their expiry and are not ended. biometric_retention_days applies to ' +
+      'transactions created from then on (shown to their signers in the consent text). The current values are in ' +
+      'POST /api/auth/me. Unknown fields, no field, or a value out of range: 400 and nothing changes.',
     use: [settingsFirst],
     query: csrfQuery,
-    body: z.strictObject({
-      session_ttl_hours: hours.meta({ description: 'Validity of new sessions in hours (default 24; 720 = 30 days)' }),
-    }),
+    body: settings,
     responses: {
-      200: { description: 'The settings now in force', body: z.object({ session_ttl_hours: z.int() }), headers: noStore },
+      200: {
+        description: 'The settings now in force',
+        body: z.object({ session_ttl_hours: z.int(), biometric_retention_days: z.int() }),
+        headers: noStore,
+      },
       ...mutationErrors,
     },
     async handle({ body: b }, _req, res) {
-      const p = await ctx.identity.updateAccountSettings({ userId: callerOf(res).userId, sessionTtlHours: b.session_ttl_hours });
-      return { status: 200 as const, body: { session_ttl_hours: p.sessionTtlHours } };
+      const p = await ctx.identity.updateAccountSettings({
+        userId: callerOf(res).userId,
+        // 0 keeps the session length when only the retention changes (identity.proto)
+        sessionTtlHours: b.session_ttl_hours ?? 0,
+        biometricRetentionDays: b.biometric_retention_days,
+      });
+      return {
+        status: 200 as const,
+        body: { session_ttl_hours: p.sessionTtlHours, biometric_retention_days: p.biometricRetentionDays },
+      };
     },
   });
 

@@ -218,6 +218,7 @@ export function authRoutes(ctx: GatewayContext): RouteModule {
           org_name: p.orgName,
           two_factor_enabled: p.twoFactorEnabled,
           session_ttl_hours: p.sessionTtlHours,
+          biometric_retention_days: p.biometricRetentionDays,
           created_at: p.createdAt,
           auth_method: caller.method,
           ...plan,

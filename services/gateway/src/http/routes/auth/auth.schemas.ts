@@ -60,6 +60,7 @@ export const profile = z
     org_name: z.string(),
     two_factor_enabled: z.boolean(),
     session_ttl_hours: z.int(),
+    biometric_retention_days: z.int(),
     created_at: time,
     auth_method: z.enum(['session', 'api_key']),
     plan: z.enum(['Free', 'Pro', 'Firm']).optional(),
