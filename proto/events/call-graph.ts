@@ -26,7 +26,7 @@ export const stores: Record<ServiceName, readonly Store[]> = {
   transaction: ['mongodb', 's3', 'redis'],
   ceremony: ['mongodb', 's3', 'redis'],
   biometrics: ['mongodb', 's3'],
-  ledger: ['mongodb'],
+  ledger: ['mongodb', 's3'],
   billing: ['mongodb', 'redis'],
 };
 

@@ -65,7 +65,7 @@ identity:    { port: 50051, protocol: grpc, public: true, calls: [], uses: [mong
 transaction: { port: 50052, protocol: grpc, public: true, calls: [billing], uses: [mongodb, nats, redis, smtp, s3], secrets: [mongoUrl, s3AccessKey, s3SecretKey] }
 ceremony:    { port: 50053, protocol: grpc, webauthn: true, calls: [transaction], uses: [mongodb, nats, redis, s3], secrets: [mongoUrl, s3AccessKey, s3SecretKey] }
 biometrics:  { port: 50054, protocol: grpc, calls: [], uses: [mongodb, nats, s3], secrets: [mongoUrl, s3AccessKey, s3SecretKey] }
-ledger:      { port: 50055, protocol: grpc, public: true, ledgerOrigin: true, calls: [], uses: [mongodb, nats], secrets: [mongoUrl, ledgerSigningKey] }
+ledger:      { port: 50055, protocol: grpc, public: true, ledgerOrigin: true, calls: [], uses: [mongodb, nats, s3], secrets: [mongoUrl, ledgerSigningKey, s3AccessKey, s3SecretKey] }
 billing:     { port: 50056, protocol: grpc, calls: [], uses: [mongodb, nats, redis], secrets: [mongoUrl, webhookSecret] }
 {{- end -}}
 
