@@ -36,9 +36,8 @@ describe('GET /api/verify/{label}/{hash} through gateway → ledger → MongoDB'
     expect(((await res.json()) as { detail: string }).detail).toMatch(detail);
   });
 
-  it('verifies an issued certificate, and answers the same 404 for a wrong prefix', async () => {
-    const reference = `E2E-TX-${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
-    const sha = 'c0ffee'.padEnd(64, '1');
+  /** Issues a certificate for `sha` through the ledger's consumer, as the transaction service does. */
+  async function issue(reference: string, sha: string) {
     const eventId = randomUUID();
     await publishEvent(bus, events.transactionVerified, {
       eventId,
@@ -65,6 +64,13 @@ describe('GET /api/verify/{label}/{hash} through gateway → ledger → MongoDB'
         ],
       }).finish(),
     });
+  }
+  const newReference = () => `E2E-TX-${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+
+  it('verifies an issued certificate, and answers the same 404 for a wrong prefix', async () => {
+    const reference = newReference();
+    const sha = 'c0ffee'.padEnd(64, '1');
+    await issue(reference, sha);
     const body = await eventually(async () => {
       const res = await get(`/api/verify/${reference}/${sha.slice(0, 16)}`);
       return res.status === 200 ? ((await res.json()) as Record<string, unknown>) : undefined;
@@ -82,6 +88,39 @@ describe('GET /api/verify/{label}/{hash} through gateway → ledger → MongoDB'
     expect(wrong.status).toBe(404);
     const unknown = await get('/api/verify/XYZ-TX-00000001/0123456789abcdef');
     expect(await wrong.json()).toEqual(await unknown.json());
+  });
+
+  it('verifies by the full 64-character hash, compared whole: a changed last character is the same 404 as a wrong prefix', async () => {
+    const reference = newReference();
+    const sha = 'feed'.padEnd(64, '2');
+    await issue(reference, sha);
+    // sealed once the 16-character form answers; that form is unchanged
+    const short = await eventually(async () => {
+      const res = await get(`/api/verify/${reference}/${sha.slice(0, 16)}`);
+      return res.status === 200 ? ((await res.json()) as Record<string, unknown>) : undefined;
+    });
+    expect(short).toMatchObject({ valid: true, reference, document_sha256_prefix: sha.slice(0, 16) });
+
+    for (const full of [sha, sha.toUpperCase()]) {
+      const res = await get(`/api/verify/${reference}/${full}`);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual(short);
+    }
+
+    const changed = sha.slice(0, 63) + '3';
+    const wrongFull = await get(`/api/verify/${reference}/${changed}`);
+    expect(wrongFull.status).toBe(404);
+    const wrongPrefix = await get(`/api/verify/${reference}/ffffffffffffffff`);
+    expect(wrongPrefix.status).toBe(404);
+    expect(await wrongFull.json()).toEqual(await wrongPrefix.json());
+
+    // the evidence bundle takes the full hash the same way
+    const bundle = await get(`/api/ledger/proof/${reference}?hash=${sha}`);
+    expect(bundle.status).toBe(200);
+    expect(((await bundle.json()) as { certificate: { document_sha256: string } }).certificate.document_sha256).toBe(sha);
+    expect((await get(`/api/ledger/proof/${reference}?hash=${changed}`)).status).toBe(404);
+    expect((await get(`/api/ledger/proof/${reference}?hash=${sha.slice(0, 40)}`)).status).toBe(400);
+    expect((await get(`/api/verify/${reference}/${sha}0`)).status).toBe(400);
   });
 
   it('exposes /readyz, /healthz and /metrics with request histograms', async () => {

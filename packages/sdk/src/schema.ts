@@ -9,8 +9,8 @@ export type paths = {
       cookie?: never;
     };
     /**
-     * Verify a certificate by its reference and the first 16 hex characters of the document SHA-256
-     * @description Unknown references and wrong prefixes get the same 404. Answers are cached briefly by the gateway.
+     * Verify a certificate by its reference and the document SHA-256 (its first 16 hex characters, or all 64)
+     * @description Unknown references, wrong prefixes and wrong full hashes get the same 404. Answers are cached briefly by the gateway.
      */
     get: operations['verifyCertificate'];
     put?: never;
@@ -1150,7 +1150,7 @@ export interface operations {
       path: {
         /** @description The certificate reference */
         label: string;
-        /** @description The first 16 hexadecimal characters of the document SHA-256 */
+        /** @description The first 16 hexadecimal characters of the document SHA-256, or all 64 (then the whole hash must match); either case */
         hash: string;
       };
       cookie?: never;
@@ -4252,6 +4252,7 @@ export interface operations {
   getProofBundle: {
     parameters: {
       query: {
+        /** @description The first 16 hexadecimal characters of the document SHA-256, or all 64 (then compared whole) */
         hash: string;
         /** @description 1: served as an attachment <reference>.cert.json */
         download?: '0' | '1';

@@ -24,6 +24,18 @@ describe('findSealedCertificate', () => {
     ).resolves.toBeTruthy();
   });
 
+  it('finds it by the full 64-character hash, compared whole, in either case', async () => {
+    const d = deps(record(3), 4);
+    await expect(findSealedCertificate(d, { reference: 'ACME-TX-00000001', hashPrefix: SHA })).resolves.toBeTruthy();
+    await expect(
+      findSealedCertificate(d, { reference: 'ACME-TX-00000001', hashPrefix: SHA.toUpperCase() }),
+    ).resolves.toBeTruthy();
+    // the first 16 characters match, the last does not: the same NOT_FOUND as a wrong prefix
+    await expect(
+      findSealedCertificate(d, { reference: 'ACME-TX-00000001', hashPrefix: SHA.slice(0, 63) + (SHA.endsWith('0') ? '1' : '0') }),
+    ).rejects.toMatchObject({ kind: 'not_found', message: 'no certificate matches this reference and document hash' });
+  });
+
   it('gives one NOT_FOUND for an unknown reference, a wrong prefix and a leaf no checkpoint covers yet', async () => {
     const misses = [
       findSealedCertificate(deps(record(3), 4), { reference: 'ACME-TX-00000002', hashPrefix: SHA.slice(0, 16) }),
@@ -46,6 +58,10 @@ describe('findSealedCertificate', () => {
 
   it('refuses a malformed reference or prefix with INVALID_ARGUMENT', async () => {
     const d = deps(record(3), 4);
+    for (const hashPrefix of [SHA.slice(0, 17), SHA.slice(0, 32), SHA.slice(0, 63), SHA + '0'])
+      await expect(findSealedCertificate(d, { reference: 'ACME-TX-00000001', hashPrefix })).rejects.toMatchObject({
+        kind: 'invalid_argument',
+      });
     await expect(findSealedCertificate(d, { reference: 'ACME-00000001', hashPrefix: SHA.slice(0, 16) })).rejects.toMatchObject({
       kind: 'invalid_argument',
     });

@@ -10,9 +10,10 @@ export type SealedLookupDeps = {
 
 /**
  * The public lookup behind VerifyCertificate and GetProofBundle: a certificate whose document hash
- * starts with the prefix and whose leaf a signed checkpoint covers (normally within one sealing
- * pass of issue). One NOT_FOUND for every miss, and the prefix is compared (in constant time) even
- * when the reference is unknown, so neither a wrong prefix nor an unknown reference can be probed.
+ * starts with the prefix (16 hex characters), or is the given hash (64), and whose leaf a signed
+ * checkpoint covers (normally within one sealing pass of issue). One NOT_FOUND for every miss, and
+ * the hash is compared (in constant time) even when the reference is unknown, so neither a wrong
+ * hash nor an unknown reference can be probed.
  */
 export async function findSealedCertificate(
   deps: SealedLookupDeps,
@@ -21,7 +22,8 @@ export async function findSealedCertificate(
   checkReference(input.reference);
   const prefix = checkHashPrefix(input.hashPrefix);
   const rec = await deps.certs.findByReference(input.reference);
-  const known = rec?.document_sha256.slice(0, 16) ?? '0'.repeat(16);
+  // As many characters as were given: a full hash is compared whole, not by its first 16.
+  const known = rec?.document_sha256.slice(0, prefix.length) ?? '0'.repeat(prefix.length);
   const matches = samePrefix(known, prefix);
   if (!rec || !matches || rec.leaf_index === null || rec.leaf_index >= (await deps.log.head()).size) throw certificateNotFound();
   return rec;

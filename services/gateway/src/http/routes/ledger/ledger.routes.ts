@@ -12,8 +12,12 @@ const proofParams = z.object({
 
 const proofQuery = z.object({
   hash: z
-    .string({ error: 'hash is required: the first 16 hexadecimal characters of the document SHA-256' })
-    .regex(/^[0-9a-fA-F]{16}$/, 'hash must be the first 16 hexadecimal characters of the document SHA-256'),
+    .string({ error: 'hash is required: the first 16 hexadecimal characters of the document SHA-256, or all 64' })
+    .regex(
+      /^[0-9a-fA-F]{16}(?:[0-9a-fA-F]{48})?$/,
+      'hash must be the first 16 hexadecimal characters of the document SHA-256, or all 64',
+    )
+    .meta({ description: 'The first 16 hexadecimal characters of the document SHA-256, or all 64 (then compared whole)' }),
   download: z.enum(['0', '1']).optional().meta({ description: '1: served as an attachment <reference>.cert.json' }),
 });
 

@@ -13,8 +13,14 @@ const verifyParams = z.object({
     .meta({ description: 'The certificate reference', example: 'SIG-TX-00000001' }),
   hash: z
     .string()
-    .regex(/^[0-9a-fA-F]{16}$/, 'hash must be the first 16 hexadecimal characters of the document SHA-256')
-    .meta({ description: 'The first 16 hexadecimal characters of the document SHA-256' }),
+    .regex(
+      /^[0-9a-fA-F]{16}(?:[0-9a-fA-F]{48})?$/,
+      'hash must be the first 16 hexadecimal characters of the document SHA-256, or all 64',
+    )
+    .meta({
+      description:
+        'The first 16 hexadecimal characters of the document SHA-256, or all 64 (then the whole hash must match); either case',
+    }),
 });
 
 export const verificationSchema = z
@@ -72,8 +78,9 @@ export function verifyRoutes(ctx: GatewayContext): RouteModule {
     method: 'get',
     path: '/api/verify/{label}/{hash}',
     operationId: 'verifyCertificate',
-    summary: 'Verify a certificate by its reference and the first 16 hex characters of the document SHA-256',
-    description: 'Unknown references and wrong prefixes get the same 404. Answers are cached briefly by the gateway.',
+    summary: 'Verify a certificate by its reference and the document SHA-256 (its first 16 hex characters, or all 64)',
+    description:
+      'Unknown references, wrong prefixes and wrong full hashes get the same 404. Answers are cached briefly by the gateway.',
     tags: ['Verification'],
     security: 'public',
     params: verifyParams,
@@ -111,7 +118,7 @@ export function verifyRoutes(ctx: GatewayContext): RouteModule {
         cache.set(key, 200, body);
         send(res, { status: 200, body });
       } catch (err) {
-        // An unknown reference and a wrong prefix are the same 404 (the ledger makes them so); keep it briefly.
+        // An unknown reference and a wrong prefix or full hash are the same 404 (the ledger makes them so); keep it briefly.
         if (err instanceof RpcError && httpStatusOf(err) === 404) {
           const miss = { status: 404, body: JSON.stringify({ detail: err.details }) };
           cache.set(key, miss.status, miss.body);
