@@ -116,7 +116,8 @@ export async function analyzeCapture(
   const deltas = baseline ? computeDeltas(signals, baseline, cfg) : [];
   const events = baseline ? detectEvents(deltas, cfg) : [];
   const seq = matchSequence(actions, events, input.challenge.windows);
-  const strays = input.challenge.strict && input.challenge.windows ? strayEvents(events, seq.matched) : [];
+  const windows = input.challenge.windows;
+  const strays = input.challenge.strict && windows ? strayEvents(events, seq.matched, { actions, windows }) : [];
 
   const motion = motionResidual(perFrame, faceFrames, plan.iris);
   const noiseMad = sensorNoise(video.frames);

@@ -228,9 +228,22 @@ export const HEAD_ACTIONS: readonly Action[] = ['turn_left', 'turn_right', 'look
  * Head movements that answer no requested action: with a server timeline, a turn or look-up
  * outside the windows means the video was not made for this challenge (one recording that performs
  * every action, hoping some fall in the windows). Blinks and smiles happen on their own and are
- * not counted.
+ * not counted. A second start of the requested action inside that action's own window (a turn
+ * that wobbles back past the return angle and out again, seen in the evaluation's genuine
+ * captures) answers the same request and is not a stray: it cannot make a video fit a challenge
+ * it was not made for, since the window and the action are the ones asked.
  */
-export function strayEvents(events: readonly ActionEvent[], matched: readonly (ActionEvent | null)[]): ActionEvent[] {
+export function strayEvents(
+  events: readonly ActionEvent[],
+  matched: readonly (ActionEvent | null)[],
+  asked?: { actions: readonly Action[]; windows: readonly (readonly [number, number])[] },
+): ActionEvent[] {
   const used = new Set(matched.filter((e): e is ActionEvent => !!e));
-  return events.filter((e) => HEAD_ACTIONS.includes(e.action) && !used.has(e));
+  const answersMatched = (e: ActionEvent) =>
+    !!asked &&
+    matched.some((m, k) => {
+      const w = asked.windows[k];
+      return !!m && !!w && asked.actions[k] === e.action && e.start >= w[0] && e.start <= w[1];
+    });
+  return events.filter((e) => HEAD_ACTIONS.includes(e.action) && !used.has(e) && !answersMatched(e));
 }

@@ -78,6 +78,34 @@ describe('one action seen twice is one action', () => {
     expect(strayEvents(events, m.matched)).toHaveLength(1);
   });
 
+  it('the requested turn started twice inside its own window is one answer; another action there, or the same after it, is a stray', () => {
+    // genuine_04_p4 of the evaluation: turn_left@9.6 and turn_left@10.4, window 8.8–11.6
+    const asked2: Action[] = ['look_up', 'turn_left', 'blink'];
+    const w2: [number, number][] = [
+      [4.8, 7.6],
+      [8.8, 11.6],
+      [11.8, 14.6],
+    ];
+    const twice = [ev('look_up', 5.6), ev('turn_left', 9.6, 10.0), ev('turn_left', 10.4, 10.9), ev('blink', 12.8)];
+    const m = matchSequence(asked2, twice, w2);
+    expect(m.ok).toBe(true);
+    expect(strayEvents(twice, m.matched, { actions: asked2, windows: w2 })).toEqual([]);
+    // without the windows handed over, the old rule: the second start is a stray
+    expect(strayEvents(twice, m.matched)).toHaveLength(1);
+    // a turn the other way inside that window, or the same turn after the window, still is one
+    const other = [ev('look_up', 5.6), ev('turn_left', 9.6, 10.0), ev('turn_right', 10.4, 10.9), ev('blink', 12.8)];
+    expect(
+      strayEvents(other, matchSequence(asked2, other, w2).matched, { actions: asked2, windows: w2 }).map((e) => e.action),
+    ).toEqual(['turn_right']);
+    const after = [ev('look_up', 5.6), ev('turn_left', 9.6, 10.0), ev('turn_left', 11.9, 12.3), ev('blink', 12.8)];
+    expect(strayEvents(after, matchSequence(asked2, after, w2).matched, { actions: asked2, windows: w2 })).toHaveLength(1);
+    // the look-up asked in the first window does not excuse a look-up inside the turn's window
+    const up = [ev('look_up', 5.6), ev('turn_left', 9.6, 10.0), ev('look_up', 10.4, 10.9), ev('blink', 12.8)];
+    expect(strayEvents(up, matchSequence(asked2, up, w2).matched, { actions: asked2, windows: w2 }).map((e) => e.action)).toEqual(
+      ['look_up'],
+    );
+  });
+
   it('mergeRuns joins only runs within the gap', () => {
     const r = (start: number, end: number) => ({ start, end, frames: 2, peak: 10 });
     expect(mergeRuns([r(1, 1.25), r(1.5, 1.75), r(3, 3.25)], 0.4)).toEqual([
