@@ -12,7 +12,8 @@ import {
   type StatusObject,
 } from '@grpc/grpc-js';
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { RpcError } from './grpc-error.js';
+import { isTransportFailure, type CircuitBreaker } from './circuit-breaker.js';
+import { REASON_KEY, RpcError } from './grpc-error.js';
 import type { Metrics } from './metrics.js';
 import { injectContext } from './tracing.js';
 
@@ -87,7 +88,15 @@ type ClientCtor<C> = (new (address: string, creds: ReturnType<typeof credentials
   service: ServiceDefinition;
 };
 
-type ClientDeps = { metrics: Metrics; defaultDeadlineMs?: number };
+type ClientDeps = {
+  metrics: Metrics;
+  defaultDeadlineMs?: number;
+  /** Guards the unary calls: refused at once while open, fed by each call's outcome. */
+  breaker?: CircuitBreaker;
+};
+
+/** Whether a failed call means the service did not answer (no reason of its own in the trailers). */
+const transportFailure = (err: ServiceError) => isTransportFailure(err.code, (err.metadata?.get(REASON_KEY).length ?? 0) > 0);
 
 /**
  * What every outbound call carries, set in this one place: a client span, the trace context and
@@ -250,11 +259,17 @@ export function createClient<C extends Client>(Ctor: ClientCtor<C>, address: str
     if (method.requestStream || method.responseStream) continue;
     const label = labelOf(method.path);
     out[name] = (request: unknown, opts: CallOpts = {}) => {
+      try {
+        deps.breaker?.admit();
+      } catch (err) {
+        return Promise.reject(err);
+      }
       const c = startCall(label, deps, opts);
       return new Promise((resolve, reject) => {
         const fn = (raw as unknown as Record<string, Function>)[name]!;
         fn.call(raw, request, c.metadata, { deadline: c.deadline }, (err: ServiceError | null, res: unknown) => {
           c.done(err ? err.code : status.OK);
+          deps.breaker?.record(err ? transportFailure(err) : false);
           if (err) reject(RpcError.from(err));
           else resolve(res);
         });

@@ -5,6 +5,7 @@ export * from './metrics.js';
 export * from './http.js';
 export * from './tracing.js';
 export * from './grpc.js';
+export * from './circuit-breaker.js';
 export * from './mongo.js';
 export * from './s3.js';
 export * from './mail.js';
