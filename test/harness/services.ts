@@ -80,8 +80,9 @@ function clearBusOnce(url: string): Promise<void> {
 }
 
 /**
- * Starts the named services (backends first, the gateway last) and returns their addresses.
- * The gateway's readiness requires only the backends that were started.
+ * Starts the named services (backends first, the gateway last) and returns their addresses. The
+ * gateway's readiness requires only its Redis (its default); `stopService`/`startService` take one
+ * backend away and bring it back.
  */
 export async function startServices(names: ServiceName[], opts: Partial<Omit<StartOptions, 'logger'>> = {}) {
   const i = infra();
@@ -116,23 +117,27 @@ export async function startServices(names: ServiceName[], opts: Partial<Omit<Sta
     env: common,
   };
   const o: StartOptions = { logger, ...opts };
+  // The running backends, so one can be stopped and started again on the same port and database.
+  const running: Partial<Record<Exclude<ServiceName, 'gateway'>, Started>> = {};
+  const envOf: Partial<Record<Exclude<ServiceName, 'gateway'>, Record<string, string>>> = {};
   try {
     for (const n of BACKEND.filter((b) => names.includes(b))) {
       const db = `t_${run}_${n}`;
       out.dbs[n] = db;
-      const svc = await starters[n](
-        { ...common, GRPC_PORT: String(grpc[n]), OPS_PORT: String(await freePort()), MONGO_DB: db },
-        o,
-      );
+      envOf[n] = { ...common, GRPC_PORT: String(grpc[n]), OPS_PORT: String(await freePort()), MONGO_DB: db };
+      const svc = await starters[n](envOf[n], o);
+      running[n] = svc;
       out.opsPorts[n] = svc.opsPort;
-      stops.unshift(() => svc.stop());
+      stops.unshift(async () => {
+        await running[n]?.stop();
+        running[n] = undefined;
+      });
     }
     if (names.includes('gateway')) {
       const cfg = parseConfig(gatewayConfigSchema, {
         ...common,
         HTTP_PORT: String(httpPort),
         OPS_PORT: String(await freePort()),
-        READINESS_UPSTREAMS: BACKEND.filter((b) => names.includes(b)).join(','),
       });
       const gw = await startGateway(cfg, { logger });
       out.opsPorts.gateway = gw.opsPort;
@@ -146,6 +151,20 @@ export async function startServices(names: ServiceName[], opts: Partial<Omit<Sta
     ...out,
     async stop() {
       for (const s of stops) await s();
+    },
+    /** Stops one running backend (as a crash would take it away); the rest keep running. */
+    async stopService(n: Exclude<ServiceName, 'gateway'>) {
+      await running[n]?.stop();
+      running[n] = undefined;
+    },
+    /** Starts a backend stopped by stopService again, on its port and with its database. */
+    async startService(n: Exclude<ServiceName, 'gateway'>) {
+      const env = envOf[n];
+      if (!env) throw new Error(`${n} was not started by this stack`);
+      if (running[n]) return;
+      const svc = await starters[n](env, o);
+      running[n] = svc;
+      out.opsPorts[n] = svc.opsPort;
     },
   };
 }

@@ -30,6 +30,7 @@ import { signedPdfRoutes } from './http/routes/transactions/signed-pdf.routes.js
 import { biometricsRoutes } from './http/routes/transactions/biometrics.routes.js';
 import { verifyRoutes } from './http/routes/verify/verify.routes.js';
 import { webhooksRoutes } from './http/routes/webhooks/webhooks.routes.js';
+import { upstreamBreakers, type Upstream } from './upstreams.js';
 
 /** The public HTTP surface, wired to its dependencies; no side effects. */
 export function buildApp(ctx: GatewayContext, checks: ReadinessCheck[]): Express {
@@ -70,7 +71,8 @@ export function buildApp(ctx: GatewayContext, checks: ReadinessCheck[]): Express
 export async function startGateway(cfg: GatewayConfig, opts: { logger?: Logger } = {}) {
   const logger = opts.logger ?? createLogger('gateway', cfg.LOG_LEVEL);
   const metrics = new Metrics('gateway');
-  const clientDeps = { metrics, defaultDeadlineMs: cfg.RPC_DEADLINE_MS };
+  const deps = { metrics, defaultDeadlineMs: cfg.RPC_DEADLINE_MS };
+  const breakers = upstreamBreakers(metrics);
   const redis = new Redis(cfg.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2 });
   await redis.connect();
   const ctx: GatewayContext = {
@@ -78,24 +80,29 @@ export async function startGateway(cfg: GatewayConfig, opts: { logger?: Logger }
     logger,
     metrics,
     redis,
-    identity: createClient(identityV1.IdentityServiceClient, cfg.IDENTITY_ADDR, clientDeps),
-    billing: createClient(billingV1.BillingServiceClient, cfg.BILLING_ADDR, clientDeps),
-    transaction: createClient(transactionV1.TransactionServiceClient, cfg.TRANSACTION_ADDR, clientDeps),
-    ceremony: createClient(ceremonyV1.CeremonyServiceClient, cfg.CEREMONY_ADDR, clientDeps),
-    ledger: createClient(ledgerV1.LedgerServiceClient, cfg.LEDGER_ADDR, clientDeps),
+    identity: createClient(identityV1.IdentityServiceClient, cfg.IDENTITY_ADDR, { ...deps, breaker: breakers.identity }),
+    billing: createClient(billingV1.BillingServiceClient, cfg.BILLING_ADDR, { ...deps, breaker: breakers.billing }),
+    transaction: createClient(transactionV1.TransactionServiceClient, cfg.TRANSACTION_ADDR, {
+      ...deps,
+      breaker: breakers.transaction,
+    }),
+    ceremony: createClient(ceremonyV1.CeremonyServiceClient, cfg.CEREMONY_ADDR, { ...deps, breaker: breakers.ceremony }),
+    ledger: createClient(ledgerV1.LedgerServiceClient, cfg.LEDGER_ADDR, { ...deps, breaker: breakers.ledger }),
   };
-  const addrs = {
+  const addrs: Record<Upstream, string> = {
     identity: cfg.IDENTITY_ADDR,
     billing: cfg.BILLING_ADDR,
     transaction: cfg.TRANSACTION_ADDR,
     ceremony: cfg.CEREMONY_ADDR,
     ledger: cfg.LEDGER_ADDR,
   };
-  // Readiness: the gateway is ready when Redis and the services it calls answer their health checks.
+  // Readiness: the gateway is ready when it can serve, i.e. its Redis answers. An upstream that is
+  // down opens its circuit and fails only the routes that call it (503, Retry-After), never the pod;
+  // READINESS_UPSTREAMS (default none) opts named upstreams back in (docs/runbook.md "Readiness").
   const upstream = Object.fromEntries(
     cfg.READINESS_UPSTREAMS.split(',')
       .map((s) => s.trim())
-      .filter((n): n is keyof typeof addrs => n in addrs)
+      .filter((n): n is Upstream => n in addrs)
       .map((n) => [n, grpcHealthCheck(addrs[n])]),
   );
   const checks: ReadinessCheck[] = [

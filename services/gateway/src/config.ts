@@ -12,8 +12,11 @@ export const gatewayConfigSchema = baseSchema.extend({
   BILLING_ADDR: env.grpcAddress,
   /** Comma-separated proxy addresses whose X-Forwarded-For is believed (the ingress). */
   TRUSTED_PROXIES: z.string().default('loopback'),
-  /** Services whose gRPC health the gateway's readiness requires (comma-separated names). */
-  READINESS_UPSTREAMS: z.string().default('identity,billing,transaction,ceremony,ledger'),
+  /**
+   * Services whose gRPC health the gateway's readiness also requires (comma-separated names). Default
+   * none: an upstream that is down fails only the routes that call it (circuit breaker), not the pod.
+   */
+  READINESS_UPSTREAMS: z.string().default(''),
   /** Prefix of every Redis key (rate limits, auth cache, CSRF); replicas of one deployment share it. */
   REDIS_KEY_PREFIX: z.string().default('signet:'),
   /** Longest time a resolved credential is cached; revocation invalidates it at once regardless. */

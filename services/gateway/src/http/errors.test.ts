@@ -52,6 +52,14 @@ describe('gRPC status → HTTP (the gateway’s one mapping)', () => {
     });
   });
 
+  it('an open circuit (the kit refused the call) → 503, generic detail, the breaker’s Retry-After', () => {
+    expect(httpAnswerOf(rpc(status.UNAVAILABLE, 'CIRCUIT_OPEN', 'ledger is unavailable; retry shortly', 3))).toEqual({
+      status: 503,
+      detail: 'a service is unavailable; retry shortly',
+      retryAfterSeconds: 3,
+    });
+  });
+
   it.each([status.INTERNAL, status.UNKNOWN, status.ABORTED, status.UNIMPLEMENTED, status.DATA_LOSS, status.CANCELLED])(
     '%s → 500 (the boundary adds a correlation id; the service’s words are not shown)',
     (code) => {
