@@ -64,13 +64,26 @@ describe('biometric retention and erasure', () => {
 
   it('erases at once for the owner: 409 while pending, 404 for another account, 204 again without a second erasure', async () => {
     const tx = await createTransaction(stack.gatewayUrl, acct, 'Grace Hopper', stack.env.TRANSACTION_ADDR);
+    // The detail shows the retention: no erasure date while pending, nothing erased.
+    const before = (await detail(tx.id)).body;
+    expect(before).toMatchObject({ retention_days: 30, biometrics_delete_after: null });
+    expect(before).not.toHaveProperty('biometrics_erased_at');
     const pending = await erase(tx.id);
     expect(pending.status).toBe(409);
     expect(pending.body.detail).toMatch(/pending|created/);
+    const cancelledAt = Date.now();
     expect(
       (await send(stack.gatewayUrl, 'POST', `/api/transactions/${tx.id}/cancel`, { headers: { 'x-api-key': acct.apiKey } }))
         .status,
     ).toBe(200);
+    // Ended: due 30 (one-second) days after the end, not yet erased.
+    const ended = (await detail(tx.id)).body as { retention_days: number; biometrics_delete_after: string };
+    expect(ended.retention_days).toBe(30);
+    expect(ended.biometrics_delete_after).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    const due = Date.parse(ended.biometrics_delete_after) - cancelledAt;
+    expect(due).toBeGreaterThanOrEqual(30 * DAY_SECONDS * 1000 - 2000);
+    expect(due).toBeLessThanOrEqual(30 * DAY_SECONDS * 1000 + 10_000);
+    expect(ended).not.toHaveProperty('biometrics_erased_at');
 
     const other = await createAccount(stack.gatewayUrl, infra().MAILPIT_URL, { orgName: 'Other Ltd', tag: 'retention-other' });
     expect((await erase(tx.id, other.apiKey)).status).toBe(404);
@@ -80,9 +93,17 @@ describe('biometric retention and erasure', () => {
 
     const first = await erase(tx.id);
     expect(first.status).toBe(204);
-    const erased = (await eventsOf(tx.id)).filter((e) => e.type === 'biometrics_erased');
+    const afterErase = (await detail(tx.id)).body as {
+      biometrics_delete_after: string;
+      biometrics_erased_at?: string;
+      events: LogEvent[];
+    };
+    const erased = afterErase.events.filter((e) => e.type === 'biometrics_erased');
     expect(erased).toHaveLength(1);
     expect(erased[0]).toMatchObject({ actor: 'sender' });
+    // Erased before its due date: the time it was, the due date unchanged.
+    expect(Math.abs(Date.parse(afterErase.biometrics_erased_at ?? '') - Date.parse(erased[0]!.at))).toBeLessThan(1000);
+    expect(afterErase.biometrics_delete_after).toBe(ended.biometrics_delete_after);
     expect(erased[0]!.detail).toMatch(/^reference photo \(key sha256 [0-9a-f]{64}\); reason sender$/);
 
     const again = await erase(tx.id);
@@ -159,6 +180,17 @@ describe('biometric retention and erasure', () => {
     expect(ref[0]!.detail).toMatch(/^reference photo \(key sha256 [0-9a-f]{64}\); reason retention$/);
     const issuedAt = Date.parse(log.find((e) => e.type === 'status_changed' && e.detail.endsWith('ledger_issued'))!.at);
     expect(Date.parse(ref[0]!.at) - issuedAt).toBeGreaterThanOrEqual(30 * DAY_SECONDS * 1000);
+    // The detail says when it was due (30 days after the end) and when it was erased.
+    const erasedDetail = (await detail(id)).body as {
+      retention_days: number;
+      biometrics_delete_after: string;
+      biometrics_erased_at: string;
+    };
+    expect(erasedDetail.retention_days).toBe(30);
+    expect(Date.parse(erasedDetail.biometrics_delete_after) - issuedAt).toBeGreaterThanOrEqual(30 * DAY_SECONDS * 1000);
+    expect(Date.parse(erasedDetail.biometrics_erased_at)).toBeGreaterThanOrEqual(
+      Date.parse(erasedDetail.biometrics_delete_after),
+    );
     const mediaErased = log.filter((e) => e.type === 'media_erased');
     expect(mediaErased).toHaveLength(1);
     expect(mediaErased[0]!.detail).toMatch(

@@ -956,6 +956,14 @@ export type components = {
         attempts_left: number;
       }[];
       events: components['schemas']['TransactionEvent'][];
+      /** @description Days the biometric data is kept after the transaction ends */
+      retention_days: number;
+      biometrics_delete_after: string | null;
+      /**
+       * Format: date-time
+       * @description When the biometric data was erased; only once erased
+       */
+      biometrics_erased_at?: string;
     };
     TransactionEvent: {
       type: string;

@@ -28,7 +28,12 @@ function mailEntry(rec: TransactionRecord, m: MailRecord) {
     : { type: 'link_refused', at: new Date(m.at), actor: 'system', detail: `${what} to ${email} refused by the mail server` };
 }
 
-export function toDetail(rec: TransactionRecord, mails: MailRecord[] = []): transactionV1.TransactionDetail {
+/** `defaultRetentionDays`: for records written before the retention was stored on them. */
+export function toDetail(
+  rec: TransactionRecord,
+  mails: MailRecord[] = [],
+  defaultRetentionDays = 30,
+): transactionV1.TransactionDetail {
   // the stored log and the mail records, in time order (a stable sort keeps same-time log order)
   const timeline = [...rec.log.map((e) => ({ ...e, at: new Date(e.at) })), ...mails.map((m) => mailEntry(rec, m))].sort(
     (a, b) => a.at.getTime() - b.at.getTime(),
@@ -47,6 +52,9 @@ export function toDetail(rec: TransactionRecord, mails: MailRecord[] = []): tran
       attemptsLeft: s.attempts_left,
     })),
     events: timeline.map((e) => ({ type: e.type, at: e.at.toISOString(), actor: e.actor, detail: e.detail })),
+    retentionDays: rec.retention_days ?? defaultRetentionDays,
+    biometricsDeleteAfter: rec.biometrics_delete_after ? new Date(rec.biometrics_delete_after).toISOString() : undefined,
+    biometricsErasedAt: rec.biometrics_erased_at ? new Date(rec.biometrics_erased_at).toISOString() : undefined,
   };
 }
 

@@ -30,7 +30,7 @@ export function transactionHandlers(deps: Deps) {
 
     async getTransaction(req: transactionV1.GetTransactionRequest): Promise<transactionV1.TransactionDetail> {
       const { rec, mails } = await getTransaction(deps, { ownerId: req.ownerId, id: Number(req.id) });
-      return toDetail(rec, mails);
+      return toDetail(rec, mails, deps.retention?.defaultDays ?? 30);
     },
 
     async resendTransaction(req: transactionV1.TransactionActionRequest): Promise<transactionV1.TransactionSummary> {

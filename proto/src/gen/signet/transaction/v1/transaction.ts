@@ -68,6 +68,14 @@ export interface TransactionDetail {
   documentSha256: string;
   signers: Signer[];
   events: LogEntry[];
+  /** Days the biometric data is kept after the transaction ends. */
+  retentionDays: number;
+  /** When the biometric data is due for erasure (ISO 8601): set when the transaction ends, absent before. */
+  biometricsDeleteAfter?:
+    | string
+    | undefined;
+  /** When the biometric data was erased (ISO 8601), absent while it is kept. */
+  biometricsErasedAt?: string | undefined;
 }
 
 export interface ListTransactionsRequest {
@@ -591,7 +599,17 @@ export const LogEntry: MessageFns<LogEntry> = {
 };
 
 function createBaseTransactionDetail(): TransactionDetail {
-  return { summary: undefined, attestationType: "", documentName: "", documentSha256: "", signers: [], events: [] };
+  return {
+    summary: undefined,
+    attestationType: "",
+    documentName: "",
+    documentSha256: "",
+    signers: [],
+    events: [],
+    retentionDays: 0,
+    biometricsDeleteAfter: undefined,
+    biometricsErasedAt: undefined,
+  };
 }
 
 export const TransactionDetail: MessageFns<TransactionDetail> = {
@@ -613,6 +631,15 @@ export const TransactionDetail: MessageFns<TransactionDetail> = {
     }
     for (const v of message.events) {
       LogEntry.encode(v!, writer.uint32(50).fork()).join();
+    }
+    if (message.retentionDays !== 0) {
+      writer.uint32(56).int32(message.retentionDays);
+    }
+    if (message.biometricsDeleteAfter !== undefined) {
+      writer.uint32(66).string(message.biometricsDeleteAfter);
+    }
+    if (message.biometricsErasedAt !== undefined) {
+      writer.uint32(74).string(message.biometricsErasedAt);
     }
     return writer;
   },
@@ -678,6 +705,30 @@ export const TransactionDetail: MessageFns<TransactionDetail> = {
             message.events.push(LogEntry.decode(reader, reader.uint32()));
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.retentionDays = reader.int32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.biometricsDeleteAfter = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.biometricsErasedAt = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -703,6 +754,9 @@ export const TransactionDetail: MessageFns<TransactionDetail> = {
     message.documentSha256 = object.documentSha256 ?? "";
     message.signers = object.signers?.map((e) => Signer.fromPartial(e)) || [];
     message.events = object.events?.map((e) => LogEntry.fromPartial(e)) || [];
+    message.retentionDays = object.retentionDays ?? 0;
+    message.biometricsDeleteAfter = object.biometricsDeleteAfter ?? undefined;
+    message.biometricsErasedAt = object.biometricsErasedAt ?? undefined;
     return message;
   },
 };

@@ -213,6 +213,9 @@ export function transactionsRoutes(ctx: GatewayContext): RouteModule {
             attempts_left: s.attemptsLeft,
           })),
           events: d.events.map((e) => ({ type: e.type, at: e.at, actor: e.actor, detail: e.detail })),
+          retention_days: d.retentionDays,
+          biometrics_delete_after: d.biometricsDeleteAfter ?? null,
+          ...(d.biometricsErasedAt ? { biometrics_erased_at: d.biometricsErasedAt } : {}),
         },
       };
     },

@@ -108,6 +108,14 @@ export const detailSchema = summarySchema
     events: z.array(
       z.object({ type: z.string(), at: timestamp, actor: z.string(), detail: z.string() }).meta({ id: 'TransactionEvent' }),
     ),
+    retention_days: z.int().meta({ description: 'Days the biometric data is kept after the transaction ends' }),
+    biometrics_delete_after: timestamp
+      .meta({
+        description: 'When the biometric data is due for erasure; null until the transaction has ended',
+        format: 'date-time',
+      })
+      .nullable(),
+    biometrics_erased_at: timestamp.optional().meta({ description: 'When the biometric data was erased; only once erased' }),
   })
   .meta({ id: 'TransactionDetail' });
 
