@@ -37,6 +37,7 @@ export interface SignedPdfChunk {
 
 export interface GetProofBundleRequest {
   reference: string;
+  /** The first 16 hex characters of the document's SHA-256, or all 64 (then compared whole). */
   documentSha256Prefix: string;
 }
 
@@ -131,6 +132,7 @@ export interface RenderCertificatePdfResponse {
 
 export interface VerifyCertificateRequest {
   reference: string;
+  /** The first 16 hex characters of the document's SHA-256, or all 64 (then compared whole). */
   documentSha256Prefix: string;
 }
 
@@ -1720,7 +1722,7 @@ export const GetCertificateResponse: MessageFns<GetCertificateResponse> = {
 /** The ledger owns certificates and the append-only Merkle log that seals them. */
 export type LedgerServiceService = typeof LedgerServiceService;
 export const LedgerServiceService = {
-  /** Public verification by reference and the first 16 hex characters of the document SHA-256. */
+  /** Public verification by reference and the document's SHA-256: its first 16 hex characters or all 64. */
   verifyCertificate: {
     path: "/signet.ledger.v1.LedgerService/VerifyCertificate" as const,
     requestStream: false as const,
@@ -1838,7 +1840,7 @@ export const LedgerServiceService = {
 } as const;
 
 export interface LedgerServiceServer extends UntypedServiceImplementation {
-  /** Public verification by reference and the first 16 hex characters of the document SHA-256. */
+  /** Public verification by reference and the document's SHA-256: its first 16 hex characters or all 64. */
   verifyCertificate: handleUnaryCall<VerifyCertificateRequest, VerifyCertificateResponse>;
   /** The certificate record for a reference (sender-facing; the gateway checks ownership first). */
   getCertificate: handleUnaryCall<GetCertificateRequest, GetCertificateResponse>;
@@ -1870,7 +1872,7 @@ export interface LedgerServiceServer extends UntypedServiceImplementation {
 }
 
 export interface LedgerServiceClient extends Client {
-  /** Public verification by reference and the first 16 hex characters of the document SHA-256. */
+  /** Public verification by reference and the document's SHA-256: its first 16 hex characters or all 64. */
   verifyCertificate(
     request: VerifyCertificateRequest,
     callback: (error: ServiceError | null, response: VerifyCertificateResponse) => void,
