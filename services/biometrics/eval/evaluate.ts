@@ -231,7 +231,12 @@ async function compute(): Promise<Run> {
     const cases = halves[backends.length === 2 ? (k < 2 ? 0 : 1) : k];
     writeFileSync(part, JSON.stringify(cases));
     log(`timings on ${b} (${cases.length} captures)…`);
-    const t = JSON.parse((await child('backend-timings.ts', [b, genDir, part])).trim().split('\n').pop()!) as BackendTimings;
+    // A timing child has died by SIGSEGV (native TensorFlow) before printing: once more, then fail.
+    const out = await child('backend-timings.ts', [b, genDir, part]).catch((err: Error) => {
+      log(`${err.message}; timing ${b} again`);
+      return child('backend-timings.ts', [b, genDir, part]);
+    });
+    const t = JSON.parse(out.trim().split('\n').pop()!) as BackendTimings;
     const prev = timings.find((x) => x.backend === t.backend);
     if (prev) {
       prev.rows.push(...t.rows);
