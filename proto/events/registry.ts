@@ -127,6 +127,12 @@ export const events = {
     producer: 'ceremony',
     consumers: [{ service: 'transaction', durable: 'transaction-media-erased' }],
   }),
+  pdfSealed: entry({
+    subject: 'signet.ledger.pdf.sealed',
+    message: eventsV1.SignedPdfSealed,
+    producer: 'ledger',
+    consumers: [{ service: 'transaction', durable: 'transaction-completion-mail' }],
+  }),
 } as const;
 
 export type EventName = keyof typeof events;

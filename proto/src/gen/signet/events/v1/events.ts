@@ -76,6 +76,14 @@ export interface ConsentAccepted {
   occurredAt: string;
   transactionId: number;
   signerIndex: number;
+  /**
+   * For the audit trail: the consent text's version, the signer's address and browser as recorded
+   * with the consent, and when the signer first opened the link (RFC 3339). Empty on older events.
+   */
+  consentTextVersion: string;
+  ip: string;
+  userAgent: string;
+  openedAt: string;
 }
 
 /** signet.ceremony.capture.submitted */
@@ -101,6 +109,9 @@ export interface CaptureSubmitted {
     | undefined;
   /** Media measured from the decoded stream at submission. */
   durationSeconds: number;
+  /** For the audit trail: the signer's address and browser as recorded with the capture. */
+  ip: string;
+  userAgent: string;
 }
 
 /**
@@ -146,6 +157,23 @@ export interface CertifiedSigner {
   verifiedAt: string;
   /** live or recorded (see BiometricsVerdict.assurance). */
   assurance: string;
+  /** What the signer's ceremony recorded, for the signed PDF's audit trail (not part of the certificate). */
+  trail: SignerTrail | undefined;
+}
+
+/** One signer's recorded ceremony (times RFC 3339 UTC; empty when not recorded). */
+export interface SignerTrail {
+  linkSentAt: string;
+  openedAt: string;
+  consentedAt: string;
+  consentTextVersion: string;
+  consentIp: string;
+  consentUserAgent: string;
+  capturedAt: string;
+  captureIp: string;
+  captureUserAgent: string;
+  /** The attempt that passed (1-based). */
+  attempt: number;
 }
 
 /** signet.transaction.verified: every signer has passed; the ledger issues the certificate. */
@@ -175,6 +203,18 @@ export interface CertificateIssued {
   reference: string;
   leafIndex: number;
   ledgerSeal: string;
+}
+
+/**
+ * signet.ledger.pdf.sealed: the signed PDF and the audit-trail PDF of a certificate are stored
+ * (sealed with a trusted time); the transaction service mails every signer and the sender a download link.
+ */
+export interface SignedPdfSealed {
+  eventId: string;
+  occurredAt: string;
+  transactionId: number;
+  reference: string;
+  sealedAt: string;
 }
 
 /** signet.transaction.status.changed */
@@ -746,7 +786,16 @@ export const LiveEvidence: MessageFns<LiveEvidence> = {
 };
 
 function createBaseConsentAccepted(): ConsentAccepted {
-  return { eventId: "", occurredAt: "", transactionId: 0, signerIndex: 0 };
+  return {
+    eventId: "",
+    occurredAt: "",
+    transactionId: 0,
+    signerIndex: 0,
+    consentTextVersion: "",
+    ip: "",
+    userAgent: "",
+    openedAt: "",
+  };
 }
 
 export const ConsentAccepted: MessageFns<ConsentAccepted> = {
@@ -762,6 +811,18 @@ export const ConsentAccepted: MessageFns<ConsentAccepted> = {
     }
     if (message.signerIndex !== 0) {
       writer.uint32(32).int32(message.signerIndex);
+    }
+    if (message.consentTextVersion !== "") {
+      writer.uint32(42).string(message.consentTextVersion);
+    }
+    if (message.ip !== "") {
+      writer.uint32(50).string(message.ip);
+    }
+    if (message.userAgent !== "") {
+      writer.uint32(58).string(message.userAgent);
+    }
+    if (message.openedAt !== "") {
+      writer.uint32(66).string(message.openedAt);
     }
     return writer;
   },
@@ -811,6 +872,38 @@ export const ConsentAccepted: MessageFns<ConsentAccepted> = {
             message.signerIndex = reader.int32();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.consentTextVersion = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.ip = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.userAgent = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.openedAt = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -832,6 +925,10 @@ export const ConsentAccepted: MessageFns<ConsentAccepted> = {
     message.occurredAt = object.occurredAt ?? "";
     message.transactionId = object.transactionId ?? 0;
     message.signerIndex = object.signerIndex ?? 0;
+    message.consentTextVersion = object.consentTextVersion ?? "";
+    message.ip = object.ip ?? "";
+    message.userAgent = object.userAgent ?? "";
+    message.openedAt = object.openedAt ?? "";
     return message;
   },
 };
@@ -854,6 +951,8 @@ function createBaseCaptureSubmitted(): CaptureSubmitted {
     frameSha256: "",
     live: undefined,
     durationSeconds: 0,
+    ip: "",
+    userAgent: "",
   };
 }
 
@@ -906,6 +1005,12 @@ export const CaptureSubmitted: MessageFns<CaptureSubmitted> = {
     }
     if (message.durationSeconds !== 0) {
       writer.uint32(129).double(message.durationSeconds);
+    }
+    if (message.ip !== "") {
+      writer.uint32(138).string(message.ip);
+    }
+    if (message.userAgent !== "") {
+      writer.uint32(146).string(message.userAgent);
     }
     return writer;
   },
@@ -1051,6 +1156,22 @@ export const CaptureSubmitted: MessageFns<CaptureSubmitted> = {
             message.durationSeconds = reader.double();
             continue;
           }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.ip = reader.string();
+            continue;
+          }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.userAgent = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1088,6 +1209,8 @@ export const CaptureSubmitted: MessageFns<CaptureSubmitted> = {
       ? LiveEvidence.fromPartial(object.live)
       : undefined;
     message.durationSeconds = object.durationSeconds ?? 0;
+    message.ip = object.ip ?? "";
+    message.userAgent = object.userAgent ?? "";
     return message;
   },
 };
@@ -1403,6 +1526,7 @@ function createBaseCertifiedSigner(): CertifiedSigner {
     referenceSha256: "",
     verifiedAt: "",
     assurance: "",
+    trail: undefined,
   };
 }
 
@@ -1431,6 +1555,9 @@ export const CertifiedSigner: MessageFns<CertifiedSigner> = {
     }
     if (message.assurance !== "") {
       writer.uint32(66).string(message.assurance);
+    }
+    if (message.trail !== undefined) {
+      SignerTrail.encode(message.trail, writer.uint32(74).fork()).join();
     }
     return writer;
   },
@@ -1512,6 +1639,14 @@ export const CertifiedSigner: MessageFns<CertifiedSigner> = {
             message.assurance = reader.string();
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.trail = SignerTrail.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1537,6 +1672,183 @@ export const CertifiedSigner: MessageFns<CertifiedSigner> = {
     message.referenceSha256 = object.referenceSha256 ?? "";
     message.verifiedAt = object.verifiedAt ?? "";
     message.assurance = object.assurance ?? "";
+    message.trail = (object.trail !== undefined && object.trail !== null)
+      ? SignerTrail.fromPartial(object.trail)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseSignerTrail(): SignerTrail {
+  return {
+    linkSentAt: "",
+    openedAt: "",
+    consentedAt: "",
+    consentTextVersion: "",
+    consentIp: "",
+    consentUserAgent: "",
+    capturedAt: "",
+    captureIp: "",
+    captureUserAgent: "",
+    attempt: 0,
+  };
+}
+
+export const SignerTrail: MessageFns<SignerTrail> = {
+  encode(message: SignerTrail, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.linkSentAt !== "") {
+      writer.uint32(10).string(message.linkSentAt);
+    }
+    if (message.openedAt !== "") {
+      writer.uint32(18).string(message.openedAt);
+    }
+    if (message.consentedAt !== "") {
+      writer.uint32(26).string(message.consentedAt);
+    }
+    if (message.consentTextVersion !== "") {
+      writer.uint32(34).string(message.consentTextVersion);
+    }
+    if (message.consentIp !== "") {
+      writer.uint32(42).string(message.consentIp);
+    }
+    if (message.consentUserAgent !== "") {
+      writer.uint32(50).string(message.consentUserAgent);
+    }
+    if (message.capturedAt !== "") {
+      writer.uint32(58).string(message.capturedAt);
+    }
+    if (message.captureIp !== "") {
+      writer.uint32(66).string(message.captureIp);
+    }
+    if (message.captureUserAgent !== "") {
+      writer.uint32(74).string(message.captureUserAgent);
+    }
+    if (message.attempt !== 0) {
+      writer.uint32(80).int32(message.attempt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SignerTrail {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSignerTrail();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.linkSentAt = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.openedAt = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.consentedAt = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.consentTextVersion = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.consentIp = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.consentUserAgent = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.capturedAt = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.captureIp = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.captureUserAgent = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.attempt = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<SignerTrail>): SignerTrail {
+    return SignerTrail.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SignerTrail>): SignerTrail {
+    const message = createBaseSignerTrail();
+    message.linkSentAt = object.linkSentAt ?? "";
+    message.openedAt = object.openedAt ?? "";
+    message.consentedAt = object.consentedAt ?? "";
+    message.consentTextVersion = object.consentTextVersion ?? "";
+    message.consentIp = object.consentIp ?? "";
+    message.consentUserAgent = object.consentUserAgent ?? "";
+    message.capturedAt = object.capturedAt ?? "";
+    message.captureIp = object.captureIp ?? "";
+    message.captureUserAgent = object.captureUserAgent ?? "";
+    message.attempt = object.attempt ?? 0;
     return message;
   },
 };
@@ -1839,6 +2151,109 @@ export const CertificateIssued: MessageFns<CertificateIssued> = {
     message.reference = object.reference ?? "";
     message.leafIndex = object.leafIndex ?? 0;
     message.ledgerSeal = object.ledgerSeal ?? "";
+    return message;
+  },
+};
+
+function createBaseSignedPdfSealed(): SignedPdfSealed {
+  return { eventId: "", occurredAt: "", transactionId: 0, reference: "", sealedAt: "" };
+}
+
+export const SignedPdfSealed: MessageFns<SignedPdfSealed> = {
+  encode(message: SignedPdfSealed, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.eventId !== "") {
+      writer.uint32(10).string(message.eventId);
+    }
+    if (message.occurredAt !== "") {
+      writer.uint32(18).string(message.occurredAt);
+    }
+    if (message.transactionId !== 0) {
+      writer.uint32(24).int64(message.transactionId);
+    }
+    if (message.reference !== "") {
+      writer.uint32(34).string(message.reference);
+    }
+    if (message.sealedAt !== "") {
+      writer.uint32(42).string(message.sealedAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SignedPdfSealed {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSignedPdfSealed();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.eventId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.occurredAt = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.transactionId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.reference = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.sealedAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<SignedPdfSealed>): SignedPdfSealed {
+    return SignedPdfSealed.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SignedPdfSealed>): SignedPdfSealed {
+    const message = createBaseSignedPdfSealed();
+    message.eventId = object.eventId ?? "";
+    message.occurredAt = object.occurredAt ?? "";
+    message.transactionId = object.transactionId ?? 0;
+    message.reference = object.reference ?? "";
+    message.sealedAt = object.sealedAt ?? "";
     return message;
   },
 };

@@ -27,6 +27,8 @@ export const protobufFileName = "signet/ledger/v1/ledger.proto";
 
 export interface GetSignedPdfRequest {
   reference: string;
+  /** The audit-trail PDF (the same pages the signed PDF appends, on their own, stored once) instead. */
+  auditTrail: boolean;
 }
 
 export interface SignedPdfChunk {
@@ -159,13 +161,16 @@ export interface GetCertificateResponse {
 }
 
 function createBaseGetSignedPdfRequest(): GetSignedPdfRequest {
-  return { reference: "" };
+  return { reference: "", auditTrail: false };
 }
 
 export const GetSignedPdfRequest: MessageFns<GetSignedPdfRequest> = {
   encode(message: GetSignedPdfRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.reference !== "") {
       writer.uint32(10).string(message.reference);
+    }
+    if (message.auditTrail !== false) {
+      writer.uint32(16).bool(message.auditTrail);
     }
     return writer;
   },
@@ -191,6 +196,14 @@ export const GetSignedPdfRequest: MessageFns<GetSignedPdfRequest> = {
             message.reference = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.auditTrail = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -209,6 +222,7 @@ export const GetSignedPdfRequest: MessageFns<GetSignedPdfRequest> = {
   fromPartial(object: DeepPartial<GetSignedPdfRequest>): GetSignedPdfRequest {
     const message = createBaseGetSignedPdfRequest();
     message.reference = object.reference ?? "";
+    message.auditTrail = object.auditTrail ?? false;
     return message;
   },
 };
