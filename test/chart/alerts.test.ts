@@ -296,6 +296,32 @@ const CASES: Case[] = [
     fires: null,
   },
   {
+    alert: 'SignetEventsDeadLettered',
+    name: 'one ledger replica copied an event to the dead-letter stream (its counter starts at 0)',
+    series: [
+      scraped(
+        'ledger',
+        'signet_events_dead_lettered_total',
+        { consumer: 'ledger-transaction-verified' },
+        '0x10 1x20',
+        'ledger-0',
+      ),
+      scraped('ledger', 'signet_events_dead_lettered_total', { consumer: 'ledger-transaction-verified' }, '0x30', 'ledger-1'),
+    ],
+    at: '15m',
+    fires: { consumer: 'ledger-transaction-verified' },
+  },
+  {
+    alert: 'SignetEventsDeadLettered',
+    name: 'handlers fail and are redelivered, but nothing reaches its last delivery',
+    series: [
+      scraped('ledger', 'signet_events_dead_lettered_total', { consumer: 'ledger-transaction-verified' }, '0x30'),
+      scraped('ledger', 'signet_events_consumed_total', { consumer: 'ledger-transaction-verified', result: 'error' }, '0+5x30'),
+    ],
+    at: '15m',
+    fires: null,
+  },
+  {
     alert: 'SignetBiometricErasureOverdue',
     name: 'the ceremony reconciliation found capture media past their erasure',
     series: [

@@ -17,6 +17,8 @@ export {
   startConsumer,
   startLagSampler,
   LAG_SAMPLE_MS,
+  DEFAULT_MAX_DELIVER,
+  DEFAULT_BACKOFF_MS,
   type Bus,
   type LagSampler,
   type ConsumerOptions,
@@ -24,6 +26,7 @@ export {
   type OutgoingEvent,
 } from './nats.js';
 export * from './outbox.js';
+export * from './dead-letters.js';
 export * from './lifecycle.js';
 export * from './serve.js';
 export * from './orphan-sweep.js';

@@ -13,6 +13,7 @@ export class Metrics {
   readonly eventsPublished: Counter<'subject'>;
   readonly eventsConsumed: Counter<'consumer' | 'result'>;
   readonly eventRedeliveries: Counter<'consumer'>;
+  readonly eventsDeadLettered: Counter<'consumer'>;
   readonly consumerPending: Gauge<'consumer'>;
   readonly consumerAckPending: Gauge<'consumer'>;
   readonly outboxPending: Gauge<'collection'>;
@@ -51,6 +52,12 @@ export class Metrics {
     this.eventRedeliveries = this.counter('signet_events_redelivered_total', 'Events received again after a missed ack', [
       'consumer',
     ]);
+    // Counted by the replica that copied the message (dead-letters.ts); 0 from the consumer's start.
+    this.eventsDeadLettered = this.counter(
+      'signet_events_dead_lettered_total',
+      'Events copied to the dead-letter stream after their consumer failed max_deliver times',
+      ['consumer'],
+    );
     // Sampled from JetStream consumer info (startLagSampler): by the service running the durable, and
     // by the service producing its events, so the lag stays visible while the consumer's service is down.
     this.consumerPending = new Gauge({

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { events } from '@signet/proto';
 import { createLogger } from './logger.js';
 import { Metrics } from './metrics.js';
-import { startConsumer, type Bus } from './nats.js';
+import { DEFAULT_BACKOFF_MS, DEFAULT_MAX_DELIVER, nakDelay, serverBackoff, startConsumer, type Bus } from './nats.js';
 
 describe('startConsumer', () => {
   const deps = { metrics: new Metrics('kittest'), logger: createLogger('kit-test', 'silent') };
@@ -21,5 +21,36 @@ describe('startConsumer', () => {
     await expect(startConsumer(bus, { durable: 'transaction-state', events: [] }, async () => {}, deps)).rejects.toThrow(
       TypeError,
     );
+  });
+});
+
+describe('redelivery schedule', () => {
+  it('waits the n-th entry after the n-th failed delivery, then repeats the last', () => {
+    expect([1, 2, 3, 4].map((n) => nakDelay([100, 200, 400], n))).toEqual([100, 200, 400, 400]);
+  });
+
+  it('retries a message for about an hour by default before it is dead-lettered', () => {
+    const total = Array.from({ length: DEFAULT_MAX_DELIVER - 1 }, (_, i) => nakDelay(DEFAULT_BACKOFF_MS, i + 1)).reduce(
+      (a, b) => a + b,
+    );
+    expect(total / 60_000).toBeGreaterThan(45);
+    expect(total / 60_000).toBeLessThan(75);
+  });
+
+  it('gives JetStream a schedule that starts at the ack wait and is shorter than max_deliver', () => {
+    expect(serverBackoff(30_000, [1_000, 60_000, 300_000], 20)).toEqual([30_000, 60_000, 300_000]);
+    expect(serverBackoff(2_000, [100, 200, 400, 800], 3)).toEqual([2_000, 2_000]);
+  });
+
+  it('refuses a maxDeliver below 2 before touching the bus', async () => {
+    const deps = { metrics: new Metrics('kittest2'), logger: createLogger('kit-test', 'silent') };
+    await expect(
+      startConsumer(
+        {} as Bus,
+        { durable: 'transaction-state', events: [events.captureSubmitted], maxDeliver: 1 },
+        async () => {},
+        deps,
+      ),
+    ).rejects.toThrow(/maxDeliver/);
   });
 });

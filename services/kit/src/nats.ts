@@ -18,6 +18,7 @@ import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import { extractContext, injectContext } from './tracing.js';
 import { createCoalescingRunner } from './coalescing-runner.js';
+import { REPLAY_FOR_HEADER, ensureDeadLetterStream, watchDeadLetters } from './dead-letters.js';
 
 export const STREAM = 'SIGNET';
 const tracer = trace.getTracer('signet-nats');
@@ -33,6 +34,7 @@ export async function connectBus(url: string, name: string): Promise<Bus> {
   const nc = await connect({ servers: url, name, maxReconnectAttempts: -1, reconnectTimeWait: 1000 });
   const jsm = await nc.jetstreamManager();
   await ensureStream(jsm);
+  await ensureDeadLetterStream(jsm);
   return { nc, js: nc.jetstream(), jsm };
 }
 
@@ -150,7 +152,36 @@ export type ConsumerOptions = {
   concurrency?: number;
   /** Period of the lag sample of this durable (startLagSampler), from start to stop. */
   lagSampleMs?: number;
+  /**
+   * Deliveries of one message before it is given up and copied to the dead-letter stream
+   * (dead-letters.ts). Default DEFAULT_MAX_DELIVER.
+   */
+  maxDeliver?: number;
+  /**
+   * Wait before the next delivery after the n-th failed one (the last entry repeats). Default
+   * DEFAULT_BACKOFF_MS: with DEFAULT_MAX_DELIVER a message is retried for about an hour.
+   */
+  backoffMs?: readonly number[];
 };
+
+export const DEFAULT_MAX_DELIVER = 20;
+/** 1 s doubling to 5 min: ~8.5 min over the first 10 retries, then every 5 min. */
+export const DEFAULT_BACKOFF_MS: readonly number[] = [1, 2, 4, 8, 16, 32, 64, 128, 256, 300].map((s) => s * 1000);
+
+/**
+ * JetStream's own backoff schedule (redeliveries after an ack wait ran out: a handler that hung or a
+ * process that died). Its first entry replaces ack_wait, so each entry is at least the ack wait; it
+ * must be shorter than max_deliver.
+ */
+export function serverBackoff(ackWaitMs: number, backoffMs: readonly number[], maxDeliver: number): number[] {
+  return backoffMs.slice(0, Math.max(1, maxDeliver - 1)).map((d) => Math.max(ackWaitMs, d));
+}
+
+/** The wait before redelivering a message whose n-th delivery (1-based) failed. */
+export function nakDelay(backoffMs: readonly number[], deliveryCount: number): number {
+  if (backoffMs.length === 0) return 0;
+  return backoffMs[Math.min(Math.max(deliveryCount, 1), backoffMs.length) - 1]!;
+}
 
 export type DeliveredEvent = {
   subject: string;
@@ -180,12 +211,19 @@ export async function startConsumer(
     );
   }
   const subjects = opts.events.map((e) => e.subject);
+  const ackWaitMs = opts.ackWaitMs ?? 30_000;
+  const maxDeliver = opts.maxDeliver ?? DEFAULT_MAX_DELIVER;
+  const backoffMs = opts.backoffMs ?? DEFAULT_BACKOFF_MS;
+  if (!(Number.isInteger(maxDeliver) && maxDeliver >= 2) || backoffMs.length === 0) {
+    throw new TypeError(`consumer ${opts.durable}: maxDeliver must be an integer ≥ 2 and backoffMs not empty`);
+  }
   const config = {
     durable_name: opts.durable,
     ack_policy: AckPolicy.Explicit,
     deliver_policy: DeliverPolicy.All,
-    ack_wait: nanos(opts.ackWaitMs ?? 30_000),
-    max_deliver: -1,
+    ack_wait: nanos(ackWaitMs),
+    max_deliver: maxDeliver,
+    backoff: serverBackoff(ackWaitMs, backoffMs, maxDeliver).map((ms) => nanos(ms)),
     ...(subjects.length === 1 ? { filter_subject: subjects[0] } : { filter_subjects: subjects }),
   };
   try {
@@ -194,6 +232,9 @@ export async function startConsumer(
   } catch {
     await bus.jsm.consumers.add(STREAM, config);
   }
+  // Listening before the first delivery, so no advisory of this consumer is missed while it runs.
+  const deadLetters = watchDeadLetters(bus, STREAM, opts.durable, deps);
+  await bus.nc.flush();
   const consumer = await bus.js.consumers.get(STREAM, opts.durable);
   const concurrency = Math.max(1, opts.concurrency ?? 1);
   const messages: ConsumerMessages = await consumer.consume({ max_messages: Math.max(opts.maxBatch ?? 16, concurrency) });
@@ -203,6 +244,12 @@ export async function startConsumer(
   const handle = async (m: JsMsg) => {
     const carrier: Record<string, string> = {};
     if (m.headers) for (const [k, v] of m.headers) carrier[k] = v[0] ?? '';
+    // A dead letter replayed for another consumer of this subject: not ours.
+    const replayFor = carrier[REPLAY_FOR_HEADER];
+    if (replayFor !== undefined && replayFor !== opts.durable) {
+      m.ack();
+      return;
+    }
     const parent = extractContext(carrier);
     const span = tracer.startSpan(
       `consume ${m.subject}`,
@@ -224,8 +271,14 @@ export async function startConsumer(
     } catch (err) {
       span.setStatus({ code: SpanStatusCode.ERROR });
       deps.metrics.eventsConsumed.inc({ consumer: opts.durable, result: 'error' });
-      deps.logger.error({ err, subject: m.subject, consumer: opts.durable }, 'event handler failed; will be redelivered');
-      m.nak(Math.min(30_000, 500 * 2 ** Math.min(ev.deliveryCount, 6)));
+      const last = ev.deliveryCount >= maxDeliver;
+      deps.logger.error(
+        { err, subject: m.subject, consumer: opts.durable, delivery: ev.deliveryCount, maxDeliver },
+        last
+          ? 'event handler failed its last delivery; the event goes to the dead-letter stream'
+          : 'event handler failed; will be redelivered',
+      );
+      m.nak(nakDelay(backoffMs, ev.deliveryCount));
     } finally {
       span.end();
     }
@@ -249,6 +302,8 @@ export async function startConsumer(
       await messages.close();
       await loop.catch(() => undefined);
       await Promise.all(inflight);
+      // After the last nak: its advisory may still come while other replicas run, and they copy it.
+      deadLetters.unsubscribe();
     },
     async pending() {
       const info = await bus.jsm.consumers.info(STREAM, opts.durable);
