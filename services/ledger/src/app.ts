@@ -50,7 +50,8 @@ export async function startLedger(cfg: LedgerConfig, opts: LedgerOptions = {}) {
     { name: 'mongo', check: () => pingMongo(conn) },
     { name: 'nats', check: async () => bus.nc.flush() },
   ];
-  const relay = createOutboxRelay(bus, [certs.model], { metrics, logger });
+  // The outbox relay is created once the signed-PDF store is known (its pdf.sealed entries go out through it too).
+  const relayKick = { now: (): void => undefined };
   const witnessed = witnessing.witnesses.length > 0;
   const log = createLedgerLog(
     {
@@ -89,8 +90,10 @@ export async function startLedger(cfg: LedgerConfig, opts: LedgerOptions = {}) {
   // First pass at start: leaves a crashed process claimed but never checkpointed.
   sealJob.start();
   // The signed PDF of each certificate (issue 17); off unless LEDGER_SEAL_CERT/KEY are set.
-  const sealing = await startSignedPdfs(cfg, { conn, certs, log, metrics, logger });
+  const sealing = await startSignedPdfs(cfg, { conn, certs, log, metrics, logger, onSealed: () => relayKick.now() });
   if (sealing) checks.push(sealing.check);
+  const relay = createOutboxRelay(bus, sealing ? [certs.model, sealing.signedPdfs.model] : [certs.model], { metrics, logger });
+  relayKick.now = () => relay.kick();
   cosignJob?.start();
   const consumer = await startConsumer(
     bus,

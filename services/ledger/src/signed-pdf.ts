@@ -19,7 +19,14 @@ import { sealSignedPdfs } from './usecases/seal-signed-pdfs.js';
 
 export async function startSignedPdfs(
   cfg: LedgerConfig,
-  deps: { conn: Connection; certs: CertificateRepository; log: LedgerLog; metrics: Metrics; logger: Logger },
+  deps: {
+    conn: Connection;
+    certs: CertificateRepository;
+    log: LedgerLog;
+    metrics: Metrics;
+    logger: Logger;
+    onSealed?: () => void;
+  },
 ) {
   const settings = sealingSettings(cfg, (path) => readFileSync(path, 'utf8'));
   if (!settings) {
@@ -50,6 +57,7 @@ export async function startSignedPdfs(
         origin: cfg.LEDGER_ORIGIN,
         publicBaseUrl: cfg.PUBLIC_BASE_URL,
         retryMs: settings.retryMs,
+        onSealed: deps.onSealed,
       }),
     { logger: deps.logger, pollMs: cfg.LEDGER_SEAL_POLL_MS },
   );

@@ -38,23 +38,42 @@ function verifiedEvent(reference: string, doc: { key: string; sha256: string }) 
   const at = new Date().toISOString();
   return {
     eventId,
-    payload: eventsV1.TransactionVerified.encode({
-      eventId,
-      occurredAt: at,
-      transactionId: 77,
-      reference,
-      documentSha256: doc.sha256,
-      documentName: 'Umowa – contract.pdf',
-      documentKey: doc.key,
-      issuerName: 'Acme Sp. z o.o.',
-      attestationType: 'signature',
-      ownerId: 'u1',
-      signers: [
-        { name: 'Jan Łukasiewicz', email: 'jan@example.com', verificationMode: 'biometric', assurance: 'live', verifiedAt: at },
-        { name: '王小明', email: 'wang@example.com', verificationMode: 'liveness', assurance: 'live', verifiedAt: at },
-        { name: 'محمد', email: 'm@example.com', verificationMode: 'liveness', assurance: 'recorded', verifiedAt: at },
-      ].map((s) => ({ ...s, videoSha256: 'a'.repeat(64), frameSha256: 'b'.repeat(64), referenceSha256: 'c'.repeat(64) })),
-    }).finish(),
+    payload: eventsV1.TransactionVerified.encode(
+      eventsV1.TransactionVerified.fromPartial({
+        eventId,
+        occurredAt: at,
+        transactionId: 77,
+        reference,
+        documentSha256: doc.sha256,
+        documentName: 'Umowa – contract.pdf',
+        documentKey: doc.key,
+        issuerName: 'Acme Sp. z o.o.',
+        attestationType: 'signature',
+        ownerId: 'u1',
+        signers: [
+          { name: 'Jan Łukasiewicz', email: 'jan@example.com', verificationMode: 'biometric', assurance: 'live', verifiedAt: at },
+          { name: '王小明', email: 'wang@example.com', verificationMode: 'liveness', assurance: 'live', verifiedAt: at },
+          { name: 'محمد', email: 'm@example.com', verificationMode: 'liveness', assurance: 'recorded', verifiedAt: at },
+        ].map((s, i) => ({
+          ...s,
+          videoSha256: 'a'.repeat(64),
+          frameSha256: 'b'.repeat(64),
+          referenceSha256: 'c'.repeat(64),
+          trail: {
+            linkSentAt: '2026-01-02T03:04:05.000Z',
+            openedAt: '2026-01-02T03:05:00.000Z',
+            consentedAt: '2026-01-02T03:06:00.000Z',
+            consentTextVersion: 'consent-v1',
+            consentIp: `10.9.8.${i + 1}`,
+            consentUserAgent: `Mozilla/5.0 (signer ${i + 1}) Gecko/20100101 Firefox/128.0`,
+            capturedAt: '2026-01-02T03:07:00.000Z',
+            captureIp: `10.9.9.${i + 1}`,
+            captureUserAgent: 'Mozilla/5.0 (capture)',
+            attempt: 1,
+          },
+        })),
+      }),
+    ).finish(),
   };
 }
 
@@ -71,6 +90,7 @@ describe('the signed PDF: PAdES B-T over the document, its audit trail and cert.
   const s3 = createS3({ ...i, S3_REGION: 'us-east-1' });
   let bus: Bus;
   let dir: string;
+  const sealedConsumer = `test-pdf-sealed-${randomUUID().slice(0, 8)}`;
 
   const config = async (tsaUrls: string) =>
     parseConfig(ledgerConfigSchema, {
@@ -94,13 +114,13 @@ describe('the signed PDF: PAdES B-T over the document, its audit trail and cert.
     return { pdf, key, sha256: createHash('sha256').update(pdf).digest('hex') };
   }
 
-  async function download(grpcPort: number, reference: string): Promise<Buffer> {
+  async function download(grpcPort: number, reference: string, auditTrail = false): Promise<Buffer> {
     const client = createClient(ledgerV1.LedgerServiceClient, `127.0.0.1:${grpcPort}`, { metrics: new Metrics('test') });
     try {
       const parts: Buffer[] = [];
       for await (const c of client.serverStream(
         ledgerV1.LedgerServiceService.getSignedPdf,
-        { reference },
+        { reference, auditTrail },
         { deadlineMs: 30_000 },
       ))
         parts.push(Buffer.from(c.data));
@@ -117,9 +137,17 @@ describe('the signed PDF: PAdES B-T over the document, its audit trail and cert.
     // A fresh durable and no verified events of earlier files: this file's ledgers read only its own.
     await bus.jsm.consumers.delete(STREAM, 'ledger-transaction-verified').catch(() => undefined);
     await bus.jsm.streams.purge(STREAM, { filter: events.transactionVerified.subject });
+    // A reader of this file's pdf.sealed events (an ephemeral-like durable of its own, removed after).
+    await bus.jsm.consumers.add(STREAM, {
+      durable_name: sealedConsumer,
+      filter_subject: events.pdfSealed.subject,
+      ack_policy: 'explicit' as never,
+      deliver_policy: 'new' as never,
+    });
     dir = mkdtempSync(join(tmpdir(), 'signet-signed-pdf-'));
   });
   afterAll(async () => {
+    await bus?.jsm.consumers.delete(STREAM, sealedConsumer).catch(() => undefined);
     await bus?.nc.drain();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -132,8 +160,46 @@ describe('the signed PDF: PAdES B-T over the document, its audit trail and cert.
       const ev = verifiedEvent(reference, doc);
       await publishEvent(bus, events.transactionVerified, { eventId: ev.eventId, payload: ev.payload });
 
+      const sealedEvents = await bus.js.consumers.get(STREAM, sealedConsumer);
       const signed = await eventually(() => download(ledger.grpcPort, reference).catch(() => null), 60_000, 250);
       expect(await download(ledger.grpcPort, reference)).toEqual(signed); // the same bytes every time
+
+      // The audit-trail PDF is stored once beside it: the same bytes on every download, the same
+      // names as written, every signer's recorded trail and the certificate's place in the log.
+      const audit = await download(ledger.grpcPort, reference, true);
+      expect((await download(ledger.grpcPort, reference, true)).equals(audit)).toBe(true);
+      expect(audit.equals(signed)).toBe(false);
+      writeFileSync(join(dir, 'audit.pdf'), audit);
+      expect((await qpdfCheck(join(dir, 'audit.pdf'))).code).toBe(0);
+      const auditText = await pdfText(join(dir, 'audit.pdf'));
+      for (const s of [
+        'Audit trail',
+        'Jan Łukasiewicz',
+        '王小明',
+        'محمد',
+        'jan@example.com',
+        'm@example.com',
+        doc.sha256,
+        'Acme Sp. z o.o.',
+        'Umowa – contract.pdf',
+        reference,
+        'consent-v1',
+        '10.9.8.3',
+        '10.9.9.2',
+        'Firefox/128.0',
+        '2026-01-02T03:05:00.000Z',
+        'Log index',
+      ])
+        expect(auditText, s).toContain(s);
+      // The transaction service learns it is ready from signet.ledger.pdf.sealed (once, from the outbox).
+      const sealedMsg = await eventually(async () => {
+        const m = await sealedEvents.next({ expires: 1000 });
+        if (!m) return undefined;
+        m.ack();
+        const e = events.pdfSealed.message.decode(m.data);
+        return e.reference === reference ? e : undefined;
+      }, 30_000);
+      expect(Number(sealedMsg.transactionId)).toBe(77);
       const file = join(dir, 'signed.pdf');
       writeFileSync(file, signed);
 

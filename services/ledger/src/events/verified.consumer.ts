@@ -2,6 +2,7 @@ import { events, eventsV1 } from '@signet/proto';
 import type { DeliveredEvent, Logger, Metrics } from '@signet/kit';
 import { maskEmail, type Certificate } from '../domain/certificate.js';
 import type { LedgerLog } from '../log/ledger-log.js';
+import type { SignerTrail } from '../pdf/audit-trail.js';
 import { certificateMetrics } from '../metrics.js';
 import type { CertificateRepository } from '../store/certificate.repository.js';
 import { issueCertificate, type IssueCertificateDeps } from '../usecases/issue-certificate.js';
@@ -36,6 +37,22 @@ export function certificateFromEvent(ev: eventsV1.TransactionVerified): Certific
   };
 }
 
+/** A signer's recorded ceremony as the audit trail shows it (empty fields: not recorded). */
+export function trailFromEvent(t: eventsV1.SignerTrail | undefined): SignerTrail {
+  return {
+    link_sent_at: t?.linkSentAt ?? '',
+    opened_at: t?.openedAt ?? '',
+    consented_at: t?.consentedAt ?? '',
+    consent_text_version: t?.consentTextVersion ?? '',
+    consent_ip: t?.consentIp ?? '',
+    consent_user_agent: t?.consentUserAgent ?? '',
+    captured_at: t?.capturedAt ?? '',
+    capture_ip: t?.captureIp ?? '',
+    capture_user_agent: t?.captureUserAgent ?? '',
+    attempt: t?.attempt ?? 0,
+  };
+}
+
 /**
  * `signet.transaction.verified` (durable `ledger-transaction-verified`) → issueCertificate. `metrics`
  * is the registry the certificate instruments are declared on (metrics.ts), once per consumer.
@@ -59,6 +76,7 @@ export function verifiedConsumer(deps: {
         documentKey: ev.documentKey ?? '',
         documentName: ev.documentName ?? '',
         signerEmails: ev.signers.map((s) => s.email),
+        trails: ev.signers.map((s) => trailFromEvent(s.trail)),
       },
     });
   };

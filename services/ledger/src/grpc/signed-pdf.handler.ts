@@ -14,7 +14,7 @@ export function signedPdfHandler(deps: GetSignedPdfDeps & { logger?: Logger }) {
       cancelled = true;
     });
     try {
-      const pdf = await getSignedPdf(deps, call.request.reference);
+      const pdf = await getSignedPdf(deps, call.request.reference, { auditTrail: call.request.auditTrail });
       const stream = await pdf.open();
       call.write({ data: Buffer.alloc(0), filename: pdf.filename, size: pdf.size });
       for await (const chunk of stream as AsyncIterable<Buffer>) {

@@ -6,9 +6,24 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import fontkit from '@pdf-lib/fontkit';
-import { rgb, type PDFDocument, type PDFFont, type PDFPage } from 'pdf-lib';
+import { PDFDocument, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import QRCode from 'qrcode';
 import subsetFont from 'subset-font';
 import type { Certificate } from '../domain/certificate.js';
+
+/** What one signer's ceremony recorded (times RFC 3339 UTC; empty: not recorded). */
+export type SignerTrail = {
+  link_sent_at: string;
+  opened_at: string;
+  consented_at: string;
+  consent_text_version: string;
+  consent_ip: string;
+  consent_user_agent: string;
+  captured_at: string;
+  capture_ip: string;
+  capture_user_agent: string;
+  attempt: number;
+};
 
 export type AuditTrailInput = {
   documentName: string;
@@ -16,6 +31,8 @@ export type AuditTrailInput = {
   certificate: Certificate;
   /** The signers' full e-mail addresses, in the certificate's order (the certificate masks them). */
   signerEmails: string[];
+  /** What each signer's ceremony recorded, in the certificate's order (absent on older records). */
+  trails?: SignerTrail[];
   leafIndex: number;
   treeSize: number;
   origin: string;
@@ -95,7 +112,7 @@ class Writer {
     this.page = this.doc.addPage(A4);
     this.y = 800;
   }
-  private ensure(space: number) {
+  ensure(space: number) {
     if (this.y - space < 50) this.newPage();
   }
   heading(text: string, size = 13) {
@@ -139,7 +156,14 @@ export async function appendAuditTrail(doc: PDFDocument, input: AuditTrailInput)
   const f = fontFiles();
   const c = input.certificate;
   // Every character the pages can show: the fixed text is ASCII, the rest comes from the input.
-  const texts = [input.documentName, c.issuer_name, ...c.signers.map((s) => s.name), ...input.signerEmails].join('');
+  const texts = [
+    input.documentName,
+    c.issuer_name,
+    input.verifyUrl,
+    ...c.signers.map((s) => s.name),
+    ...input.signerEmails,
+    ...(input.trails ?? []).flatMap((t) => Object.values(t).map(String)),
+  ].join('');
   const chars = String.fromCharCode(...Array.from({ length: 95 }, (_, i) => 0x20 + i)) + texts;
   // Subset by HarfBuzz, embedded whole: pdf-lib's own subsetting (fontkit) drops glyphs of these
   // fonts (pdftotext still reads the text, but the pages show gaps). No ligatures: their glyphs are
@@ -171,10 +195,26 @@ export async function appendAuditTrail(doc: PDFDocument, input: AuditTrailInput)
 
   w.heading('Signers');
   c.signers.forEach((s, i) => {
+    const t = input.trails?.[i];
+    const at = (v: string | undefined) => v || 'not recorded';
     w.field(`Signer ${i + 1}`, s.name);
     w.field('  E-mail', input.signerEmails[i] || s.email_masked);
-    w.field('  Verification mode', `${s.verification_mode} (${s.assurance || 'recorded'})`);
-    w.field('  Passed at (UTC)', s.verified_at);
+    w.field('  Verification mode', s.verification_mode);
+    w.field('  Assurance', s.assurance === 'live' ? 'live (challenge revealed while recording)' : 'recorded');
+    w.field(
+      '  Checks',
+      `every check of ${s.verification_mode} verification passed${t?.attempt ? ` (attempt ${t.attempt})` : ''}`,
+    );
+    w.field('  Link sent (UTC)', at(t?.link_sent_at));
+    w.field('  Link opened (UTC)', at(t?.opened_at));
+    w.field('  Consented (UTC)', at(t?.consented_at));
+    w.field('  Consent text version', at(t?.consent_text_version));
+    w.field('  Capture submitted (UTC)', at(t?.captured_at));
+    w.field('  Verified (UTC)', s.verified_at);
+    w.field('  IP at consent', at(t?.consent_ip));
+    w.field('  Browser at consent', at(t?.consent_user_agent), 8);
+    w.field('  IP at capture', at(t?.capture_ip));
+    w.field('  Browser at capture', at(t?.capture_user_agent), 8);
   });
 
   w.heading('Certificate');
@@ -184,6 +224,29 @@ export async function appendAuditTrail(doc: PDFDocument, input: AuditTrailInput)
   w.field('Log index', String(input.leafIndex));
   w.field('Tree size', String(input.treeSize));
   w.field('Verify online', input.verifyUrl, 8.5);
-  w.text('The evidence bundle cert.json (certificate, inclusion proof, signed checkpoint) is attached to this PDF;');
+  w.text('The evidence bundle cert.json (certificate, inclusion proof, signed checkpoint) is attached to the signed PDF;');
   w.text('check it offline against the original document: signet-verify cert.json <document> --key <log public key>.');
+  // A QR code of the verify URL (qrcode: the same input gives the same PNG, so the pages are stable).
+  const png = await QRCode.toBuffer(input.verifyUrl, { type: 'png', errorCorrectionLevel: 'M', margin: 1, width: 220 });
+  const img = await doc.embedPng(png);
+  const side = 110;
+  w.ensure(side + 10);
+  w.page.drawImage(img, { x: 50, y: w.y - side - 6, width: side, height: side });
+  w.y -= side + 10;
+}
+
+/**
+ * The audit trail on its own (the pages the signed PDF appends), stored once next to the signed PDF:
+ * its metadata dates are the seal's, so nothing in it depends on when it is downloaded.
+ */
+export async function renderAuditTrailPdf(input: AuditTrailInput & { sealedAt: Date }): Promise<Buffer> {
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  doc.setTitle(`Audit trail ${input.certificate.reference}`);
+  doc.setSubject(`Signet certificate ${input.certificate.reference}`);
+  doc.setProducer('Signet ledger');
+  doc.setCreator('Signet ledger');
+  doc.setCreationDate(input.sealedAt);
+  doc.setModificationDate(input.sealedAt);
+  await appendAuditTrail(doc, input);
+  return Buffer.from(await doc.save({ useObjectStreams: false }));
 }

@@ -1,5 +1,7 @@
 import { Schema, type Connection } from 'mongoose';
-import { isDuplicateKey } from '@signet/kit';
+import { isDuplicateKey, outboxEvent, outboxField, outboxIndex } from '@signet/kit';
+import { events } from '@signet/proto';
+import type { SignerTrail } from '../pdf/audit-trail.js';
 
 /** One certificate's signed PDF: pending until sealed (with its object key), then never changed. */
 export type SignedPdfRecord = {
@@ -9,11 +11,16 @@ export type SignedPdfRecord = {
   document_name: string;
   /** The signers' full e-mails for the audit trail; removed once the PDF is sealed. */
   signer_emails: string[];
+  /** What each signer's ceremony recorded (addresses, browsers, times); removed once sealed, like the e-mails. */
+  trails?: SignerTrail[];
   status: 'pending' | 'sealed';
   attempts: number;
   next_attempt_at: Date;
   object_key: string | null;
   size: number | null;
+  /** The audit-trail PDF stored beside it (absent on PDFs sealed before it existed). */
+  audit_object_key?: string | null;
+  audit_size?: number | null;
   sealed_at: Date | null;
 };
 
@@ -25,17 +32,22 @@ const signedPdfSchema = new Schema(
     document_key: { type: String, required: true },
     document_name: { type: String, default: '' },
     signer_emails: { type: [String], default: undefined },
+    trails: { type: [Object], default: undefined },
     status: { type: String, required: true },
     attempts: { type: Number, default: 0 },
     next_attempt_at: { type: Date, required: true },
     object_key: { type: String, default: null },
     size: { type: Number, default: null },
+    audit_object_key: { type: String, default: null },
+    audit_size: { type: Number, default: null },
     sealed_at: { type: Date, default: null },
+    outbox: outboxField,
   },
   { collection: 'signed_pdfs', versionKey: false },
 );
 // The sealing job's scan: pending records whose next attempt is due, oldest first.
 signedPdfSchema.index({ status: 1, next_attempt_at: 1 });
+signedPdfSchema.index(...outboxIndex);
 
 export function createSignedPdfRepository(conn: Connection) {
   const model = conn.model('SignedPdf', signedPdfSchema);
@@ -45,7 +57,9 @@ export function createSignedPdfRepository(conn: Connection) {
       await model.init();
     },
     /** Records the PDF to seal, once per reference (a redelivered event changes nothing). */
-    async enqueue(rec: Omit<SignedPdfRecord, 'status' | 'attempts' | 'object_key' | 'size' | 'sealed_at'>): Promise<boolean> {
+    async enqueue(
+      rec: Omit<SignedPdfRecord, 'status' | 'attempts' | 'object_key' | 'size' | 'audit_object_key' | 'audit_size' | 'sealed_at'>,
+    ): Promise<boolean> {
       try {
         await model.create({ _id: rec.reference, ...rec, status: 'pending', attempts: 0 });
         return true;
@@ -71,14 +85,28 @@ export function createSignedPdfRepository(conn: Connection) {
     async retryAt(reference: string, at: Date, attempts: number): Promise<void> {
       await model.updateOne({ _id: reference, status: 'pending' }, { $set: { next_attempt_at: at, attempts } });
     },
-    async markSealed(reference: string, sealed: { object_key: string; size: number; sealed_at: Date }): Promise<void> {
+    /**
+     * Sealed: the object keys, and in the same update the pdf.sealed outbox entry (the relay publishes
+     * it; the transaction service mails the download links). The e-mails and trails go: they are in the PDF.
+     */
+    async markSealed(
+      rec: Pick<SignedPdfRecord, 'reference' | 'transaction_id'>,
+      sealed: { object_key: string; size: number; audit_object_key: string; audit_size: number; sealed_at: Date },
+    ): Promise<void> {
+      const entry = outboxEvent(events.pdfSealed, (m) => ({
+        eventId: m.event_id,
+        occurredAt: m.occurred_at,
+        transactionId: rec.transaction_id,
+        reference: rec.reference,
+        sealedAt: sealed.sealed_at.toISOString(),
+      }));
       await model.updateOne(
-        { _id: reference, status: 'pending' },
-        { $set: { status: 'sealed', ...sealed }, $unset: { signer_emails: 1 } },
+        { _id: rec.reference, status: 'pending' },
+        { $set: { status: 'sealed', ...sealed }, $unset: { signer_emails: 1, trails: 1 }, $push: { outbox: { $each: [entry] } } },
       );
     },
     async find(reference: string): Promise<SignedPdfRecord | null> {
-      return model.findOne({ _id: reference }, { _id: 0 }).lean<SignedPdfRecord>();
+      return model.findOne({ _id: reference }, { _id: 0, outbox: 0 }).lean<SignedPdfRecord>();
     },
   };
 }

@@ -6,6 +6,7 @@ import type { LedgerLog } from '../log/ledger-log.js';
 import type { CertificateMetrics } from '../metrics.js';
 import type { CertificateRepository } from '../store/certificate.repository.js';
 import type { SignedPdfRepository } from '../store/signed-pdf.repository.js';
+import type { SignerTrail } from '../pdf/audit-trail.js';
 
 export type IssueCertificateDeps = {
   certs: Pick<CertificateRepository, 'findByReference' | 'insertOnce'>;
@@ -20,7 +21,13 @@ export type IssueCertificateDeps = {
 };
 
 /** What the signed PDF needs beyond the certificate: the document (by key in the documents bucket) and full e-mails. */
-export type SignedPdfSource = { documentKey: string; documentName: string; signerEmails: string[] };
+export type SignedPdfSource = {
+  documentKey: string;
+  documentName: string;
+  signerEmails: string[];
+  /** What each signer's ceremony recorded, in the certificate's order (the audit trail's rows). */
+  trails?: SignerTrail[];
+};
 
 export type IssueResult = 'issued' | 'duplicate' | 'rejected';
 
@@ -86,6 +93,7 @@ async function enqueueSignedPdf(
     document_key: input.signedPdf.documentKey,
     document_name: input.signedPdf.documentName,
     signer_emails: input.signedPdf.signerEmails,
+    trails: input.signedPdf.trails ?? [],
     next_attempt_at: (deps.now ?? (() => new Date()))(),
   });
 }

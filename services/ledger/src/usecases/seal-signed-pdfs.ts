@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import type { Logger } from '@signet/kit';
 import type { LedgerLog } from '../log/ledger-log.js';
 import type { SignedPdfMetrics } from '../metrics.js';
+import { PDFDocument } from 'pdf-lib';
+import { renderAuditTrailPdf } from '../pdf/audit-trail.js';
 import { preparePdf, sealPdf } from '../pdf/signed-pdf.js';
 import type { CadesSigner } from '../pdf/cades-signer.js';
 import type { CertificateRepository } from '../store/certificate.repository.js';
@@ -24,7 +26,11 @@ export type SealSignedPdfsDeps = {
   publicBaseUrl: string;
   /** First wait after a failed attempt; doubles per attempt up to an hour. */
   retryMs: number;
+  /** Called after a PDF is stored and its pdf.sealed outbox entry written (the relay publishes it). */
+  onSealed?: () => void;
 };
+
+const pageCountOf = async (document: Buffer) => (await PDFDocument.load(document, { updateMetadata: false })).getPageCount();
 
 /** A claimed record stays reserved this long: one replica seals it at a time. */
 const LEASE_MS = 120_000;
@@ -64,23 +70,38 @@ async function sealOne(deps: SealSignedPdfsDeps, rec: SignedPdfRecord): Promise<
     if (createHash('sha256').update(document).digest('hex') !== cert.document_sha256)
       throw new Error('the stored document does not match the certified SHA-256');
     const sealedAt = deps.now();
+    const trail = {
+      documentName: rec.document_name,
+      certificate: cert.certificate,
+      signerEmails: rec.signer_emails ?? [],
+      trails: rec.trails ?? [],
+      leafIndex: bundle.leaf_index,
+      treeSize: bundle.tree_size,
+      origin: deps.origin,
+      verifyUrl: `${deps.publicBaseUrl.replace(/\/$/, '')}/verify?ref=${encodeURIComponent(rec.reference)}&hash=${cert.document_sha256.slice(0, 16)}`,
+    };
     const prepared = await preparePdf({
+      ...trail,
       document,
       bundleJson: JSON.stringify(bundle),
       sealedAt,
       sealName: deps.sealName,
-      documentName: rec.document_name,
-      certificate: cert.certificate,
-      signerEmails: rec.signer_emails ?? [],
-      leafIndex: bundle.leaf_index,
-      treeSize: bundle.tree_size,
-      origin: deps.origin,
-      verifyUrl: `${deps.publicBaseUrl.replace(/\/$/, '')}/verify?ref=${encodeURIComponent(rec.reference)}`,
     });
     const pdf = await sealPdf(prepared, deps.signer, sealedAt);
+    // The same pages on their own: the audit-trail PDF, stored once beside the signed PDF.
+    const audit = await renderAuditTrailPdf({ ...trail, pageCount: await pageCountOf(document), sealedAt });
     const objectKey = `${rec.reference}.pdf`;
+    const auditKey = `${rec.reference}-audit-trail.pdf`;
     await deps.objects.putSigned(objectKey, pdf);
-    await deps.signedPdfs.markSealed(rec.reference, { object_key: objectKey, size: pdf.length, sealed_at: sealedAt });
+    await deps.objects.putSigned(auditKey, audit);
+    await deps.signedPdfs.markSealed(rec, {
+      object_key: objectKey,
+      size: pdf.length,
+      audit_object_key: auditKey,
+      audit_size: audit.length,
+      sealed_at: sealedAt,
+    });
+    deps.onSealed?.();
     deps.metrics.signedPdfSeals.inc({ result: 'sealed' });
     deps.logger.info({ ...fields, size: pdf.length }, 'signed PDF sealed');
     return true;
