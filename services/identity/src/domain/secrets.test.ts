@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   API_KEY_PATTERN,
   API_KEY_PREFIX_LENGTH,
+  apiKeyModeOf,
+  apiKeyPrefixOf,
   createSecretBox,
   hashPassword,
   newApiKey,
@@ -31,6 +33,20 @@ describe('API keys and codes', () => {
     expect(a.key.startsWith(a.prefix)).toBe(true);
     expect(a.hash).toBe(sha256(a.key));
     expect(newApiKey().key).not.toBe(a.key);
+  });
+  it('marks test keys by their prefix; a live key never looks like one', () => {
+    const t = newApiKey('test');
+    expect(t.key).toMatch(/^sgn_test_[A-Za-z0-9]{48}$/);
+    expect(t.key).toMatch(API_KEY_PATTERN);
+    expect(t.prefix).toHaveLength(17);
+    expect(apiKeyPrefixOf(t.key)).toBe(t.prefix);
+    expect(apiKeyModeOf(t.key)).toBe('test');
+    for (let i = 0; i < 200; i++) {
+      const l = newApiKey('live');
+      expect(apiKeyModeOf(l.key)).toBe('live');
+      expect(apiKeyPrefixOf(l.key)).toBe(l.prefix);
+    }
+    expect(API_KEY_PATTERN.test('sgn_test_short')).toBe(false);
   });
   it('makes 6-digit codes', () => {
     for (let i = 0; i < 50; i++) expect(newCode()).toMatch(/^\d{6}$/);

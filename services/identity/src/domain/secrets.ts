@@ -48,17 +48,27 @@ function base62(n: number): string {
 }
 
 export const API_KEY_PREFIX_LENGTH = 12;
+/** A key is live (its data is real and billed) or test (free, marked, never mixed with live data). */
+export type ApiKeyMode = 'live' | 'test';
+export const API_KEY_MODES: readonly ApiKeyMode[] = ['live', 'test'];
+const TEST_MARK = 'sgn_test_';
 /**
  * An API key: `sgn_` + 8 random characters form the 12-character visible prefix, then 40 random
- * base62 characters (~238 bits) of secret. Stored as prefix + SHA-256 of the whole key: the secret is
- * high-entropy, so a slow hash adds nothing but per-request latency.
+ * base62 characters (~238 bits) of secret. A test key says so: `sgn_test_` + 8 random characters
+ * (17-character prefix), then the same 40. base62 has no `_`, so no live key starts with `sgn_test_`.
+ * Stored as prefix + SHA-256 of the whole key: the secret is high-entropy, so a slow hash adds
+ * nothing but per-request latency.
  */
-export function newApiKey(): { key: string; prefix: string; hash: string } {
-  const prefix = `sgn_${base62(8)}`;
+export function newApiKey(mode: ApiKeyMode = 'live'): { key: string; prefix: string; hash: string } {
+  const prefix = `${mode === 'test' ? TEST_MARK : 'sgn_'}${base62(8)}`;
   const key = `${prefix}${base62(40)}`;
   return { key, prefix, hash: sha256(key) };
 }
-export const API_KEY_PATTERN = /^sgn_[A-Za-z0-9]{48}$/;
+export const API_KEY_PATTERN = /^sgn_(test_)?[A-Za-z0-9]{48}$/;
+/** The mode a key's text claims (the stored record decides; the two agree for every key made here). */
+export const apiKeyModeOf = (key: string): ApiKeyMode => (key.startsWith(TEST_MARK) ? 'test' : 'live');
+/** The visible prefix a key is looked up by. */
+export const apiKeyPrefixOf = (key: string) => key.slice(0, API_KEY_PREFIX_LENGTH + (apiKeyModeOf(key) === 'test' ? 5 : 0));
 
 /** argon2id with the library defaults (64 MiB, t=3, p=4). */
 export const hashPassword = (password: string) => argon2.hash(password, { type: argon2.argon2id });

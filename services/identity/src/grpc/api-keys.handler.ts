@@ -9,7 +9,7 @@ import { apiKeyOut } from './mappers.js';
 export function apiKeyHandlers(deps: IdentityDeps) {
   return {
     async createApiKey(req: identityV1.CreateApiKeyRequest): Promise<identityV1.CreatedApiKey> {
-      const { key, secret } = await createApiKey(deps, { userId: req.userId, name: req.name });
+      const { key, secret } = await createApiKey(deps, { userId: req.userId, name: req.name, mode: req.mode });
       return { key: apiKeyOut(key), secret };
     },
 

@@ -14,8 +14,8 @@ export function sessionOut(s: IssuedSession): identityV1.Session {
 export function principalOut(p: Principal): identityV1.AuthenticateResponse {
   const who = { userId: p.userId, email: p.email, orgName: p.orgName };
   return p.method === 'session'
-    ? { ...who, method: 'session', sessionId: p.sessionId, expiresAt: Math.floor(p.expiresAt.getTime() / 1000) }
-    : { ...who, method: 'api_key', sessionId: '', expiresAt: 0 };
+    ? { ...who, method: 'session', sessionId: p.sessionId, expiresAt: Math.floor(p.expiresAt.getTime() / 1000), mode: 'live' }
+    : { ...who, method: 'api_key', sessionId: '', expiresAt: 0, mode: p.mode };
 }
 
 export function profileOut(p: Profile): identityV1.Profile {
@@ -32,5 +32,12 @@ export function profileOut(p: Profile): identityV1.Profile {
 }
 
 export function apiKeyOut(k: ApiKeyRecord): identityV1.ApiKey {
-  return { id: k._id, name: k.name, prefix: k.prefix, createdAt: iso(k.created_at), lastUsedAt: iso(k.last_used_at) };
+  return {
+    id: k._id,
+    name: k.name,
+    prefix: k.prefix,
+    createdAt: iso(k.created_at),
+    lastUsedAt: iso(k.last_used_at),
+    mode: k.mode ?? 'live',
+  };
 }

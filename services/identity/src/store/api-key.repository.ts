@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Schema, type Connection } from 'mongoose';
+import type { ApiKeyMode } from '../domain/secrets.js';
 
 export type ApiKeyRecord = {
   _id: string;
@@ -11,6 +12,8 @@ export type ApiKeyRecord = {
   created_at: Date;
   last_used_at: Date | null;
   revoked_at: Date | null;
+  /** Absent on keys made before test mode: those are live. */
+  mode?: ApiKeyMode;
 };
 
 const apiKeySchema = new Schema(
@@ -23,6 +26,7 @@ const apiKeySchema = new Schema(
     created_at: { type: Date, required: true },
     last_used_at: { type: Date, default: null },
     revoked_at: { type: Date, default: null },
+    mode: { type: String, enum: ['live', 'test'], default: 'live' },
   },
   { collection: 'api_keys', versionKey: false },
 );
@@ -41,7 +45,7 @@ export function createApiKeyRepository(conn: Connection) {
     async init() {
       await model.init();
     },
-    async create(userId: string, name: string, prefix: string, hash: string): Promise<ApiKeyRecord> {
+    async create(userId: string, name: string, prefix: string, hash: string, mode: ApiKeyMode = 'live'): Promise<ApiKeyRecord> {
       const rec: ApiKeyRecord = {
         _id: randomUUID(),
         user_id: userId,
@@ -51,6 +55,7 @@ export function createApiKeyRepository(conn: Connection) {
         created_at: new Date(),
         last_used_at: null,
         revoked_at: null,
+        mode,
       };
       await model.create(rec);
       return rec;

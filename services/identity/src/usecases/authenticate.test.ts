@@ -52,8 +52,30 @@ describe('authenticateApiKey', () => {
       userId: 'u1',
       email: 'ada@example.test',
       orgName: 'Engines',
+      mode: 'live',
     });
     expect(touched).toEqual(['k1']);
     expect(m.counted('authentications', { method: 'api_key', result: 'rejected' })).toBe(1);
+  });
+
+  it('gives a test key its mode; a stored key without a mode (made before test mode) is live', async () => {
+    const t = newApiKey('test');
+    const rec: ApiKeyRecord = {
+      _id: 'k2',
+      user_id: 'u1',
+      name: 'sandbox',
+      prefix: t.prefix,
+      hash: t.hash,
+      created_at: new Date(0),
+      last_used_at: null,
+      revoked_at: null,
+      mode: 'test',
+    };
+    const apiKeys = { activeByPrefix: async (p: string) => (p === rec.prefix ? rec : null), touch: async () => undefined };
+    const deps = { apiKeys, users: fakeUsers([userRecord()]), metrics: fakeMetrics().metrics };
+    await expect(authenticateApiKey(deps, t.key)).resolves.toMatchObject({ method: 'api_key', mode: 'test' });
+    const { mode: _mode, ...old } = rec;
+    const legacy = { ...deps, apiKeys: { ...apiKeys, activeByPrefix: async (p: string) => (p === rec.prefix ? old : null) } };
+    await expect(authenticateApiKey(legacy, t.key)).resolves.toMatchObject({ mode: 'live' });
   });
 });

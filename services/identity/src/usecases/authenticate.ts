@@ -1,12 +1,12 @@
 import { apiKeyInvalid, sessionInvalid } from '../domain/errors.js';
-import { API_KEY_PATTERN, API_KEY_PREFIX_LENGTH, sameHash, sha256 } from '../domain/secrets.js';
+import { API_KEY_PATTERN, apiKeyPrefixOf, sameHash, sha256, type ApiKeyMode } from '../domain/secrets.js';
 import type { ApiKeyRepository } from '../store/api-key.repository.js';
 import type { UserRepository } from '../store/user.repository.js';
 import type { IdentityDeps } from './deps.js';
 
 /** Who a credential belongs to. A session principal carries its id (CSRF binds to it) and expiry. */
 export type Principal =
-  | { method: 'api_key'; userId: string; email: string; orgName: string }
+  | { method: 'api_key'; userId: string; email: string; orgName: string; mode: ApiKeyMode }
   | { method: 'session'; userId: string; email: string; orgName: string; sessionId: string; expiresAt: Date };
 
 /** An active API key whose hash matches; its last use is recorded (coarsely, by the repository). */
@@ -17,7 +17,7 @@ export async function authenticateApiKey(
   },
   key: string,
 ): Promise<Principal> {
-  const rec = API_KEY_PATTERN.test(key) ? await deps.apiKeys.activeByPrefix(key.slice(0, API_KEY_PREFIX_LENGTH)) : null;
+  const rec = API_KEY_PATTERN.test(key) ? await deps.apiKeys.activeByPrefix(apiKeyPrefixOf(key)) : null;
   const user = rec && sameHash(rec.hash, sha256(key)) ? await deps.users.byId(rec.user_id) : null;
   if (!rec || !user) {
     deps.metrics.authentications.inc({ method: 'api_key', result: 'rejected' });
@@ -25,7 +25,7 @@ export async function authenticateApiKey(
   }
   await deps.apiKeys.touch(rec._id);
   deps.metrics.authentications.inc({ method: 'api_key', result: 'ok' });
-  return { method: 'api_key', userId: user._id, email: user.email, orgName: user.org_name };
+  return { method: 'api_key', userId: user._id, email: user.email, orgName: user.org_name, mode: rec.mode ?? 'live' };
 }
 
 /** A valid, unexpired session JWT issued under the user's current password version. */

@@ -37,6 +37,11 @@ export interface AuthenticateResponse {
   sessionId: string;
   /** Set for sessions: expiry as Unix seconds (caches must not outlive it). */
   expiresAt: number;
+  /**
+   * "live" or "test": the API key's mode (test-mode data is free and never mixed with live data).
+   * Sessions are always "live".
+   */
+  mode: string;
 }
 
 export interface GetUserRequest {
@@ -194,16 +199,20 @@ export interface DisableTotpResponse {
 export interface ApiKey {
   id: string;
   name: string;
-  /** The first 12 characters of the key. */
+  /** The visible start of the key: 12 characters (sgn_ + 8), 17 for a test key (sgn_test_ + 8). */
   prefix: string;
   createdAt: string;
   /** Empty when never used. */
   lastUsedAt: string;
+  /** "live" or "test" (keys made before test mode existed are live). */
+  mode: string;
 }
 
 export interface CreateApiKeyRequest {
   userId: string;
   name: string;
+  /** "live" (also when empty) or "test": a test key starts with sgn_test_; INVALID_ARGUMENT otherwise. */
+  mode: string;
 }
 
 export interface CreatedApiKey {
@@ -326,7 +335,7 @@ export const AuthenticateRequest: MessageFns<AuthenticateRequest> = {
 };
 
 function createBaseAuthenticateResponse(): AuthenticateResponse {
-  return { userId: "", email: "", orgName: "", method: "", sessionId: "", expiresAt: 0 };
+  return { userId: "", email: "", orgName: "", method: "", sessionId: "", expiresAt: 0, mode: "" };
 }
 
 export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
@@ -348,6 +357,9 @@ export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
     }
     if (message.expiresAt !== 0) {
       writer.uint32(48).int64(message.expiresAt);
+    }
+    if (message.mode !== "") {
+      writer.uint32(58).string(message.mode);
     }
     return writer;
   },
@@ -413,6 +425,14 @@ export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
             message.expiresAt = longToNumber(reader.int64());
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.mode = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -436,6 +456,7 @@ export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
     message.method = object.method ?? "";
     message.sessionId = object.sessionId ?? "";
     message.expiresAt = object.expiresAt ?? 0;
+    message.mode = object.mode ?? "";
     return message;
   },
 };
@@ -2395,7 +2416,7 @@ export const DisableTotpResponse: MessageFns<DisableTotpResponse> = {
 };
 
 function createBaseApiKey(): ApiKey {
-  return { id: "", name: "", prefix: "", createdAt: "", lastUsedAt: "" };
+  return { id: "", name: "", prefix: "", createdAt: "", lastUsedAt: "", mode: "" };
 }
 
 export const ApiKey: MessageFns<ApiKey> = {
@@ -2414,6 +2435,9 @@ export const ApiKey: MessageFns<ApiKey> = {
     }
     if (message.lastUsedAt !== "") {
       writer.uint32(42).string(message.lastUsedAt);
+    }
+    if (message.mode !== "") {
+      writer.uint32(50).string(message.mode);
     }
     return writer;
   },
@@ -2471,6 +2495,14 @@ export const ApiKey: MessageFns<ApiKey> = {
             message.lastUsedAt = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.mode = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2493,12 +2525,13 @@ export const ApiKey: MessageFns<ApiKey> = {
     message.prefix = object.prefix ?? "";
     message.createdAt = object.createdAt ?? "";
     message.lastUsedAt = object.lastUsedAt ?? "";
+    message.mode = object.mode ?? "";
     return message;
   },
 };
 
 function createBaseCreateApiKeyRequest(): CreateApiKeyRequest {
-  return { userId: "", name: "" };
+  return { userId: "", name: "", mode: "" };
 }
 
 export const CreateApiKeyRequest: MessageFns<CreateApiKeyRequest> = {
@@ -2508,6 +2541,9 @@ export const CreateApiKeyRequest: MessageFns<CreateApiKeyRequest> = {
     }
     if (message.name !== "") {
       writer.uint32(18).string(message.name);
+    }
+    if (message.mode !== "") {
+      writer.uint32(26).string(message.mode);
     }
     return writer;
   },
@@ -2541,6 +2577,14 @@ export const CreateApiKeyRequest: MessageFns<CreateApiKeyRequest> = {
             message.name = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.mode = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2560,6 +2604,7 @@ export const CreateApiKeyRequest: MessageFns<CreateApiKeyRequest> = {
     const message = createBaseCreateApiKeyRequest();
     message.userId = object.userId ?? "";
     message.name = object.name ?? "";
+    message.mode = object.mode ?? "";
     return message;
   },
 };
