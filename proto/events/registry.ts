@@ -35,6 +35,10 @@ const entry = <T>(e: EventEntry<T>): EventEntry<T> => e;
 
 /** The one durable of the transaction service that moves its state machine on other services' facts. */
 const transactionState: EventConsumer = { service: 'transaction', durable: 'transaction-state' };
+/** The transaction service's durable that turns events into outgoing customer webhooks (src/webhooks). */
+const transactionWebhooks: EventConsumer = { service: 'transaction', durable: 'transaction-webhooks' };
+/** The transaction service's durable that mails the sender when a signer finishes, fails or declines, or it expires. */
+const transactionSenderMail: EventConsumer = { service: 'transaction', durable: 'transaction-sender-mail' };
 
 export const events = {
   userCreated: entry({
@@ -77,17 +81,23 @@ export const events = {
     subject: 'signet.transaction.created',
     message: eventsV1.TransactionCreated,
     producer: 'transaction',
-    consumers: [],
+    consumers: [transactionWebhooks],
   }),
   transactionStatusChanged: entry({
     subject: 'signet.transaction.status.changed',
     message: eventsV1.TransactionStatusChanged,
     producer: 'transaction',
-    consumers: [],
+    consumers: [transactionWebhooks, transactionSenderMail],
   }),
   signerStateChanged: entry({
     subject: 'signet.transaction.signer.changed',
     message: eventsV1.SignerStateChanged,
+    producer: 'transaction',
+    consumers: [transactionWebhooks, transactionSenderMail],
+  }),
+  signerDeclined: entry({
+    subject: 'signet.transaction.signer.declined',
+    message: eventsV1.SignerDeclined,
     producer: 'transaction',
     consumers: [],
   }),
@@ -95,7 +105,7 @@ export const events = {
     subject: 'signet.transaction.links.requested',
     message: eventsV1.SigningLinksRequested,
     producer: 'transaction',
-    consumers: [{ service: 'transaction', durable: 'transaction-link-mail' }],
+    consumers: [{ service: 'transaction', durable: 'transaction-link-mail' }, transactionWebhooks],
   }),
   transactionVerified: entry({
     subject: 'signet.transaction.verified',
@@ -107,7 +117,7 @@ export const events = {
     subject: 'signet.ledger.certificate.issued',
     message: eventsV1.CertificateIssued,
     producer: 'ledger',
-    consumers: [transactionState],
+    consumers: [transactionState, transactionWebhooks],
   }),
   settingsChanged: entry({
     subject: 'signet.identity.settings.changed',
@@ -131,7 +141,7 @@ export const events = {
     subject: 'signet.ledger.pdf.sealed',
     message: eventsV1.SignedPdfSealed,
     producer: 'ledger',
-    consumers: [{ service: 'transaction', durable: 'transaction-completion-mail' }],
+    consumers: [{ service: 'transaction', durable: 'transaction-completion-mail' }, transactionWebhooks],
   }),
 } as const;
 

@@ -13,7 +13,7 @@ import {
   startConsumer,
   type Logger,
 } from '@signet/kit';
-import { billingV1, events, transactionV1 } from '@signet/proto';
+import { billingV1, biometricsV1, events, transactionV1, transactionWebhooksV1 } from '@signet/proto';
 import { ensureBuckets } from '@signet/kit';
 import type { TransactionConfig } from './config.js';
 import { createTransactionHandler } from './grpc/create.handler.js';
@@ -29,6 +29,7 @@ import { erasureHandler } from './grpc/erasure.handler.js';
 import { MEDIA_ERASED_DURABLE, mediaErasedConsumer } from './events/media-erased.consumer.js';
 import { ACCOUNT_SETTINGS_DURABLE, accountSettingsConsumer } from './events/account-settings.consumer.js';
 import { createTransactionRepository } from './store/transaction.repository.js';
+import { startWebhooks } from './webhooks/start-webhooks.js';
 
 export type TransactionOptions = { logger?: Logger; ackWaitMs?: number };
 
@@ -50,6 +51,8 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
   await ensureBuckets(objects.client, [cfg.BUCKET_DOCUMENTS, cfg.BUCKET_REFERENCES], cfg.S3_REGION);
   const mailer = createMailer(cfg.SMTP_URL, cfg.MAIL_FROM);
   const billing = createClient(billingV1.BillingServiceClient, cfg.BILLING_ADDR, { metrics });
+  // Counts the faces of each reference photo at creation (issue 18).
+  const biometrics = createClient(biometricsV1.BiometricsServiceClient, cfg.BIOMETRICS_ADDR, { metrics });
 
   // Every write to a transaction holds its lock; the relay pops under the same lock (FerretDB, see README).
   const lock = createKeyedLock<number>();
@@ -80,6 +83,7 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
     accountSettingsConsumer({ repo }),
     { metrics, logger },
   );
+  const webhooks = await startWebhooks({ cfg, conn, bus, repo, metrics, logger, mailer, clock, ackWaitMs: opts.ackWaitMs });
   const erasureDeps = { repo, objects, tm, lock, outbox, clock, leaseMs: cfg.ERASURE_LEASE_MS };
   const erasure = createErasureJob({ ...erasureDeps, logger, intervalMs: cfg.ERASURE_INTERVAL_MS });
   const orphans = createOrphanSweep({
@@ -105,13 +109,14 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
     grpcPort: cfg.GRPC_PORT,
     opsPort: cfg.OPS_PORT,
     checks,
-    register: (server) =>
+    register: (server) => {
+      addService(server, transactionWebhooksV1.WebhookServiceService, webhooks.handlers, { metrics, logger });
       addService(
         server,
         transactionV1.TransactionServiceService,
         {
           ...transactionHandlers(common),
-          createTransaction: createTransactionHandler({ ...common, objects, billing, metrics }),
+          createTransaction: createTransactionHandler({ ...common, objects, billing, biometrics, metrics }),
           exportTransactions: exportHandler(common),
           eraseBiometrics: erasureHandler(erasureDeps),
           getSigningDocument: signingDocumentHandler({
@@ -123,7 +128,8 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
         },
         { metrics, logger },
         ['createTransaction', 'exportTransactions', 'getSigningDocument'],
-      ),
+      );
+    },
   });
 
   return {
@@ -135,9 +141,11 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
     outbox,
     orphans,
     erasure,
+    webhooks,
     async stop() {
       await served.stop();
       await erasure.stop();
+      await webhooks.stop();
       await consumer.stop();
       await mailConsumer.stop();
       await erasedConsumer.stop();
@@ -145,6 +153,7 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
       await orphans.stop();
       outbox.stop();
       billing.close();
+      biometrics.close();
       mailer.close();
       await bus.nc.drain();
       await conn.close();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { baseSchema, env, orphanSweepSchema, s3Schema } from '@signet/kit';
+import { parseNetworks } from './webhooks/domain/address-policy.js';
 
 export const transactionConfigSchema = baseSchema
   .merge(s3Schema)
@@ -22,6 +23,10 @@ export const transactionConfigSchema = baseSchema
     BUCKET_DOCUMENTS: z.string().default('signet-documents'),
     BUCKET_REFERENCES: z.string().default('signet-references'),
     BILLING_ADDR: env.grpcAddress,
+    /** Biometrics counts the faces of each reference photo at creation (a reference must show exactly one). */
+    BIOMETRICS_ADDR: env.grpcAddress,
+    /** Tests only: `off` skips that face count (stacks without the biometrics models). Refused in production. */
+    REFERENCE_FACE_CHECK: z.enum(['on', 'off']).default('on'),
     MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
     /** Days biometric data is kept after a transaction ends, unless the account chose otherwise (docs/privacy.md). */
     BIOMETRIC_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
@@ -33,10 +38,41 @@ export const transactionConfigSchema = baseSchema
     ERASURE_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
     /** How long a replica's claim on one transaction's erasure lasts before another may take it over. */
     ERASURE_LEASE_MS: z.coerce.number().int().min(100).default(120_000),
+    /**
+     * Outgoing webhooks: networks (CIDRs, comma-separated) customer endpoints may reach although they
+     * are loopback, private or link-local. Default none; the local stack and tests allow loopback.
+     */
+    WEBHOOK_ALLOW_NETWORKS: z
+      .string()
+      .default('')
+      .refine((v) => {
+        try {
+          parseNetworks(v);
+          return true;
+        } catch {
+          return false;
+        }
+      }, 'must be comma-separated CIDRs, e.g. 127.0.0.0/8,::1/128'),
+    /** Wait after the first failed attempt; doubled each time up to the cap (about 3 days in all by default). */
+    WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).default(60_000),
+    WEBHOOK_RETRY_CAP_MS: z.coerce
+      .number()
+      .int()
+      .min(10)
+      .default(12 * 3600_000),
+    WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(16),
+    /** How long a replica's claim on one delivery lasts (longer than the 10 s attempt timeout). */
+    WEBHOOK_LEASE_MS: z.coerce.number().int().min(1000).default(60_000),
+    WEBHOOK_POLL_MS: z.coerce.number().int().min(50).default(1000),
+    WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
     NODE_ENV: z.string().optional(),
   })
   .refine((c) => !(c.BIOMETRIC_RETENTION_DAY_SECONDS !== 86_400 && c.NODE_ENV === 'production'), {
     message: 'must not be set in production (it shortens the retention the consent states)',
     path: ['BIOMETRIC_RETENTION_DAY_SECONDS'],
+  })
+  .refine((c) => !(c.REFERENCE_FACE_CHECK === 'off' && c.NODE_ENV === 'production'), {
+    message: 'must not be off in production (a group photo would be accepted as a reference)',
+    path: ['REFERENCE_FACE_CHECK'],
   });
 export type TransactionConfig = z.infer<typeof transactionConfigSchema>;

@@ -11,6 +11,9 @@ export type TransactionMetrics = {
   uploadsAborted: Counter<'bucket'>;
   erasures: Counter<'reason'>;
   erasureOverdue: Counter<never>;
+  reminders: Counter<never>;
+  expiries: Counter<never>;
+  declines: Counter<never>;
 };
 
 /** The transaction service's domain instruments (declared in README.md). */
@@ -46,6 +49,49 @@ export function transactionMetrics(metrics: Metrics): TransactionMetrics {
       'signet_transaction_erasure_overdue_total',
       'Transactions found by the erasure job more than an hour past their retention (the job had not run or failed)',
       [],
+    ),
+    reminders: metrics.counter(
+      'signet_transaction_reminders_total',
+      'Automatic reminders the schedule sent out (one per transaction and round; each signer mail is counted in signet_transaction_mails_total)',
+      [],
+    ),
+    expiries: metrics.counter('signet_transaction_expiries_total', 'Pending transactions that reached expires_at and became expired', []),
+    declines: metrics.counter('signet_transaction_declines_total', 'Transactions a signer declined', []),
+  };
+}
+
+type Gauge = {
+  set(labels: Record<string, never>, value: number): void;
+  inc(labels: Record<string, never>, value?: number): void;
+};
+export type WebhookMetrics = {
+  deliveries: Counter<'result'>;
+  latency: { observe(labels: { result: string }, seconds: number): void };
+  backlog: Gauge;
+  disabledEndpoints: Gauge;
+};
+
+/** Outgoing customer webhooks (services/transaction/src/webhooks; README.md). */
+export function webhookMetrics(metrics: Metrics): WebhookMetrics {
+  return {
+    deliveries: metrics.counter(
+      'signet_transaction_webhook_attempts_total',
+      'Webhook delivery attempts by result (success, http_error, timeout, network_error, refused_address)',
+      ['result'],
+    ),
+    latency: metrics.histogram(
+      'signet_transaction_webhook_attempt_duration_seconds',
+      'Webhook delivery attempt duration, from resolution to the end of the read answer, by result',
+      ['result'],
+      [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    ),
+    backlog: metrics.gauge(
+      'signet_transaction_webhook_retry_backlog',
+      'Webhook deliveries not yet delivered nor given up (first attempts and retries waiting), sampled by the delivery job',
+    ),
+    disabledEndpoints: metrics.gauge(
+      'signet_transaction_webhook_endpoints_disabled',
+      'Webhook endpoints disabled after persistent failure, sampled by the delivery job',
     ),
   };
 }

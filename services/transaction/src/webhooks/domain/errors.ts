@@ -1,0 +1,6 @@
+import { invalid, notFound } from '@signet/kit';
+
+/** Typed errors of outgoing webhooks; the kit maps them to gRPC statuses once, the gateway to HTTP. */
+export const endpointInvalid = (field: string, message: string) => invalid(`${field}: ${message}`, 'INVALID_FIELD');
+export const endpointNotFound = () => notFound('no such webhook endpoint');
+export const deliveryNotFound = () => notFound('no such webhook delivery');

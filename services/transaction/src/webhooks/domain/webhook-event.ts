@@ -1,0 +1,83 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+/** The event types a customer endpoint can subscribe to (issue 18 item 6). */
+export const WEBHOOK_EVENT_TYPES = [
+  'transaction.created',
+  'signer.link_sent',
+  'signer.opened',
+  'signer.consented',
+  'signer.verified',
+  'signer.failed',
+  'signer.declined',
+  'transaction.completed',
+  'transaction.expired',
+  'transaction.cancelled',
+  'certificate.issued',
+  'signed_document.ready',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+export const isWebhookEventType = (t: string): t is WebhookEventType => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(t);
+
+/**
+ * One fact to announce, from one internal event (events/webhook-sources.ts): `key` is unique per
+ * fact and stable across redeliveries of that internal event (its event id, plus the signer when one
+ * event makes several facts), so a redelivered event makes the same deliveries and no new ones.
+ */
+export type WebhookFact = {
+  key: string;
+  type: WebhookEventType;
+  occurredAt: string;
+  transactionId: number;
+  signerIndex?: number;
+  /** Fields the internal event adds (certificate leaf index, link kind), never secrets or media. */
+  extra?: Record<string, string | number>;
+};
+
+/** What a payload may say of a transaction: ids and the latest state, never faces, documents or tokens. */
+export type TransactionState = {
+  id: number;
+  reference: string;
+  status: string;
+  created_at: Date;
+  verified_at: Date | null;
+  signers: { index: number; name: string; email: string; state: string }[];
+};
+
+/** The webhook-id of a fact: the same on every attempt and for every endpoint (Standard Webhooks' message id). */
+export const webhookIdOf = (factKey: string) => `msg_${createHash('sha256').update(factKey).digest('base64url').slice(0, 27)}`;
+
+/** The id of the one delivery of a fact to an endpoint. */
+export const deliveryIdOf = (factKey: string, endpointId: string) =>
+  `wd_${createHash('sha256').update(`${factKey}\n${endpointId}`).digest('base64url').slice(0, 27)}`;
+
+export const newEndpointId = () => `we_${randomBytes(12).toString('base64url')}`;
+
+/** A Standard Webhooks secret: whsec_ + base64 of 32 random bytes. */
+export const newEndpointSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+
+/**
+ * The JSON body of a fact (Standard Webhooks' recommended envelope: type, timestamp, data). The
+ * transaction is the state read when the fact was recorded; the signer named by the fact is copied
+ * out as `data.signer`. No token, document, photo or capture is ever read into it.
+ */
+export function webhookPayload(fact: WebhookFact, tx: TransactionState): string {
+  const signers = tx.signers.map((s) => ({ index: s.index, name: s.name, email: s.email, state: s.state }));
+  const signer = fact.signerIndex === undefined ? undefined : signers.find((s) => s.index === fact.signerIndex);
+  return JSON.stringify({
+    type: fact.type,
+    timestamp: fact.occurredAt,
+    data: {
+      transaction: {
+        id: tx.id,
+        reference: tx.reference,
+        status: tx.status,
+        created_at: tx.created_at.toISOString(),
+        verified_at: tx.verified_at ? tx.verified_at.toISOString() : null,
+        signers,
+      },
+      ...(signer ? { signer } : {}),
+      ...(fact.extra ?? {}),
+    },
+  });
+}

@@ -1,0 +1,62 @@
+import { createCoalescingRunner, type Logger } from '@signet/kit';
+import { deliverNext, type DeliverDeps } from '../usecases/deliver.js';
+import type { WebhookRepository } from '../store/webhook.repository.js';
+
+export type DeliveryJobDeps = Omit<DeliverDeps, 'signal'> & {
+  store: WebhookRepository;
+  logger: Logger;
+  /** How often the job looks for due deliveries (a new fact kicks it at once). */
+  intervalMs: number;
+  /** Deliveries attempted at once (one slow endpoint does not hold the others up). */
+  concurrency: number;
+  /** How often the backlog and disabled-endpoint gauges are sampled. */
+  sampleMs?: number;
+};
+
+/**
+ * The delivery job: every `intervalMs`, and when kicked after a fact is recorded, `concurrency`
+ * workers claim due deliveries one by one (a lease in the store, like the biometric erasure job's
+ * claims: replicas never attempt one delivery at once, and a killed replica's claim expires) and
+ * attempt them until none is due. stop() aborts attempts in flight as a crash would: nothing is
+ * recorded for them and their claims expire, so they are attempted again with the same webhook-id.
+ */
+export function createDeliveryJob(deps: DeliveryJobDeps) {
+  const abort = new AbortController();
+  let sampledAt = 0;
+  const sample = async () => {
+    if (Date.now() - sampledAt < (deps.sampleMs ?? 15_000)) return;
+    sampledAt = Date.now();
+    deps.wm.backlog.set({}, await deps.store.countPending());
+    deps.wm.disabledEndpoints.set({}, await deps.store.countDisabled());
+  };
+  const worker = async () => {
+    while (!abort.signal.aborted) {
+      try {
+        if (!(await deliverNext({ ...deps, signal: abort.signal }))) return;
+      } catch (err) {
+        if (abort.signal.aborted) return;
+        deps.logger.warn({ err }, 'webhook delivery attempt failed to run; its claim expires and it is retried');
+        return;
+      }
+    }
+  };
+  const pass = async () => {
+    await Promise.all(Array.from({ length: Math.max(1, deps.concurrency) }, worker));
+    await sample();
+  };
+  const runner = createCoalescingRunner(pass, {
+    logger: deps.logger,
+    periodMs: deps.intervalMs,
+    failure: 'webhook delivery pass failed; next pass retries',
+  });
+  runner.start({ immediately: true });
+  return {
+    kick: () => void runner.run(),
+    run: runner.run,
+    async stop() {
+      abort.abort();
+      await runner.stop();
+    },
+  };
+}
+export type DeliveryJob = ReturnType<typeof createDeliveryJob>;

@@ -1,0 +1,24 @@
+import type { Mail } from '@signet/kit';
+import type { AttemptOutcome } from '../delivery/http-sender.js';
+
+const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** To the endpoint's owner when a delivery has failed for good and the endpoint is disabled. */
+export function endpointDisabledMail(m: {
+  to: string;
+  url: string;
+  endpointId: string;
+  attempts: number;
+  lastResult: AttemptOutcome;
+}): Mail {
+  const last = m.lastResult.status ? `HTTP ${m.lastResult.status}` : m.lastResult.result.replace('_', ' ');
+  const text = [
+    `Signet could not deliver a webhook to ${m.url} after ${m.attempts} attempts (last: ${last}),`,
+    `so the endpoint ${m.endpointId} is disabled and receives no further events.`,
+    '',
+    'Fix the receiver, enable the endpoint again (PATCH /api/webhook-endpoints/{id} with {"enabled": true})',
+    'and redeliver what it missed from its delivery log (GET /api/webhook-endpoints/{id}/deliveries).',
+  ].join('\n');
+  const html = `<p>Signet could not deliver a webhook to <code>${escape(m.url)}</code> after ${m.attempts} attempts (last: ${escape(last)}), so the endpoint <code>${escape(m.endpointId)}</code> is disabled and receives no further events.</p><p>Fix the receiver, enable the endpoint again and redeliver what it missed from its delivery log.</p>`;
+  return { to: m.to, subject: 'Signet: a webhook endpoint was disabled', text, html };
+}

@@ -1,0 +1,65 @@
+import { startConsumer, type Bus, type Logger, type Mailer, type Metrics } from '@signet/kit';
+import type { Connection } from 'mongoose';
+import type { TransactionConfig } from '../config.js';
+import { webhookMetrics } from '../metrics.js';
+import type { TransactionRepository } from '../store/transaction.repository.js';
+import { addressPolicy } from './domain/address-policy.js';
+import { webhookConsumer } from './events/webhook.consumer.js';
+import { WEBHOOK_DURABLE, WEBHOOK_EVENTS } from './events/webhook-sources.js';
+import { webhookHandlers } from './grpc/webhook.handler.js';
+import { createDeliveryJob } from './jobs/delivery.job.js';
+import { createWebhookRepository } from './store/webhook.repository.js';
+
+/**
+ * Outgoing customer webhooks inside the transaction process: the endpoint store, the durable
+ * consumer that records deliveries from internal events, the leased delivery job and the
+ * WebhookService handlers (app.ts registers them on its gRPC server).
+ */
+export async function startWebhooks(d: {
+  cfg: TransactionConfig;
+  conn: Connection;
+  bus: Bus;
+  repo: Pick<TransactionRepository, 'findById'>;
+  metrics: Metrics;
+  logger: Logger;
+  mailer: Pick<Mailer, 'send'>;
+  clock: () => Date;
+  ackWaitMs?: number;
+}) {
+  const store = createWebhookRepository(d.conn);
+  await store.init();
+  const wm = webhookMetrics(d.metrics);
+  const policy = addressPolicy(d.cfg.WEBHOOK_ALLOW_NETWORKS);
+  const job = createDeliveryJob({
+    store,
+    sender: { policy },
+    schedule: {
+      baseMs: d.cfg.WEBHOOK_RETRY_BASE_MS,
+      capMs: d.cfg.WEBHOOK_RETRY_CAP_MS,
+      maxAttempts: d.cfg.WEBHOOK_MAX_ATTEMPTS,
+      jitter: 0.2,
+    },
+    leaseMs: d.cfg.WEBHOOK_LEASE_MS,
+    clock: d.clock,
+    wm,
+    mailer: d.mailer,
+    logger: d.logger,
+    intervalMs: d.cfg.WEBHOOK_POLL_MS,
+    concurrency: d.cfg.WEBHOOK_CONCURRENCY,
+  });
+  const consumer = await startConsumer(
+    d.bus,
+    { durable: WEBHOOK_DURABLE, events: WEBHOOK_EVENTS, ackWaitMs: d.ackWaitMs },
+    webhookConsumer({ store, repo: d.repo, clock: d.clock, kick: job.kick }),
+    { metrics: d.metrics, logger: d.logger },
+  );
+  return {
+    store,
+    job,
+    handlers: webhookHandlers({ store, policy, clock: d.clock, kick: job.kick }),
+    async stop() {
+      await consumer.stop();
+      await job.stop();
+    },
+  };
+}

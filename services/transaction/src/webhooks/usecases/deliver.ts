@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger, Mailer } from '@signet/kit';
+import { retryDelayMs, type RetrySchedule } from '../domain/backoff.js';
+import { sendWebhook, type AttemptOutcome, type SendRequest, type SenderDeps } from '../delivery/http-sender.js';
+import type { DeliveryRecord, WebhookRepository } from '../store/webhook.repository.js';
+import type { WebhookMetrics } from '../../metrics.js';
+import { endpointDisabledMail } from '../mail/endpoint-disabled.mail.js';
+
+export type DeliverDeps = {
+  store: WebhookRepository;
+  sender: SenderDeps;
+  schedule: RetrySchedule;
+  leaseMs: number;
+  clock: () => Date;
+  wm: WebhookMetrics;
+  mailer: Pick<Mailer, 'send'>;
+  logger: Logger;
+  /** Aborted when the process stops: an attempt in flight is dropped unrecorded, its claim expires. */
+  signal?: AbortSignal;
+  send?: (req: SendRequest, deps: SenderDeps) => Promise<AttemptOutcome>;
+};
+
+/**
+ * Claims the next due delivery and makes one attempt: delivered on a 2xx, else due again after the
+ * backoff, or failed when the schedule is spent, which disables the endpoint and mails its owner.
+ * Returns false when nothing was due.
+ */
+export async function deliverNext(deps: DeliverDeps): Promise<boolean> {
+  const now = deps.clock();
+  const lease = randomUUID();
+  const d = await deps.store.claimDue(lease, now, new Date(now.getTime() + deps.leaseMs));
+  if (!d) return false;
+  await attempt(deps, d, lease);
+  return true;
+}
+
+async function attempt(deps: DeliverDeps, d: DeliveryRecord, lease: string): Promise<void> {
+  const ep = await deps.store.endpointForDelivery(d.endpoint_id);
+  if (!ep || !ep.enabled) {
+    await deps.store.completeAttempt(d._id, lease, null, {
+      status: 'cancelled',
+      next_attempt_at: null,
+      round_attempts: d.round_attempts,
+    });
+    return;
+  }
+  const at = deps.clock();
+  const send = deps.send ?? sendWebhook;
+  const o = await send(
+    { url: ep.url, secret: ep.secret, webhookId: d.webhook_id, payload: d.payload, at, signal: deps.signal },
+    deps.sender,
+  );
+  deps.wm.deliveries.inc({ result: o.result });
+  deps.wm.latency.observe({ result: o.result }, o.latencyMs / 1000);
+  const round = d.round_attempts + 1;
+  const record = { at, status: o.status, latency_ms: o.latencyMs, result: o.result, response_snippet: o.snippet };
+  if (o.result === 'success') {
+    await deps.store.completeAttempt(d._id, lease, record, { status: 'delivered', next_attempt_at: null, round_attempts: round });
+    return;
+  }
+  const wait = retryDelayMs(deps.schedule, round);
+  if (wait !== null) {
+    const next = new Date(deps.clock().getTime() + wait);
+    await deps.store.completeAttempt(d._id, lease, record, { status: 'pending', next_attempt_at: next, round_attempts: round });
+    deps.logger.info(
+      { delivery_id: d._id, endpoint_id: ep._id, result: o.result, status: o.status, retry_in_ms: wait },
+      'webhook attempt failed; will retry',
+    );
+    return;
+  }
+  if (
+    !(await deps.store.completeAttempt(d._id, lease, record, { status: 'failed', next_attempt_at: null, round_attempts: round }))
+  )
+    return;
+  deps.logger.warn(
+    { delivery_id: d._id, endpoint_id: ep._id, attempts: round },
+    'webhook delivery failed for good; disabling its endpoint',
+  );
+  if (await deps.store.disableFailing(ep._id, deps.clock())) {
+    deps.wm.disabledEndpoints.inc({});
+    if (ep.owner_email) {
+      try {
+        await deps.mailer.send(
+          endpointDisabledMail({ to: ep.owner_email, url: ep.url, endpointId: ep._id, attempts: round, lastResult: o }),
+        );
+      } catch (err) {
+        deps.logger.warn({ err, endpoint_id: ep._id }, 'the disabled-endpoint mail could not be sent');
+      }
+    }
+  }
+}

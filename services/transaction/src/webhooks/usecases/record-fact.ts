@@ -1,0 +1,50 @@
+import type { TransactionRepository } from '../../store/transaction.repository.js';
+import { deliveryIdOf, webhookIdOf, webhookPayload, type WebhookFact } from '../domain/webhook-event.js';
+import type { WebhookRepository } from '../store/webhook.repository.js';
+
+export type RecordFactDeps = {
+  store: WebhookRepository;
+  repo: Pick<TransactionRepository, 'findById'>;
+  clock: () => Date;
+};
+
+/**
+ * Records one delivery per subscribed endpoint of the transaction's owner, due now, with the
+ * transaction's latest state as the payload. Idempotent: a delivery's id is derived from the fact
+ * and the endpoint, so a redelivered internal event records nothing new. Returns how many endpoints
+ * the fact goes to.
+ */
+export async function recordFact(deps: RecordFactDeps, fact: WebhookFact): Promise<number> {
+  const tx = await deps.repo.findById(fact.transactionId);
+  if (!tx) return 0;
+  const targets = await deps.store.subscribers(tx.owner_id, fact.type);
+  if (!targets.length) return 0;
+  const payload = webhookPayload(fact, {
+    id: tx._id,
+    reference: tx.reference,
+    status: tx.status,
+    created_at: new Date(tx.created_at),
+    verified_at: tx.verified_at ? new Date(tx.verified_at) : null,
+    signers: tx.signers.map((s) => ({ index: s.index, name: s.name, email: s.email, state: s.state })),
+  });
+  const now = deps.clock();
+  for (const ep of targets) {
+    await deps.store.recordDelivery({
+      _id: deliveryIdOf(fact.key, ep._id),
+      endpoint_id: ep._id,
+      owner_id: tx.owner_id,
+      webhook_id: webhookIdOf(fact.key),
+      event_type: fact.type,
+      transaction_id: tx._id,
+      payload,
+      status: 'pending',
+      round_attempts: 0,
+      next_attempt_at: now,
+      lease: null,
+      lease_until: null,
+      attempts: [],
+      created_at: now,
+    });
+  }
+  return targets.length;
+}
