@@ -39,5 +39,7 @@ export function captureSubmittedEvent(ctx: SigningContext, c: CaptureRecord, cha
       ? { shownMs: c.live.shown_ms, arrivalMs: c.live.arrival_ms, assurance: c.assurance ?? 'recorded', detail: c.live.detail }
       : undefined,
     durationSeconds: c.duration_seconds,
+    ip: c.ip,
+    userAgent: c.user_agent,
   }));
 }

@@ -24,15 +24,21 @@ export async function recordConsent(
     deps.metrics.consents.inc({ result: 'duplicate' });
     throw consentAlreadyRecorded();
   }
+  const client = clientOf(input.ip, input.userAgent);
   const updated = await deps.sessions.recordConsent(
     session._id,
     {
       text_version: input.textVersion,
       retention_days: ctx.retentionDays,
       at: new Date(deps.now()),
-      ...clientOf(input.ip, input.userAgent),
+      ...client,
     },
-    consentAcceptedEvent(ctx.transactionId, ctx.signerIndex),
+    consentAcceptedEvent(ctx.transactionId, ctx.signerIndex, {
+      textVersion: input.textVersion,
+      ip: client.ip,
+      userAgent: client.user_agent,
+      openedAt: new Date(session.created_at),
+    }),
   );
   if (!updated) {
     deps.metrics.consents.inc({ result: 'duplicate' });
