@@ -10,7 +10,7 @@
  * Uses the driver collections directly: appends are the hot path and hashes are plain binary.
  */
 import type { Connection } from 'mongoose';
-import { isDuplicateKey } from '@signet/kit';
+import { contention, isDuplicateKey } from '@signet/kit';
 import { nodeKey, type NodeId, type PerfectNode } from '../domain/merkle.js';
 
 export type TreeHead = { size: number; root: Buffer; checkpoint: string };
@@ -124,7 +124,8 @@ export function createTreeRepository(conn: Connection) {
           index = await nextIndex();
         }
       }
-      throw new Error('could not claim a leaf index: too much contention');
+      // retryable (gRPC UNAVAILABLE, 503 with Retry-After at the gateway), never a 500
+      throw contention('could not claim a leaf index: too much contention; retry shortly');
     },
 
     nextIndex,
