@@ -30,6 +30,8 @@ const descriptions: Record<string, string> = {
   GRPC_PORT: 'gRPC port',
   HTTP_PORT: 'public HTTP port',
   OTEL_EXPORTER_OTLP_ENDPOINT: 'OTLP/HTTP endpoint for traces; export is off when unset',
+  SHUTDOWN_DELAY_MS: 'after SIGTERM, time serving with readiness at 503 before the listeners close (0 when a preStop hook waits)',
+  SHUTDOWN_TIMEOUT_MS: 'after SIGTERM, time to a forced exit; under the pod’s termination grace period',
   MONGO_URL: 'MongoDB (or FerretDB) connection URL',
   MONGO_DB: 'database owned by the service',
   NATS_URL: 'NATS server with JetStream',
@@ -67,13 +69,21 @@ const descriptions: Record<string, string> = {
   CHALLENGE_TEST_SEED:
     'tests only: makes challenges reproducible so a test can pre-render a camera feed; refused when NODE_ENV is production',
   NODE_ENV:
-    'production in the images; the ceremony then refuses CHALLENGE_TEST_SEED, the transaction service a shortened BIOMETRIC_RETENTION_DAY_SECONDS',
+    'production in the images; the ceremony then refuses CHALLENGE_TEST_SEED, the transaction service a shortened BIOMETRIC_RETENTION_DAY_SECONDS or REFERENCE_FACE_CHECK=off',
   BIOMETRIC_RETENTION_DAYS:
     "days a transaction's biometric data (reference photo, capture videos and frames) is kept after it ends; stated in the consent (docs/privacy.md)",
   BIOMETRIC_RETENTION_MAX_DAYS: 'longest biometric retention; the default is clamped to it',
   BIOMETRIC_RETENTION_DAY_SECONDS: 'tests only: the length of one retention day in seconds; refused when NODE_ENV is production',
   ERASURE_INTERVAL_MS: 'period of the job erasing biometric data whose retention ended',
   ERASURE_LEASE_MS: "how long a replica's claim on one erasure holds (a killed replica's claim expires after it)",
+  WEBHOOK_ALLOW_NETWORKS:
+    'CIDRs (comma-separated) outgoing webhooks may reach although loopback, private or link-local (default none; the local stack allows loopback)',
+  WEBHOOK_RETRY_BASE_MS: 'wait after the first failed webhook attempt, doubled after each (with ±20 % jitter)',
+  WEBHOOK_RETRY_CAP_MS: 'longest wait between two webhook attempts',
+  WEBHOOK_MAX_ATTEMPTS: 'webhook attempts before a delivery fails and its endpoint is disabled (defaults: about 3 days)',
+  WEBHOOK_LEASE_MS: "how long a replica's claim on one webhook delivery holds (longer than the 10 s attempt timeout)",
+  WEBHOOK_POLL_MS: 'period of the webhook delivery job (a new event starts it at once)',
+  WEBHOOK_CONCURRENCY: 'webhook deliveries attempted at once per replica',
   ERASURE_RECONCILE_INTERVAL_MS: 'period of the reconciliation deleting capture objects past their erasure (0: never)',
   READINESS_UPSTREAMS: 'services the gateway readiness requires',
   WEBAUTHN_RP_ID: 'WebAuthn relying party id',
@@ -92,6 +102,9 @@ const descriptions: Record<string, string> = {
   CEREMONY_ADDR: 'ceremony gRPC address host:port',
   LEDGER_ADDR: 'ledger gRPC address host:port',
   BILLING_ADDR: 'billing gRPC address host:port',
+  BIOMETRICS_ADDR: 'biometrics gRPC address host:port (the transaction service has it count the faces of each reference photo)',
+  REFERENCE_FACE_CHECK:
+    'tests only: off skips the one-face check of reference photos at creation (stacks without the biometrics models); refused when NODE_ENV is production',
   LEDGER_SIGNING_KEY: 'Ed25519 private key of the log: PKCS#8 PEM, PKCS#8 DER base64 or 32-byte seed base64 (secret)',
   LEDGER_ORIGIN: 'origin line of the log checkpoints and name of the log key',
   LEDGER_SEAL_POLL_MS: 'how often the ledger looks for certificates not yet in the log',
@@ -106,6 +119,9 @@ const descriptions: Record<string, string> = {
   LEDGER_TSA_URLS: 'signed PDF: RFC 3161 time-stamping authorities, comma-separated, tried in order (required with the seal)',
   BUCKET_SIGNED: "bucket of the signed PDFs (the ledger's own)",
   LEDGER_SEAL_RETRY_MS: 'signed PDF: first wait before sealing again when no TSA answered (doubles per attempt, at most 1 h)',
+  DOWNLOAD_LINK_SECRET:
+    "HS256 key of the completion mails' download links, the same in transaction and gateway, 32+ characters; unset: no completion mails (secret)",
+  DOWNLOAD_LINK_TTL_SECONDS: "how long a completion mail's download link works",
 };
 
 type Row = { services: string[]; required: boolean; def: string };

@@ -5,4 +5,4 @@ const cfg = loadConfig(billingConfigSchema);
 startTracing('billing', cfg.OTEL_EXPORTER_OTLP_ENDPOINT);
 const logger = createLogger('billing', cfg.LOG_LEVEL);
 const { startBilling } = await import('./app.js');
-runMain(logger, () => startBilling(cfg, { logger }));
+runMain(logger, () => startBilling(cfg, { logger }), cfg);

@@ -5,4 +5,4 @@ const cfg = loadConfig(biometricsConfigSchema);
 startTracing('biometrics', cfg.OTEL_EXPORTER_OTLP_ENDPOINT);
 const logger = createLogger('biometrics', cfg.LOG_LEVEL);
 const { startBiometrics } = await import('./app.js');
-runMain(logger, () => startBiometrics(cfg, { logger }));
+runMain(logger, () => startBiometrics(cfg, { logger }), cfg);

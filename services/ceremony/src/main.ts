@@ -5,4 +5,4 @@ const cfg = loadConfig(ceremonyConfigSchema);
 startTracing('ceremony', cfg.OTEL_EXPORTER_OTLP_ENDPOINT);
 const logger = createLogger('ceremony', cfg.LOG_LEVEL);
 const { startCeremony } = await import('./app.js');
-runMain(logger, () => startCeremony(cfg, { logger }));
+runMain(logger, () => startCeremony(cfg, { logger }), cfg);

@@ -5,4 +5,4 @@ const cfg = loadConfig(gatewayConfigSchema);
 startTracing('gateway', cfg.OTEL_EXPORTER_OTLP_ENDPOINT);
 const logger = createLogger('gateway', cfg.LOG_LEVEL);
 const { startGateway } = await import('./app.js');
-runMain(logger, () => startGateway(cfg, { logger }));
+runMain(logger, () => startGateway(cfg, { logger }), cfg);

@@ -61,6 +61,10 @@ export const baseSchema = z.object({
   LOG_LEVEL: env.logLevel,
   OPS_PORT: port,
   OTEL_EXPORTER_OTLP_ENDPOINT: env.optionalUrl,
+  /** SIGTERM to closing the listeners, serving with readiness at 503 (0 when a preStop hook waits instead). */
+  SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).default(0),
+  /** SIGTERM to a forced exit: under terminationGracePeriodSeconds (less any preStop wait). */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).default(25_000),
 });
 
 /** The orphan-object sweep of a service that uploads to MinIO before it writes the record. */

@@ -16,6 +16,7 @@ import { toServiceError } from './grpc-error.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import { extractContext } from './tracing.js';
+import { drainTimeoutMs, isDraining } from './lifecycle.js';
 
 // Client calls (unary and streaming) and the error mapping live beside this file; exported from here as before.
 export * from './grpc-error.js';
@@ -111,7 +112,7 @@ export function createGrpcServer(readinessCheck: () => Promise<boolean>) {
       timer.unref();
       return port;
     },
-    async shutdown(graceMs = 10_000): Promise<void> {
+    async shutdown(graceMs = isDraining() ? drainTimeoutMs() : 10_000): Promise<void> {
       if (timer) clearInterval(timer);
       health.setStatus('', 'NOT_SERVING');
       await new Promise<void>((resolve) => {

@@ -1,6 +1,7 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Metrics } from './metrics.js';
+import { isDraining } from './lifecycle.js';
 
 const tracer = trace.getTracer('signet-http');
 
@@ -28,6 +29,8 @@ export type ReadinessCheck = { name: string; check: () => Promise<unknown> };
 
 /** Runs every check with a deadline; ready only when all answer. */
 export async function readiness(checks: ReadinessCheck[], timeoutMs = 2000) {
+  // Shutting down: leave the endpoints before the listeners close (lifecycle.ts runMain).
+  if (isDraining()) return { ready: false, checks: { shutdown: 'draining' } as Record<string, string> };
   const results = await Promise.all(
     checks.map(async (c) => {
       try {

@@ -5,4 +5,4 @@ const cfg = loadConfig(ledgerConfigSchema);
 startTracing('ledger', cfg.OTEL_EXPORTER_OTLP_ENDPOINT);
 const logger = createLogger('ledger', cfg.LOG_LEVEL);
 const { startLedger } = await import('./app.js');
-runMain(logger, () => startLedger(cfg, { logger }));
+runMain(logger, () => startLedger(cfg, { logger }), cfg);
