@@ -33,6 +33,9 @@ export function testSecrets() {
     WEBHOOK_SECRET: `whsec_${randomBytes(24).toString('base64')}`,
     LEDGER_SIGNING_KEY: generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
     LEDGER_ORIGIN: 'signet.test/ledger',
+    // Test mode: the test log's own key (test-mode certificates are sealed there, never in the live log).
+    LEDGER_TEST_SIGNING_KEY: generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+    DOWNLOAD_LINK_SECRET: randomBytes(32).toString('base64url'),
   };
 }
 
@@ -104,6 +107,9 @@ export async function startServices(names: ServiceName[], opts: Partial<Omit<Sta
     // Redis keys (rate limits, caches) are per run unless a test shares a prefix between stacks.
     REDIS_KEY_PREFIX: `t_${run}:`,
     ...Object.fromEntries(BACKEND.map((n) => [`${n.toUpperCase()}_ADDR`, addr(n)])),
+    // A reference photo must show exactly one face, counted by biometrics: checked whenever the stack
+    // runs biometrics; stacks without its models (and their test-pattern photos) skip it.
+    REFERENCE_FACE_CHECK: names.includes('biometrics') ? 'on' : 'off',
     ...secrets,
     ...opts.env,
   };

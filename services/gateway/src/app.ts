@@ -13,7 +13,7 @@ import {
   type Logger,
   type ReadinessCheck,
 } from '@signet/kit';
-import { billingV1, ceremonyV1, identityV1, ledgerV1, transactionV1 } from '@signet/proto';
+import { billingV1, ceremonyV1, identityV1, ledgerV1, transactionV1, transactionWebhooksV1 } from '@signet/proto';
 import type { GatewayConfig } from './config.js';
 import type { GatewayContext, RouteModule } from './http/context.js';
 import { errorBoundary, sendError } from './http/errors.js';
@@ -27,9 +27,12 @@ import { ledgerCheckpointRoutes } from './http/routes/ledger/checkpoints.routes.
 import { signRoutes } from './http/routes/sign/sign.routes.js';
 import { transactionsRoutes } from './http/routes/transactions/transactions.routes.js';
 import { signedPdfRoutes } from './http/routes/transactions/signed-pdf.routes.js';
+import { downloadRoutes } from './http/routes/downloads/download.routes.js';
 import { biometricsRoutes } from './http/routes/transactions/biometrics.routes.js';
+import { testModeRoutes } from './http/routes/transactions/test-mode.routes.js';
 import { verifyRoutes } from './http/routes/verify/verify.routes.js';
 import { webhooksRoutes } from './http/routes/webhooks/webhooks.routes.js';
+import { webhookEndpointsRoutes } from './http/routes/webhook-endpoints/webhook-endpoints.routes.js';
 import { upstreamBreakers, type Upstream } from './upstreams.js';
 
 /** The public HTTP surface, wired to its dependencies; no side effects. */
@@ -52,9 +55,12 @@ export function buildApp(ctx: GatewayContext, checks: ReadinessCheck[]): Express
     certificateRoutes(ctx),
     transactionsRoutes(ctx),
     signedPdfRoutes(ctx),
+    downloadRoutes(ctx),
     biometricsRoutes(ctx),
+    testModeRoutes(ctx),
     signRoutes(ctx),
     webhooksRoutes(ctx),
+    webhookEndpointsRoutes(ctx),
     ledgerRoutes(ctx),
     ledgerCheckpointRoutes(ctx),
   ];
@@ -83,6 +89,10 @@ export async function startGateway(cfg: GatewayConfig, opts: { logger?: Logger }
     identity: createClient(identityV1.IdentityServiceClient, cfg.IDENTITY_ADDR, { ...deps, breaker: breakers.identity }),
     billing: createClient(billingV1.BillingServiceClient, cfg.BILLING_ADDR, { ...deps, breaker: breakers.billing }),
     transaction: createClient(transactionV1.TransactionServiceClient, cfg.TRANSACTION_ADDR, {
+      ...deps,
+      breaker: breakers.transaction,
+    }),
+    webhooks: createClient(transactionWebhooksV1.WebhookServiceClient, cfg.TRANSACTION_ADDR, {
       ...deps,
       breaker: breakers.transaction,
     }),
@@ -121,7 +131,7 @@ export async function startGateway(cfg: GatewayConfig, opts: { logger?: Logger }
     async stop() {
       await closeServer(http.server);
       await closeServer(ops.server);
-      for (const c of [ctx.identity, ctx.billing, ctx.transaction, ctx.ceremony, ctx.ledger]) c.close();
+      for (const c of [ctx.identity, ctx.billing, ctx.transaction, ctx.webhooks, ctx.ceremony, ctx.ledger]) c.close();
       for (const h of Object.values(upstream)) h.close();
       redis.disconnect();
     },

@@ -20,6 +20,8 @@ import { createSealJob } from './jobs/seal.job.js';
 import { createCosigner } from './log/cosign.js';
 import { createLedgerLog } from './log/ledger-log.js';
 import { ledgerHandlers } from './server.js';
+import { selectLog } from './grpc/log-select.js';
+import { startTestLog } from './log/test-log.js';
 import { startSignedPdfs } from './signed-pdf.js';
 import { createCertificateRepository } from './store/certificate.repository.js';
 import { createTreeRepository } from './store/tree.repository.js';
@@ -92,7 +94,14 @@ export async function startLedger(cfg: LedgerConfig, opts: LedgerOptions = {}) {
   // The signed PDF of each certificate (issue 17); off unless LEDGER_SEAL_CERT/KEY are set.
   const sealing = await startSignedPdfs(cfg, { conn, certs, log, metrics, logger, onSealed: () => relayKick.now() });
   if (sealing) checks.push(sealing.check);
-  const relay = createOutboxRelay(bus, sealing ? [certs.model, sealing.signedPdfs.model] : [certs.model], { metrics, logger });
+  // Test mode: the test log, sealed apart (own key, tree and database); its certificates' events go out through the same relay.
+  const testLog = await startTestLog(cfg, { logger });
+  if (testLog) checks.push(testLog.check);
+  const relay = createOutboxRelay(
+    bus,
+    [...(sealing ? [certs.model, sealing.signedPdfs.model] : [certs.model]), ...(testLog ? [testLog.certs.model] : [])],
+    { metrics, logger },
+  );
   relayKick.now = () => relay.kick();
   cosignJob?.start();
   const consumer = await startConsumer(
@@ -109,6 +118,14 @@ export async function startLedger(cfg: LedgerConfig, opts: LedgerOptions = {}) {
         sealJob.kick();
         relay.kick();
       },
+      testLog: testLog && {
+        certs: testLog.certs,
+        log: testLog.log,
+        onIssued: () => {
+          testLog.kick();
+          relay.kick();
+        },
+      },
     }),
     { metrics, logger },
   );
@@ -124,13 +141,22 @@ export async function startLedger(cfg: LedgerConfig, opts: LedgerOptions = {}) {
       addService(
         server,
         ledgerV1.LedgerServiceService,
-        ledgerHandlers({
-          certs,
-          log,
-          signer,
-          publicBaseUrl: cfg.PUBLIC_BASE_URL,
-          signedPdf: { signedPdfs: sealing?.signedPdfs ?? null, objects: sealing?.objects ?? null, logger },
-        }),
+        selectLog(
+          ledgerHandlers({
+            certs,
+            log,
+            signer,
+            publicBaseUrl: cfg.PUBLIC_BASE_URL,
+            signedPdf: { signedPdfs: sealing?.signedPdfs ?? null, objects: sealing?.objects ?? null, logger },
+          }),
+          testLog &&
+            ledgerHandlers({
+              certs: testLog.certs,
+              log: testLog.log,
+              signer: testLog.signer,
+              publicBaseUrl: cfg.PUBLIC_BASE_URL,
+            }),
+        ),
         { metrics, logger },
         ['getSignedPdf'],
       ),
@@ -147,6 +173,7 @@ export async function startLedger(cfg: LedgerConfig, opts: LedgerOptions = {}) {
       await served.stop();
       await consumer.stop();
       await sealJob.stop();
+      await testLog?.stop();
       await sealing?.job.stop();
       await cosignJob?.stop();
       relay.stop();

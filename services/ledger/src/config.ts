@@ -27,6 +27,28 @@ export const ledgerConfigSchema = baseSchema
       .string()
       .regex(/^[^\s+]+$/, 'must be a schema-less URL without spaces or "+"')
       .default('signet.local/ledger'),
+    /**
+     * The test log's Ed25519 private key (test mode: test-mode certificates are sealed there, never in
+     * the live log); same formats as LEDGER_SIGNING_KEY, and a different key. Unset: no test log, and
+     * test-mode transactions get no certificate. No default.
+     */
+    LEDGER_TEST_SIGNING_KEY: z
+      .string()
+      .optional()
+      .refine((v) => {
+        if (!v) return true;
+        try {
+          parseSigningKey(v);
+          return true;
+        } catch {
+          return false;
+        }
+      }, 'must be an Ed25519 private key (PKCS#8 PEM, base64 PKCS#8 DER, or base64 32-byte seed)'),
+    /** The test log's origin: what its checkpoints and signed notes are named (never the live origin). */
+    LEDGER_TEST_ORIGIN: z
+      .string()
+      .regex(/^[^\s+]+$/, 'must be a schema-less URL without spaces or "+"')
+      .default('signet.local/ledger/test'),
     /** Where the public /verify page lives (QR code on the certificate PDF). */
     PUBLIC_BASE_URL: env.httpUrl.default('http://localhost:8080'),
     /** How often a replica looks for certificates left unsealed (after a crash, or while another held the lease). */
@@ -40,6 +62,12 @@ export const ledgerConfigSchema = baseSchema
   })
   // The signed PDF (issue 17): its seal, time-stamping authorities and storage; off when unset.
   .extend(sealingConfigSchema.shape)
-  .superRefine(sealingConfigIssues);
+  .superRefine(sealingConfigIssues)
+  .superRefine((c, ctx) => {
+    if (c.LEDGER_TEST_SIGNING_KEY && c.LEDGER_TEST_SIGNING_KEY.trim() === c.LEDGER_SIGNING_KEY.trim())
+      ctx.addIssue({ code: 'custom', path: ['LEDGER_TEST_SIGNING_KEY'], message: 'must not be the live log key' });
+    if (c.LEDGER_TEST_ORIGIN === c.LEDGER_ORIGIN)
+      ctx.addIssue({ code: 'custom', path: ['LEDGER_TEST_ORIGIN'], message: 'must differ from LEDGER_ORIGIN' });
+  });
 
 export type LedgerConfig = z.infer<typeof ledgerConfigSchema>;

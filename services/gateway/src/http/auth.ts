@@ -59,7 +59,11 @@ async function resolve(ctx: GatewayContext, kind: 'apiKey' | 'sessionToken', cre
       ver = current ?? (await currentVersion(ctx));
       if (raw) {
         const cached = JSON.parse(raw) as Cached;
-        if (cached.ver === ver && (cached.caller.expiresAt === undefined || cached.caller.expiresAt > Date.now() / 1000)) {
+        if (
+          cached.ver === ver &&
+          cached.caller.mode &&
+          (cached.caller.expiresAt === undefined || cached.caller.expiresAt > Date.now() / 1000)
+        ) {
           counter.inc({ result: 'hit' });
           return cached.caller;
         }
@@ -79,6 +83,7 @@ async function resolve(ctx: GatewayContext, kind: 'apiKey' | 'sessionToken', cre
     email: r.email,
     orgName: r.orgName,
     method: r.method === 'api_key' ? 'api_key' : 'session',
+    mode: r.method === 'api_key' && r.mode === 'test' ? 'test' : 'live',
     sessionId: r.sessionId,
     ...(r.expiresAt ? { expiresAt: r.expiresAt } : {}),
   };
@@ -112,6 +117,9 @@ export function requireCaller(ctx: GatewayContext, opts: { allowApiKey?: boolean
     next();
   };
 }
+
+/** True for a test-mode API key: its transactions are test ones, and live ones do not exist for it (404). */
+export const isTestMode = (res: Response): boolean => callerOf(res).mode === 'test';
 
 export function callerOf(res: Response): Caller {
   const c = res.locals.caller as Caller | undefined;

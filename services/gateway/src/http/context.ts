@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Logger, Metrics, ServiceClient } from '@signet/kit';
-import type { billingV1, ceremonyV1, identityV1, ledgerV1, transactionV1 } from '@signet/proto';
+import type { billingV1, ceremonyV1, identityV1, ledgerV1, transactionV1, transactionWebhooksV1 } from '@signet/proto';
 import type { GatewayConfig } from '../config.js';
 
 /** Everything a route module may use. Built once in app.ts; route modules never open clients. */
@@ -12,6 +12,8 @@ export type GatewayContext = {
   identity: ServiceClient<identityV1.IdentityServiceClient>;
   billing: ServiceClient<billingV1.BillingServiceClient>;
   transaction: ServiceClient<transactionV1.TransactionServiceClient>;
+  /** Outgoing webhooks: served by the transaction process (same address, same breaker). */
+  webhooks: ServiceClient<transactionWebhooksV1.WebhookServiceClient>;
   ceremony: ServiceClient<ceremonyV1.CeremonyServiceClient>;
   ledger: ServiceClient<ledgerV1.LedgerServiceClient>;
   /** Tests: every declared answer is checked against its schema (route.ts); a mismatch is a 500. */
@@ -24,6 +26,8 @@ export type Caller = {
   email: string;
   orgName: string;
   method: 'api_key' | 'session';
+  /** The API key's mode; sessions (the dashboard) are always live. Test-mode data is never mixed with live data. */
+  mode: 'live' | 'test';
   sessionId: string;
   /** Sessions: expiry in Unix seconds. */
   expiresAt?: number;

@@ -32,6 +32,8 @@ export function certificateFromEvent(ev: eventsV1.TransactionVerified): Certific
       video_commitment: s.videoSha256,
       frame_commitment: s.frameSha256,
       reference_commitment: s.referenceSha256,
+      // Who each signer was and what they passed (issue 18); events before it carry no checks.
+      ...(s.checks.length ? { role: s.role || 'signer', order: s.order || 1, checks: s.checks } : {}),
     })),
     verified_at: verifiedAt,
   };
@@ -64,11 +66,22 @@ export function verifiedConsumer(deps: {
   logger: Logger;
   onIssued?: () => void;
   signedPdfs?: IssueCertificateDeps['signedPdfs'];
+  /** The test log (test mode): a test transaction's certificate is sealed there, never in the live log; null: none configured. */
+  testLog?: { certs: CertificateRepository; log: Pick<LedgerLog, 'claim'>; onIssued?: () => void } | null;
 }) {
   const issueDeps = { ...deps, metrics: certificateMetrics(deps.metrics) };
+  const testDeps = deps.testLog ? { ...issueDeps, ...deps.testLog, signedPdfs: null } : null;
   return async (delivered: DeliveredEvent): Promise<void> => {
     const ev = events.transactionVerified.message.decode(delivered.data);
-    await issueCertificate(issueDeps, {
+    if (ev.test && !testDeps) {
+      issueDeps.metrics.certificatesIssued.inc({ result: 'rejected' });
+      deps.logger.error(
+        { transaction_id: ev.transactionId },
+        'test-mode transaction verified but no test log is configured; no certificate',
+      );
+      return;
+    }
+    await issueCertificate(ev.test ? testDeps! : issueDeps, {
       eventId: delivered.eventId,
       transactionId: ev.transactionId,
       certificate: certificateFromEvent(ev),

@@ -7,7 +7,7 @@ import { listCheckpoints } from '../usecases/list-checkpoints.js';
 /** The log's public evidence: GetCheckpoint, GetConsistencyProof, ListCheckpoints, GetPublicKey. */
 export function logHandlers(deps: LedgerDeps) {
   return {
-    async getCheckpoint(): Promise<ledgerV1.GetCheckpointResponse> {
+    async getCheckpoint(_req?: ledgerV1.GetCheckpointRequest): Promise<ledgerV1.GetCheckpointResponse> {
       const head = await getCheckpoint(deps);
       return { origin: deps.signer.origin, treeSize: head.size, rootHash: head.root, checkpoint: head.checkpoint };
     },
@@ -36,7 +36,7 @@ export function logHandlers(deps: LedgerDeps) {
       };
     },
     /** The public half of the configured key: no use case, nothing is read or decided. */
-    async getPublicKey(): Promise<ledgerV1.GetPublicKeyResponse> {
+    async getPublicKey(_req?: ledgerV1.GetPublicKeyRequest): Promise<ledgerV1.GetPublicKeyResponse> {
       const s = deps.signer;
       return {
         origin: s.origin,

@@ -1,6 +1,8 @@
 import { outboxEvent, type OutboxEntry } from '@signet/kit';
 import { events } from '@signet/proto';
 import { commitment } from '../domain/creation.js';
+import { trailMessage } from '../domain/trail.js';
+import { certifiedChecks, initialInvites, signerReference } from '../domain/signers.js';
 import type { Change } from '../domain/transaction.js';
 import type { TransactionRecord } from '../store/transaction.repository.js';
 
@@ -46,12 +48,8 @@ export function creationOutbox(
       signerCount: rec.signers.length,
       attestationType: rec.attestation_type,
     })),
-    linkMailRequest(
-      rec,
-      'invite',
-      0,
-      rec.signers.map((s) => s.index),
-    ),
+    // The first order only; the next order's invitations go out as the change that reaches it (routing).
+    linkMailRequest(rec, 'invite', 0, initialInvites(rec.signers)),
   ];
 }
 
@@ -87,8 +85,22 @@ export function changeOutbox(rec: TransactionRecord, change: Change): OutboxEntr
       })),
     );
   }
+  const declined = change.declined;
+  if (declined)
+    out.push(
+      outboxEvent(events.signerDeclined, (m) => ({
+        eventId: m.event_id,
+        occurredAt: m.occurred_at,
+        transactionId: rec._id,
+        signerIndex: declined.index,
+        reference: rec.reference,
+        reason: declined.reason,
+      })),
+    );
   if (change.nowVerified) out.push(verifiedEvent(rec, change));
   if (change.reminder) out.push(linkMailRequest(rec, 'reminder', rec.version + 1, change.reminder.signerIndexes));
+  // Each signer is invited once (round 0, like the creation's invitations): the mail record keeps it single.
+  if (change.released?.length) out.push(linkMailRequest(rec, 'invite', 0, change.released));
   return out;
 }
 
@@ -105,15 +117,20 @@ function verifiedEvent(rec: TransactionRecord, change: Change): OutboxEntry {
     ownerId: rec.owner_id,
     documentName: rec.document_name,
     documentKey: rec.document_key,
+    test: rec.test === true,
     signers: change.signers.map((s) => ({
       name: s.name,
       email: s.email,
-      verificationMode: s.verification_mode,
+      ...certifiedChecks(s),
       videoSha256: commitment(rec.commitment_salt, s.video_sha256),
       frameSha256: commitment(rec.commitment_salt, s.frame_sha256),
-      referenceSha256: s.index === 0 ? commitment(rec.commitment_salt, rec.reference_sha256) : '',
+      // Each signer's own photo (issue 18); the record's for the first signer of older records.
+      referenceSha256: commitment(rec.commitment_salt, signerReference(rec, s).sha256),
       verifiedAt: (s.verified_at ?? new Date()).toISOString(),
       assurance: s.assurance || 'recorded',
+      trail: trailMessage(s),
+      role: s.role ?? 'signer',
+      order: s.order ?? 1,
     })),
   }));
 }

@@ -29,7 +29,13 @@ async function* creationParts(call: AsyncIterable<transactionV1.CreateTransactio
       case 'begin':
         yield {
           kind: 'begin',
-          begin: { ownerId: part.value.ownerId, orgName: part.value.orgName, idempotencyKey: part.value.idempotencyKey },
+          begin: {
+            ownerId: part.value.ownerId,
+            orgName: part.value.orgName,
+            idempotencyKey: part.value.idempotencyKey,
+            test: part.value.test,
+            senderEmail: part.value.senderEmail,
+          },
         };
         break;
       case 'document':
@@ -37,6 +43,9 @@ async function* creationParts(call: AsyncIterable<transactionV1.CreateTransactio
         break;
       case 'reference':
         yield { kind: 'reference', bytes: asBuffer(part.value) };
+        break;
+      case 'signerReference':
+        yield { kind: 'signer_reference', signer: part.value.signer, bytes: asBuffer(part.value.data) };
         break;
       case 'fields':
         yield {
@@ -47,6 +56,20 @@ async function* creationParts(call: AsyncIterable<transactionV1.CreateTransactio
             signerEmails: part.value.signerEmails,
             attestationType: part.value.attestationType,
             documentName: part.value.documentName,
+            signers: part.value.signers.map((p) => ({
+              name: p.name,
+              email: p.email,
+              role: p.role,
+              order: p.order,
+              verification: p.verification,
+              webauthn: p.webauthn,
+            })),
+            lifecycle: {
+              expiresAt: part.value.expiresAt,
+              reminderFirstAfterSeconds: part.value.reminderFirstAfterSeconds,
+              reminderEverySeconds: part.value.reminderEverySeconds,
+              reminderMax: part.value.reminderMax,
+            },
           },
         };
         break;

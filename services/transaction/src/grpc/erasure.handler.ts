@@ -5,6 +5,6 @@ import { eraseOnRequest, type ErasureDeps } from '../usecases/erase-biometrics.j
 /** EraseBiometrics: the owner's erasure of a finished transaction's biometric data. */
 export function erasureHandler(deps: ErasureDeps & { repo: Pick<TransactionRepository, 'findOwned'> }) {
   return async (req: transactionV1.TransactionActionRequest): Promise<transactionV1.EraseBiometricsResponse> => ({
-    erased: await eraseOnRequest(deps, { ownerId: req.ownerId, id: Number(req.id) }),
+    erased: await eraseOnRequest(deps, { ownerId: req.ownerId, id: Number(req.id), test: req.test }),
   });
 }

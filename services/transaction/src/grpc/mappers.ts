@@ -1,4 +1,5 @@
 import type { transactionV1 } from '@signet/proto';
+import { signerReference } from '../domain/signers.js';
 import type { Signer } from '../domain/transaction.js';
 import type { LinkMailKey, TransactionRecord } from '../store/transaction.repository.js';
 
@@ -14,6 +15,7 @@ export function toSummary(rec: TransactionRecord): transactionV1.TransactionSumm
     createdAt: rec.created_at.toISOString(),
     verifiedAt: rec.status === 'ledger_issued' && rec.verified_at ? rec.verified_at.toISOString() : '',
     reference: rec.reference,
+    test: rec.test === true,
   };
 }
 
@@ -50,6 +52,9 @@ export function toDetail(
       state: s.state,
       verificationMode: s.verification_mode,
       attemptsLeft: s.attempts_left,
+      role: s.role ?? 'signer',
+      order: s.order ?? 1,
+      webauthn: s.webauthn ?? false,
     })),
     events: timeline.map((e) => ({ type: e.type, at: e.at.toISOString(), actor: e.actor, detail: e.detail })),
     retentionDays: rec.retention_days ?? defaultRetentionDays,
@@ -75,11 +80,14 @@ export function toSigningContext(
     documentName: rec.document_name,
     documentSha256: rec.document_sha256,
     documentKey: rec.document_key,
-    referenceKey: signer.index === 0 ? rec.reference_key : '',
+    // Each face-match signer is matched against their own photo (issue 18).
+    referenceKey: signerReference(rec, signer).key,
     attestationType: rec.attestation_type,
     issuerName: rec.issuer_name,
     verificationMode: signer.verification_mode,
     attemptsLeft: signer.attempts_left,
     retentionDays: rec.retention_days ?? defaultRetentionDays,
+    signerRole: signer.role ?? 'signer',
+    webauthnRequired: signer.webauthn ?? false,
   };
 }

@@ -5,6 +5,7 @@ import type { TransactionMetrics } from '../metrics.js';
 import type { TransactionRecord, TransactionRepository } from '../store/transaction.repository.js';
 import type { ChangeDeps } from '../usecases/apply-change.js';
 import { cancelTransaction } from '../usecases/cancel-transaction.js';
+import { completeTestTransaction } from '../usecases/complete-test-transaction.js';
 import { exportTransactions } from '../usecases/export-transactions.js';
 import { getTransaction } from '../usecases/get-transaction.js';
 import { listTransactions } from '../usecases/list-transactions.js';
@@ -24,21 +25,26 @@ export function transactionHandlers(deps: Deps) {
         cursor: req.cursor,
         status: req.status,
         query: req.query,
+        test: req.test,
       });
       return { items: page.items.map(toSummary), nextCursor: page.nextCursor };
     },
 
     async getTransaction(req: transactionV1.GetTransactionRequest): Promise<transactionV1.TransactionDetail> {
-      const { rec, mails } = await getTransaction(deps, { ownerId: req.ownerId, id: Number(req.id) });
+      const { rec, mails } = await getTransaction(deps, { ownerId: req.ownerId, id: Number(req.id), test: req.test });
       return toDetail(rec, mails, deps.retention?.defaultDays ?? 30);
     },
 
     async resendTransaction(req: transactionV1.TransactionActionRequest): Promise<transactionV1.TransactionSummary> {
-      return toSummary(await resendLinks(deps, { ownerId: req.ownerId, id: Number(req.id) }));
+      return toSummary(await resendLinks(deps, { ownerId: req.ownerId, id: Number(req.id), test: req.test }));
     },
 
     async cancelTransaction(req: transactionV1.TransactionActionRequest): Promise<transactionV1.TransactionSummary> {
-      return toSummary(await cancelTransaction(deps, { ownerId: req.ownerId, id: Number(req.id) }));
+      return toSummary(await cancelTransaction(deps, { ownerId: req.ownerId, id: Number(req.id), test: req.test }));
+    },
+
+    async completeTestTransaction(req: transactionV1.CompleteTestTransactionRequest): Promise<transactionV1.TransactionSummary> {
+      return toSummary(await completeTestTransaction(deps, { ownerId: req.ownerId, id: Number(req.id), outcome: req.outcome }));
     },
 
     async resolveSigningToken(req: transactionV1.ResolveSigningTokenRequest): Promise<transactionV1.SigningContext> {
@@ -52,7 +58,7 @@ export function transactionHandlers(deps: Deps) {
 export function exportHandler(deps: { repo: TransactionRepository; logger: Logger }) {
   return async (call: ServerWritableStream<transactionV1.ExportTransactionsRequest, transactionV1.TransactionSummary>) => {
     try {
-      const cursor = exportTransactions(deps, { ownerId: call.request.ownerId });
+      const cursor = exportTransactions(deps, { ownerId: call.request.ownerId, test: call.request.test });
       let aborted = false;
       call.on('cancelled', () => {
         aborted = true;

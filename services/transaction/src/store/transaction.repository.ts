@@ -14,12 +14,18 @@ import {
   type LinkMailKey,
   type TransactionRecord,
 } from './transaction.schema.js';
+import { claimLease } from './lease.js';
 
 export { linkMailId, type IdempotencyRecord, type LinkMailKey, type TransactionRecord } from './transaction.schema.js';
 
 const PROJECTION = { outbox: 0 } as const;
+const ERASURE_LEASE = { holder: 'erasure_lease', until: 'erasure_lease_until' };
 
-export type ListMatch = { status?: Status; query?: string };
+/** `test`: only test-mode transactions; otherwise only live ones (records without the flag are live). */
+export type ListMatch = { status?: Status; query?: string; test?: boolean };
+
+/** The mode part of an owner's filter: test and live transactions are never mixed. */
+export const modeFilter = (test: boolean | undefined) => (test ? { test: true } : { test: { $ne: true } });
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -32,7 +38,7 @@ const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'
  * would buy nothing locally; on MongoDB the owner's index bounds the scan.
  */
 export function listFilter(ownerId: string, beforeId: number | undefined, match: ListMatch): Record<string, unknown> {
-  const filter: Record<string, unknown> = { owner_id: ownerId };
+  const filter: Record<string, unknown> = { owner_id: ownerId, ...modeFilter(match.test) };
   if (beforeId !== undefined) filter._id = { $lt: beforeId };
   if (match.status) filter.status = match.status;
   if (match.query) {
@@ -126,8 +132,9 @@ export function createTransactionRepository(conn: Connection) {
       return model.findOne({ _id: id }, PROJECTION).lean<TransactionRecord>();
     },
 
-    async findOwned(ownerId: string, id: number): Promise<TransactionRecord | null> {
-      return model.findOne({ _id: id, owner_id: ownerId }, PROJECTION).lean<TransactionRecord>();
+    /** The owner's transaction in that mode (a live one is not found in test mode, and a test one otherwise). */
+    async findOwned(ownerId: string, id: number, test = false): Promise<TransactionRecord | null> {
+      return model.findOne({ _id: id, owner_id: ownerId, ...modeFilter(test) }, PROJECTION).lean<TransactionRecord>();
     },
 
     async resolveToken(token: string): Promise<{ transaction_id: number; signer_index: number } | null> {
@@ -147,9 +154,9 @@ export function createTransactionRepository(conn: Connection) {
     },
 
     /** A cursor over all of an owner's transactions, newest first, never loading them all. */
-    cursor(ownerId: string) {
+    cursor(ownerId: string, test = false) {
       return model
-        .find({ owner_id: ownerId }, { outbox: 0, log: 0 })
+        .find({ owner_id: ownerId, ...modeFilter(test) }, { outbox: 0, log: 0 })
         .sort({ _id: -1 })
         .lean<TransactionRecord>()
         .cursor({ batchSize: 200 });
@@ -211,16 +218,8 @@ export function createTransactionRepository(conn: Connection) {
      * holds: one replica erases it, and a killed one's claim expires. The record as claimed, or null.
      */
     async claimErasure(id: number, lease: string, now: Date, until: Date): Promise<TransactionRecord | null> {
-      const doc = await model
-        .findOneAndUpdate(
-          { _id: id, biometrics_erased_at: null, $or: [{ erasure_lease_until: null }, { erasure_lease_until: { $lte: now } }] },
-          { $set: { erasure_lease: lease, erasure_lease_until: until } },
-          { new: true },
-        )
-        .lean<TransactionRecord & { outbox?: unknown }>();
-      if (!doc) return null;
-      const { outbox: _outbox, ...rec } = doc;
-      return rec;
+      const claim = { holder: lease, now, until };
+      return claimLease<TransactionRecord>(model, ERASURE_LEASE, id, { biometrics_erased_at: null }, claim);
     },
     /** Marks the claimed erasure done with its log entry and event; false when the claim was lost or it is done. */
     async completeErasure(id: number, lease: string, at: Date, log: LogEntry, outbox: OutboxEntry[]): Promise<boolean> {
@@ -239,7 +238,15 @@ export function createTransactionRepository(conn: Connection) {
     async ownedKeys(field: 'document_key' | 'reference_key', keys: string[]): Promise<Set<string>> {
       if (!keys.length) return new Set();
       const docs = await model.find({ [field]: { $in: keys } }, { [field]: 1 }).lean<Record<string, string>[]>();
-      return new Set(docs.map((d) => d[field]!));
+      const owned = new Set(docs.map((d) => d[field]!));
+      if (field === 'reference_key') {
+        // A signer's own reference photo (issue 18) is kept on the signer.
+        const bySigner = await model
+          .find({ 'signers.reference_key': { $in: keys } }, { 'signers.reference_key': 1 })
+          .lean<{ signers: { reference_key?: string }[] }[]>();
+        for (const d of bySigner) for (const s of d.signers) if (s.reference_key) owned.add(s.reference_key);
+      }
+      return owned;
     },
 
     // Signing-link mail records.

@@ -1,7 +1,7 @@
 // The stored shapes of the transaction service: its records, their schemas and the indexes each query needs.
 import { Schema } from 'mongoose';
 import { outboxField, outboxIndex } from '@signet/kit';
-import type { AttestationType, LogEntry, Signer, Status } from '../domain/transaction.js';
+import type { AttestationType, LogEntry, Signer, Status, Viewer } from '../domain/transaction.js';
 
 export type TransactionRecord = {
   _id: number;
@@ -18,6 +18,8 @@ export type TransactionRecord = {
   reference_sha256: string;
   commitment_salt: string;
   signers: Signer[];
+  /** Parties who only receive the result (absent on older records). */
+  viewers?: Viewer[];
   log: LogEntry[];
   certificate_issued: boolean;
   created_at: Date;
@@ -34,6 +36,19 @@ export type TransactionRecord = {
   /** The replica erasing it now, and until when its claim holds (a killed one's claim expires). */
   erasure_lease?: string | null;
   erasure_lease_until?: Date | null;
+  /** Made with a test-mode API key: free, never listed with live data, sealed in the ledger's test log. Absent: live. */
+  test?: boolean;
+  /** Where sender notifications go (the creating user's email; absent on older records: none are sent). */
+  sender_email?: string;
+  /** Lifecycle timers (domain/lifecycle.ts, jobs/lifecycle-timers.job.ts); absent on records written before them. */
+  expires_at?: Date | null;
+  reminder_due_at?: Date | null;
+  reminder_every_ms?: number;
+  reminder_max?: number;
+  reminders_sent?: number;
+  /** The replica running this record's due timer now, and until when its claim holds. */
+  timer_lease?: string | null;
+  timer_lease_until?: Date | null;
 };
 
 const signerSchema = new Schema(
@@ -51,9 +66,20 @@ const signerSchema = new Schema(
     frame_sha256: { type: String, default: '' },
     verified_at: { type: Date, default: null },
     assurance: { type: String, default: '' },
+    // What the ceremony recorded, for the signed PDF's audit trail (domain/trail.ts; absent on older records).
+    trail: { type: Object, default: undefined },
+    decline_reason: { type: String },
+    role: { type: String, default: 'signer' },
+    order: { type: Number, default: 1 },
+    reference_key: { type: String, default: '' },
+    reference_sha256: { type: String, default: '' },
+    webauthn: { type: Boolean, default: false },
+    webauthn_verified: { type: Boolean, default: false },
   },
   { _id: false },
 );
+
+const viewerSchema = new Schema({ name: String, email: String, order: Number }, { _id: false });
 
 export const transactionSchema = new Schema(
   {
@@ -71,6 +97,7 @@ export const transactionSchema = new Schema(
     reference_sha256: String,
     commitment_salt: String,
     signers: [signerSchema],
+    viewers: { type: [viewerSchema], default: undefined },
     log: [{ _id: false, type: { type: String }, at: Date, actor: String, detail: String }],
     certificate_issued: { type: Boolean, default: false },
     created_at: { type: Date, required: true },
@@ -82,6 +109,15 @@ export const transactionSchema = new Schema(
     biometrics_erased_at: { type: Date, default: null },
     erasure_lease: { type: String, default: null },
     erasure_lease_until: { type: Date, default: null },
+    test: { type: Boolean },
+    sender_email: { type: String },
+    expires_at: { type: Date, default: null },
+    reminder_due_at: { type: Date, default: null },
+    reminder_every_ms: { type: Number },
+    reminder_max: { type: Number },
+    reminders_sent: { type: Number, default: 0 },
+    timer_lease: { type: String, default: null },
+    timer_lease_until: { type: Date, default: null },
     outbox: outboxField,
   },
   { collection: 'transactions', versionKey: false },
@@ -99,8 +135,13 @@ transactionSchema.index(...outboxIndex);
 // The orphan sweep asks which of a batch of stored object keys a record points to.
 transactionSchema.index({ document_key: 1 });
 transactionSchema.index({ reference_key: 1 });
+// A signer's own reference photo (issue 18), found by the orphan sweep.
+transactionSchema.index({ 'signers.reference_key': 1 });
 // The erasure job asks which ended transactions are due and not yet erased.
 transactionSchema.index({ biometrics_delete_after: 1, biometrics_erased_at: 1 });
+// The lifecycle timer job asks which pending transactions have expired or owe a reminder.
+transactionSchema.index({ expires_at: 1 });
+transactionSchema.index({ reminder_due_at: 1 });
 
 // An account's settings this service applies, as identity.settings.changed carried them: _id is the
 // owner id; `at` is the event's time, so an older event arriving late does not overwrite a newer one.

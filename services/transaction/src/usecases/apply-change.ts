@@ -1,6 +1,7 @@
 import { contention, type KeyedLock, type OutboxRelay } from '@signet/kit';
 import { transactionNotFound } from '../domain/errors.js';
 import { erasureDue } from '../domain/retention.js';
+import type { Timers } from '../domain/lifecycle.js';
 import { isPending, type Change, type TxState } from '../domain/transaction.js';
 import { changeOutbox } from '../events/transaction.publisher.js';
 import type { TransactionMetrics } from '../metrics.js';
@@ -17,8 +18,11 @@ export type ChangeDeps = {
   retention?: { defaultDays: number; dayMs: number };
 };
 
-/** The transaction to change; with `ownerId`, only that owner's (another owner's is NOT_FOUND). */
-export type ChangeTarget = { id: number; ownerId?: string };
+/**
+ * The transaction to change; with `ownerId`, only that owner's (another owner's is NOT_FOUND), and
+ * only in the caller's mode (`test`: a test-mode key; a transaction of the other mode is NOT_FOUND).
+ */
+export type ChangeTarget = { id: number; ownerId?: string; test?: boolean };
 
 /** Computes a change from the state read (the pure state machine); null when the trigger no longer applies. */
 export type Compute = (state: TxState, now: Date) => Change | null;
@@ -47,6 +51,7 @@ export function applyChange(deps: ChangeDeps, target: ChangeTarget, compute: Com
           certificate_issued: rec.certificate_issued,
           reference: rec.reference,
           last_resent_at: rec.last_resent_at,
+          timers: timersOf(rec),
         },
         now,
       );
@@ -54,12 +59,15 @@ export function applyChange(deps: ChangeDeps, target: ChangeTarget, compute: Com
       const set: Partial<TransactionRecord> = { signers: change.signers, status: change.status };
       if (change.certificateIssued) set.certificate_issued = true;
       if (change.nowVerified) set.verified_at = now;
-      if (change.reminder) set.last_resent_at = change.reminder.at;
+      if (change.reminder && !change.reminder.automatic) set.last_resent_at = change.reminder.at;
+      if (change.timers) Object.assign(set, change.timers);
       // The end starts the biometric retention period (docs/privacy.md).
       if (isPending(rec.status) && !isPending(change.status) && !rec.biometrics_delete_after) {
         const r = deps.retention ?? { defaultDays: 30, dayMs: 86_400_000 };
         set.biometrics_delete_after = erasureDue(now, rec.retention_days ?? r.defaultDays, r.dayMs);
       }
+      // An ended transaction owes no reminder (domain/lifecycle.ts).
+      if (!isPending(change.status)) set.reminder_due_at = null;
       const log = [...change.log];
       if (change.status !== rec.status)
         log.push({
@@ -80,9 +88,21 @@ export function applyChange(deps: ChangeDeps, target: ChangeTarget, compute: Com
   });
 }
 
+/** The record's lifecycle timers as the state machine reads them (absent on records written before them). */
+function timersOf(rec: TransactionRecord): Timers | undefined {
+  if (rec.reminder_every_ms === undefined && !rec.expires_at) return undefined;
+  return {
+    expires_at: rec.expires_at ?? null,
+    reminder_due_at: rec.reminder_due_at ?? null,
+    reminder_every_ms: rec.reminder_every_ms ?? 0,
+    reminder_max: rec.reminder_max ?? 0,
+    reminders_sent: rec.reminders_sent ?? 0,
+  };
+}
+
 async function read(deps: ChangeDeps, target: ChangeTarget): Promise<TransactionRecord | null> {
   if (target.ownerId === undefined) return deps.repo.findById(target.id);
-  const rec = target.id > 0 ? await deps.repo.findOwned(target.ownerId, target.id) : null;
+  const rec = target.id > 0 ? await deps.repo.findOwned(target.ownerId, target.id, target.test ?? false) : null;
   if (!rec) throw transactionNotFound();
   return rec;
 }

@@ -1,25 +1,27 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { invalid, type KeyedLock, type Logger, type OutboxRelay, type ServiceClient } from '@signet/kit';
-import type { billingV1 } from '@signet/proto';
+import { type KeyedLock, type Logger, type OutboxRelay, type ServiceClient, invalid } from '@signet/kit';
+import type { billingV1, biometricsV1 } from '@signet/proto';
 import {
   checkReferenceImage,
-  imageKind,
-  looksLikePdf,
-  MAX_DOCUMENT_BYTES,
-  MAX_REFERENCE_BYTES,
   newReference,
   newSigningToken,
   requestFingerprint,
   validateFields,
   type CreationFields,
 } from '../domain/creation.js';
-import { documentTooLarge, fieldInvalid, idempotencyInProgress, idempotencyMismatch } from '../domain/errors.js';
+import { fieldInvalid, idempotencyInProgress, idempotencyMismatch } from '../domain/errors.js';
+import { photoField, type PhotoSlot } from '../domain/photos.js';
+import { initialTimers, lifecycleDefaults, lifecycleRequest, type LifecycleConfig } from '../domain/lifecycle.js';
 import { retentionDays } from '../domain/retention.js';
-import { newSigner } from '../domain/transaction.js';
+import { initialInvites, modeOf } from '../domain/signers.js';
+import { newSigner, type Signer, type Viewer } from '../domain/transaction.js';
 import { creationOutbox } from '../events/transaction.publisher.js';
 import type { TransactionMetrics } from '../metrics.js';
-import type { DocumentUpload, ObjectStore } from '../store/object.store.js';
+import type { ObjectStore } from '../store/object.store.js';
 import type { TransactionRecord, TransactionRepository } from '../store/transaction.repository.js';
+import { readUpload, type Begin, type Cleanups, type CreationPart } from './creation-upload.js';
+
+export type { CreationPart } from './creation-upload.js';
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 
@@ -27,13 +29,16 @@ export type CreateDeps = {
   repo: TransactionRepository;
   objects: ObjectStore;
   billing: ServiceClient<billingV1.BillingServiceClient>;
+  biometrics: Pick<ServiceClient<biometricsV1.BiometricsServiceClient>, 'countFaces'>;
   cfg: {
     PUBLIC_BASE_URL: string;
     REFERENCE_PREFIX: string;
     MAX_ATTEMPTS: number;
     BIOMETRIC_RETENTION_DAYS: number;
     BIOMETRIC_RETENTION_MAX_DAYS: number;
-  };
+    /** on: every reference photo must show exactly one face (biometrics counts them); off only outside production. */
+    REFERENCE_FACE_CHECK: 'on' | 'off';
+  } & LifecycleConfig;
   tm: Pick<TransactionMetrics, 'transitions'>;
   logger: Logger;
   lock: KeyedLock<number>;
@@ -41,105 +46,54 @@ export type CreateDeps = {
   clock: () => Date;
 };
 
-type Begin = { ownerId: string; orgName: string; idempotencyKey: string };
-/** One message of the creation stream, in arrival order: begin, document and reference bytes, then the fields. */
-export type CreationPart =
-  | { kind: 'begin'; begin: Begin }
-  | { kind: 'document'; bytes: Buffer }
-  | { kind: 'reference'; bytes: Buffer }
-  | { kind: 'fields'; fields: Parameters<typeof validateFields>[0] };
 export type CreationResult = { id: number; reference: string; token: string; signUrl: string; status: string; replayed: boolean };
-type Cleanups = (() => Promise<void>)[];
+/** A stored reference photo, by the position of its party in the fields' party list. */
+type StoredRefs = Map<number, { key: string; sha256: string }>;
 
 /**
- * Creates a transaction from its upload stream. The document streams into object storage under a
- * fresh key while it is hashed (decided a PDF on its first bytes, before anything is stored); the
- * reference photo (≤ 10 MB) is held and decoded. Only when every check has passed is a signature
- * consumed and the record written; any failure, or `isCancelled()`, removes what was stored and
- * refunds what was consumed. A repeated Idempotency-Key returns the first result (`replayed`).
+ * Creates a transaction from its upload stream (creation-upload.ts reads it). Each reference photo is
+ * decoded, stored and shown to biometrics, which must find exactly one face in it; only when every
+ * check has passed is a signature consumed and the record written; any failure, or `isCancelled()`,
+ * removes what was stored and refunds what was consumed. A repeated Idempotency-Key returns the
+ * first result (`replayed`).
  */
 export async function createTransaction(
   deps: CreateDeps,
   parts: AsyncIterable<CreationPart>,
   isCancelled: () => boolean,
 ): Promise<CreationResult> {
-  let begin: Begin | undefined;
-  let rawFields: Parameters<typeof validateFields>[0] | undefined;
-  let doc: DocumentUpload | undefined;
-  let docHead = Buffer.alloc(0);
-  let docDone = false;
-  let lastPart: string | undefined;
-  const refParts: Buffer[] = [];
-  let refSize = 0;
-  let refChecked = false;
   const cleanups: Cleanups = [];
   const cleanup = async () => {
     for (const c of cleanups.reverse()) await c().catch(() => undefined);
   };
 
   try {
-    for await (const part of parts) {
-      if (!begin && part.kind !== 'begin') throw invalid('the first message must be begin');
-      if (rawFields) throw invalid('fields must be the last message');
-      if (lastPart === 'document' && part.kind !== 'document') docDone = true;
-      switch (part.kind) {
-        case 'begin':
-          if (begin) throw invalid('begin sent twice');
-          if (!part.begin.ownerId) throw invalid('owner_id is required');
-          begin = part.begin;
-          break;
-        case 'document': {
-          if (docDone) throw fieldInvalid('document', 'sent more than once');
-          let chunk = part.bytes;
-          if (!doc) {
-            // Decide on the first bytes, before anything is stored.
-            docHead = Buffer.concat([docHead, chunk]);
-            const pdf = looksLikePdf(docHead);
-            if (pdf === false) throw fieldInvalid('document', 'is not a PDF (it must begin with %PDF-)');
-            if (pdf === undefined) break;
-            doc = deps.objects.documents();
-            const d = doc;
-            cleanups.push(() => d.abort());
-            chunk = docHead;
-          }
-          if (doc.size + chunk.length > MAX_DOCUMENT_BYTES) throw documentTooLarge(MAX_DOCUMENT_BYTES);
-          await doc.write(chunk);
-          break;
-        }
-        case 'reference': {
-          if (refChecked && lastPart !== 'reference') throw fieldInvalid('reference', 'sent more than once');
-          refSize += part.bytes.length;
-          if (refSize > MAX_REFERENCE_BYTES) throw fieldInvalid('reference', 'must be at most 10 MB');
-          refParts.push(part.bytes);
-          if (!refChecked) {
-            const kind = imageKind(Buffer.concat(refParts));
-            if (kind === null) throw fieldInvalid('reference', 'must be a JPEG or PNG image');
-            if (kind) refChecked = true;
-          }
-          break;
-        }
-        case 'fields':
-          rawFields = part.fields;
-          break;
-      }
-      lastPart = part.kind;
-    }
+    const { begin, rawFields, doc, docHead, photos } = await readUpload(deps.objects, parts, cleanups);
     if (isCancelled()) throw invalid('cancelled by the client');
-    if (!begin) throw invalid('the first message must be begin');
-    if (!rawFields) throw invalid('fields are missing');
-    const fields = validateFields(rawFields);
+    const fields = validateFields(rawFields, new Set(photos.keys()));
+    const timers = initialTimers(deps.clock(), lifecycleRequest(rawFields.lifecycle), lifecycleDefaults(deps.cfg));
     if (!doc)
       throw docHead.length
         ? fieldInvalid('document', 'is not a PDF (it must begin with %PDF-)')
         : fieldInvalid('document', 'is required');
-    if (refSize === 0) throw fieldInvalid('reference', 'is required');
-    const refBuf = Buffer.concat(refParts, refSize);
-    const image = checkReferenceImage(refBuf);
+    const legacy = rawFields.signers.length === 0;
+    if (legacy && !photos.has('reference')) throw fieldInvalid('reference', 'is required');
+    const describe = (slot: PhotoSlot) => {
+      if (slot === 'reference') return 'reference';
+      return `signers[${slot}] (${fields.parties[slot]!.email}): ${photoField(slot)}`;
+    };
+    const images = [...photos].map(([slot, buf]) => ({ slot, buf, image: checkReferenceImage(buf, describe(slot)) }));
     const stored = await doc.finish();
-    const ref = await deps.objects.putReference(refBuf, image.kind === 'png' ? 'image/png' : 'image/jpeg');
-    cleanups.push(() => deps.objects.removeReference(ref.key));
+    const refs: StoredRefs = new Map();
+    for (const { slot, buf, image } of images) {
+      const ref = await deps.objects.putReference(buf, image.kind === 'png' ? 'image/png' : 'image/jpeg');
+      cleanups.push(() => deps.objects.removeReference(ref.key));
+      refs.set(slot === 'reference' ? 0 : slot, ref);
+      if (isCancelled()) throw invalid('cancelled by the client');
+      await checkOneFace(deps, ref.key, describe(slot));
+    }
     if (isCancelled()) throw invalid('cancelled by the client');
-    const result = await commit(deps, begin, fields, stored, ref, cleanups);
+    const result = await commit(deps, { ...begin, timers }, fields, stored, refs, cleanups);
     // A replay returns the first result; this request's uploads are removed.
     if (result.replayed) await cleanup();
     return result;
@@ -149,35 +103,57 @@ export async function createTransaction(
   }
 }
 
+/**
+ * A reference photo must show exactly one face (issue 18): biometrics counts them with the models
+ * and limits its analysis applies to a reference, so a group photo is refused here rather than
+ * failing every capture at the end. Its own errors pass through (an undecodable photo is a 400, an
+ * unavailable biometrics service a 503).
+ */
+async function checkOneFace(deps: CreateDeps, key: string, field: string): Promise<void> {
+  if (deps.cfg.REFERENCE_FACE_CHECK === 'off') return;
+  // A first detection on a cold worker can take a few seconds.
+  const { faces } = await deps.biometrics.countFaces({ referenceKey: key }, { deadlineMs: 30_000 });
+  if (faces === 1) return;
+  throw fieldInvalid(
+    field,
+    faces === 0
+      ? 'the reference photo shows no face; it must show exactly one'
+      : 'the reference photo shows more than one face; it must show exactly one',
+  );
+}
+
 /** Claims the Idempotency-Key, consumes a signature and writes the record; on success nothing is left to undo. */
 async function commit(
   deps: CreateDeps,
   begin: Begin,
   fields: CreationFields,
   doc: { key: string; sha256: string; size: number },
-  ref: { key: string; sha256: string },
+  refs: StoredRefs,
   cleanups: Cleanups,
 ): Promise<CreationResult> {
   const owner = begin.ownerId;
-  const key = begin.idempotencyKey;
+  // Test and live requests never answer each other, even under the same Idempotency-Key.
+  const key = begin.idempotencyKey && begin.test ? `test:${begin.idempotencyKey}` : begin.idempotencyKey;
   if (key) {
-    const first = await claimIdempotencyKey(deps, owner, key, requestFingerprint(fields, doc.sha256, ref.sha256));
+    const first = await claimIdempotencyKey(deps, owner, key, requestFingerprint(fields, doc.sha256, [...refs.values()].map((r) => r.sha256)));
     if (first) return { ...first, replayed: true };
     cleanups.push(() => deps.repo.releaseKeyOf(owner, key));
   }
 
-  // Every check has passed: consume one signature (402 upstream when exhausted).
-  const consumptionId = randomUUID();
-  await deps.billing.consumeSignature({ userId: owner, consumptionId });
-  cleanups.push(async () => {
-    await deps.billing.refundSignature({ userId: owner, consumptionId }).catch((err: unknown) => {
-      deps.logger.error({ err, consumption_id: consumptionId }, 'refund after a failed creation did not go through');
+  // Every check has passed: consume one signature (402 upstream when exhausted); test mode is free.
+  if (!begin.test) {
+    const consumptionId = randomUUID();
+    await deps.billing.consumeSignature({ userId: owner, consumptionId });
+    cleanups.push(async () => {
+      await deps.billing.refundSignature({ userId: owner, consumptionId }).catch((err: unknown) => {
+        deps.logger.error({ err, consumption_id: consumptionId }, 'refund after a failed creation did not go through');
+      });
     });
-  });
+  }
 
   const id = await deps.repo.nextId();
   const reference = await allocateReference(deps);
-  const rec = newRecord(deps, id, reference, begin, fields, doc, ref, await deps.repo.accountRetention(owner));
+  const rec = newRecord(deps, id, reference, begin, fields, doc, refs, await deps.repo.accountRetention(owner));
   await insertRecord(deps, rec);
   deps.tm.transitions.inc({ to: 'created' });
 
@@ -228,15 +204,21 @@ function newRecord(
   begin: Begin,
   fields: CreationFields,
   doc: { key: string; sha256: string; size: number },
-  ref: { key: string; sha256: string },
+  refs: StoredRefs,
   /** The account's biometric retention (identity.settings.changed), if it set one. */
   accountDays: number | undefined,
 ): TransactionRecord {
   const now = deps.clock();
-  const emails = [fields.signer_email, ...fields.signer_emails];
-  const signers = emails.map((email, index) =>
-    newSigner(index, index === 0 ? fields.signer_name : email, email, newSigningToken(), deps.cfg.MAX_ATTEMPTS),
-  );
+  const signers: Signer[] = [];
+  const viewers: Viewer[] = [];
+  fields.parties.forEach((p, i) => {
+    if (p.role === 'viewer') return viewers.push({ name: p.name, email: p.email, order: p.order });
+    const opts = { role: p.role, order: p.order, webauthn: p.webauthn, reference: refs.get(i) };
+    const mode = modeOf(p.verification === 'none' ? 'liveness_only' : p.verification);
+    signers.push(newSigner(signers.length, p.name, p.email, newSigningToken(), deps.cfg.MAX_ATTEMPTS, { mode, ...opts }));
+  });
+  const invited = new Set(initialInvites(signers));
+  const first = signers[0]!;
   return {
     _id: id,
     owner_id: begin.ownerId,
@@ -248,14 +230,23 @@ function newRecord(
     document_key: doc.key,
     document_sha256: doc.sha256,
     document_size: doc.size,
-    reference_key: ref.key,
-    reference_sha256: ref.sha256,
+    // The first signer's photo, where records before issue 18 kept the only one.
+    reference_key: first.reference_key ?? '',
+    reference_sha256: first.reference_sha256 ?? '',
     commitment_salt: randomBytes(16).toString('hex'),
     signers,
+    ...(viewers.length ? { viewers } : {}),
     log: [
-      { type: 'created', at: now, actor: 'sender', detail: `created for ${signers.length} signer(s)` },
-      // Requested here; the link-mail consumer sends it, and the timeline shows the mail from its record.
-      ...signers.map((s) => ({ type: 'link_requested', at: now, actor: 'system', detail: `signing link queued for ${s.email}` })),
+      {
+        type: 'created',
+        at: now,
+        actor: 'sender',
+        detail: `created for ${signers.length} signer(s)${viewers.length ? ` and ${viewers.length} viewer(s)` : ''}`,
+      },
+      // Requested here for the first order; the link-mail consumer sends it, and the timeline shows the mail from its record.
+      ...signers
+        .filter((s) => invited.has(s.index))
+        .map((s) => ({ type: 'link_requested', at: now, actor: 'system', detail: `signing link queued for ${s.email}` })),
     ],
     certificate_issued: false,
     created_at: now,
@@ -265,6 +256,9 @@ function newRecord(
     retention_days: retentionDays(accountDays, deps.cfg.BIOMETRIC_RETENTION_DAYS, deps.cfg.BIOMETRIC_RETENTION_MAX_DAYS),
     biometrics_delete_after: null,
     biometrics_erased_at: null,
+    ...(begin.test ? { test: true } : {}),
+    ...(begin.senderEmail ? { sender_email: begin.senderEmail } : {}),
+    ...begin.timers,
   };
 }
 

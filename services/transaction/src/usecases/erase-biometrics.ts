@@ -35,7 +35,9 @@ export async function eraseTransactionBiometrics(
   const now = deps.clock();
   const rec = await deps.repo.claimErasure(id, lease, now, new Date(now.getTime() + deps.leaseMs));
   if (!rec) return 'claimed-elsewhere';
-  if (rec.reference_key) await deps.objects.deleteReference(rec.reference_key);
+  // The record's photo and each signer's own (issue 18); one object may be both.
+  const keys = new Set([rec.reference_key, ...rec.signers.map((s) => s.reference_key ?? '')].filter(Boolean));
+  for (const key of keys) await deps.objects.deleteReference(key);
   const done = await deps.lock(id, async () => {
     const ok = await deps.repo.completeErasure(
       id,
@@ -59,9 +61,9 @@ export async function eraseTransactionBiometrics(
  */
 export async function eraseOnRequest(
   deps: ErasureDeps & { repo: Pick<TransactionRepository, 'findOwned'> },
-  req: { ownerId: string; id: number },
+  req: { ownerId: string; id: number; test?: boolean },
 ): Promise<boolean> {
-  const rec = req.ownerId && req.id > 0 ? await deps.repo.findOwned(req.ownerId, req.id) : null;
+  const rec = req.ownerId && req.id > 0 ? await deps.repo.findOwned(req.ownerId, req.id, req.test ?? false) : null;
   if (!rec) throw transactionNotFound();
   if (isPending(rec.status)) throw notPendingErasure(rec.status);
   if (rec.biometrics_erased_at) return false;

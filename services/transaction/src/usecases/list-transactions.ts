@@ -20,7 +20,7 @@ function decodeCursor(cursor: string): number {
  */
 export async function listTransactions(
   deps: { repo: Pick<TransactionRepository, 'list'> },
-  req: { ownerId: string; limit: number; cursor: string; status: string; query: string },
+  req: { ownerId: string; limit: number; cursor: string; status: string; query: string; test?: boolean },
 ): Promise<{ items: TransactionRecord[]; nextCursor: string }> {
   if (!req.ownerId) throw invalid('owner_id is required');
   if (req.limit < 0 || req.limit > MAX_LIMIT) throw invalid(`limit must be between 1 and ${MAX_LIMIT}`);
@@ -33,6 +33,7 @@ export async function listTransactions(
   const recs = await deps.repo.list(req.ownerId, limit + 1, before, {
     ...(req.status ? { status: req.status as Status } : {}),
     ...(query ? { query } : {}),
+    test: req.test ?? false,
   });
   const items = recs.slice(0, limit);
   return { items, nextCursor: recs.length > limit ? encodeCursor(items.at(-1)!._id) : '' };

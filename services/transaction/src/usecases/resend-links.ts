@@ -11,7 +11,7 @@ import { applyChange, type ChangeDeps } from './apply-change.js';
  */
 export async function resendLinks(
   deps: ChangeDeps & { tm: Pick<TransactionMetrics, 'transitions' | 'resends'> },
-  req: { ownerId: string; id: number },
+  req: { ownerId: string; id: number; test?: boolean },
 ): Promise<TransactionRecord> {
   if (!req.ownerId) throw invalid('owner_id is required');
   try {

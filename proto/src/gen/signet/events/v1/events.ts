@@ -158,7 +158,15 @@ export interface CertifiedSigner {
   /** live or recorded (see BiometricsVerdict.assurance). */
   assurance: string;
   /** What the signer's ceremony recorded, for the signed PDF's audit trail (not part of the certificate). */
-  trail: SignerTrail | undefined;
+  trail:
+    | SignerTrail
+    | undefined;
+  /** signer | approver (viewers have no ceremony and are not certified). */
+  role: string;
+  /** Routing order (1 first). */
+  order: number;
+  /** The checks this signer passed: liveness, face_match (against their own reference photo), webauthn. */
+  checks: string[];
 }
 
 /** One signer's recorded ceremony (times RFC 3339 UTC; empty when not recorded). */
@@ -192,7 +200,11 @@ export interface TransactionVerified {
    * ledger reads it (as biometrics reads a reference photo by key) to seal the signed PDF.
    */
   documentName?: string | undefined;
-  documentKey?: string | undefined;
+  documentKey?:
+    | string
+    | undefined;
+  /** A test-mode transaction: the ledger seals it in its test log (own key and tree), never the live one. */
+  test: boolean;
 }
 
 /** signet.ledger.certificate.issued */
@@ -266,6 +278,20 @@ export interface SignerStateChanged {
   from: string;
   to: string;
   attemptsLeft: number;
+}
+
+/**
+ * signet.transaction.signer.declined: a signer declined to sign (POST /api/sign/{token}/decline); the
+ * transaction is `declined` in the same write. Carries ids and the reason the signer typed, never the token.
+ */
+export interface SignerDeclined {
+  eventId: string;
+  occurredAt: string;
+  transactionId: number;
+  signerIndex: number;
+  reference: string;
+  /** At most 500 characters; empty when the signer gave none. */
+  reason: string;
 }
 
 /** signet.billing.account.changed */
@@ -1527,6 +1553,9 @@ function createBaseCertifiedSigner(): CertifiedSigner {
     verifiedAt: "",
     assurance: "",
     trail: undefined,
+    role: "",
+    order: 0,
+    checks: [],
   };
 }
 
@@ -1558,6 +1587,15 @@ export const CertifiedSigner: MessageFns<CertifiedSigner> = {
     }
     if (message.trail !== undefined) {
       SignerTrail.encode(message.trail, writer.uint32(74).fork()).join();
+    }
+    if (message.role !== "") {
+      writer.uint32(82).string(message.role);
+    }
+    if (message.order !== 0) {
+      writer.uint32(88).int32(message.order);
+    }
+    for (const v of message.checks) {
+      writer.uint32(98).string(v!);
     }
     return writer;
   },
@@ -1647,6 +1685,30 @@ export const CertifiedSigner: MessageFns<CertifiedSigner> = {
             message.trail = SignerTrail.decode(reader, reader.uint32());
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.role = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.order = reader.int32();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.checks.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1675,6 +1737,9 @@ export const CertifiedSigner: MessageFns<CertifiedSigner> = {
     message.trail = (object.trail !== undefined && object.trail !== null)
       ? SignerTrail.fromPartial(object.trail)
       : undefined;
+    message.role = object.role ?? "";
+    message.order = object.order ?? 0;
+    message.checks = object.checks?.map((e) => e) || [];
     return message;
   },
 };
@@ -1866,6 +1931,7 @@ function createBaseTransactionVerified(): TransactionVerified {
     ownerId: "",
     documentName: undefined,
     documentKey: undefined,
+    test: false,
   };
 }
 
@@ -1903,6 +1969,9 @@ export const TransactionVerified: MessageFns<TransactionVerified> = {
     }
     if (message.documentKey !== undefined) {
       writer.uint32(90).string(message.documentKey);
+    }
+    if (message.test !== false) {
+      writer.uint32(96).bool(message.test);
     }
     return writer;
   },
@@ -2008,6 +2077,14 @@ export const TransactionVerified: MessageFns<TransactionVerified> = {
             message.documentKey = reader.string();
             continue;
           }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.test = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2036,6 +2113,7 @@ export const TransactionVerified: MessageFns<TransactionVerified> = {
     message.ownerId = object.ownerId ?? "";
     message.documentName = object.documentName ?? undefined;
     message.documentKey = object.documentKey ?? undefined;
+    message.test = object.test ?? false;
     return message;
   },
 };
@@ -2760,6 +2838,121 @@ export const SignerStateChanged: MessageFns<SignerStateChanged> = {
     message.from = object.from ?? "";
     message.to = object.to ?? "";
     message.attemptsLeft = object.attemptsLeft ?? 0;
+    return message;
+  },
+};
+
+function createBaseSignerDeclined(): SignerDeclined {
+  return { eventId: "", occurredAt: "", transactionId: 0, signerIndex: 0, reference: "", reason: "" };
+}
+
+export const SignerDeclined: MessageFns<SignerDeclined> = {
+  encode(message: SignerDeclined, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.eventId !== "") {
+      writer.uint32(10).string(message.eventId);
+    }
+    if (message.occurredAt !== "") {
+      writer.uint32(18).string(message.occurredAt);
+    }
+    if (message.transactionId !== 0) {
+      writer.uint32(24).int64(message.transactionId);
+    }
+    if (message.signerIndex !== 0) {
+      writer.uint32(32).int32(message.signerIndex);
+    }
+    if (message.reference !== "") {
+      writer.uint32(42).string(message.reference);
+    }
+    if (message.reason !== "") {
+      writer.uint32(50).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SignerDeclined {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSignerDeclined();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.eventId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.occurredAt = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.transactionId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.signerIndex = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.reference = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<SignerDeclined>): SignerDeclined {
+    return SignerDeclined.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SignerDeclined>): SignerDeclined {
+    const message = createBaseSignerDeclined();
+    message.eventId = object.eventId ?? "";
+    message.occurredAt = object.occurredAt ?? "";
+    message.transactionId = object.transactionId ?? 0;
+    message.signerIndex = object.signerIndex ?? 0;
+    message.reference = object.reference ?? "";
+    message.reason = object.reason ?? "";
     return message;
   },
 };

@@ -49,6 +49,7 @@ export interface GetProofBundleResponse {
 }
 
 export interface GetCheckpointRequest {
+  log: string;
 }
 
 export interface GetCheckpointResponse {
@@ -63,6 +64,7 @@ export interface GetConsistencyProofRequest {
   fromSize: number;
   /** 0 means the current tree size. */
   toSize: number;
+  log: string;
 }
 
 export interface GetConsistencyProofResponse {
@@ -82,6 +84,7 @@ export interface ListCheckpointsRequest {
   toSize: number;
   /** At most 100; 0 means 100. */
   pageSize: number;
+  log: string;
 }
 
 export interface SignedCheckpoint {
@@ -101,6 +104,7 @@ export interface ListCheckpointsResponse {
 }
 
 export interface GetPublicKeyRequest {
+  log: string;
 }
 
 export interface GetPublicKeyResponse {
@@ -147,6 +151,8 @@ export interface VerifyCertificateResponse {
   documentSha256Prefix: string;
   verificationMode: string;
   ledgerSeal: string;
+  /** "live", or "test" for a test-mode certificate (sealed in the test log, not proof of a real signing). */
+  log: string;
 }
 
 export interface GetCertificateRequest {
@@ -429,11 +435,14 @@ export const GetProofBundleResponse: MessageFns<GetProofBundleResponse> = {
 };
 
 function createBaseGetCheckpointRequest(): GetCheckpointRequest {
-  return {};
+  return { log: "" };
 }
 
 export const GetCheckpointRequest: MessageFns<GetCheckpointRequest> = {
-  encode(_: GetCheckpointRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+  encode(message: GetCheckpointRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.log !== "") {
+      writer.uint32(10).string(message.log);
+    }
     return writer;
   },
 
@@ -450,6 +459,14 @@ export const GetCheckpointRequest: MessageFns<GetCheckpointRequest> = {
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.log = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -465,8 +482,9 @@ export const GetCheckpointRequest: MessageFns<GetCheckpointRequest> = {
   create(base?: DeepPartial<GetCheckpointRequest>): GetCheckpointRequest {
     return GetCheckpointRequest.fromPartial(base ?? {});
   },
-  fromPartial(_: DeepPartial<GetCheckpointRequest>): GetCheckpointRequest {
+  fromPartial(object: DeepPartial<GetCheckpointRequest>): GetCheckpointRequest {
     const message = createBaseGetCheckpointRequest();
+    message.log = object.log ?? "";
     return message;
   },
 };
@@ -563,7 +581,7 @@ export const GetCheckpointResponse: MessageFns<GetCheckpointResponse> = {
 };
 
 function createBaseGetConsistencyProofRequest(): GetConsistencyProofRequest {
-  return { fromSize: 0, toSize: 0 };
+  return { fromSize: 0, toSize: 0, log: "" };
 }
 
 export const GetConsistencyProofRequest: MessageFns<GetConsistencyProofRequest> = {
@@ -573,6 +591,9 @@ export const GetConsistencyProofRequest: MessageFns<GetConsistencyProofRequest> 
     }
     if (message.toSize !== 0) {
       writer.uint32(16).int64(message.toSize);
+    }
+    if (message.log !== "") {
+      writer.uint32(26).string(message.log);
     }
     return writer;
   },
@@ -606,6 +627,14 @@ export const GetConsistencyProofRequest: MessageFns<GetConsistencyProofRequest> 
             message.toSize = longToNumber(reader.int64());
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.log = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -625,6 +654,7 @@ export const GetConsistencyProofRequest: MessageFns<GetConsistencyProofRequest> 
     const message = createBaseGetConsistencyProofRequest();
     message.fromSize = object.fromSize ?? 0;
     message.toSize = object.toSize ?? 0;
+    message.log = object.log ?? "";
     return message;
   },
 };
@@ -765,7 +795,7 @@ export const GetConsistencyProofResponse: MessageFns<GetConsistencyProofResponse
 };
 
 function createBaseListCheckpointsRequest(): ListCheckpointsRequest {
-  return { fromSize: 0, toSize: 0, pageSize: 0 };
+  return { fromSize: 0, toSize: 0, pageSize: 0, log: "" };
 }
 
 export const ListCheckpointsRequest: MessageFns<ListCheckpointsRequest> = {
@@ -778,6 +808,9 @@ export const ListCheckpointsRequest: MessageFns<ListCheckpointsRequest> = {
     }
     if (message.pageSize !== 0) {
       writer.uint32(24).int32(message.pageSize);
+    }
+    if (message.log !== "") {
+      writer.uint32(34).string(message.log);
     }
     return writer;
   },
@@ -819,6 +852,14 @@ export const ListCheckpointsRequest: MessageFns<ListCheckpointsRequest> = {
             message.pageSize = reader.int32();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.log = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -839,6 +880,7 @@ export const ListCheckpointsRequest: MessageFns<ListCheckpointsRequest> = {
     message.fromSize = object.fromSize ?? 0;
     message.toSize = object.toSize ?? 0;
     message.pageSize = object.pageSize ?? 0;
+    message.log = object.log ?? "";
     return message;
   },
 };
@@ -1002,11 +1044,14 @@ export const ListCheckpointsResponse: MessageFns<ListCheckpointsResponse> = {
 };
 
 function createBaseGetPublicKeyRequest(): GetPublicKeyRequest {
-  return {};
+  return { log: "" };
 }
 
 export const GetPublicKeyRequest: MessageFns<GetPublicKeyRequest> = {
-  encode(_: GetPublicKeyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+  encode(message: GetPublicKeyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.log !== "") {
+      writer.uint32(10).string(message.log);
+    }
     return writer;
   },
 
@@ -1023,6 +1068,14 @@ export const GetPublicKeyRequest: MessageFns<GetPublicKeyRequest> = {
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.log = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1038,8 +1091,9 @@ export const GetPublicKeyRequest: MessageFns<GetPublicKeyRequest> = {
   create(base?: DeepPartial<GetPublicKeyRequest>): GetPublicKeyRequest {
     return GetPublicKeyRequest.fromPartial(base ?? {});
   },
-  fromPartial(_: DeepPartial<GetPublicKeyRequest>): GetPublicKeyRequest {
+  fromPartial(object: DeepPartial<GetPublicKeyRequest>): GetPublicKeyRequest {
     const message = createBaseGetPublicKeyRequest();
+    message.log = object.log ?? "";
     return message;
   },
 };
@@ -1461,6 +1515,7 @@ function createBaseVerifyCertificateResponse(): VerifyCertificateResponse {
     documentSha256Prefix: "",
     verificationMode: "",
     ledgerSeal: "",
+    log: "",
   };
 }
 
@@ -1489,6 +1544,9 @@ export const VerifyCertificateResponse: MessageFns<VerifyCertificateResponse> = 
     }
     if (message.ledgerSeal !== "") {
       writer.uint32(66).string(message.ledgerSeal);
+    }
+    if (message.log !== "") {
+      writer.uint32(74).string(message.log);
     }
     return writer;
   },
@@ -1570,6 +1628,14 @@ export const VerifyCertificateResponse: MessageFns<VerifyCertificateResponse> = 
             message.ledgerSeal = reader.string();
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.log = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1595,6 +1661,7 @@ export const VerifyCertificateResponse: MessageFns<VerifyCertificateResponse> = 
     message.documentSha256Prefix = object.documentSha256Prefix ?? "";
     message.verificationMode = object.verificationMode ?? "";
     message.ledgerSeal = object.ledgerSeal ?? "";
+    message.log = object.log ?? "";
     return message;
   },
 };
@@ -1733,7 +1800,12 @@ export const GetCertificateResponse: MessageFns<GetCertificateResponse> = {
   },
 };
 
-/** The ledger owns certificates and the append-only Merkle log that seals them. */
+/**
+ * The ledger owns certificates and the append-only Merkle logs that seal them: the live log, and the
+ * test log (its own key, tree and database) where test-mode certificates are sealed, never mixed.
+ * A reference belongs to one log; the reference RPCs find it in either and say which (`log`). The
+ * log RPCs take `log`: "test" for the test log (NOT_FOUND when none is configured), else the live one.
+ */
 export type LedgerServiceService = typeof LedgerServiceService;
 export const LedgerServiceService = {
   /** Public verification by reference and the document's SHA-256: its first 16 hex characters or all 64. */

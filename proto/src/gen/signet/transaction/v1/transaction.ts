@@ -43,6 +43,8 @@ export interface TransactionSummary {
   /** Empty while unverified. */
   verifiedAt: string;
   reference: string;
+  /** Made with a test-mode API key: free, never listed with live data, sealed in the test log. */
+  test: boolean;
 }
 
 export interface Signer {
@@ -52,6 +54,12 @@ export interface Signer {
   state: string;
   verificationMode: string;
   attemptsLeft: number;
+  /** signer | approver | viewer. */
+  role: string;
+  /** Routing order (1 first; equal orders sign in parallel). */
+  order: number;
+  /** Whether the signer also confirms with WebAuthn. */
+  webauthn: boolean;
 }
 
 export interface LogEntry {
@@ -89,6 +97,8 @@ export interface ListTransactionsRequest {
    * one of its dash-separated parts, case-insensitive, or part of a signer's name or email.
    */
   query: string;
+  /** Test mode: only test transactions; otherwise only live ones (the two are never mixed). */
+  test: boolean;
 }
 
 export interface ListTransactionsResponse {
@@ -99,11 +109,33 @@ export interface ListTransactionsResponse {
 export interface GetTransactionRequest {
   ownerId: string;
   id: number;
+  /** Test mode: a live transaction is NOT_FOUND; otherwise a test one is. */
+  test: boolean;
 }
 
 export interface TransactionActionRequest {
   ownerId: string;
   id: number;
+  /** Test mode: a live transaction is NOT_FOUND; otherwise a test one is. */
+  test: boolean;
+}
+
+export interface CompleteTestTransactionRequest {
+  ownerId: string;
+  id: number;
+  /** "verified" or "failed". */
+  outcome: string;
+}
+
+export interface DeclineSigningRequest {
+  token: string;
+  reason: string;
+}
+
+export interface DeclineSigningResponse {
+  /** "declined". */
+  transactionStatus: string;
+  declinedAt: string;
 }
 
 export interface ResolveSigningTokenRequest {
@@ -127,6 +159,10 @@ export interface SigningContext {
   attemptsLeft: number;
   /** Days the biometric data is kept after the transaction ends (shown in the consent text). */
   retentionDays: number;
+  /** signer | approver. */
+  signerRole: string;
+  /** The sender asked this signer to confirm with WebAuthn too. */
+  webauthnRequired: boolean;
 }
 
 export interface CreateTransactionBegin {
@@ -135,6 +171,13 @@ export interface CreateTransactionBegin {
   orgName: string;
   /** Optional Idempotency-Key header of the request. */
   idempotencyKey: string;
+  /** A test-mode API key's transaction: no quota or credit is used; marked test everywhere. */
+  test: boolean;
+  /**
+   * The creating user's email: where the sender notifications (signer finished, failed, declined;
+   * transaction expired) go. Empty: none are sent.
+   */
+  senderEmail: string;
 }
 
 export interface CreateTransactionFields {
@@ -145,6 +188,41 @@ export interface CreateTransactionFields {
   attestationType: string;
   /** The uploaded file name of the document. */
   documentName: string;
+  /**
+   * The parties as a list (issue 18). When given, signer_name, signer_email, signer_emails and the
+   * `reference` chunks must be absent; each face-match signer's photo arrives as `signer_reference`
+   * chunks with their index in this list.
+   */
+  signers: SignerSpec[];
+  /**
+   * When the signing links stop working (RFC 3339, future, at most the operator's maximum ahead);
+   * empty: the default. Reminder schedule (seconds; 0 = the default; reminder_max -1 = none).
+   */
+  expiresAt: string;
+  reminderFirstAfterSeconds: number;
+  reminderEverySeconds: number;
+  reminderMax: number;
+}
+
+/** One party of a transaction as the sender lists it. */
+export interface SignerSpec {
+  name: string;
+  email: string;
+  /** signer | approver | viewer (a viewer receives the result only and has no ceremony). Empty: signer. */
+  role: string;
+  /** 1 or more: every signer of an order is invited at once, the next order once all of them passed. */
+  order: number;
+  /** face_match (needs a reference photo) | liveness_only (chosen explicitly). Empty: face_match. */
+  verification: string;
+  /** The signer also confirms with a passkey or security key (WebAuthn). */
+  webauthn: boolean;
+}
+
+/** A chunk of one signer's reference photo (each photo's chunks contiguous). */
+export interface SignerReferenceChunk {
+  /** The signer's index in CreateTransactionFields.signers. */
+  signer: number;
+  data: Buffer;
 }
 
 export interface CreateTransactionChunk {
@@ -153,6 +231,7 @@ export interface CreateTransactionChunk {
     | { $case: "document"; value: Buffer }
     | { $case: "reference"; value: Buffer }
     | { $case: "fields"; value: CreateTransactionFields }
+    | { $case: "signerReference"; value: SignerReferenceChunk }
     | undefined;
 }
 
@@ -168,6 +247,8 @@ export interface CreateTransactionResult {
 
 export interface ExportTransactionsRequest {
   ownerId: string;
+  /** Test mode: only test transactions; otherwise only live ones. */
+  test: boolean;
 }
 
 export interface DocumentChunk {
@@ -242,6 +323,7 @@ function createBaseTransactionSummary(): TransactionSummary {
     createdAt: "",
     verifiedAt: "",
     reference: "",
+    test: false,
   };
 }
 
@@ -273,6 +355,9 @@ export const TransactionSummary: MessageFns<TransactionSummary> = {
     }
     if (message.reference !== "") {
       writer.uint32(74).string(message.reference);
+    }
+    if (message.test !== false) {
+      writer.uint32(80).bool(message.test);
     }
     return writer;
   },
@@ -362,6 +447,14 @@ export const TransactionSummary: MessageFns<TransactionSummary> = {
             message.reference = reader.string();
             continue;
           }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.test = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -388,12 +481,23 @@ export const TransactionSummary: MessageFns<TransactionSummary> = {
     message.createdAt = object.createdAt ?? "";
     message.verifiedAt = object.verifiedAt ?? "";
     message.reference = object.reference ?? "";
+    message.test = object.test ?? false;
     return message;
   },
 };
 
 function createBaseSigner(): Signer {
-  return { index: 0, name: "", email: "", state: "", verificationMode: "", attemptsLeft: 0 };
+  return {
+    index: 0,
+    name: "",
+    email: "",
+    state: "",
+    verificationMode: "",
+    attemptsLeft: 0,
+    role: "",
+    order: 0,
+    webauthn: false,
+  };
 }
 
 export const Signer: MessageFns<Signer> = {
@@ -415,6 +519,15 @@ export const Signer: MessageFns<Signer> = {
     }
     if (message.attemptsLeft !== 0) {
       writer.uint32(48).int32(message.attemptsLeft);
+    }
+    if (message.role !== "") {
+      writer.uint32(58).string(message.role);
+    }
+    if (message.order !== 0) {
+      writer.uint32(64).int32(message.order);
+    }
+    if (message.webauthn !== false) {
+      writer.uint32(72).bool(message.webauthn);
     }
     return writer;
   },
@@ -480,6 +593,30 @@ export const Signer: MessageFns<Signer> = {
             message.attemptsLeft = reader.int32();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.role = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.order = reader.int32();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.webauthn = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -503,6 +640,9 @@ export const Signer: MessageFns<Signer> = {
     message.state = object.state ?? "";
     message.verificationMode = object.verificationMode ?? "";
     message.attemptsLeft = object.attemptsLeft ?? 0;
+    message.role = object.role ?? "";
+    message.order = object.order ?? 0;
+    message.webauthn = object.webauthn ?? false;
     return message;
   },
 };
@@ -762,7 +902,7 @@ export const TransactionDetail: MessageFns<TransactionDetail> = {
 };
 
 function createBaseListTransactionsRequest(): ListTransactionsRequest {
-  return { ownerId: "", limit: 0, cursor: "", status: "", query: "" };
+  return { ownerId: "", limit: 0, cursor: "", status: "", query: "", test: false };
 }
 
 export const ListTransactionsRequest: MessageFns<ListTransactionsRequest> = {
@@ -781,6 +921,9 @@ export const ListTransactionsRequest: MessageFns<ListTransactionsRequest> = {
     }
     if (message.query !== "") {
       writer.uint32(42).string(message.query);
+    }
+    if (message.test !== false) {
+      writer.uint32(48).bool(message.test);
     }
     return writer;
   },
@@ -838,6 +981,14 @@ export const ListTransactionsRequest: MessageFns<ListTransactionsRequest> = {
             message.query = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.test = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -860,6 +1011,7 @@ export const ListTransactionsRequest: MessageFns<ListTransactionsRequest> = {
     message.cursor = object.cursor ?? "";
     message.status = object.status ?? "";
     message.query = object.query ?? "";
+    message.test = object.test ?? false;
     return message;
   },
 };
@@ -932,7 +1084,7 @@ export const ListTransactionsResponse: MessageFns<ListTransactionsResponse> = {
 };
 
 function createBaseGetTransactionRequest(): GetTransactionRequest {
-  return { ownerId: "", id: 0 };
+  return { ownerId: "", id: 0, test: false };
 }
 
 export const GetTransactionRequest: MessageFns<GetTransactionRequest> = {
@@ -942,6 +1094,9 @@ export const GetTransactionRequest: MessageFns<GetTransactionRequest> = {
     }
     if (message.id !== 0) {
       writer.uint32(16).int64(message.id);
+    }
+    if (message.test !== false) {
+      writer.uint32(24).bool(message.test);
     }
     return writer;
   },
@@ -975,6 +1130,14 @@ export const GetTransactionRequest: MessageFns<GetTransactionRequest> = {
             message.id = longToNumber(reader.int64());
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.test = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -994,12 +1157,13 @@ export const GetTransactionRequest: MessageFns<GetTransactionRequest> = {
     const message = createBaseGetTransactionRequest();
     message.ownerId = object.ownerId ?? "";
     message.id = object.id ?? 0;
+    message.test = object.test ?? false;
     return message;
   },
 };
 
 function createBaseTransactionActionRequest(): TransactionActionRequest {
-  return { ownerId: "", id: 0 };
+  return { ownerId: "", id: 0, test: false };
 }
 
 export const TransactionActionRequest: MessageFns<TransactionActionRequest> = {
@@ -1009,6 +1173,9 @@ export const TransactionActionRequest: MessageFns<TransactionActionRequest> = {
     }
     if (message.id !== 0) {
       writer.uint32(16).int64(message.id);
+    }
+    if (message.test !== false) {
+      writer.uint32(24).bool(message.test);
     }
     return writer;
   },
@@ -1042,6 +1209,14 @@ export const TransactionActionRequest: MessageFns<TransactionActionRequest> = {
             message.id = longToNumber(reader.int64());
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.test = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1061,6 +1236,220 @@ export const TransactionActionRequest: MessageFns<TransactionActionRequest> = {
     const message = createBaseTransactionActionRequest();
     message.ownerId = object.ownerId ?? "";
     message.id = object.id ?? 0;
+    message.test = object.test ?? false;
+    return message;
+  },
+};
+
+function createBaseCompleteTestTransactionRequest(): CompleteTestTransactionRequest {
+  return { ownerId: "", id: 0, outcome: "" };
+}
+
+export const CompleteTestTransactionRequest: MessageFns<CompleteTestTransactionRequest> = {
+  encode(message: CompleteTestTransactionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ownerId !== "") {
+      writer.uint32(10).string(message.ownerId);
+    }
+    if (message.id !== 0) {
+      writer.uint32(16).int64(message.id);
+    }
+    if (message.outcome !== "") {
+      writer.uint32(26).string(message.outcome);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CompleteTestTransactionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCompleteTestTransactionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.ownerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.outcome = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<CompleteTestTransactionRequest>): CompleteTestTransactionRequest {
+    return CompleteTestTransactionRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CompleteTestTransactionRequest>): CompleteTestTransactionRequest {
+    const message = createBaseCompleteTestTransactionRequest();
+    message.ownerId = object.ownerId ?? "";
+    message.id = object.id ?? 0;
+    message.outcome = object.outcome ?? "";
+    return message;
+  },
+};
+
+function createBaseDeclineSigningRequest(): DeclineSigningRequest {
+  return { token: "", reason: "" };
+}
+
+export const DeclineSigningRequest: MessageFns<DeclineSigningRequest> = {
+  encode(message: DeclineSigningRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== "") {
+      writer.uint32(10).string(message.token);
+    }
+    if (message.reason !== "") {
+      writer.uint32(18).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeclineSigningRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeclineSigningRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<DeclineSigningRequest>): DeclineSigningRequest {
+    return DeclineSigningRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<DeclineSigningRequest>): DeclineSigningRequest {
+    const message = createBaseDeclineSigningRequest();
+    message.token = object.token ?? "";
+    message.reason = object.reason ?? "";
+    return message;
+  },
+};
+
+function createBaseDeclineSigningResponse(): DeclineSigningResponse {
+  return { transactionStatus: "", declinedAt: "" };
+}
+
+export const DeclineSigningResponse: MessageFns<DeclineSigningResponse> = {
+  encode(message: DeclineSigningResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.transactionStatus !== "") {
+      writer.uint32(10).string(message.transactionStatus);
+    }
+    if (message.declinedAt !== "") {
+      writer.uint32(18).string(message.declinedAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeclineSigningResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeclineSigningResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.transactionStatus = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.declinedAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<DeclineSigningResponse>): DeclineSigningResponse {
+    return DeclineSigningResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<DeclineSigningResponse>): DeclineSigningResponse {
+    const message = createBaseDeclineSigningResponse();
+    message.transactionStatus = object.transactionStatus ?? "";
+    message.declinedAt = object.declinedAt ?? "";
     return message;
   },
 };
@@ -1137,6 +1526,8 @@ function createBaseSigningContext(): SigningContext {
     verificationMode: "",
     attemptsLeft: 0,
     retentionDays: 0,
+    signerRole: "",
+    webauthnRequired: false,
   };
 }
 
@@ -1186,6 +1577,12 @@ export const SigningContext: MessageFns<SigningContext> = {
     }
     if (message.retentionDays !== 0) {
       writer.uint32(120).int32(message.retentionDays);
+    }
+    if (message.signerRole !== "") {
+      writer.uint32(130).string(message.signerRole);
+    }
+    if (message.webauthnRequired !== false) {
+      writer.uint32(136).bool(message.webauthnRequired);
     }
     return writer;
   },
@@ -1323,6 +1720,22 @@ export const SigningContext: MessageFns<SigningContext> = {
             message.retentionDays = reader.int32();
             continue;
           }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.signerRole = reader.string();
+            continue;
+          }
+          case 17: {
+            if (tag !== 136) {
+              break;
+            }
+
+            message.webauthnRequired = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1355,12 +1768,14 @@ export const SigningContext: MessageFns<SigningContext> = {
     message.verificationMode = object.verificationMode ?? "";
     message.attemptsLeft = object.attemptsLeft ?? 0;
     message.retentionDays = object.retentionDays ?? 0;
+    message.signerRole = object.signerRole ?? "";
+    message.webauthnRequired = object.webauthnRequired ?? false;
     return message;
   },
 };
 
 function createBaseCreateTransactionBegin(): CreateTransactionBegin {
-  return { ownerId: "", orgName: "", idempotencyKey: "" };
+  return { ownerId: "", orgName: "", idempotencyKey: "", test: false, senderEmail: "" };
 }
 
 export const CreateTransactionBegin: MessageFns<CreateTransactionBegin> = {
@@ -1373,6 +1788,12 @@ export const CreateTransactionBegin: MessageFns<CreateTransactionBegin> = {
     }
     if (message.idempotencyKey !== "") {
       writer.uint32(26).string(message.idempotencyKey);
+    }
+    if (message.test !== false) {
+      writer.uint32(32).bool(message.test);
+    }
+    if (message.senderEmail !== "") {
+      writer.uint32(162).string(message.senderEmail);
     }
     return writer;
   },
@@ -1414,6 +1835,22 @@ export const CreateTransactionBegin: MessageFns<CreateTransactionBegin> = {
             message.idempotencyKey = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.test = reader.bool();
+            continue;
+          }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.senderEmail = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1434,12 +1871,25 @@ export const CreateTransactionBegin: MessageFns<CreateTransactionBegin> = {
     message.ownerId = object.ownerId ?? "";
     message.orgName = object.orgName ?? "";
     message.idempotencyKey = object.idempotencyKey ?? "";
+    message.test = object.test ?? false;
+    message.senderEmail = object.senderEmail ?? "";
     return message;
   },
 };
 
 function createBaseCreateTransactionFields(): CreateTransactionFields {
-  return { signerName: "", signerEmail: "", signerEmails: [], attestationType: "", documentName: "" };
+  return {
+    signerName: "",
+    signerEmail: "",
+    signerEmails: [],
+    attestationType: "",
+    documentName: "",
+    signers: [],
+    expiresAt: "",
+    reminderFirstAfterSeconds: 0,
+    reminderEverySeconds: 0,
+    reminderMax: 0,
+  };
 }
 
 export const CreateTransactionFields: MessageFns<CreateTransactionFields> = {
@@ -1458,6 +1908,21 @@ export const CreateTransactionFields: MessageFns<CreateTransactionFields> = {
     }
     if (message.documentName !== "") {
       writer.uint32(42).string(message.documentName);
+    }
+    for (const v of message.signers) {
+      SignerSpec.encode(v!, writer.uint32(50).fork()).join();
+    }
+    if (message.expiresAt !== "") {
+      writer.uint32(162).string(message.expiresAt);
+    }
+    if (message.reminderFirstAfterSeconds !== 0) {
+      writer.uint32(168).int32(message.reminderFirstAfterSeconds);
+    }
+    if (message.reminderEverySeconds !== 0) {
+      writer.uint32(176).int32(message.reminderEverySeconds);
+    }
+    if (message.reminderMax !== 0) {
+      writer.uint32(184).int32(message.reminderMax);
     }
     return writer;
   },
@@ -1515,6 +1980,46 @@ export const CreateTransactionFields: MessageFns<CreateTransactionFields> = {
             message.documentName = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.signers.push(SignerSpec.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.expiresAt = reader.string();
+            continue;
+          }
+          case 21: {
+            if (tag !== 168) {
+              break;
+            }
+
+            message.reminderFirstAfterSeconds = reader.int32();
+            continue;
+          }
+          case 22: {
+            if (tag !== 176) {
+              break;
+            }
+
+            message.reminderEverySeconds = reader.int32();
+            continue;
+          }
+          case 23: {
+            if (tag !== 184) {
+              break;
+            }
+
+            message.reminderMax = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1537,6 +2042,193 @@ export const CreateTransactionFields: MessageFns<CreateTransactionFields> = {
     message.signerEmails = object.signerEmails?.map((e) => e) || [];
     message.attestationType = object.attestationType ?? "";
     message.documentName = object.documentName ?? "";
+    message.signers = object.signers?.map((e) => SignerSpec.fromPartial(e)) || [];
+    message.expiresAt = object.expiresAt ?? "";
+    message.reminderFirstAfterSeconds = object.reminderFirstAfterSeconds ?? 0;
+    message.reminderEverySeconds = object.reminderEverySeconds ?? 0;
+    message.reminderMax = object.reminderMax ?? 0;
+    return message;
+  },
+};
+
+function createBaseSignerSpec(): SignerSpec {
+  return { name: "", email: "", role: "", order: 0, verification: "", webauthn: false };
+}
+
+export const SignerSpec: MessageFns<SignerSpec> = {
+  encode(message: SignerSpec, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.email !== "") {
+      writer.uint32(18).string(message.email);
+    }
+    if (message.role !== "") {
+      writer.uint32(26).string(message.role);
+    }
+    if (message.order !== 0) {
+      writer.uint32(32).int32(message.order);
+    }
+    if (message.verification !== "") {
+      writer.uint32(42).string(message.verification);
+    }
+    if (message.webauthn !== false) {
+      writer.uint32(48).bool(message.webauthn);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SignerSpec {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSignerSpec();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.role = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.order = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.verification = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.webauthn = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<SignerSpec>): SignerSpec {
+    return SignerSpec.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SignerSpec>): SignerSpec {
+    const message = createBaseSignerSpec();
+    message.name = object.name ?? "";
+    message.email = object.email ?? "";
+    message.role = object.role ?? "";
+    message.order = object.order ?? 0;
+    message.verification = object.verification ?? "";
+    message.webauthn = object.webauthn ?? false;
+    return message;
+  },
+};
+
+function createBaseSignerReferenceChunk(): SignerReferenceChunk {
+  return { signer: 0, data: Buffer.alloc(0) };
+}
+
+export const SignerReferenceChunk: MessageFns<SignerReferenceChunk> = {
+  encode(message: SignerReferenceChunk, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.signer !== 0) {
+      writer.uint32(8).int32(message.signer);
+    }
+    if (message.data.length !== 0) {
+      writer.uint32(18).bytes(message.data);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SignerReferenceChunk {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSignerReferenceChunk();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.signer = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.data = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<SignerReferenceChunk>): SignerReferenceChunk {
+    return SignerReferenceChunk.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SignerReferenceChunk>): SignerReferenceChunk {
+    const message = createBaseSignerReferenceChunk();
+    message.signer = object.signer ?? 0;
+    message.data = object.data ?? Buffer.alloc(0);
     return message;
   },
 };
@@ -1559,6 +2251,9 @@ export const CreateTransactionChunk: MessageFns<CreateTransactionChunk> = {
         break;
       case "fields":
         CreateTransactionFields.encode(message.part.value, writer.uint32(34).fork()).join();
+        break;
+      case "signerReference":
+        SignerReferenceChunk.encode(message.part.value, writer.uint32(42).fork()).join();
         break;
     }
     return writer;
@@ -1609,6 +2304,14 @@ export const CreateTransactionChunk: MessageFns<CreateTransactionChunk> = {
             message.part = { $case: "fields", value: CreateTransactionFields.decode(reader, reader.uint32()) };
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.part = { $case: "signerReference", value: SignerReferenceChunk.decode(reader, reader.uint32()) };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1648,6 +2351,12 @@ export const CreateTransactionChunk: MessageFns<CreateTransactionChunk> = {
       case "fields": {
         if (object.part?.value !== undefined && object.part?.value !== null) {
           message.part = { $case: "fields", value: CreateTransactionFields.fromPartial(object.part.value) };
+        }
+        break;
+      }
+      case "signerReference": {
+        if (object.part?.value !== undefined && object.part?.value !== null) {
+          message.part = { $case: "signerReference", value: SignerReferenceChunk.fromPartial(object.part.value) };
         }
         break;
       }
@@ -1772,13 +2481,16 @@ export const CreateTransactionResult: MessageFns<CreateTransactionResult> = {
 };
 
 function createBaseExportTransactionsRequest(): ExportTransactionsRequest {
-  return { ownerId: "" };
+  return { ownerId: "", test: false };
 }
 
 export const ExportTransactionsRequest: MessageFns<ExportTransactionsRequest> = {
   encode(message: ExportTransactionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.ownerId !== "") {
       writer.uint32(10).string(message.ownerId);
+    }
+    if (message.test !== false) {
+      writer.uint32(16).bool(message.test);
     }
     return writer;
   },
@@ -1804,6 +2516,14 @@ export const ExportTransactionsRequest: MessageFns<ExportTransactionsRequest> = 
             message.ownerId = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.test = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1822,6 +2542,7 @@ export const ExportTransactionsRequest: MessageFns<ExportTransactionsRequest> = 
   fromPartial(object: DeepPartial<ExportTransactionsRequest>): ExportTransactionsRequest {
     const message = createBaseExportTransactionsRequest();
     message.ownerId = object.ownerId ?? "";
+    message.test = object.test ?? false;
     return message;
   },
 };
@@ -2019,6 +2740,37 @@ export const TransactionServiceService = {
       Buffer.from(EraseBiometricsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): EraseBiometricsResponse => EraseBiometricsResponse.decode(value),
   },
+  /**
+   * Test mode only: drives a pending test transaction to an outcome without a ceremony (verified:
+   * every signer passes and the test log seals its certificate; failed: it fails). NOT_FOUND for a
+   * live transaction, another owner's, or a request that is not test; FAILED_PRECONDITION once ended.
+   */
+  completeTestTransaction: {
+    path: "/signet.transaction.v1.TransactionService/CompleteTestTransaction" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CompleteTestTransactionRequest): Buffer =>
+      Buffer.from(CompleteTestTransactionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CompleteTestTransactionRequest => CompleteTestTransactionRequest.decode(value),
+    responseSerialize: (value: TransactionSummary): Buffer => Buffer.from(TransactionSummary.encode(value).finish()),
+    responseDeserialize: (value: Buffer): TransactionSummary => TransactionSummary.decode(value),
+  },
+  /**
+   * The signer behind a signing link declines, with an optional reason (at most 500 characters, else
+   * INVALID_ARGUMENT): terminal for the transaction (`declined`). NOT_FOUND when the link no longer
+   * works; FAILED_PRECONDITION (SIGNER_FINISHED) when this signer has already finished.
+   */
+  declineSigning: {
+    path: "/signet.transaction.v1.TransactionService/DeclineSigning" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeclineSigningRequest): Buffer =>
+      Buffer.from(DeclineSigningRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeclineSigningRequest => DeclineSigningRequest.decode(value),
+    responseSerialize: (value: DeclineSigningResponse): Buffer =>
+      Buffer.from(DeclineSigningResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeclineSigningResponse => DeclineSigningResponse.decode(value),
+  },
 } as const;
 
 export interface TransactionServiceServer extends UntypedServiceImplementation {
@@ -2049,6 +2801,18 @@ export interface TransactionServiceServer extends UntypedServiceImplementation {
    * nothing.
    */
   eraseBiometrics: handleUnaryCall<TransactionActionRequest, EraseBiometricsResponse>;
+  /**
+   * Test mode only: drives a pending test transaction to an outcome without a ceremony (verified:
+   * every signer passes and the test log seals its certificate; failed: it fails). NOT_FOUND for a
+   * live transaction, another owner's, or a request that is not test; FAILED_PRECONDITION once ended.
+   */
+  completeTestTransaction: handleUnaryCall<CompleteTestTransactionRequest, TransactionSummary>;
+  /**
+   * The signer behind a signing link declines, with an optional reason (at most 500 characters, else
+   * INVALID_ARGUMENT): terminal for the transaction (`declined`). NOT_FOUND when the link no longer
+   * works; FAILED_PRECONDITION (SIGNER_FINISHED) when this signer has already finished.
+   */
+  declineSigning: handleUnaryCall<DeclineSigningRequest, DeclineSigningResponse>;
 }
 
 export interface TransactionServiceClient extends Client {
@@ -2193,6 +2957,46 @@ export interface TransactionServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: EraseBiometricsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Test mode only: drives a pending test transaction to an outcome without a ceremony (verified:
+   * every signer passes and the test log seals its certificate; failed: it fails). NOT_FOUND for a
+   * live transaction, another owner's, or a request that is not test; FAILED_PRECONDITION once ended.
+   */
+  completeTestTransaction(
+    request: CompleteTestTransactionRequest,
+    callback: (error: ServiceError | null, response: TransactionSummary) => void,
+  ): ClientUnaryCall;
+  completeTestTransaction(
+    request: CompleteTestTransactionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: TransactionSummary) => void,
+  ): ClientUnaryCall;
+  completeTestTransaction(
+    request: CompleteTestTransactionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: TransactionSummary) => void,
+  ): ClientUnaryCall;
+  /**
+   * The signer behind a signing link declines, with an optional reason (at most 500 characters, else
+   * INVALID_ARGUMENT): terminal for the transaction (`declined`). NOT_FOUND when the link no longer
+   * works; FAILED_PRECONDITION (SIGNER_FINISHED) when this signer has already finished.
+   */
+  declineSigning(
+    request: DeclineSigningRequest,
+    callback: (error: ServiceError | null, response: DeclineSigningResponse) => void,
+  ): ClientUnaryCall;
+  declineSigning(
+    request: DeclineSigningRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeclineSigningResponse) => void,
+  ): ClientUnaryCall;
+  declineSigning(
+    request: DeclineSigningRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeclineSigningResponse) => void,
   ): ClientUnaryCall;
 }
 

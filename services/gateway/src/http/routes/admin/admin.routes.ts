@@ -8,7 +8,14 @@ import { HttpError, badRequest } from '../../errors.js';
 import { parseBody } from '../../parse-body.js';
 import { defineRoute, errorResponses, HEADERS, mountRoutes } from '../../route.js';
 
-const createKey = z.object({ name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters') });
+const keyMode = z.enum(['live', 'test']).meta({
+  description:
+    'live (default): real, billed transactions; test: free, marked test, never listed with live data (prefix sgn_test_)',
+});
+const createKey = z.object({
+  name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
+  mode: keyMode.optional(),
+});
 
 /** Session length bounds in hours (identity checks them again): 1 hour to 30 days. */
 export const SESSION_TTL_HOURS = { min: 1, max: 720 } as const;
@@ -57,7 +64,8 @@ const apiKeySchema = z
   .object({
     id: z.string(),
     name: z.string(),
-    prefix: z.string().meta({ description: 'The first 12 characters of the key' }),
+    prefix: z.string().meta({ description: 'The visible start of the key: 12 characters, 17 for a test key (sgn_test_…)' }),
+    mode: keyMode,
     created_at: time,
     last_used_at: time.nullable().meta({ description: 'Updated at most once a minute' }),
   })
@@ -71,6 +79,7 @@ const keyOut = (k: identityV1.ApiKey): z.input<typeof apiKeySchema> => ({
   id: k.id,
   name: k.name,
   prefix: k.prefix,
+  mode: k.mode === 'test' ? 'test' : 'live',
   created_at: k.createdAt,
   last_used_at: k.lastUsedAt || null,
 });
@@ -113,7 +122,7 @@ export function adminRoutes(ctx: GatewayContext): RouteModule {
     body: createKey,
     responses: { 201: { description: 'Created', body: createdKeySchema, headers: noStore }, ...mutationErrors },
     async handle({ body: b }, _req, res) {
-      const out = await ctx.identity.createApiKey({ userId: callerOf(res).userId, name: b.name });
+      const out = await ctx.identity.createApiKey({ userId: callerOf(res).userId, name: b.name, mode: b.mode ?? 'live' });
       return { status: 201 as const, body: { ...keyOut(out.key!), key: out.secret } };
     },
   });

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { requireCaller, callerOf } from '../../auth.js';
+import { requireCaller, callerOf, isTestMode } from '../../auth.js';
 import type { GatewayContext, RouteModule } from '../../context.js';
 import { HttpError } from '../../errors.js';
 import { defineRoute, errorResponses, mountRoutes } from '../../route.js';
@@ -31,7 +31,11 @@ export function certificateRoutes(ctx: GatewayContext): RouteModule {
       ...errorResponses(401, 404, 409),
     },
     async handle({ params }, _req, res) {
-      const d = await ctx.transaction.getTransaction({ ownerId: callerOf(res).userId, id: Number(params.id) });
+      const d = await ctx.transaction.getTransaction({
+        ownerId: callerOf(res).userId,
+        id: Number(params.id),
+        test: isTestMode(res),
+      });
       if (d.summary?.status !== 'ledger_issued')
         throw new HttpError(409, 'the certificate is issued once every signer has passed verification');
       const pdf = await ctx.ledger.renderCertificatePdf({

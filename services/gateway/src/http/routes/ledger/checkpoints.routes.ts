@@ -21,6 +21,7 @@ const historyQuery = z
       .transform(Number)
       .refine((n) => n >= 1 && n <= PAGE_MAX, `limit must be a number from 1 to ${PAGE_MAX}`)
       .optional(),
+    log: z.enum(['live', 'test']).optional(),
   })
   .refine((q) => q.from === undefined || q.from >= 1, { message: 'from must be at least 1', path: ['from'] })
   .refine((q) => q.to === undefined || q.to >= (q.from ?? 1), { message: 'to must not be smaller than from', path: ['to'] });
@@ -37,13 +38,19 @@ export function ledgerCheckpointRoutes(ctx: GatewayContext): RouteModule {
     const r = historyQuery.safeParse(req.query);
     if (!r.success) throw badRequest(r.error.issues[0]?.message ?? 'invalid query');
     const q = r.data;
-    const page = await ctx.ledger.listCheckpoints({ fromSize: q.from ?? 1, toSize: q.to ?? 0, pageSize: q.limit ?? PAGE_MAX });
+    const page = await ctx.ledger.listCheckpoints({
+      fromSize: q.from ?? 1,
+      toSize: q.to ?? 0,
+      pageSize: q.limit ?? PAGE_MAX,
+      log: q.log ?? 'live',
+    });
     const next = page.nextFromSize || null;
     // A closed range never changes (checkpoints are immutable, cosignatures only added); the open end does.
     res.setHeader('Cache-Control', q.to !== undefined && next === null ? 'public, max-age=60' : 'no-cache');
     if (next !== null) {
       const nextUrl = new URLSearchParams({ from: String(next), ...(q.to !== undefined ? { to: String(q.to) } : {}) });
       if (q.limit) nextUrl.set('limit', String(q.limit));
+      if (q.log) nextUrl.set('log', q.log);
       res.setHeader('Link', `</api/ledger/checkpoints?${nextUrl}>; rel="next"`);
     }
     res.json({
@@ -82,6 +89,13 @@ export function ledgerCheckpointRoutes(ctx: GatewayContext): RouteModule {
               schema: { type: 'integer', minimum: 1, maximum: PAGE_MAX },
               description: `default ${PAGE_MAX}`,
             },
+            {
+              name: 'log',
+              in: 'query',
+              required: false,
+              schema: { type: 'string', enum: ['live', 'test'] },
+              description: 'test: the test log (test-mode certificates); default live',
+            },
           ],
           responses: {
             '200': {
@@ -115,6 +129,7 @@ export function ledgerCheckpointRoutes(ctx: GatewayContext): RouteModule {
               },
             },
             '400': { $ref: '#/components/responses/BadRequest' },
+            '404': { $ref: '#/components/responses/NotFound' },
           },
         },
       },

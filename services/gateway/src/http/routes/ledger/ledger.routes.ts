@@ -27,8 +27,14 @@ const size = (name: string) =>
     .regex(/^\d{1,15}$/, `${name} must be a tree size (a non-negative integer)`)
     .transform(Number);
 
+/** Test mode: which log — the live one (default) or the test log that seals test-mode certificates. */
+const logParam = z.enum(['live', 'test']).optional().meta({
+  description: 'test: the test log (test-mode certificates, its own key); default live',
+});
+const logQuery = z.object({ log: logParam });
+
 const consistencyQuery = z
-  .object({ from: size('from'), to: size('to').optional().meta({ description: 'Default: the current size' }) })
+  .object({ from: size('from'), to: size('to').optional().meta({ description: 'Default: the current size' }), log: logParam })
   .refine((q) => q.from >= 1, { message: 'from must be at least 1', path: ['from'] })
   .refine((q) => q.to === undefined || q.to >= q.from, { message: 'to must not be smaller than from', path: ['to'] });
 
@@ -104,6 +110,7 @@ export function ledgerRoutes(ctx: GatewayContext): RouteModule {
     path: '/api/ledger/checkpoint',
     operationId: 'getCheckpoint',
     summary: 'The latest signed checkpoint of the certificate log (JSON, or the bare note with Accept: text/plain)',
+    query: logQuery,
     responses: {
       200: {
         description: 'The checkpoint',
@@ -111,10 +118,10 @@ export function ledgerRoutes(ctx: GatewayContext): RouteModule {
         content: { 'text/plain': z.string() },
         headers: cacheControl('no-cache'),
       },
-      ...errorResponses(),
+      ...errorResponses(400, 404),
     },
-    async handle(_input, req, res) {
-      const cp = await ctx.ledger.getCheckpoint({});
+    async handle({ query: q }, req, res) {
+      const cp = await ctx.ledger.getCheckpoint({ log: q.log ?? 'live' });
       res.setHeader('Cache-Control', 'no-cache');
       if (req.accepts(['application/json', 'text/plain']) === 'text/plain')
         return void res.type('text/plain').send(cp.checkpoint);
@@ -138,10 +145,10 @@ export function ledgerRoutes(ctx: GatewayContext): RouteModule {
         body: consistencySchema,
         headers: cacheControl('no-cache without to; public, max-age=3600 with it'),
       },
-      ...errorResponses(400),
+      ...errorResponses(400, 404),
     },
     async handle({ query: q }, _req, res) {
-      const p = await ctx.ledger.getConsistencyProof({ fromSize: q.from, toSize: q.to ?? 0 });
+      const p = await ctx.ledger.getConsistencyProof({ fromSize: q.from, toSize: q.to ?? 0, log: q.log ?? 'live' });
       res.setHeader('Cache-Control', q.to === undefined ? 'no-cache' : 'public, max-age=3600');
       return {
         status: 200 as const,
@@ -164,12 +171,13 @@ export function ledgerRoutes(ctx: GatewayContext): RouteModule {
     path: '/api/ledger/public-key',
     operationId: 'getLedgerPublicKey',
     summary: 'The log’s Ed25519 public key, as a signed-note verifier key and PEM',
+    query: logQuery,
     responses: {
       200: { description: 'The key', body: publicKeySchema, headers: cacheControl('public, max-age=300') },
-      ...errorResponses(),
+      ...errorResponses(400, 404),
     },
-    async handle(_input, _req, res) {
-      const k = await ctx.ledger.getPublicKey({});
+    async handle({ query: q }, _req, res) {
+      const k = await ctx.ledger.getPublicKey({ log: q.log ?? 'live' });
       res.setHeader('Cache-Control', 'public, max-age=300');
       return {
         status: 200 as const,

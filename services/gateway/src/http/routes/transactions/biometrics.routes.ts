@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { callerOf, requireCaller } from '../../auth.js';
+import { callerOf, isTestMode, requireCaller } from '../../auth.js';
 import type { GatewayContext, RouteModule } from '../../context.js';
 import { HttpError } from '../../errors.js';
 
@@ -14,7 +14,7 @@ export function biometricsRoutes(ctx: GatewayContext): RouteModule {
   router.delete('/api/transactions/:id/biometrics', requireCaller(ctx), async (req, res) => {
     const raw = String(req.params.id ?? '');
     if (!/^\d{1,15}$/.test(raw) || Number(raw) < 1) throw new HttpError(404, 'no such transaction');
-    await ctx.transaction.eraseBiometrics({ ownerId: callerOf(res).userId, id: Number(raw) });
+    await ctx.transaction.eraseBiometrics({ ownerId: callerOf(res).userId, id: Number(raw), test: isTestMode(res) });
     res.status(204).end();
   });
   return {

@@ -2,7 +2,15 @@ import { transactionV1 } from '@signet/proto';
 import type { Caller, GatewayContext } from '../../context.js';
 import { badRequest } from '../../errors.js';
 import type { FileSink, UploadForm } from '../../upload/upload-bridge.js';
-import { fieldsSchema, firstIssue, TEXT_FIELDS } from './transactions.schemas.js';
+import {
+  fieldsSchema,
+  firstIssue,
+  MAX_PARTIES,
+  partiesSchema,
+  partyIssue,
+  SIGNER_PHOTO,
+  TEXT_FIELDS,
+} from './transactions.schemas.js';
 
 const MAX_DOCUMENT_BYTES = 200 * 1024 * 1024;
 const MAX_REFERENCE_BYTES = 10 * 1024 * 1024;
@@ -16,6 +24,8 @@ const FORWARD_CHUNK = 256 * 1024;
  * chunks busboy delivered (encoded straight into the message, one copy), anything else as itself.
  */
 type OutgoingChunk = transactionV1.CreateTransactionChunk | { bytes: 'document' | 'reference'; chunks: Buffer[]; length: number };
+/** A file part: the document, the one-signer form's reference, or signers[i]'s photo (signer_photo_<i>). */
+type FilePart = 'document' | 'reference' | { signer: number };
 
 /** Field tags of CreateTransactionChunk (transaction.proto): document = 2, reference = 3, both length-delimited. */
 const BYTES_TAG = { document: (2 << 3) | 2, reference: (3 << 3) | 2 } as const;
@@ -58,12 +68,19 @@ export function creationForm(
   let documentName = '';
   return {
     // busboy reports the limit on reaching it, so one byte more: exactly 200 MB is accepted.
-    limits: { fileSize: MAX_DOCUMENT_BYTES + 1, files: 2, fields: 8, fieldSize: 16 * 1024, parts: 10, headerPairs: 50 },
+    limits: {
+      fileSize: MAX_DOCUMENT_BYTES + 1,
+      files: 2 + MAX_PARTIES,
+      fields: 12,
+      fieldSize: 16 * 1024,
+      parts: 10 + MAX_PARTIES,
+      headerPairs: 50,
+    },
     details: {
       unparsable: 'the body must be multipart/form-data with a boundary',
       malformed: 'the multipart body is malformed',
       partsLimit: 'too many parts in the body',
-      filesLimit: 'only the document and reference files are accepted',
+      filesLimit: `only the document and reference photos (one each, at most ${MAX_PARTIES} photos) are accepted`,
       fieldsLimit: 'too many fields in the body',
     },
     field(name, value, info) {
@@ -74,11 +91,13 @@ export function creationForm(
       fields[name] = value;
     },
     file(name, info) {
-      if (name !== 'document' && name !== 'reference') throw badRequest(`${name}: is not a known file field`);
+      const photo = SIGNER_PHOTO.exec(name);
+      if (name !== 'document' && name !== 'reference' && !(photo && Number(photo[1]) < MAX_PARTIES))
+        throw badRequest(`${name}: is not a known file field (document, reference or signer_photo_0 … signer_photo_${MAX_PARTIES - 1})`);
       if (seen.has(name)) throw badRequest(`${name}: given more than once`);
       seen.add(name);
       if (name === 'document') documentName = info.filename ?? '';
-      return fileSink(name);
+      return fileSink(photo ? { signer: Number(photo[1]) } : (name as 'document' | 'reference'));
     },
     open: () =>
       ctx.transaction.clientStream(transactionV1.TransactionServiceService.createTransaction, {
@@ -86,24 +105,46 @@ export function creationForm(
         serialize: serializeChunk,
       }),
     begin: () => ({
-      part: { $case: 'begin', value: { ownerId: caller.userId, orgName: caller.orgName, idempotencyKey: key ?? '' } },
+      part: {
+        $case: 'begin',
+        value: {
+          ownerId: caller.userId,
+          orgName: caller.orgName,
+          idempotencyKey: key ?? '',
+          test: caller.mode === 'test',
+          senderEmail: caller.email,
+        },
+      },
     }),
     end() {
-      const parsed = fieldsSchema.safeParse(fields);
+      // The signers form (a JSON list of parties) or the spec's one-signer form; the other fields are common.
+      const listed = fields.signers !== undefined;
+      const parsed = (listed ? fieldsSchema.partial({ signer_name: true, signer_email: true }) : fieldsSchema).safeParse(
+        listed ? { ...fields, signer_name: undefined, signer_email: undefined } : fields,
+      );
       if (!parsed.success) throw badRequest(firstIssue(parsed.error));
-      if (!seen.has('document')) throw badRequest('document: is required');
-      if (!seen.has('reference')) throw badRequest('reference: is required');
       const f = parsed.data;
+      const parties = listed ? partiesOf(fields, seen) : undefined;
+      if (!seen.has('document')) throw badRequest('document: is required');
+      if (!listed && !seen.has('reference')) throw badRequest('reference: is required');
+      const photo = [...seen].find((n) => SIGNER_PHOTO.test(n));
+      if (!listed && photo) throw badRequest(`${photo}: is accepted only with signers`);
       return [
         {
           part: {
             $case: 'fields',
             value: {
-              signerName: f.signer_name,
-              signerEmail: f.signer_email,
+              signerName: f.signer_name ?? '',
+              signerEmail: f.signer_email ?? '',
               signerEmails: f.signer_emails,
               attestationType: f.attestation_type,
               documentName,
+              signers: parties ?? [],
+              expiresAt: f.expires_at ?? '',
+              reminderFirstAfterSeconds: f.reminder_first_after_seconds ?? 0,
+              reminderEverySeconds: f.reminder_every_seconds ?? 0,
+              // 0 asks for no reminders; the service reads -1 as none and 0 as its default.
+              reminderMax: f.reminder_max === undefined ? 0 : f.reminder_max === 0 ? -1 : f.reminder_max,
             },
           },
         },
@@ -112,8 +153,30 @@ export function creationForm(
   };
 }
 
+/**
+ * The `signers` form: the parties' shape is checked here (the first issue names the signer by index);
+ * their values (emails, orders, which signer needs a photo) by the transaction service, which names
+ * the signer too. The one-signer fields and `reference` do not mix with it.
+ */
+function partiesOf(fields: Record<string, string>, seen: Set<string>): transactionV1.SignerSpec[] {
+  for (const f of ['signer_name', 'signer_email', 'signer_emails'])
+    if (fields[f] !== undefined) throw badRequest(`${f}: give either signers or signer_name/signer_email/signer_emails, not both`);
+  if (seen.has('reference')) throw badRequest('reference: with signers, each photo is the part signer_photo_<index>');
+  const parties = partiesSchema.safeParse(fields.signers);
+  if (!parties.success) throw badRequest(partyIssue(parties.error));
+  return parties.data.map((p) => ({
+    name: p.name,
+    email: p.email,
+    role: p.role ?? 'signer',
+    order: p.order ?? 1,
+    verification: p.verification ?? '',
+    webauthn: p.webauthn ?? false,
+  }));
+}
+
 /** A file's bytes: checked by their first bytes (PDF; JPEG or PNG), gathered into messages of about FORWARD_CHUNK. */
-function fileSink(name: 'document' | 'reference'): FileSink<OutgoingChunk> {
+function fileSink(part: FilePart): FileSink<OutgoingChunk> {
+  const name = typeof part === 'string' ? part : `signer_photo_${part.signer}`;
   let head = Buffer.alloc(0);
   let checked = false;
   let size = 0;
@@ -121,11 +184,14 @@ function fileSink(name: 'document' | 'reference'): FileSink<OutgoingChunk> {
   let pendingBytes = 0;
   const wrongKind = () =>
     badRequest(
-      name === 'document' ? 'document: is not a PDF (it must begin with %PDF-)' : 'reference: must be a JPEG or PNG image',
+      name === 'document' ? 'document: is not a PDF (it must begin with %PDF-)' : `${name}: must be a JPEG or PNG image`,
     );
   const take = (): OutgoingChunk[] => {
     if (!pendingBytes) return [];
-    const msg = { bytes: name, chunks: pending, length: pendingBytes };
+    const msg: OutgoingChunk =
+      typeof part === 'string'
+        ? { bytes: part, chunks: pending, length: pendingBytes }
+        : { part: { $case: 'signerReference', value: { signer: part.signer, data: Buffer.concat(pending, pendingBytes) } } };
     pending = [];
     pendingBytes = 0;
     return [msg];
@@ -140,7 +206,7 @@ function fileSink(name: 'document' | 'reference'): FileSink<OutgoingChunk> {
         if (verdict === false) throw wrongKind();
         checked = verdict === true;
       }
-      if (name === 'reference' && size > MAX_REFERENCE_BYTES) throw badRequest('reference: must be at most 10 MB');
+      if (name !== 'document' && size > MAX_REFERENCE_BYTES) throw badRequest(`${name}: must be at most 10 MB`);
       pending.push(chunk);
       pendingBytes += chunk.length;
       return pendingBytes >= FORWARD_CHUNK ? take() : [];

@@ -1,7 +1,7 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { transactionV1 } from '@signet/proto';
-import { callerOf, requireCaller } from '../../auth.js';
+import { callerOf, isTestMode, requireCaller } from '../../auth.js';
 import type { GatewayContext, RouteModule } from '../../context.js';
 import { badRequest, HttpError } from '../../errors.js';
 import { defineRoute, errorResponses, HEADERS, mountRoutes } from '../../route.js';
@@ -23,7 +23,7 @@ const TAGS = ['Transactions'];
 const noSuchTransaction = () => new HttpError(404, 'no such transaction');
 
 /** The summary as the spec names its fields; verified_at only once verified. */
-function summaryJson(s: transactionV1.TransactionSummary): z.input<typeof summarySchema> {
+export function summaryJson(s: transactionV1.TransactionSummary): z.input<typeof summarySchema> {
   return {
     id: Number(s.id),
     token: s.token,
@@ -34,6 +34,7 @@ function summaryJson(s: transactionV1.TransactionSummary): z.input<typeof summar
     created_at: s.createdAt,
     ...(s.verifiedAt ? { verified_at: s.verifiedAt } : {}),
     reference: s.reference,
+    test: s.test,
   };
 }
 
@@ -53,7 +54,10 @@ export function transactionsRoutes(ctx: GatewayContext): RouteModule {
     operationId: 'createTransaction',
     summary: 'Create a transaction',
     description:
-      'multipart/form-data; the document is streamed to storage, never buffered. Uses one signature of the monthly quota, or a credit.',
+      'multipart/form-data; the document is streamed to storage, never buffered. Uses one signature of the monthly quota, or a credit. ' +
+      'One signer (signer_name, signer_email, reference) or a list of parties (signers, a JSON array, with the part signer_photo_<index> for each face_match signer). ' +
+      'Every reference photo must show exactly one face (checked with the biometrics models). Signers of order 1 are mailed at once; ' +
+      'each next order once every signer of the one before passed. Any refusal is a 400 naming the field or signer, with nothing stored and no quota used.',
     tags: TAGS,
     security: 'caller',
     use: [auth, multipartOnly],
@@ -61,7 +65,7 @@ export function transactionsRoutes(ctx: GatewayContext): RouteModule {
     rawBody: { content: { 'multipart/form-data': creationFormSchema } },
     responses: {
       201: {
-        description: 'Created; the signing link is mailed to the signer',
+        description: 'Created; the signing links are mailed to the signers of the first order',
         body: createdSchema,
         headers: {
           ...noStore,
@@ -78,7 +82,14 @@ export function transactionsRoutes(ctx: GatewayContext): RouteModule {
       return {
         status: 201 as const,
         headers: r.replayed ? { 'Idempotent-Replayed': 'true' } : undefined,
-        body: { id: Number(r.id), reference: r.reference, token: r.token, sign_url: r.signUrl, status: r.status },
+        body: {
+          id: Number(r.id),
+          reference: r.reference,
+          token: r.token,
+          sign_url: r.signUrl,
+          status: r.status,
+          test: isTestMode(res),
+        },
       };
     },
   });
@@ -110,6 +121,7 @@ export function transactionsRoutes(ctx: GatewayContext): RouteModule {
         cursor: cursor ?? '',
         status: status ?? '',
         query: text ?? '',
+        test: isTestMode(res),
       });
       const headers: Record<string, string> = {};
       if (page.nextCursor) {
@@ -151,7 +163,7 @@ export function transactionsRoutes(ctx: GatewayContext): RouteModule {
     async handle(_input, req, res) {
       const stream = ctx.transaction.serverStream(
         transactionV1.TransactionServiceService.exportTransactions,
-        { ownerId: callerOf(res).userId },
+        { ownerId: callerOf(res).userId, test: isTestMode(res) },
         { deadlineMs: EXPORT_DEADLINE_MS },
       );
       const items = stream[Symbol.asyncIterator]();
@@ -196,7 +208,11 @@ export function transactionsRoutes(ctx: GatewayContext): RouteModule {
       ...errorResponses(401, 404),
     },
     async handle({ params }, _req, res) {
-      const d = await ctx.transaction.getTransaction({ ownerId: callerOf(res).userId, id: Number(params.id) });
+      const d = await ctx.transaction.getTransaction({
+        ownerId: callerOf(res).userId,
+        id: Number(params.id),
+        test: isTestMode(res),
+      });
       return {
         status: 200 as const,
         body: {
@@ -211,6 +227,9 @@ export function transactionsRoutes(ctx: GatewayContext): RouteModule {
             state: s.state,
             verification_mode: s.verificationMode,
             attempts_left: s.attemptsLeft,
+            role: s.role || 'signer',
+            order: s.order || 1,
+            webauthn: s.webauthn,
           })),
           events: d.events.map((e) => ({ type: e.type, at: e.at, actor: e.actor, detail: e.detail })),
           retention_days: d.retentionDays,
@@ -237,7 +256,11 @@ export function transactionsRoutes(ctx: GatewayContext): RouteModule {
       ...errorResponses(401, 404, 409, 429),
     },
     async handle({ params }, _req, res) {
-      const s = await ctx.transaction.resendTransaction({ ownerId: callerOf(res).userId, id: Number(params.id) });
+      const s = await ctx.transaction.resendTransaction({
+        ownerId: callerOf(res).userId,
+        id: Number(params.id),
+        test: isTestMode(res),
+      });
       return { status: 200 as const, body: summaryJson(s) };
     },
   });
@@ -258,7 +281,11 @@ export function transactionsRoutes(ctx: GatewayContext): RouteModule {
       ...errorResponses(401, 404, 409),
     },
     async handle({ params }, _req, res) {
-      const s = await ctx.transaction.cancelTransaction({ ownerId: callerOf(res).userId, id: Number(params.id) });
+      const s = await ctx.transaction.cancelTransaction({
+        ownerId: callerOf(res).userId,
+        id: Number(params.id),
+        test: isTestMode(res),
+      });
       return { status: 200 as const, body: summaryJson(s) };
     },
   });

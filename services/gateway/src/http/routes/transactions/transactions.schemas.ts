@@ -1,9 +1,48 @@
 import { z } from 'zod';
 
 export const ATTESTATION_TYPES = ['signature', 'approval', 'review', 'consent'] as const;
-export const STATUSES = ['created', 'consent_accepted', 'capture_accepted', 'ledger_issued', 'failed', 'cancelled'] as const;
+export const STATUSES = [
+  'created',
+  'consent_accepted',
+  'capture_accepted',
+  'ledger_issued',
+  'failed',
+  'cancelled',
+  'declined',
+  'expired',
+] as const;
 export const MAX_QUERY = 100;
-export const TEXT_FIELDS = new Set(['signer_name', 'signer_email', 'attestation_type', 'signer_emails']);
+/** Expiry and reminder schedule of a creation (issue 18): optional text fields, checked again by the transaction service. */
+export const LIFECYCLE_FIELDS = ['expires_at', 'reminder_first_after_seconds', 'reminder_every_seconds', 'reminder_max'] as const;
+const seconds = (field: string) =>
+  z
+    .string()
+    .regex(/^\d{1,9}$/, `${field}: must be a whole number of seconds`)
+    .transform(Number)
+    .pipe(z.int().min(1, `${field}: must be at least 1`))
+    .optional();
+const lifecycleFields = {
+  expires_at: z.string().max(64, 'expires_at: is too long').optional(),
+  reminder_first_after_seconds: seconds('reminder_first_after_seconds'),
+  reminder_every_seconds: seconds('reminder_every_seconds'),
+  reminder_max: z
+    .string()
+    .regex(/^\d{1,2}$/, 'reminder_max: must be a whole number from 0 to 20')
+    .transform(Number)
+    .pipe(z.int().max(20, 'reminder_max: must be a whole number from 0 to 20'))
+    .optional(),
+};
+export const TEXT_FIELDS = new Set([
+  'signer_name',
+  'signer_email',
+  'attestation_type',
+  'signer_emails',
+  'signers',
+  ...LIFECYCLE_FIELDS,
+]);
+/** Parties of one transaction (signers, approvers, viewers); a signer's photo part is signer_photo_<index>. */
+export const MAX_PARTIES = 10;
+export const SIGNER_PHOTO = /^signer_photo_(\d{1,2})$/;
 
 const email = (field: string) => z.email({ error: `${field}: is not an email address` }).max(254, `${field}: is too long`);
 export const fieldsSchema = z.object({
@@ -33,7 +72,56 @@ export const fieldsSchema = z.object({
         .filter(Boolean),
     )
     .pipe(z.array(email('signer_emails')).max(4, 'signer_emails: at most 4 additional signers')),
+  ...lifecycleFields,
 });
+/** One party of the `signers` list (a JSON text field); the transaction service checks the values and names the signer. */
+export const partySchema = z
+  .object({
+    name: z.string().max(200).meta({ description: 'Full legal name' }),
+    email: z.string().max(254).meta({ description: 'Receives the signing link (a viewer: the result)' }),
+    role: z.enum(['signer', 'approver', 'viewer']).optional().meta({
+      description: 'signer (default) or approver go through the ceremony; a viewer only receives the result',
+    }),
+    order: z.int().min(1).max(10).optional().meta({
+      description: 'Routing order, 1 (default) first: equal orders sign in parallel, the next order is invited once all of them passed',
+    }),
+    verification: z.enum(['face_match', 'liveness_only']).optional().meta({
+      description:
+        'face_match (default): liveness and a match against this signer\'s reference photo, the part signer_photo_<index>; liveness_only: chosen explicitly, no photo. None for a viewer',
+    }),
+    webauthn: z.boolean().optional().meta({ description: 'The signer also confirms with a passkey or security key' }),
+  })
+  .strict()
+  .meta({ id: 'TransactionParty' });
+
+/** The `signers` field: a JSON array of parties; the first issue names the signer by index. */
+export const partiesSchema = z
+  .string()
+  .transform((text, ctx) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'signers: is not valid JSON' });
+      return z.NEVER;
+    }
+  })
+  .pipe(
+    z
+      .array(partySchema, { error: 'signers: must be a JSON array of parties' })
+      .min(1, 'signers: must list at least one signer')
+      .max(MAX_PARTIES, `signers: at most ${MAX_PARTIES} parties`),
+  );
+
+export function partyIssue(err: z.ZodError): string {
+  const issue = err.issues[0];
+  if (!issue) return 'signers: is not valid';
+  if (issue.message.startsWith('signers:')) return issue.message;
+  const [index, field] = issue.path;
+  return typeof index === 'number'
+    ? `signers[${index}]${field !== undefined ? `.${String(field)}` : ''}: ${issue.message}`
+    : `signers: ${issue.message}`;
+}
+
 export const idempotencyKey = z.string().regex(/^[\x21-\x7e]{1,255}$/, 'Idempotency-Key must be 1-255 visible ASCII characters');
 export const listQuery = z.object({
   limit: z.coerce
@@ -87,6 +175,9 @@ export const summarySchema = z
     created_at: timestamp,
     verified_at: timestamp.optional().meta({ description: 'Only once verified' }),
     reference: z.string().meta({ description: 'Certificate reference <prefix>-TX-<8 digits>' }),
+    test: z.boolean().meta({
+      description: 'Made with a test-mode API key: free, listed and found only with test keys, sealed in the test log',
+    }),
   })
   .meta({ id: 'TransactionSummary' });
 
@@ -103,6 +194,9 @@ export const detailSchema = summarySchema
         state: z.string(),
         verification_mode: z.string(),
         attempts_left: z.int(),
+        role: z.string().meta({ description: 'signer or approver' }),
+        order: z.int().meta({ description: 'Routing order: 1 first, equal orders in parallel' }),
+        webauthn: z.boolean().meta({ description: 'Also confirms with WebAuthn' }),
       }),
     ),
     events: z.array(
@@ -126,16 +220,48 @@ export const createdSchema = z
     token: z.string(),
     sign_url: z.string().meta({ description: '{base_url}/sign/<token>' }),
     status: z.string(),
+    test: z.boolean().meta({ description: 'Made with a test-mode API key (no quota or credit used)' }),
   })
   .meta({ id: 'TransactionCreated' });
 
+const photo = (i: number) =>
+  z
+    .string()
+    .optional()
+    .meta({ format: 'binary', description: `Reference face photo of signers[${i}] (JPEG or PNG, at most 10 MB, exactly one face)` });
+
+/**
+ * Two forms: the one-signer form (signer_name, signer_email, optional signer_emails, and `reference`),
+ * or `signers` (a JSON list of parties) with a part signer_photo_<index> for each face_match signer.
+ */
 export const creationForm = z.object({
-  signer_name: z.string().max(200).meta({ description: 'Full legal name' }),
-  signer_email: z.email().meta({ description: 'Receives the signing link' }),
+  signer_name: z.string().max(200).optional().meta({ description: 'Full legal name (one-signer form; required there)' }),
+  signer_email: z.email().optional().meta({ description: 'Receives the signing link (one-signer form; required there)' }),
   attestation_type: z.enum(ATTESTATION_TYPES).default('signature').optional(),
-  signer_emails: z.string().optional().meta({ description: 'Comma-separated additional signers, up to 4' }),
+  signer_emails: z
+    .string()
+    .optional()
+    .meta({ description: 'Comma-separated additional signers, up to 4, liveness only (one-signer form)' }),
+  signers: z.string().optional().meta({
+    description:
+      'JSON array of parties (TransactionParty: name, email, role, order, verification, webauthn), at most 10; instead of signer_name/signer_email/signer_emails/reference. ' +
+      'Each face_match signer sends their reference photo as the part signer_photo_<index>, <index> being their position in this array (0-based). ' +
+      'Every reference photo must show exactly one face.',
+    example: '[{"name":"Ada Lovelace","email":"ada@example.com","order":1},{"name":"Bob","email":"bob@example.com","order":2,"verification":"liveness_only"}]',
+  }),
   document: z.string().meta({ format: 'binary', description: 'PDF beginning with %PDF-, at most 200 MB' }),
-  reference: z.string().meta({ format: 'binary', description: 'JPEG or PNG face photo, at most 10 MB' }),
+  reference: z
+    .string()
+    .optional()
+    .meta({ format: 'binary', description: 'JPEG or PNG face photo showing exactly one face, at most 10 MB (one-signer form; required there)' }),
+  ...Object.fromEntries(Array.from({ length: MAX_PARTIES }, (_, i) => [`signer_photo_${i}`, photo(i)])),
+  expires_at: z.string().optional().meta({
+    description: 'When the signing links stop working (RFC 3339 with a time zone); in the future, at most 180 days ahead. Default 30 days',
+    format: 'date-time',
+  }),
+  reminder_first_after_seconds: z.string().optional().meta({ description: 'First automatic reminder this long after creation' }),
+  reminder_every_seconds: z.string().optional().meta({ description: 'Then a reminder this often' }),
+  reminder_max: z.string().optional().meta({ description: 'At most this many reminders (0: none; at most 20)' }),
 });
 
 export const creationHeaders = z.object({

@@ -33,6 +33,10 @@ export const verificationSchema = z
     document_sha256_prefix: z.string(),
     verification_mode: z.string(),
     ledger_seal: z.string(),
+    log: z.enum(['live', 'test']).meta({
+      description:
+        'The log that sealed it: test for a test-mode certificate (free, proves no real signing; key: GET /api/ledger/public-key?log=test)',
+    }),
   })
   .meta({ id: 'Verification' });
 
@@ -112,6 +116,7 @@ export function verifyRoutes(ctx: GatewayContext): RouteModule {
           document_sha256_prefix: result.documentSha256Prefix,
           verification_mode: result.verificationMode,
           ledger_seal: result.ledgerSeal,
+          log: result.log === 'test' ? 'test' : 'live',
         };
         if (ctx.validateResponses) verificationSchema.parse(answer);
         const body = JSON.stringify(answer);

@@ -1,0 +1,227 @@
+/**
+ * Test mode end to end (issue 16), through the gateway only, on real identity, billing, transaction
+ * and ledger: a test-mode API key (sgn_test_…) creates transactions on a Free account without using
+ * its quota; live and test data never see each other (list and get); POST /api/transactions/{id}/complete
+ * drives a test transaction to an outcome without a ceremony, and answers 404 for a live transaction
+ * and for a live key; a test certificate is sealed in the test log: /api/verify says so, and the
+ * signet-verify CLI accepts it with the test log's key and refuses it with the live one.
+ */
+import { spawn } from 'node:child_process';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pngPhoto, tinyPdf, type Part } from '../fixtures/documents.js';
+import { createAccount, type Account } from '../harness/accounts.js';
+import { eventually, infra, startServices } from '../harness/services.js';
+import { send as sendTo } from '../support/http.js';
+
+const root = join(import.meta.dirname, '../..');
+const CLI = join(root, 'services/verify-cli/src/cli.ts');
+const suffix = randomBytes(3).toString('hex');
+
+function signetVerify(args: string[]): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--conditions=@signet/source', '--import', 'tsx', CLI, ...args], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('exit', (code) => resolve({ code, out }));
+  });
+}
+
+type Created = { id: number; reference: string; status: string; test: boolean; pdf: Buffer };
+
+describe('test mode: test-mode API keys, free and apart from live data, sealed in the test log', () => {
+  let stack: Awaited<ReturnType<typeof startServices>>;
+  let a: Account;
+  let b: Account;
+  let testKey: string;
+  let testKeyB: string;
+  const tests: Created[] = [];
+  let live: Created;
+  let dir: string;
+
+  const call = (method: string, path: string, key: string, init: { parts?: Part[]; json?: unknown } = {}) =>
+    sendTo(stack.gatewayUrl, method, path, { ...init, apiKey: key });
+
+  async function create(key: string, name: string): Promise<Created> {
+    const pdf = tinyPdf(randomUUID());
+    const parts: Part[] = [
+      { name: 'signer_name', value: name },
+      { name: 'signer_email', value: `${name.toLowerCase().replace(/\W+/g, '.')}-${suffix}@example.com` },
+      { name: 'document', data: pdf, filename: 'c.pdf', contentType: 'application/pdf' },
+      { name: 'reference', data: pngPhoto(), filename: 'f.png', contentType: 'image/png' },
+    ];
+    const r = await call('POST', '/api/transactions', key, { parts });
+    expect(r.status, r.text).toBe(201);
+    return { id: r.body.id, reference: r.body.reference, status: r.body.status, test: r.body.test, pdf };
+  }
+
+  async function newTestKey(acct: Account): Promise<string> {
+    const auth = { token: acct.token };
+    const csrf = (await sendTo(stack.gatewayUrl, 'GET', '/api/admin/csrf', auth)).body.csrf as string;
+    const r = await sendTo(stack.gatewayUrl, 'POST', `/api/admin/api-keys?csrf=${encodeURIComponent(csrf)}`, {
+      ...auth,
+      json: { name: 'sandbox', mode: 'test' },
+    });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body).toMatchObject({ mode: 'test' });
+    expect(r.body.key).toMatch(/^sgn_test_[A-Za-z0-9]{48}$/);
+    expect(r.body.prefix).toBe((r.body.key as string).slice(0, 17));
+    return r.body.key as string;
+  }
+
+  const usedThisMonth = async (key: string) => (await call('POST', '/api/auth/me', key)).body.monthly_used as number;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'signet-testmode-'));
+    stack = await startServices(['identity', 'billing', 'transaction', 'ledger', 'gateway'], {
+      env: {
+        REFERENCE_PREFIX: 'TMODE',
+        BUCKET_DOCUMENTS: `testmode-docs-${suffix}`,
+        BUCKET_REFERENCES: `testmode-refs-${suffix}`,
+        REFERENCE_FACE_CHECK: 'off',
+      },
+    });
+    [a, b] = await Promise.all([
+      createAccount(stack.gatewayUrl, infra().MAILPIT_URL, { tag: 'tester' }),
+      createAccount(stack.gatewayUrl, infra().MAILPIT_URL, { tag: 'other' }),
+    ]);
+    [testKey, testKeyB] = await Promise.all([newTestKey(a), newTestKey(b)]);
+    for (let i = 0; i < 20; i += 5)
+      tests.push(...(await Promise.all(Array.from({ length: 5 }, (_, k) => create(testKey, `Test Signer ${i + k}`)))));
+    live = await create(a.apiKey, 'Live Signer');
+  }, 180_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keys: the dashboard lists the mode; an unknown mode is a 400 and makes no key', async () => {
+    const auth = { token: a.token };
+    const csrf = (await sendTo(stack.gatewayUrl, 'GET', '/api/admin/csrf', auth)).body.csrf as string;
+    const keys = (await sendTo(stack.gatewayUrl, 'GET', '/api/admin/api-keys', auth)).body.api_keys as { mode: string }[];
+    expect(keys.map((k) => k.mode).sort()).toEqual(['live', 'test']);
+    const bad = await sendTo(stack.gatewayUrl, 'POST', `/api/admin/api-keys?csrf=${encodeURIComponent(csrf)}`, {
+      ...auth,
+      json: { name: 'x', mode: 'sandbox' },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.detail).toMatch(/mode/);
+    expect((await sendTo(stack.gatewayUrl, 'GET', '/api/admin/api-keys', auth)).body.api_keys).toHaveLength(2);
+  });
+
+  it('a test key creates 20 transactions on a Free account without touching its quota', async () => {
+    expect(tests).toHaveLength(20);
+    for (const t of tests) expect(t).toMatchObject({ status: 'created', test: true });
+    expect(live.test).toBe(false);
+    const me = (await call('POST', '/api/auth/me', a.apiKey)).body;
+    expect(me).toMatchObject({ plan: 'Free', monthly_limit: 3 });
+    // Only the one live transaction used a signature.
+    expect(await usedThisMonth(a.apiKey)).toBe(1);
+  });
+
+  it('live and test data never mix: each mode lists and finds only its own (404 for the other)', async () => {
+    const liveList = await call('GET', '/api/transactions?limit=100', a.apiKey);
+    expect(liveList.status).toBe(200);
+    expect((liveList.body as Created[]).map((t) => t.id)).toEqual([live.id]);
+    const testList = await call('GET', '/api/transactions?limit=100', testKey);
+    expect((testList.body as Created[]).map((t) => t.id).sort((x, y) => x - y)).toEqual(
+      tests.map((t) => t.id).sort((x, y) => x - y),
+    );
+    expect((testList.body as { test: boolean }[]).every((t) => t.test)).toBe(true);
+    // The dashboard (a session) is live only.
+    const session = await sendTo(stack.gatewayUrl, 'GET', '/api/transactions?limit=100', { token: a.token });
+    expect((session.body as Created[]).map((t) => t.id)).toEqual([live.id]);
+
+    expect((await call('GET', `/api/transactions/${tests[0]!.id}`, a.apiKey)).status).toBe(404);
+    expect((await call('GET', `/api/transactions/${live.id}`, testKey)).status).toBe(404);
+    const detail = await call('GET', `/api/transactions/${tests[0]!.id}`, testKey);
+    expect(detail.status).toBe(200);
+    expect(detail.body).toMatchObject({ id: tests[0]!.id, test: true });
+    // Another account's test key sees none of them.
+    expect((await call('GET', `/api/transactions/${tests[0]!.id}`, testKeyB)).status).toBe(404);
+    expect((await call('GET', '/api/transactions', testKeyB)).body).toEqual([]);
+    // The CSV export follows the mode too.
+    const csv = await call('GET', '/api/transactions/export.csv', a.apiKey);
+    expect(csv.text).toContain(live.reference);
+    expect(csv.text).not.toContain(tests[0]!.reference);
+  });
+
+  it('the complete route answers 404 for a live key, a live transaction and another owner; 400 for a bad outcome', async () => {
+    const path = (id: number) => `/api/transactions/${id}/complete`;
+    const live404 = await call('POST', path(tests[1]!.id), a.apiKey, { json: { outcome: 'verified' } });
+    expect(live404.status).toBe(404);
+    expect(live404.body).toEqual({ detail: 'no such transaction' });
+    expect((await call('POST', path(live.id), testKey, { json: { outcome: 'verified' } })).status).toBe(404);
+    expect((await call('POST', path(live.id), a.apiKey, { json: { outcome: 'verified' } })).status).toBe(404);
+    expect((await call('POST', path(tests[1]!.id), testKeyB, { json: { outcome: 'verified' } })).status).toBe(404);
+    const bad = await call('POST', path(tests[1]!.id), testKey, { json: { outcome: 'maybe' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.detail).toMatch(/outcome/);
+    // Nothing changed.
+    expect((await call('GET', `/api/transactions/${tests[1]!.id}`, testKey)).body.status).toBe('created');
+    expect((await call('GET', `/api/transactions/${live.id}`, a.apiKey)).body.status).toBe('created');
+  });
+
+  it('failed: the test transaction fails, and cannot be completed again', async () => {
+    const t = tests[2]!;
+    const r = await call('POST', `/api/transactions/${t.id}/complete`, testKey, { json: { outcome: 'failed' } });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body).toMatchObject({ id: t.id, status: 'failed', test: true });
+    const again = await call('POST', `/api/transactions/${t.id}/complete`, testKey, { json: { outcome: 'verified' } });
+    expect(again.status).toBe(409);
+  });
+
+  it('verified: the certificate is sealed in the test log; it verifies with the test key and not the live one', async () => {
+    const t = tests[3]!;
+    const r = await call('POST', `/api/transactions/${t.id}/complete`, testKey, { json: { outcome: 'verified' } });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body).toMatchObject({ test: true });
+    await eventually(
+      async () => (await call('GET', `/api/transactions/${t.id}`, testKey)).body.status === 'ledger_issued',
+      30_000,
+    );
+
+    const sha = createHash('sha256').update(t.pdf).digest('hex');
+    const prefix = sha.slice(0, 16);
+    const verified = await eventually(async () => {
+      const v = await sendTo(stack.gatewayUrl, 'GET', `/api/verify/${t.reference}/${prefix}`);
+      return v.status === 200 ? v.body : undefined;
+    }, 30_000);
+    expect(verified).toMatchObject({ valid: true, reference: t.reference, log: 'test' });
+
+    const bundle = await sendTo(stack.gatewayUrl, 'GET', `/api/ledger/proof/${t.reference}?hash=${prefix}`);
+    expect(bundle.status, bundle.text).toBe(200);
+    const testPk = (await sendTo(stack.gatewayUrl, 'GET', '/api/ledger/public-key?log=test')).body;
+    const livePk = (await sendTo(stack.gatewayUrl, 'GET', '/api/ledger/public-key')).body;
+    expect(testPk.origin).not.toBe(livePk.origin);
+    expect(testPk.verifier_key).not.toBe(livePk.verifier_key);
+    // The checkpoints name their log: the test log holds the certificate, the live log holds nothing.
+    const testCp = (await sendTo(stack.gatewayUrl, 'GET', '/api/ledger/checkpoint?log=test')).body;
+    expect(testCp.origin).toBe(testPk.origin);
+    expect(testCp.tree_size).toBeGreaterThanOrEqual(1);
+    expect((bundle.body as { checkpoint: string }).checkpoint.split('\n')[0]).toBe(testPk.origin);
+    expect((await sendTo(stack.gatewayUrl, 'GET', '/api/ledger/checkpoint')).body.tree_size).toBe(0);
+    expect((await sendTo(stack.gatewayUrl, 'GET', '/api/ledger/checkpoint?log=other')).status).toBe(400);
+
+    const certPath = join(dir, 'cert.json');
+    const pdfPath = join(dir, 'document.pdf');
+    writeFileSync(certPath, bundle.text);
+    writeFileSync(pdfPath, t.pdf);
+    const ok = await signetVerify([certPath, pdfPath, '--key', testPk.verifier_key]);
+    expect(ok.out).toContain(`VALID certificate ${t.reference}`);
+    expect(ok.code).toBe(0);
+    const refused = await signetVerify([certPath, pdfPath, '--key', livePk.verifier_key]);
+    expect(refused.out).toContain('NOT VALID');
+    expect(refused.code).toBe(1);
+    // Still free: completing and sealing used no signature.
+    expect(await usedThisMonth(a.apiKey)).toBe(1);
+  }, 90_000);
+});
