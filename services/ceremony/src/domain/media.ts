@@ -1,5 +1,3 @@
-import { execFile } from 'node:child_process';
-import { open } from 'node:fs/promises';
 import {
   videoBitrateLow,
   videoDurationMismatch,
@@ -35,23 +33,6 @@ export function sniffImage(head: Uint8Array): ImageKind | undefined {
   if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'jpeg';
   if (b.length >= 8 && b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
   return undefined;
-}
-
-export async function readHead(path: string, n = 64): Promise<Buffer> {
-  const fh = await open(path, 'r');
-  try {
-    const buf = Buffer.alloc(n);
-    const { bytesRead } = await fh.read(buf, 0, n, 0);
-    return buf.subarray(0, bytesRead);
-  } finally {
-    await fh.close();
-  }
-}
-
-function run(cmd: string, args: string[], timeoutMs: number, maxBuffer = 8 * 1024 * 1024): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(cmd, args, { timeout: timeoutMs, maxBuffer }, (err, stdout) => (err ? reject(err) : resolve(stdout)));
-  });
 }
 
 /**
@@ -103,8 +84,6 @@ export type Probe = {
   hasAudio: boolean;
 };
 
-export type MediaTools = { ffmpeg: string; ffprobe: string; timeoutMs: number };
-
 type Section = Record<string, string>;
 
 /** ffprobe `-of compact` output: one `section|key=value|…` line per entry. */
@@ -129,38 +108,24 @@ const num = (v: string | undefined): number | null => {
   return Number.isFinite(n) ? n : null;
 };
 
+/** What the demuxer showed (no decoding): the video stream to decode and the durations the header states. */
+export type Demuxed = { videoIndex: string; stated: number[]; codec: string; hasAudio: boolean };
+
+function statedChecker(kind: VideoKind, stated: readonly number[]) {
+  return (decoded: number) => {
+    const tolerance = Math.max(MEDIA_RULES.durationToleranceSeconds, MEDIA_RULES.durationToleranceFraction * decoded);
+    for (const d of stated) if (Math.abs(d - decoded) > tolerance) throw videoDurationMismatch(kind, d, decoded);
+  };
+}
+
 /**
- * Measures a video from its stream and refuses what the analysis must not get. Two ffprobe runs:
- * first the demuxed packets (cheap: no decoding) so that an overlong, overfast or oversized stream
- * is refused before it costs a decode; then every video frame decoded, from which the duration,
- * frame rate, size and bitrate are taken. The container's stated duration is only compared, never
- * used: a header that disagrees with the stream is refused.
+ * Step 1, on ffprobe's demux output (`format=duration:stream=…:packet=…`, compact): refuses a header
+ * that lies and a stream too long, too fast or too large before any decoding.
  */
-export async function probeVideo(path: string, kind: VideoKind, tools: MediaTools, limits: MediaLimits): Promise<Probe> {
+export function judgeDemux(out: string, kind: VideoKind, limits: MediaLimits): Demuxed {
   const R = MEDIA_RULES;
   const maxFrames = Math.ceil(limits.maxSeconds * R.maxFps);
   const tooLong = (s: number) => videoTooLong(limits.maxSeconds, s);
-
-  // 1. Demux only: streams, the stated duration, the video packets' timestamps. A header that lies
-  // and a stream too long or too fast are refused here, before any decoding.
-  let out: string;
-  try {
-    out = await run(
-      tools.ffprobe,
-      [
-        '-v',
-        'error',
-        '-show_entries',
-        'format=duration:stream=index,codec_type,codec_name,width,height,duration:packet=stream_index,pts_time,dts_time',
-        '-of',
-        'compact',
-        path,
-      ],
-      tools.timeoutMs,
-    );
-  } catch {
-    throw videoUnreadable(kind);
-  }
   const rows = compact(out);
   const streams = rows.filter((r) => r.section === 'stream');
   const video = streams.find((s) => s.f.codec_type === 'video' && (num(s.f.width) ?? 0) > 0);
@@ -182,34 +147,27 @@ export async function probeVideo(path: string, kind: VideoKind, tools: MediaTool
   const stated = [num(rows.find((r) => r.section === 'format')?.f.duration), num(video.f.duration)].filter(
     (d): d is number => d !== null && d > 0,
   );
-  const checkStated = (decoded: number) => {
-    const tolerance = Math.max(R.durationToleranceSeconds, R.durationToleranceFraction * decoded);
-    for (const d of stated) if (Math.abs(d - decoded) > tolerance) throw videoDurationMismatch(kind, d, decoded);
-  };
+  const checkStated = statedChecker(kind, stated);
   if (packets > 1 && hi > lo) checkStated(((hi - lo) * packets) / (packets - 1));
   if (packets > maxFrames + 1) throw videoFrameRateHigh(`has ${packets} frames, more than ${maxFrames} (${R.maxFps} per second)`);
   if (hi - lo > limits.maxSeconds) throw tooLong(hi - lo);
 
-  // 2. Decode every video frame.
-  try {
-    out = await run(
-      tools.ffprobe,
-      [
-        '-v',
-        'error',
-        '-select_streams',
-        `${vIndex}`,
-        '-show_entries',
-        'frame=best_effort_timestamp_time,pkt_size,width,height',
-        '-of',
-        'compact',
-        path,
-      ],
-      tools.timeoutMs,
-    );
-  } catch {
-    throw videoUnreadable(kind);
-  }
+  return {
+    videoIndex: String(vIndex),
+    stated,
+    codec: video.f.codec_name ?? '',
+    hasAudio: streams.some((s) => s.f.codec_type === 'audio'),
+  };
+}
+
+/**
+ * Step 2, on ffprobe's decoded frames of that stream (`frame=best_effort_timestamp_time,pkt_size,
+ * width,height`, compact): the measurements every rule is applied to, none taken from the header.
+ */
+export function judgeFrames(out: string, kind: VideoKind, limits: MediaLimits, demuxed: Demuxed): Probe {
+  const R = MEDIA_RULES;
+  const tooLong = (s: number) => videoTooLong(limits.maxSeconds, s);
+  const checkStated = statedChecker(kind, demuxed.stated);
   const times: number[] = [];
   let bytes = 0;
   let width = Infinity;
@@ -250,8 +208,8 @@ export async function probeVideo(path: string, kind: VideoKind, tools: MediaTool
     width,
     height,
     videoBitrate,
-    statedDurationSeconds: stated.length ? stated[0]! : null,
-    codec: video.f.codec_name ?? '',
-    hasAudio: streams.some((s) => s.f.codec_type === 'audio'),
+    statedDurationSeconds: demuxed.stated.length ? demuxed.stated[0]! : null,
+    codec: demuxed.codec,
+    hasAudio: demuxed.hasAudio,
   };
 }
