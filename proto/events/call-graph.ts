@@ -10,7 +10,7 @@ import { eventEntries, SERVICES, type EventEntry, type ServiceName } from './reg
 export const grpcCalls: Record<ServiceName, readonly ServiceName[]> = {
   gateway: ['identity', 'transaction', 'ceremony', 'ledger', 'billing'],
   identity: [],
-  transaction: ['billing'],
+  transaction: ['billing', 'biometrics'],
   ceremony: ['transaction'],
   biometrics: [],
   ledger: [],

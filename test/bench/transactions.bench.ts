@@ -122,6 +122,8 @@ async function main() {
     PUBLIC_BASE_URL: gatewayUrl,
     IDENTITY_ADDR: `127.0.0.1:${port.identity}`,
     BILLING_ADDR: `127.0.0.1:${port.billing}`,
+    BIOMETRICS_ADDR: '127.0.0.1:1',
+    REFERENCE_FACE_CHECK: 'off',
     TRANSACTION_ADDR: `127.0.0.1:${port.transaction}`,
     CEREMONY_ADDR: '127.0.0.1:1',
     LEDGER_ADDR: '127.0.0.1:1',

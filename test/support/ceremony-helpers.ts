@@ -64,7 +64,14 @@ export async function createTransaction(
       call.write({
         part: {
           $case: 'fields',
-          value: { signerName, signerEmail, signerEmails: [], attestationType: '', documentName: 'Employment contract.pdf' },
+          value: {
+            signerName,
+            signerEmail,
+            signerEmails: [],
+            attestationType: '',
+            documentName: 'Employment contract.pdf',
+            signers: [],
+          },
         },
       });
       call.end();

@@ -17,6 +17,7 @@ import type { Analyzer } from './domain/analyzer.js';
 import { captureConsumer } from './events/capture.consumer.js';
 import { biometricsHandlers } from './grpc/biometrics.handler.js';
 import { createAnalysisRepository } from './store/analysis.repository.js';
+import { isMissingObject, readObject } from './store/media.store.js';
 import { createHumanAnalyzer } from './analysis/adapter.js';
 import { SpeechWorker } from './analysis/words.js';
 import { announceBackend, backendInfoGauge, planBackend } from './analysis/backend.js';
@@ -95,7 +96,19 @@ export async function startBiometrics(cfg: BiometricsConfig, opts: { logger?: Lo
     opsPort: cfg.OPS_PORT,
     checks,
     register: (server) =>
-      addService(server, biometricsV1.BiometricsServiceService, biometricsHandlers(analyses), { metrics, logger }),
+      addService(
+        server,
+        biometricsV1.BiometricsServiceService,
+        biometricsHandlers(analyses, {
+          analyzer,
+          readReference: (key, maxBytes) =>
+            readObject(s3, cfg.BUCKET_REFERENCES, key, maxBytes).catch((err: unknown) => {
+              if (isMissingObject(err)) return null;
+              throw err;
+            }),
+        }),
+        { metrics, logger },
+      ),
   });
   return {
     grpcPort: served.grpcPort,

@@ -21,6 +21,8 @@ import { exportHandler, transactionHandlers } from './grpc/transaction.handler.j
 import { signingDocumentHandler } from './grpc/document.handler.js';
 import { STATE_DURABLE, STATE_EVENTS, stateConsumer } from './events/state.consumer.js';
 import { LINK_MAIL_ACK_WAIT_MS, LINK_MAIL_DURABLE, linkMailConsumer } from './events/link-mail.consumer.js';
+import { COMPLETION_MAIL_DURABLE, completionMailConsumer } from './events/completion-mail.consumer.js';
+import { createCompletionMailRepository } from './store/completion-mail.repository.js';
 import { transactionMetrics } from './metrics.js';
 import { createObjectStore } from './store/object.store.js';
 import { createOrphanSweep } from './jobs/orphan.sweep.js';
@@ -30,6 +32,10 @@ import { MEDIA_ERASED_DURABLE, mediaErasedConsumer } from './events/media-erased
 import { ACCOUNT_SETTINGS_DURABLE, accountSettingsConsumer } from './events/account-settings.consumer.js';
 import { createTransactionRepository } from './store/transaction.repository.js';
 import { startWebhooks } from './webhooks/start-webhooks.js';
+import { declineHandler } from './grpc/decline.handler.js';
+import { SENDER_MAIL_DURABLE, SENDER_MAIL_EVENTS, senderMailConsumer } from './events/sender-mail.consumer.js';
+import { createLifecycleTimerJob } from './jobs/lifecycle-timers.job.js';
+import { createTimerStore } from './store/timers.repository.js';
 
 export type TransactionOptions = { logger?: Logger; ackWaitMs?: number };
 
@@ -71,6 +77,15 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
     linkMailConsumer({ repo, mailer, tm, logger, cfg }),
     { metrics, logger },
   );
+  // The signed PDF is sealed: every signer and the sender get a download link (issue 17).
+  const completionMails = createCompletionMailRepository(conn);
+  await completionMails.init();
+  const completionConsumer = await startConsumer(
+    bus,
+    { durable: COMPLETION_MAIL_DURABLE, events: [events.pdfSealed], ackWaitMs: opts.ackWaitMs ?? LINK_MAIL_ACK_WAIT_MS },
+    completionMailConsumer({ repo, sent: completionMails, mailer, tm, logger, cfg, clock }),
+    { metrics, logger },
+  );
   const erasedConsumer = await startConsumer(
     bus,
     { durable: MEDIA_ERASED_DURABLE, events: [events.mediaErased], ackWaitMs: opts.ackWaitMs },
@@ -83,6 +98,24 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
     accountSettingsConsumer({ repo }),
     { metrics, logger },
   );
+  const senderConsumer = await startConsumer(
+    bus,
+    { durable: SENDER_MAIL_DURABLE, events: SENDER_MAIL_EVENTS, ackWaitMs: opts.ackWaitMs ?? LINK_MAIL_ACK_WAIT_MS },
+    senderMailConsumer({ repo, mailer, tm, logger, cfg }),
+    { metrics, logger },
+  );
+  const timers = createLifecycleTimerJob({
+    repo,
+    timers: createTimerStore(repo.model),
+    tm,
+    lock,
+    outbox,
+    clock,
+    retention,
+    logger,
+    leaseMs: cfg.TIMER_LEASE_MS,
+    intervalMs: cfg.TIMER_INTERVAL_MS,
+  });
   const webhooks = await startWebhooks({ cfg, conn, bus, repo, metrics, logger, mailer, clock, ackWaitMs: opts.ackWaitMs });
   const erasureDeps = { repo, objects, tm, lock, outbox, clock, leaseMs: cfg.ERASURE_LEASE_MS };
   const erasure = createErasureJob({ ...erasureDeps, logger, intervalMs: cfg.ERASURE_INTERVAL_MS });
@@ -119,6 +152,7 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
           createTransaction: createTransactionHandler({ ...common, objects, billing, biometrics, metrics }),
           exportTransactions: exportHandler(common),
           eraseBiometrics: erasureHandler(erasureDeps),
+          declineSigning: declineHandler(common),
           getSigningDocument: signingDocumentHandler({
             repo,
             s3: objects.client,
@@ -141,13 +175,17 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
     outbox,
     orphans,
     erasure,
+    timers,
     webhooks,
     async stop() {
       await served.stop();
       await erasure.stop();
+      await timers.stop();
+      await senderConsumer.stop();
       await webhooks.stop();
       await consumer.stop();
       await mailConsumer.stop();
+      await completionConsumer.stop();
       await erasedConsumer.stop();
       await settingsConsumer.stop();
       await orphans.stop();

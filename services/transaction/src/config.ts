@@ -65,6 +65,42 @@ export const transactionConfigSchema = baseSchema
     WEBHOOK_LEASE_MS: z.coerce.number().int().min(1000).default(60_000),
     WEBHOOK_POLL_MS: z.coerce.number().int().min(50).default(1000),
     WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
+    /**
+     * Expiry and reminders (issue 18; domain/lifecycle.ts), in seconds so tests can make them short:
+     * the default and longest time from creation to expiry, and the default reminder schedule (first
+     * after, then every, at most; 0 reminders = none). Accounts cannot set their own yet.
+     */
+    EXPIRY_DEFAULT_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(30 * 86_400),
+    EXPIRY_MAX_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(180 * 86_400),
+    REMINDER_FIRST_AFTER_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(3 * 86_400),
+    REMINDER_EVERY_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(3 * 86_400),
+    REMINDER_MAX: z.coerce.number().int().min(0).max(20).default(3),
+    /** How often the lifecycle timer job looks for due expiries and reminders, and how long its claim on one record lasts. */
+    TIMER_INTERVAL_MS: z.coerce.number().int().min(100).default(30_000),
+    TIMER_LEASE_MS: z.coerce.number().int().min(100).default(60_000),
+    /**
+     * Secret (at least 32 characters) the completion mails' download links are signed with; the
+     * gateway checks them with the same value. Unset: no completion mails (issue 17).
+     */
+    DOWNLOAD_LINK_SECRET: env.secret(32).optional(),
+    /** How long a completion mail's download link works. */
+    DOWNLOAD_LINK_TTL_SECONDS: z.coerce.number().int().min(60).max(31_536_000).default(1_209_600),
     NODE_ENV: z.string().optional(),
   })
   .refine((c) => !(c.BIOMETRIC_RETENTION_DAY_SECONDS !== 86_400 && c.NODE_ENV === 'production'), {

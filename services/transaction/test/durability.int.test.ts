@@ -73,6 +73,8 @@ async function startTx(db: string, env: Record<string, string> = {}) {
     parseConfig(transactionConfigSchema, {
       ...commonEnv(),
       BILLING_ADDR: '127.0.0.1:1',
+      BIOMETRICS_ADDR: '127.0.0.1:1',
+      REFERENCE_FACE_CHECK: 'off',
       GRPC_PORT: String(await freePort()),
       OPS_PORT: String(await freePort()),
       MONGO_DB: db,
@@ -266,6 +268,7 @@ describe('signing-link mail and orphan objects survive a crash', () => {
               signerName: 'Ada',
               signerEmail: '',
               signerEmails: [],
+              signers: [],
               attestationType: '',
               documentName: 'contract.pdf',
               ...fields,

@@ -4,6 +4,9 @@
  */
 import type { Analyzer, AnalyzerResult } from '../domain/analyzer.js';
 import { analyzeCapture, InvalidChallengeError, type WordsVerifier } from './analyze.js';
+import { analysisConfig } from './config.js';
+import { detectFacesLocal } from './detect.js';
+import { decodeImage } from './media.js';
 import { InvalidLightChallengeError } from './light.js';
 import { timedChallenge } from './timed-challenge.js';
 import type { TfBackend } from './backend.js';
@@ -69,6 +72,19 @@ export async function createHumanAnalyzer(opts: {
         }
         throw err;
       }
+    },
+    async countFaces(photo, deadlineMs) {
+      // As analyzeCapture treats a reference: scaled to 640 px wide, the detector's per-image
+      // maximum and its relative-width floor (so a face far in the background does not count).
+      const img = await decodeImage(photo, 640, deadlineMs);
+      const o = {
+        embed: true,
+        supporting: false,
+        maxFaces: analysisConfig.maxFacesPerFrame,
+        minRelativeFaceWidth: analysisConfig.minRelativeFaceWidth,
+      };
+      const r = models.pool ? await models.pool.detect(img, o) : await detectFacesLocal(models, img, o);
+      return r.faces.length;
     },
     async close() {
       await models.close();

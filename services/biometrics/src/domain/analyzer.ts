@@ -35,4 +35,9 @@ export type AnalyzerResult = {
 export type Analyzer = {
   models: string[];
   analyze(input: AnalyzerInput): Promise<AnalyzerResult>;
+  /**
+   * The faces in a still photo as the analysis counts a reference's (same detector, same limits):
+   * a reference must show exactly one. Throws when the photo does not decode.
+   */
+  countFaces(photo: Buffer, deadlineMs: number): Promise<number>;
 };

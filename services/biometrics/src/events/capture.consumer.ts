@@ -3,21 +3,10 @@ import { events } from '@signet/proto';
 import { outboxEvent, type DeliveredEvent, type Logger, type Metrics } from '@signet/kit';
 import type { Analyzer, AnalyzerResult } from '../domain/analyzer.js';
 import type { AnalysisRepository } from '../store/analysis.repository.js';
+import { readObject } from '../store/media.store.js';
 
 /** Deliveries of one capture that may fail for technical reasons before it is judged FAIL. */
 export const MAX_ANALYSIS_DELIVERIES = 3;
-
-async function readObject(s3: Client, bucket: string, key: string, maxBytes: number): Promise<Buffer> {
-  const stream = await s3.getObject(bucket, key);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) throw new Error(`object exceeds ${maxBytes} bytes`);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-}
 
 /**
  * Analyses a submitted capture and stores one verdict with its outbox event. Media are read from

@@ -11,6 +11,10 @@ export type CertificateSigner = {
   video_commitment: string;
   frame_commitment: string;
   reference_commitment: string;
+  /** signer or approver, the routing order and the checks passed (liveness, face_match, webauthn); absent on certificates before issue 18. */
+  role?: string;
+  order?: number;
+  checks?: string[];
 };
 
 export type Certificate = {

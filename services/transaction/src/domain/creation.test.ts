@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { imageKind, isEmail, looksLikePdf, newReference, newSigningToken, validateFields } from './creation.js';
 
-const base = { signerName: 'Ada', signerEmail: 'ada@example.com', signerEmails: [], attestationType: '', documentName: 'a.pdf' };
+const base = {
+  signerName: 'Ada',
+  signerEmail: 'ada@example.com',
+  signerEmails: [] as string[],
+  attestationType: '',
+  documentName: 'a.pdf',
+  signers: [],
+};
+const ref = new Set<'reference' | number>(['reference']);
+const signer = { name: 'Ada', email: 'ada@example.com', role: '', order: 1, verification: '', webauthn: false };
 
 describe('creation checks', () => {
   it('decides PDF on the first five bytes', () => {
@@ -16,14 +25,24 @@ describe('creation checks', () => {
     expect(imageKind(Buffer.from('GIF89a'))).toBeNull();
   });
   it('names the field of each bad input', () => {
-    expect(() => validateFields({ ...base, signerEmail: 'x' })).toThrow(/signer_email/);
-    expect(() => validateFields({ ...base, signerEmails: ['a@b.io', 'c@d.io', 'e@f.io', 'g@h.io', 'i@j.io'] })).toThrow(
+    expect(() => validateFields({ ...base, signerEmail: 'x' }, ref)).toThrow(/signer_email/);
+    expect(() => validateFields({ ...base, signerEmails: ['a@b.io', 'c@d.io', 'e@f.io', 'g@h.io', 'i@j.io'] }, ref)).toThrow(
       /signer_emails: at most 4/,
     );
-    expect(() => validateFields({ ...base, attestationType: 'notarise' })).toThrow(/attestation_type/);
-    expect(() => validateFields({ ...base, signerName: '' })).toThrow(/signer_name/);
-    expect(() => validateFields({ ...base, signerEmails: ['ADA@example.com'] })).toThrow(/different email/);
-    expect(validateFields(base).attestation_type).toBe('signature');
+    expect(() => validateFields({ ...base, attestationType: 'notarise' }, ref)).toThrow(/attestation_type/);
+    expect(() => validateFields({ ...base, signerName: '' }, ref)).toThrow(/signer_name/);
+    expect(() => validateFields({ ...base, signerEmails: ['ADA@example.com'] }, ref)).toThrow(/different email/);
+    expect(validateFields(base, ref).attestation_type).toBe('signature');
+  });
+  it('takes either the one-signer form or the signers list, never both', () => {
+    expect(validateFields(base, ref).parties.map((p) => p.verification)).toEqual(['face_match']);
+    const listed = { ...base, signerName: '', signerEmail: '', signers: [signer] };
+    expect(validateFields(listed, new Set([0])).parties).toHaveLength(1);
+    expect(() => validateFields({ ...listed, signerName: 'Ada' }, new Set([0]))).toThrow(/not both/);
+    expect(() => validateFields(listed, new Set<'reference' | number>(['reference', 0]))).toThrow(/signer_photo_<index>/);
+    expect(() => validateFields(base, new Set<'reference' | number>(['reference', 1]))).toThrow(
+      /signer_photo_1: is accepted only with signers/,
+    );
   });
   it('emails', () => {
     expect(isEmail('a.b+c@sub.example.co')).toBe(true);

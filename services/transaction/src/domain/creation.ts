@@ -1,8 +1,11 @@
+import type { LifecycleRaw } from './lifecycle.js';
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 import { ATTESTATION_TYPES, MAX_ADDITIONAL_SIGNERS, type AttestationType } from './transaction.js';
 import { fieldInvalid } from './errors.js';
+import type { PhotoSlot } from './photos.js';
+import { legacyParties, validateParties, type Party, type PartySpec } from './signers.js';
 
 export const MAX_DOCUMENT_BYTES = 200 * 1024 * 1024;
 export const MAX_REFERENCE_BYTES = 10 * 1024 * 1024;
@@ -22,21 +25,46 @@ const EMAIL =
 export const isEmail = (s: string) => s.length <= 254 && EMAIL.test(s);
 
 export type CreationFields = {
-  signer_name: string;
-  signer_email: string;
-  signer_emails: string[];
+  /** Every party in the order listed (signers, approvers, viewers); the one-signer form as parties. */
+  parties: Party[];
   attestation_type: AttestationType;
   document_name: string;
 };
 
-/** Checks and normalises the text fields; each failure names its field. */
-export function validateFields(raw: {
+export type RawCreationFields = {
   signerName: string;
   signerEmail: string;
   signerEmails: string[];
   attestationType: string;
   documentName: string;
-}): CreationFields {
+  /** The `signers` list (issue 18); empty for the spec's one-signer form. */
+  signers: PartySpec[];
+  /** Expiry and reminder schedule as asked (domain/lifecycle.ts); absent: the defaults. */
+  lifecycle?: LifecycleRaw;
+};
+
+/**
+ * Checks and normalises the text fields; each failure names its field (a party's failure names the
+ * signer). `photos`: which reference photos arrived. The one-signer form (signer_name, signer_email,
+ * signer_emails and `reference`) and the `signers` list (with `signer_photo_<index>`) do not mix.
+ */
+export function validateFields(raw: RawCreationFields, photos: ReadonlySet<PhotoSlot>): CreationFields {
+  const type = raw.attestationType.trim() || 'signature';
+  const common = () => {
+    if (!(ATTESTATION_TYPES as readonly string[]).includes(type))
+      throw fieldInvalid('attestation_type', `must be one of ${ATTESTATION_TYPES.join(', ')}`);
+    const documentName = (raw.documentName.trim() || 'document.pdf').replace(CONTROL_ALL, '').slice(0, 200);
+    return { attestation_type: type as AttestationType, document_name: documentName };
+  };
+  if (raw.signers.length) {
+    if (raw.signerName.trim() || raw.signerEmail.trim() || raw.signerEmails.some((e) => e.trim()))
+      throw fieldInvalid('signers', 'give either signers or signer_name/signer_email/signer_emails, not both');
+    if (photos.has('reference')) throw fieldInvalid('reference', 'with signers, each photo is the part signer_photo_<index>');
+    const numbered = new Set([...photos].filter((p): p is number => p !== 'reference'));
+    return { parties: validateParties(raw.signers, numbered), ...common() };
+  }
+  const stray = [...photos].find((p) => p !== 'reference');
+  if (stray !== undefined) throw fieldInvalid(`signer_photo_${stray}`, 'is accepted only with signers');
   const name = raw.signerName.trim();
   if (!name) throw fieldInvalid('signer_name', 'is required');
   if (name.length > 200) throw fieldInvalid('signer_name', 'must be at most 200 characters');
@@ -50,17 +78,7 @@ export function validateFields(raw: {
   for (const e of extra) if (!isEmail(e)) throw fieldInvalid('signer_emails', `"${e.slice(0, 100)}" is not an email address`);
   const all = [email, ...extra].map((e) => e.toLowerCase());
   if (new Set(all).size !== all.length) throw fieldInvalid('signer_emails', 'each signer must have a different email address');
-  const type = raw.attestationType.trim() || 'signature';
-  if (!(ATTESTATION_TYPES as readonly string[]).includes(type))
-    throw fieldInvalid('attestation_type', `must be one of ${ATTESTATION_TYPES.join(', ')}`);
-  const documentName = (raw.documentName.trim() || 'document.pdf').replace(CONTROL_ALL, '').slice(0, 200);
-  return {
-    signer_name: name,
-    signer_email: email,
-    signer_emails: extra,
-    attestation_type: type as AttestationType,
-    document_name: documentName,
-  };
+  return { parties: legacyParties({ signer_name: name, signer_email: email, signer_emails: extra }), ...common() };
 }
 
 /** Decided on the first bytes: true/false once 5 bytes are known, undefined before. */
@@ -83,11 +101,11 @@ export function imageKind(head: Buffer): ImageKind | null | undefined {
 }
 
 /** Fully decodes the reference photo (bounded memory); throws naming the field when it is not a usable image. */
-export function checkReferenceImage(buf: Buffer): { kind: ImageKind; width: number; height: number } {
-  if (buf.length === 0) throw fieldInvalid('reference', 'is empty');
-  if (buf.length > MAX_REFERENCE_BYTES) throw fieldInvalid('reference', 'must be at most 10 MB');
+export function checkReferenceImage(buf: Buffer, field = 'reference'): { kind: ImageKind; width: number; height: number } {
+  if (buf.length === 0) throw fieldInvalid(field, 'is empty');
+  if (buf.length > MAX_REFERENCE_BYTES) throw fieldInvalid(field, 'must be at most 10 MB');
   const kind = imageKind(buf);
-  if (!kind) throw fieldInvalid('reference', 'must be a JPEG or PNG image');
+  if (!kind) throw fieldInvalid(field, 'must be a JPEG or PNG image');
   try {
     if (kind === 'jpeg') {
       const img = jpeg.decode(buf, { maxResolutionInMP: 50, maxMemoryUsageInMB: 256, formatAsRGBA: false });
@@ -98,7 +116,7 @@ export function checkReferenceImage(buf: Buffer): { kind: ImageKind; width: numb
     if (!png.width || !png.height) throw new Error('no pixels');
     return { kind, width: png.width, height: png.height };
   } catch {
-    throw fieldInvalid('reference', `is not a decodable ${kind.toUpperCase()} image`);
+    throw fieldInvalid(field, `is not a decodable ${kind.toUpperCase()} image`);
   }
 }
 
@@ -117,18 +135,8 @@ export function commitment(salt: string, sha256: string): string {
 }
 
 /** The fingerprint of a creation request for Idempotency-Key comparison. */
-export function requestFingerprint(fields: CreationFields, documentSha256: string, referenceSha256: string): string {
+export function requestFingerprint(fields: CreationFields, documentSha256: string, referenceSha256s: string[]): string {
   return createHash('sha256')
-    .update(
-      JSON.stringify([
-        fields.signer_name,
-        fields.signer_email,
-        fields.signer_emails,
-        fields.attestation_type,
-        fields.document_name,
-        documentSha256,
-        referenceSha256,
-      ]),
-    )
+    .update(JSON.stringify([fields.parties, fields.attestation_type, fields.document_name, documentSha256, referenceSha256s]))
     .digest('hex');
 }

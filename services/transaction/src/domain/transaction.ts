@@ -1,16 +1,27 @@
 import { notPending, resendTooSoon } from './errors.js';
+import { isReleased, releasedBy } from './signers.js';
+import type { Timers } from './lifecycle.js';
 
 /**
  * The transaction state machine of DESIGN §3, as pure functions over plain values. Every state change,
  * the sender's cancel and resend included, is computed here and applied by usecases/apply-change.ts in
  * one conditional update guarded by the status and version it was computed from.
  */
-export const STATUSES = ['created', 'consent_accepted', 'capture_accepted', 'ledger_issued', 'failed', 'cancelled'] as const;
+export const STATUSES = [
+  'created',
+  'consent_accepted',
+  'capture_accepted',
+  'ledger_issued',
+  'failed',
+  'cancelled',
+  'declined',
+  'expired',
+] as const;
 export type Status = (typeof STATUSES)[number];
 export const PENDING: readonly Status[] = ['created', 'consent_accepted', 'capture_accepted'];
 export const isPending = (s: string): boolean => (PENDING as readonly string[]).includes(s);
 
-export const SIGNER_STATES = ['created', 'consent_accepted', 'capture_accepted', 'passed', 'failed'] as const;
+export const SIGNER_STATES = ['created', 'consent_accepted', 'capture_accepted', 'passed', 'failed', 'declined'] as const;
 export type SignerState = (typeof SIGNER_STATES)[number];
 
 export const ATTESTATION_TYPES = ['signature', 'approval', 'review', 'consent'] as const;
@@ -35,19 +46,52 @@ export type Signer = {
   verified_at: Date | null;
   /** What the passing capture's timing proved: live or recorded (absent before it existed). */
   assurance?: string;
+  /** signer or approver (absent on records written before roles: signer). */
+  role?: 'signer' | 'approver';
+  /** Routing order: 1 first, equal orders in parallel (absent: 1). */
+  order?: number;
+  /** This signer's reference photo in the references bucket (absent: the record's, for the first signer of older records). */
+  reference_key?: string;
+  reference_sha256?: string;
+  /** The sender asked for a WebAuthn confirmation too. */
+  webauthn?: boolean;
+  /** The capture under analysis (or the passing one) came with a verified WebAuthn step. */
+  webauthn_verified?: boolean;
+  /** Why the signer declined (empty when they gave no reason; absent unless declined). */
+  decline_reason?: string;
 };
+
+/** A party who only receives the result (no link, no ceremony, not certified). */
+export type Viewer = { name: string; email: string; order: number };
 
 export type LogEntry = { type: string; at: Date; actor: string; detail: string };
 
-/** A signer as a creation writes them: the first is checked against the reference photo, the others by liveness alone. */
-export function newSigner(index: number, name: string, email: string, token: string, attempts: number): Signer {
+/** A signer as a creation writes them: checked against their own reference photo (biometric) or by liveness alone. */
+export function newSigner(
+  index: number,
+  name: string,
+  email: string,
+  token: string,
+  attempts: number,
+  opts: {
+    mode: VerificationMode;
+    role?: 'signer' | 'approver';
+    order?: number;
+    reference?: { key: string; sha256: string };
+    webauthn?: boolean;
+  },
+): Signer {
   return {
     index,
     name,
     email,
     token,
     state: 'created',
-    verification_mode: index === 0 ? 'biometric' : 'liveness',
+    verification_mode: opts.mode,
+    role: opts.role ?? 'signer',
+    order: opts.order ?? 1,
+    webauthn: opts.webauthn ?? false,
+    ...(opts.reference ? { reference_key: opts.reference.key, reference_sha256: opts.reference.sha256 } : {}),
     attempts_left: attempts,
     capture_id: '',
     attempt: 0,
@@ -57,8 +101,12 @@ export function newSigner(index: number, name: string, email: string, token: str
   };
 }
 
-/** A transaction's status follows from its signers (DESIGN §3); `cancelled` is set only by the sender. */
+/**
+ * A transaction's status follows from its signers (DESIGN §3); `cancelled` is set only by the sender,
+ * `expired` only by the expiry timer (domain/lifecycle.ts).
+ */
 export function deriveStatus(signers: Pick<Signer, 'state'>[], certificateIssued: boolean): Status {
+  if (signers.some((s) => s.state === 'declined')) return 'declined';
   if (signers.some((s) => s.state === 'failed')) return 'failed';
   const allPassed = signers.every((s) => s.state === 'passed');
   if (allPassed && certificateIssued) return 'ledger_issued';
@@ -74,6 +122,8 @@ export type TxState = {
   reference: string;
   /** When the sender last had the links re-sent (resend is limited to once a minute). */
   last_resent_at?: Date | null;
+  /** The lifecycle timers (domain/lifecycle.ts); absent on records written before them. */
+  timers?: Timers;
 };
 
 /** The shortest time between two resends of one transaction's links. */
@@ -89,8 +139,17 @@ export type Change = {
   certificateIssued?: boolean;
   /** Who the status change is logged as (the system unless the sender caused it). */
   statusActor?: string;
-  /** The sender had the links re-sent: when, and the signers to remind (requested in the same write). */
-  reminder?: { at: Date; signerIndexes: number[] };
+  /**
+   * The links are to be sent again: when, and the signers to remind (requested in the same write);
+   * `automatic` for the reminder schedule (it does not count against the sender's resend limit).
+   */
+  reminder?: { at: Date; signerIndexes: number[]; automatic?: boolean };
+  /** New timer values written with the change (domain/lifecycle.ts). */
+  timers?: Partial<Timers>;
+  /** A signer declined (for the signer.declined event). */
+  declined?: { index: number; reason: string };
+  /** Signers whose order this change reached (the one before all passed): their links are requested in the same write. */
+  released?: number[];
 };
 
 function withSigner(state: TxState, index: number, patch: Partial<Signer>): Signer[] {
@@ -107,7 +166,23 @@ function finish(
   const status = deriveStatus(signers, certificateIssued);
   const wasAllPassed = state.signers.every((s) => s.state === 'passed');
   const allPassed = signers.every((s) => s.state === 'passed');
-  return { signers, status, log, signerChanged, nowVerified: allPassed && !wasAllPassed, certificateIssued };
+  // Routing (issue 18): the next order's links go out once every signer of this one passed.
+  const released = releasedBy(state.signers, signers);
+  const queued = released.map((i) => ({
+    type: 'link_requested',
+    at: log[0]?.at ?? new Date(),
+    actor: 'system',
+    detail: `order ${signers[i]!.order ?? 1} reached: signing link queued for ${signers[i]!.email}`,
+  }));
+  return {
+    signers,
+    status,
+    log: [...log, ...queued],
+    signerChanged,
+    nowVerified: allPassed && !wasAllPassed,
+    certificateIssued,
+    ...(released.length ? { released } : {}),
+  };
 }
 
 /** The signer consented. Consent again, or a terminal transaction → null (nothing changes). */
@@ -131,7 +206,14 @@ export function applyConsent(state: TxState, index: number, at: Date): Change | 
 /** A capture was submitted for analysis; only from consent_accepted (a live challenge). */
 export function applyCapture(
   state: TxState,
-  ev: { index: number; capture_id: string; attempt: number; video_sha256: string; frame_sha256: string },
+  ev: {
+    index: number;
+    capture_id: string;
+    attempt: number;
+    video_sha256: string;
+    frame_sha256: string;
+    webauthn_verified?: boolean;
+  },
   at: Date,
 ): Change | null {
   const s = state.signers[ev.index];
@@ -142,6 +224,7 @@ export function applyCapture(
     attempt: ev.attempt,
     video_sha256: ev.video_sha256,
     frame_sha256: ev.frame_sha256,
+    webauthn_verified: ev.webauthn_verified ?? false,
   });
   return finish(
     state,
@@ -266,7 +349,8 @@ export function applyResend(state: TxState, at: Date): Change {
   const now = at.getTime();
   const last = state.last_resent_at ? new Date(state.last_resent_at).getTime() : 0;
   if (now - last < RESEND_INTERVAL_MS) throw resendTooSoon(Math.ceil((RESEND_INTERVAL_MS - (now - last)) / 1000));
-  const to = state.signers.filter((s) => s.state !== 'passed' && s.state !== 'failed');
+  // Only signers whose order has been reached have a link to be reminded of (issue 18 routing).
+  const to = state.signers.filter((s) => s.state !== 'passed' && s.state !== 'failed' && isReleased(state.signers, s.index));
   return {
     signers: state.signers,
     status: state.status,

@@ -27,17 +27,30 @@ export function stateConsumer(deps: ChangeDeps) {
       case events.consentAccepted.subject: {
         const e = events.consentAccepted.message.decode(ev.data);
         const at = e.occurredAt ? new Date(e.occurredAt) : undefined;
-        return acceptConsent(deps, { transactionId: Number(e.transactionId), signerIndex: e.signerIndex, at });
+        const trail = {
+          textVersion: e.consentTextVersion,
+          ip: e.ip,
+          userAgent: e.userAgent,
+          openedAt: e.openedAt ? new Date(e.openedAt) : null,
+        };
+        return acceptConsent(deps, { transactionId: Number(e.transactionId), signerIndex: e.signerIndex, at, trail });
       }
       case events.captureSubmitted.subject: {
         const e = events.captureSubmitted.message.decode(ev.data);
-        return acceptCapture(deps, Number(e.transactionId), {
-          index: e.signerIndex,
-          capture_id: e.captureId,
-          attempt: e.attempt,
-          video_sha256: e.videoSha256,
-          frame_sha256: e.frameSha256,
-        });
+        return acceptCapture(
+          deps,
+          Number(e.transactionId),
+          {
+            index: e.signerIndex,
+            capture_id: e.captureId,
+            attempt: e.attempt,
+            video_sha256: e.videoSha256,
+            frame_sha256: e.frameSha256,
+            // The ceremony's mode of this capture says whether the WebAuthn step was verified for it.
+            webauthn_verified: e.verificationMode.endsWith('+webauthn'),
+          },
+          { ip: e.ip, userAgent: e.userAgent },
+        );
       }
       case events.attemptForfeited.subject: {
         const e = events.attemptForfeited.message.decode(ev.data);

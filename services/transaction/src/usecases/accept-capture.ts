@@ -1,11 +1,20 @@
 import { applyCapture } from '../domain/transaction.js';
+import { withTrail } from '../domain/trail.js';
 import { applyChange, type ChangeDeps } from './apply-change.js';
 
 /** A capture was submitted for analysis (ceremony): consent_accepted → capture_accepted, only from a live challenge. */
 export async function acceptCapture(
   deps: ChangeDeps,
   transactionId: number,
-  capture: { index: number; capture_id: string; attempt: number; video_sha256: string; frame_sha256: string },
+  capture: Parameters<typeof applyCapture>[1],
+  client?: { ip: string; userAgent: string },
 ): Promise<void> {
-  await applyChange(deps, { id: transactionId }, (s, now) => applyCapture(s, capture, now));
+  // The capture's address and browser and its time go on the signer's trail (issue 17's audit trail).
+  await applyChange(deps, { id: transactionId }, (s, now) =>
+    withTrail(applyCapture(s, capture, now), capture.index, {
+      captured_at: now,
+      capture_ip: client?.ip ?? '',
+      capture_user_agent: client?.userAgent ?? '',
+    }),
+  );
 }

@@ -13,7 +13,7 @@ import { resendLinks } from './resend-links.js';
 
 const OWNER = 'u1';
 const signer = (index: number, over: Partial<Signer> = {}): Signer => ({
-  ...newSigner(index, `s${index}`, `s${index}@example.com`, `t${index}`, 3),
+  ...newSigner(index, `s${index}`, `s${index}@example.com`, `t${index}`, 3, { mode: index === 0 ? 'biometric' : 'liveness' }),
   ...over,
 });
 function record(status: Status, signers: Signer[]): TransactionRecord {

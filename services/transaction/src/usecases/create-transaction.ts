@@ -135,7 +135,16 @@ async function commit(
   // Test and live requests never answer each other, even under the same Idempotency-Key.
   const key = begin.idempotencyKey && begin.test ? `test:${begin.idempotencyKey}` : begin.idempotencyKey;
   if (key) {
-    const first = await claimIdempotencyKey(deps, owner, key, requestFingerprint(fields, doc.sha256, [...refs.values()].map((r) => r.sha256)));
+    const first = await claimIdempotencyKey(
+      deps,
+      owner,
+      key,
+      requestFingerprint(
+        fields,
+        doc.sha256,
+        [...refs.values()].map((r) => r.sha256),
+      ),
+    );
     if (first) return { ...first, replayed: true };
     cleanups.push(() => deps.repo.releaseKeyOf(owner, key));
   }

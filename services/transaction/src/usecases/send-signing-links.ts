@@ -1,4 +1,5 @@
 import type { Logger, Mailer } from '@signet/kit';
+import { isReleased } from '../domain/signers.js';
 import { isPending } from '../domain/transaction.js';
 import type { LinkMailKind } from '../events/transaction.publisher.js';
 import { signingLinkMail } from '../mail/signing-link.mail.js';
@@ -49,8 +50,15 @@ export async function sendSigningLinks(deps: SendLinksDeps, req: LinksRequest): 
       continue;
     }
     const signer = rec.signers[index];
-    // Cancelled or finished meanwhile: the link no longer works, so it is not mailed.
-    if (!signer || !isPending(rec.status) || signer.state === 'passed' || signer.state === 'failed') {
+    // Cancelled or finished meanwhile: the link no longer works, so it is not mailed. Nor is a link
+    // whose order has not been reached (routing, issue 18): a reminder cannot send it early.
+    if (
+      !signer ||
+      !isPending(rec.status) ||
+      signer.state === 'passed' ||
+      signer.state === 'failed' ||
+      !isReleased(rec.signers, index)
+    ) {
       deps.tm.mails.inc({ kind, result: 'skipped' });
       continue;
     }

@@ -23,6 +23,16 @@ export const protobufPackage = "signet.biometrics.v1";
 
 export const protobufFileName = "signet/biometrics/v1/biometrics.proto";
 
+export interface CountFacesRequest {
+  /** The photo's object key in the references bucket. */
+  referenceKey: string;
+}
+
+export interface CountFacesResponse {
+  /** Faces found (at most the analysis' per-image maximum, so 2 or more means "more than one"). */
+  faces: number;
+}
+
 export interface GetAnalysisRequest {
   captureId: string;
 }
@@ -34,6 +44,116 @@ export interface Analysis {
   models: string[];
   analysedAt: string;
 }
+
+function createBaseCountFacesRequest(): CountFacesRequest {
+  return { referenceKey: "" };
+}
+
+export const CountFacesRequest: MessageFns<CountFacesRequest> = {
+  encode(message: CountFacesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.referenceKey !== "") {
+      writer.uint32(10).string(message.referenceKey);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CountFacesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCountFacesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.referenceKey = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<CountFacesRequest>): CountFacesRequest {
+    return CountFacesRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CountFacesRequest>): CountFacesRequest {
+    const message = createBaseCountFacesRequest();
+    message.referenceKey = object.referenceKey ?? "";
+    return message;
+  },
+};
+
+function createBaseCountFacesResponse(): CountFacesResponse {
+  return { faces: 0 };
+}
+
+export const CountFacesResponse: MessageFns<CountFacesResponse> = {
+  encode(message: CountFacesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.faces !== 0) {
+      writer.uint32(8).int32(message.faces);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CountFacesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCountFacesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.faces = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<CountFacesResponse>): CountFacesResponse {
+    return CountFacesResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CountFacesResponse>): CountFacesResponse {
+    const message = createBaseCountFacesResponse();
+    message.faces = object.faces ?? 0;
+    return message;
+  },
+};
 
 function createBaseGetAnalysisRequest(): GetAnalysisRequest {
   return { captureId: "" };
@@ -205,10 +325,32 @@ export const BiometricsServiceService = {
     responseSerialize: (value: Analysis): Buffer => Buffer.from(Analysis.encode(value).finish()),
     responseDeserialize: (value: Buffer): Analysis => Analysis.decode(value),
   },
+  /**
+   * Counts the faces in a reference photo with the analysis models (the detector and limits the
+   * analysis applies to a reference), so a creation can refuse a photo that does not show exactly
+   * one face before anything is kept. The photo is read from the references bucket by key, as the
+   * analysis reads it; NOT_FOUND when there is no such object, INVALID_ARGUMENT when it does not decode.
+   */
+  countFaces: {
+    path: "/signet.biometrics.v1.BiometricsService/CountFaces" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CountFacesRequest): Buffer => Buffer.from(CountFacesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CountFacesRequest => CountFacesRequest.decode(value),
+    responseSerialize: (value: CountFacesResponse): Buffer => Buffer.from(CountFacesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CountFacesResponse => CountFacesResponse.decode(value),
+  },
 } as const;
 
 export interface BiometricsServiceServer extends UntypedServiceImplementation {
   getAnalysis: handleUnaryCall<GetAnalysisRequest, Analysis>;
+  /**
+   * Counts the faces in a reference photo with the analysis models (the detector and limits the
+   * analysis applies to a reference), so a creation can refuse a photo that does not show exactly
+   * one face before anything is kept. The photo is read from the references bucket by key, as the
+   * analysis reads it; NOT_FOUND when there is no such object, INVALID_ARGUMENT when it does not decode.
+   */
+  countFaces: handleUnaryCall<CountFacesRequest, CountFacesResponse>;
 }
 
 export interface BiometricsServiceClient extends Client {
@@ -226,6 +368,27 @@ export interface BiometricsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Analysis) => void,
+  ): ClientUnaryCall;
+  /**
+   * Counts the faces in a reference photo with the analysis models (the detector and limits the
+   * analysis applies to a reference), so a creation can refuse a photo that does not show exactly
+   * one face before anything is kept. The photo is read from the references bucket by key, as the
+   * analysis reads it; NOT_FOUND when there is no such object, INVALID_ARGUMENT when it does not decode.
+   */
+  countFaces(
+    request: CountFacesRequest,
+    callback: (error: ServiceError | null, response: CountFacesResponse) => void,
+  ): ClientUnaryCall;
+  countFaces(
+    request: CountFacesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CountFacesResponse) => void,
+  ): ClientUnaryCall;
+  countFaces(
+    request: CountFacesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CountFacesResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -93,7 +93,9 @@ export function creationForm(
     file(name, info) {
       const photo = SIGNER_PHOTO.exec(name);
       if (name !== 'document' && name !== 'reference' && !(photo && Number(photo[1]) < MAX_PARTIES))
-        throw badRequest(`${name}: is not a known file field (document, reference or signer_photo_0 … signer_photo_${MAX_PARTIES - 1})`);
+        throw badRequest(
+          `${name}: is not a known file field (document, reference or signer_photo_0 … signer_photo_${MAX_PARTIES - 1})`,
+        );
       if (seen.has(name)) throw badRequest(`${name}: given more than once`);
       seen.add(name);
       if (name === 'document') documentName = info.filename ?? '';
@@ -160,7 +162,8 @@ export function creationForm(
  */
 function partiesOf(fields: Record<string, string>, seen: Set<string>): transactionV1.SignerSpec[] {
   for (const f of ['signer_name', 'signer_email', 'signer_emails'])
-    if (fields[f] !== undefined) throw badRequest(`${f}: give either signers or signer_name/signer_email/signer_emails, not both`);
+    if (fields[f] !== undefined)
+      throw badRequest(`${f}: give either signers or signer_name/signer_email/signer_emails, not both`);
   if (seen.has('reference')) throw badRequest('reference: with signers, each photo is the part signer_photo_<index>');
   const parties = partiesSchema.safeParse(fields.signers);
   if (!parties.success) throw badRequest(partyIssue(parties.error));

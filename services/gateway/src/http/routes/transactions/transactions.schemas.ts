@@ -83,11 +83,12 @@ export const partySchema = z
       description: 'signer (default) or approver go through the ceremony; a viewer only receives the result',
     }),
     order: z.int().min(1).max(10).optional().meta({
-      description: 'Routing order, 1 (default) first: equal orders sign in parallel, the next order is invited once all of them passed',
+      description:
+        'Routing order, 1 (default) first: equal orders sign in parallel, the next order is invited once all of them passed',
     }),
     verification: z.enum(['face_match', 'liveness_only']).optional().meta({
       description:
-        'face_match (default): liveness and a match against this signer\'s reference photo, the part signer_photo_<index>; liveness_only: chosen explicitly, no photo. None for a viewer',
+        "face_match (default): liveness and a match against this signer's reference photo, the part signer_photo_<index>; liveness_only: chosen explicitly, no photo. None for a viewer",
     }),
     webauthn: z.boolean().optional().meta({ description: 'The signer also confirms with a passkey or security key' }),
   })
@@ -228,7 +229,10 @@ const photo = (i: number) =>
   z
     .string()
     .optional()
-    .meta({ format: 'binary', description: `Reference face photo of signers[${i}] (JPEG or PNG, at most 10 MB, exactly one face)` });
+    .meta({
+      format: 'binary',
+      description: `Reference face photo of signers[${i}] (JPEG or PNG, at most 10 MB, exactly one face)`,
+    });
 
 /**
  * Two forms: the one-signer form (signer_name, signer_email, optional signer_emails, and `reference`),
@@ -242,21 +246,29 @@ export const creationForm = z.object({
     .string()
     .optional()
     .meta({ description: 'Comma-separated additional signers, up to 4, liveness only (one-signer form)' }),
-  signers: z.string().optional().meta({
-    description:
-      'JSON array of parties (TransactionParty: name, email, role, order, verification, webauthn), at most 10; instead of signer_name/signer_email/signer_emails/reference. ' +
-      'Each face_match signer sends their reference photo as the part signer_photo_<index>, <index> being their position in this array (0-based). ' +
-      'Every reference photo must show exactly one face.',
-    example: '[{"name":"Ada Lovelace","email":"ada@example.com","order":1},{"name":"Bob","email":"bob@example.com","order":2,"verification":"liveness_only"}]',
-  }),
+  signers: z
+    .string()
+    .optional()
+    .meta({
+      description:
+        'JSON array of parties (TransactionParty: name, email, role, order, verification, webauthn), at most 10; instead of signer_name/signer_email/signer_emails/reference. ' +
+        'Each face_match signer sends their reference photo as the part signer_photo_<index>, <index> being their position in this array (0-based). ' +
+        'Every reference photo must show exactly one face.',
+      example:
+        '[{"name":"Ada Lovelace","email":"ada@example.com","order":1},{"name":"Bob","email":"bob@example.com","order":2,"verification":"liveness_only"}]',
+    }),
   document: z.string().meta({ format: 'binary', description: 'PDF beginning with %PDF-, at most 200 MB' }),
   reference: z
     .string()
     .optional()
-    .meta({ format: 'binary', description: 'JPEG or PNG face photo showing exactly one face, at most 10 MB (one-signer form; required there)' }),
+    .meta({
+      format: 'binary',
+      description: 'JPEG or PNG face photo showing exactly one face, at most 10 MB (one-signer form; required there)',
+    }),
   ...Object.fromEntries(Array.from({ length: MAX_PARTIES }, (_, i) => [`signer_photo_${i}`, photo(i)])),
   expires_at: z.string().optional().meta({
-    description: 'When the signing links stop working (RFC 3339 with a time zone); in the future, at most 180 days ahead. Default 30 days',
+    description:
+      'When the signing links stop working (RFC 3339 with a time zone); in the future, at most 180 days ahead. Default 30 days',
     format: 'date-time',
   }),
   reminder_first_after_seconds: z.string().optional().meta({ description: 'First automatic reminder this long after creation' }),
