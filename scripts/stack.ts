@@ -52,7 +52,14 @@ const readPids = (): Pids => (existsSync(pidFile) ? (JSON.parse(readFileSync(pid
 
 /** Secrets are generated once per checkout and kept under .data (never committed, never defaults). */
 function secrets(): Record<string, string> {
-  if (existsSync(secretsFile)) return JSON.parse(readFileSync(secretsFile, 'utf8')) as Record<string, string>;
+  if (existsSync(secretsFile)) {
+    const kept = JSON.parse(readFileSync(secretsFile, 'utf8')) as Record<string, string>;
+    // A secret added after the file was written (the completion mails' download links) is added to it.
+    if (kept.DOWNLOAD_LINK_SECRET) return kept;
+    const s = { ...kept, DOWNLOAD_LINK_SECRET: randomBytes(32).toString('base64url') };
+    writeFileSync(secretsFile, JSON.stringify(s, null, 2), { mode: 0o600 });
+    return s;
+  }
   const { privateKey } = generateKeyPairSync('ed25519');
   const s = {
     JWT_SECRET: randomBytes(32).toString('base64url'),
@@ -60,6 +67,7 @@ function secrets(): Record<string, string> {
     WEBHOOK_SECRET: `whsec_${randomBytes(24).toString('base64')}`,
     LEDGER_SIGNING_KEY: privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'),
     S3_SECRET_KEY: randomBytes(18).toString('base64url'),
+    DOWNLOAD_LINK_SECRET: randomBytes(32).toString('base64url'),
   };
   writeFileSync(secretsFile, JSON.stringify(s, null, 2), { mode: 0o600 });
   return s;
@@ -133,6 +141,8 @@ async function up() {
     LEDGER_SEAL_CERT: join(infra.urls.DEV_PKI_DIR!, 'certs/seal.pem'),
     LEDGER_SEAL_KEY: join(infra.urls.DEV_PKI_DIR!, 'keys/seal.key.pem'),
     LEDGER_TSA_URLS: infra.urls.TSA_URL!,
+    // Outgoing webhooks may reach a receiver on this machine (the policy refuses loopback by default).
+    WEBHOOK_ALLOW_NETWORKS: process.env.WEBHOOK_ALLOW_NETWORKS ?? '127.0.0.0/8,::1/128',
     ...Object.fromEntries(services.map((s) => [`${s.name.toUpperCase()}_ADDR`, `127.0.0.1:${s.grpc}`])),
   };
   const start = (name: string, extra: Record<string, string>) => {

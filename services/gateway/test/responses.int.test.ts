@@ -3,7 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, createLogger, Metrics, parseConfig } from '@signet/kit';
-import { billingV1, ceremonyV1, identityV1, ledgerV1, transactionV1 } from '@signet/proto';
+import { billingV1, ceremonyV1, identityV1, ledgerV1, transactionV1, transactionWebhooksV1 } from '@signet/proto';
 import { pngPhoto, tinyPdf } from '../../../test/fixtures/documents.js';
 import { createAccount, type Account } from '../../../test/harness/accounts.js';
 import { infra, startServices } from '../../../test/harness/services.js';
@@ -47,6 +47,7 @@ describe('declared answers match their schemas (validateResponses, real services
       identity: createClient(identityV1.IdentityServiceClient, cfg.IDENTITY_ADDR, deps),
       billing: createClient(billingV1.BillingServiceClient, cfg.BILLING_ADDR, deps),
       transaction: createClient(transactionV1.TransactionServiceClient, cfg.TRANSACTION_ADDR, deps),
+      webhooks: createClient(transactionWebhooksV1.WebhookServiceClient, cfg.TRANSACTION_ADDR, deps),
       ceremony: createClient(ceremonyV1.CeremonyServiceClient, cfg.CEREMONY_ADDR, deps),
       ledger: createClient(ledgerV1.LedgerServiceClient, cfg.LEDGER_ADDR, deps),
       validateResponses: true,
@@ -57,7 +58,7 @@ describe('declared answers match their schemas (validateResponses, real services
   });
   afterAll(async () => {
     server?.close();
-    for (const c of [ctx?.identity, ctx?.billing, ctx?.transaction, ctx?.ceremony, ctx?.ledger]) c?.close();
+    for (const c of [ctx?.identity, ctx?.billing, ctx?.transaction, ctx?.webhooks, ctx?.ceremony, ctx?.ledger]) c?.close();
     ctx?.redis.disconnect();
     await stack?.stop();
   });

@@ -29,6 +29,8 @@ export type WebhookFact = {
   type: WebhookEventType;
   occurredAt: string;
   transactionId: number;
+  /** The certificate reference when the internal event carries it: an event of another database naming the same id is ignored. */
+  reference?: string;
   signerIndex?: number;
   /** Fields the internal event adds (certificate leaf index, link kind), never secrets or media. */
   extra?: Record<string, string | number>;

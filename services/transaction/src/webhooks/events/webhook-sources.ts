@@ -31,7 +31,13 @@ const STATUS_EVENTS: Record<string, WebhookEventType> = {
  */
 export const WEBHOOK_SOURCES: readonly Source<any>[] = [
   source(events.transactionCreated, (e, id) => [
-    { key: id, type: 'transaction.created', occurredAt: e.occurredAt, transactionId: Number(e.transactionId) },
+    {
+      key: id,
+      type: 'transaction.created',
+      occurredAt: e.occurredAt,
+      transactionId: Number(e.transactionId),
+      reference: e.reference,
+    },
   ]),
   source(events.linksRequested, (e, id) =>
     e.signerIndexes.map((i) => ({
@@ -39,6 +45,7 @@ export const WEBHOOK_SOURCES: readonly Source<any>[] = [
       type: 'signer.link_sent' as const,
       occurredAt: e.occurredAt,
       transactionId: Number(e.transactionId),
+      reference: e.reference,
       signerIndex: i,
       extra: { link_kind: e.kind },
     })),
@@ -58,6 +65,7 @@ export const WEBHOOK_SOURCES: readonly Source<any>[] = [
       type: 'certificate.issued',
       occurredAt: e.occurredAt,
       transactionId: Number(e.transactionId),
+      reference: e.reference,
       extra: { certificate_reference: e.reference, leaf_index: Number(e.leafIndex) },
     },
   ]),
@@ -67,6 +75,7 @@ export const WEBHOOK_SOURCES: readonly Source<any>[] = [
       type: 'signed_document.ready',
       occurredAt: e.occurredAt,
       transactionId: Number(e.transactionId),
+      reference: e.reference,
       extra: { sealed_at: e.sealedAt },
     },
   ]),

@@ -116,9 +116,13 @@ export function createWebhookRepository(conn: Connection) {
       id: string,
       set: Partial<EndpointRecord>,
     ): Promise<Omit<EndpointRecord, 'secret'> | null> {
-      return endpoints
-        .findOneAndUpdate({ _id: id, owner_id: ownerId }, { $set: set }, { new: true, projection: noSecret })
+      // FerretDB 1.x refuses a projection on findAndModify: the secret is dropped here instead.
+      const doc = await endpoints
+        .findOneAndUpdate({ _id: id, owner_id: ownerId }, { $set: set }, { new: true })
         .lean<EndpointRecord>();
+      if (!doc) return null;
+      const { secret: _secret, ...rest } = doc;
+      return rest;
     },
     async deleteEndpoint(ownerId: string, id: string): Promise<boolean> {
       const r = await endpoints.deleteOne({ _id: id, owner_id: ownerId });
@@ -197,7 +201,7 @@ export function createWebhookRepository(conn: Connection) {
         .findOneAndUpdate(
           { _id: id, owner_id: ownerId, endpoint_id: endpointId },
           { $set: { status: 'pending', next_attempt_at: now, round_attempts: 0, lease: null, lease_until: null } },
-          { new: true, projection: { payload: 0 } },
+          { new: true },
         )
         .lean<DeliveryRecord>();
     },

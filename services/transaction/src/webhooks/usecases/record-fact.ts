@@ -8,6 +8,13 @@ export type RecordFactDeps = {
   clock: () => Date;
 };
 
+/** Events carry integer ids; one from another database (a shared stream) may name an id of ours. */
+const SKEW_MS = 2000;
+function aboutThis(fact: WebhookFact, tx: { reference: string; created_at: Date }): boolean {
+  if (fact.reference && fact.reference !== tx.reference) return false;
+  return new Date(fact.occurredAt).getTime() >= new Date(tx.created_at).getTime() - SKEW_MS;
+}
+
 /**
  * Records one delivery per subscribed endpoint of the transaction's owner, due now, with the
  * transaction's latest state as the payload. Idempotent: a delivery's id is derived from the fact
@@ -16,7 +23,7 @@ export type RecordFactDeps = {
  */
 export async function recordFact(deps: RecordFactDeps, fact: WebhookFact): Promise<number> {
   const tx = await deps.repo.findById(fact.transactionId);
-  if (!tx) return 0;
+  if (!tx || !aboutThis(fact, tx)) return 0;
   const targets = await deps.store.subscribers(tx.owner_id, fact.type);
   if (!targets.length) return 0;
   const payload = webhookPayload(fact, {

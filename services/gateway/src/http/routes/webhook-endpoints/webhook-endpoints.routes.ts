@@ -1,0 +1,255 @@
+import express, { Router } from 'express';
+import type { z } from 'zod';
+import type { transactionWebhooksV1 as wh } from '@signet/proto';
+import { callerOf, requireCaller } from '../../auth.js';
+import type { GatewayContext, RouteModule } from '../../context.js';
+import { HttpError } from '../../errors.js';
+import { defineRoute, errorResponses, HEADERS, mountRoutes } from '../../route.js';
+import {
+  createBody,
+  deliveriesQuery,
+  deliveryParams,
+  deliverySchema,
+  endpointParams,
+  endpointSchema,
+  endpointWithSecretSchema,
+  updateBody,
+} from './webhook-endpoints.schemas.js';
+
+const TAGS = ['Webhook endpoints'];
+const noSuchEndpoint = () => new HttpError(404, 'no such webhook endpoint');
+const noSuchDelivery = () => new HttpError(404, 'no such webhook delivery');
+
+type EndpointJson = z.input<typeof endpointSchema>;
+const endpointJson = (e: wh.WebhookEndpoint): EndpointJson => ({
+  id: e.id,
+  url: e.url,
+  event_types: e.eventTypes as EndpointJson['event_types'],
+  description: e.description,
+  enabled: e.enabled,
+  disabled_reason: e.disabledReason as EndpointJson['disabled_reason'],
+  created_at: e.createdAt,
+  updated_at: e.updatedAt,
+});
+
+type DeliveryJson = z.input<typeof deliverySchema>;
+const deliveryJson = (d: wh.WebhookDelivery): DeliveryJson => ({
+  id: d.id,
+  endpoint_id: d.endpointId,
+  webhook_id: d.webhookId,
+  event_type: d.eventType as DeliveryJson['event_type'],
+  transaction_id: Number(d.transactionId),
+  status: d.status as DeliveryJson['status'],
+  created_at: d.createdAt,
+  next_attempt_at: d.nextAttemptAt || null,
+  attempts: d.attempts.map((a) => ({
+    at: a.at,
+    status: a.status,
+    latency_ms: a.latencyMs,
+    result: a.result as DeliveryJson['attempts'][number]['result'],
+    response_snippet: a.responseSnippet,
+  })),
+});
+
+/**
+ * /api/webhook-endpoints*: the caller's outgoing webhook endpoints (Standard Webhooks, served by the
+ * transaction service), their delivery log and manual redelivery. Another account's endpoint is 404.
+ */
+export function webhookEndpointsRoutes(ctx: GatewayContext): RouteModule {
+  const auth = requireCaller(ctx);
+  const json = express.json({ limit: '16kb' });
+  const noStore = { 'Cache-Control': HEADERS.cacheControl };
+  const common = { tags: TAGS, security: 'caller' as const };
+  const owner = (res: express.Response) => callerOf(res).userId;
+
+  const create = defineRoute({
+    ...common,
+    method: 'post',
+    path: '/api/webhook-endpoints',
+    operationId: 'createWebhookEndpoint',
+    summary: 'Create a webhook endpoint',
+    description:
+      'Events are POSTed to the URL signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature) with the ' +
+      'endpoint’s own secret, returned only in this answer. A 2xx within 10 s counts as delivered; otherwise retried with ' +
+      'exponential backoff for about 3 days, after which the endpoint is disabled and the account mailed.',
+    use: [auth, json],
+    body: createBody,
+    responses: {
+      201: { description: 'Created; `secret` is shown only now', body: endpointWithSecretSchema, headers: noStore },
+      ...errorResponses(400, 401),
+    },
+    async handle({ body }, _req, res) {
+      const caller = callerOf(res);
+      const e = await ctx.webhooks.createWebhookEndpoint({
+        ownerId: caller.userId,
+        ownerEmail: caller.email,
+        url: body.url,
+        eventTypes: body.event_types,
+        description: body.description ?? '',
+      });
+      return { status: 201 as const, body: { ...endpointJson(e), secret: e.secret } };
+    },
+  });
+
+  const list = defineRoute({
+    ...common,
+    method: 'get',
+    path: '/api/webhook-endpoints',
+    operationId: 'listWebhookEndpoints',
+    summary: "The caller's webhook endpoints, most recent first",
+    use: [auth],
+    responses: {
+      200: { description: 'The endpoints (without secrets)', body: endpointSchema.array(), headers: noStore },
+      ...errorResponses(401),
+    },
+    async handle(_input, _req, res) {
+      const r = await ctx.webhooks.listWebhookEndpoints({ ownerId: owner(res) });
+      return { status: 200 as const, body: r.items.map(endpointJson) };
+    },
+  });
+
+  const get = defineRoute({
+    ...common,
+    method: 'get',
+    path: '/api/webhook-endpoints/{id}',
+    operationId: 'getWebhookEndpoint',
+    summary: 'One webhook endpoint',
+    use: [auth],
+    params: endpointParams,
+    invalidParams: noSuchEndpoint,
+    responses: {
+      200: { description: 'The endpoint (without its secret)', body: endpointSchema, headers: noStore },
+      ...errorResponses(401, 404),
+    },
+    async handle({ params }, _req, res) {
+      return {
+        status: 200 as const,
+        body: endpointJson(await ctx.webhooks.getWebhookEndpoint({ ownerId: owner(res), id: params.id })),
+      };
+    },
+  });
+
+  const update = defineRoute({
+    ...common,
+    method: 'patch',
+    path: '/api/webhook-endpoints/{id}',
+    operationId: 'updateWebhookEndpoint',
+    summary: 'Change a webhook endpoint',
+    description: 'Only the fields given change. `enabled: true` turns on an endpoint disabled after persistent failure.',
+    use: [auth, json],
+    params: endpointParams,
+    invalidParams: noSuchEndpoint,
+    body: updateBody,
+    responses: {
+      200: { description: 'The endpoint as changed', body: endpointSchema, headers: noStore },
+      ...errorResponses(400, 401, 404),
+    },
+    async handle({ params, body }, _req, res) {
+      const e = await ctx.webhooks.updateWebhookEndpoint({
+        ownerId: owner(res),
+        id: params.id,
+        url: body.url,
+        eventTypes: body.event_types ?? [],
+        updateEventTypes: body.event_types !== undefined,
+        description: body.description,
+        enabled: body.enabled,
+      });
+      return { status: 200 as const, body: endpointJson(e) };
+    },
+  });
+
+  const remove = defineRoute({
+    ...common,
+    method: 'delete',
+    path: '/api/webhook-endpoints/{id}',
+    operationId: 'deleteWebhookEndpoint',
+    summary: 'Delete a webhook endpoint',
+    description: 'Its pending deliveries are cancelled.',
+    use: [auth],
+    params: endpointParams,
+    invalidParams: noSuchEndpoint,
+    responses: {
+      204: { description: 'Deleted' },
+      ...errorResponses(401, 404),
+    },
+    async handle({ params }, _req, res) {
+      await ctx.webhooks.deleteWebhookEndpoint({ ownerId: owner(res), id: params.id });
+      res.status(204).end();
+      return undefined;
+    },
+  });
+
+  const roll = defineRoute({
+    ...common,
+    method: 'post',
+    path: '/api/webhook-endpoints/{id}/roll-secret',
+    operationId: 'rollWebhookSecret',
+    summary: 'Replace the endpoint’s signing secret',
+    description: 'The new secret is shown only in this answer; deliveries are signed with it from now on.',
+    use: [auth],
+    params: endpointParams,
+    invalidParams: noSuchEndpoint,
+    responses: {
+      200: { description: 'The endpoint with its new secret', body: endpointWithSecretSchema, headers: noStore },
+      ...errorResponses(401, 404),
+    },
+    async handle({ params }, _req, res) {
+      const e = await ctx.webhooks.rollWebhookSecret({ ownerId: owner(res), id: params.id });
+      return { status: 200 as const, body: { ...endpointJson(e), secret: e.secret } };
+    },
+  });
+
+  const deliveries = defineRoute({
+    ...common,
+    method: 'get',
+    path: '/api/webhook-endpoints/{id}/deliveries',
+    operationId: 'listWebhookDeliveries',
+    summary: 'The endpoint’s delivery log, most recent first',
+    description: 'Each delivery with its attempts: time, HTTP status, latency and at most 1 KB of the answer.',
+    use: [auth],
+    params: endpointParams,
+    invalidParams: noSuchEndpoint,
+    query: deliveriesQuery,
+    responses: {
+      200: { description: 'The deliveries', body: deliverySchema.array(), headers: noStore },
+      ...errorResponses(400, 401, 404),
+    },
+    async handle({ params, query }, _req, res) {
+      const r = await ctx.webhooks.listWebhookDeliveries({
+        ownerId: owner(res),
+        endpointId: params.id,
+        limit: query.limit ?? 50,
+      });
+      return { status: 200 as const, body: r.items.map(deliveryJson) };
+    },
+  });
+
+  const redeliver = defineRoute({
+    ...common,
+    method: 'post',
+    path: '/api/webhook-endpoints/{id}/deliveries/{delivery_id}/redeliver',
+    operationId: 'redeliverWebhook',
+    summary: 'Send a delivery again now',
+    description: 'Whatever its state, with the same webhook-id, as a new round of retries. 409 while the endpoint is disabled.',
+    use: [auth],
+    params: deliveryParams,
+    invalidParams: noSuchDelivery,
+    responses: {
+      202: { description: 'Due now', body: deliverySchema, headers: noStore },
+      ...errorResponses(401, 404, 409),
+    },
+    async handle({ params }, _req, res) {
+      const d = await ctx.webhooks.redeliverWebhook({
+        ownerId: owner(res),
+        endpointId: params.id,
+        deliveryId: params.delivery_id,
+      });
+      return { status: 202 as const, body: deliveryJson(d) };
+    },
+  });
+
+  const routes = [create, list, get, update, remove, roll, deliveries, redeliver];
+  const router = Router();
+  mountRoutes(router, routes, { validateResponses: ctx.validateResponses });
+  return { router, routes };
+}
