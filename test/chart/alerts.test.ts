@@ -341,6 +341,29 @@ const CASES: Case[] = [
     at: '20m',
     fires: null,
   },
+  {
+    alert: 'SignetWebhookBacklogGrowing',
+    name: 'a customer endpoint is down: 40 more deliveries wait every minute (two transaction replicas report the same count)',
+    series: ['transaction-0', 'transaction-1'].map((pod) =>
+      scraped('transaction', 'signet_transaction_webhook_retry_backlog', {}, '900+40x90', pod),
+    ),
+    at: '70m',
+    fires: {},
+  },
+  {
+    alert: 'SignetWebhookBacklogGrowing',
+    name: 'a large but steady backlog (retries waiting out their backoff, drained as fast as it fills)',
+    series: [scraped('transaction', 'signet_transaction_webhook_retry_backlog', {}, '5000x90')],
+    at: '70m',
+    fires: null,
+  },
+  {
+    alert: 'SignetWebhookBacklogGrowing',
+    name: 'a small backlog that grows (below the threshold)',
+    series: [scraped('transaction', 'signet_transaction_webhook_retry_backlog', {}, '0+5x90')],
+    at: '70m',
+    fires: null,
+  },
 ];
 
 /** The rule's annotations with `{{ $labels.x }}` filled in, as Prometheus expands them. */
