@@ -1,0 +1,108 @@
+import type { GatewayContext } from '../../context.js';
+import { callerOf, invalidateCredentials, requireCaller } from '../../auth.js';
+import { AUTH_LIMITS } from '../../rate-limit.js';
+import { defineRoute, errorResponses } from '../../route.js';
+import { loginResult, mfaChallenge, profile, schemas } from './auth.schemas.js';
+import { type AuthKit, sessionJson, planOf, limited, TAGS } from './auth.shared.js';
+
+/** Login (with TOTP), the profile, password change. */
+export function sessionRoutes(ctx: GatewayContext, { json, limit, session, noStore, ok, publicOp, sessionOp }: AuthKit) {
+  const login = defineRoute({
+    ...publicOp,
+    method: 'post',
+    path: '/api/auth/login',
+    operationId: 'login',
+    summary: 'Sign in with email and password',
+    description:
+      'Returns a session token, or — when TOTP two-factor authentication is on — `{mfa_required: true, challenge}`; post the challenge and a TOTP code to /api/auth/2fa/login. Unknown email and wrong password get the same 401.',
+    extensions: limited(AUTH_LIMITS.login),
+    use: [limit(AUTH_LIMITS.login)],
+    body: schemas.login,
+    responses: {
+      200: ok('A session, or a two-factor challenge', loginResult.or(mfaChallenge), noStore),
+      ...errorResponses(400, 401, 429),
+    },
+    async handle({ body: b }, _req, res) {
+      const out = await ctx.identity.login({ email: b.email, password: b.password });
+      res.setHeader('Cache-Control', 'no-store');
+      if (out.result?.$case === 'mfa')
+        return {
+          status: 200 as const,
+          body: { mfa_required: true as const, challenge: out.result.value.challenge, expires_at: out.result.value.expiresAt },
+        };
+      if (out.result?.$case !== 'session') throw new Error('identity returned no login result');
+      return { status: 200 as const, body: sessionJson(out.result.value) };
+    },
+  });
+
+  const mfaLogin = defineRoute({
+    ...publicOp,
+    method: 'post',
+    path: '/api/auth/2fa/login',
+    operationId: 'completeMfaLogin',
+    summary: 'Complete a two-factor login with the challenge and a TOTP code',
+    description: 'Each code is accepted once; five wrong codes end the challenge.',
+    use: [json],
+    body: schemas.mfaLogin,
+    responses: { 200: ok('A session', loginResult, noStore), ...errorResponses(400, 401) },
+    async handle({ body: b }, _req, res) {
+      const s = await ctx.identity.completeMfaLogin({ challenge: b.challenge, code: b.code });
+      res.setHeader('Cache-Control', 'no-store');
+      return { status: 200 as const, body: sessionJson(s) };
+    },
+  });
+
+  // The profile accepts an API key too: integrations use it to check which account a key belongs to.
+  const me = defineRoute({
+    tags: TAGS,
+    security: 'caller',
+    method: 'post',
+    path: '/api/auth/me',
+    operationId: 'getProfile',
+    summary: 'The current user profile (session JWT or API key)',
+    description: 'Plan fields come from billing and are omitted when it does not answer.',
+    use: [requireCaller(ctx)],
+    responses: { 200: ok('Profile', profile, noStore), ...errorResponses(400, 401) },
+    async handle(_input, _req, res) {
+      const caller = callerOf(res);
+      const [p, plan] = await Promise.all([ctx.identity.getProfile({ userId: caller.userId }), planOf(ctx, caller.userId)]);
+      return {
+        status: 200 as const,
+        body: {
+          user_id: p.userId,
+          email: p.email,
+          name: p.name,
+          org_name: p.orgName,
+          two_factor_enabled: p.twoFactorEnabled,
+          session_ttl_hours: p.sessionTtlHours,
+          biometric_retention_days: p.biometricRetentionDays,
+          created_at: p.createdAt,
+          auth_method: caller.method,
+          ...plan,
+        },
+      };
+    },
+  });
+
+  const changePassword = defineRoute({
+    ...sessionOp,
+    method: 'post',
+    path: '/api/auth/change-password',
+    operationId: 'changePassword',
+    summary: 'Change the password; every older session stops working and a new session is returned',
+    use: [session, json],
+    body: schemas.changePassword,
+    responses: { 200: ok('A new session', loginResult, noStore), ...errorResponses(400, 401, 403) },
+    async handle({ body: b }, _req, res) {
+      const s = await ctx.identity.changePassword({
+        userId: callerOf(res).userId,
+        currentPassword: b.current_password,
+        newPassword: b.new_password,
+      });
+      await invalidateCredentials(ctx);
+      return { status: 200 as const, body: sessionJson(s) };
+    },
+  });
+
+  return [login, mfaLogin, me, changePassword];
+}
