@@ -407,7 +407,7 @@ export type paths = {
     put?: never;
     /**
      * Create a transaction
-     * @description multipart/form-data; the document is streamed to storage, never buffered. Uses one signature of the monthly quota, or a credit.
+     * @description multipart/form-data; the document is streamed to storage, never buffered. Uses one signature of the monthly quota, or a credit. One signer (signer_name, signer_email, reference) or a list of parties (signers, a JSON array, with the part signer_photo_<index> for each face_match signer). Every reference photo must show exactly one face (checked with the biometrics models). Signers of order 1 are mailed at once; each next order once every signer of the one before passed. Any refusal is a 400 naming the field or signer, with nothing stored and no quota used.
      */
     post: operations['createTransaction'];
     delete?: never;
@@ -487,6 +487,26 @@ export type paths = {
      * @description Irreversible: its signing links stop working and no certificate is issued.
      */
     post: operations['cancelTransaction'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/transactions/{id}/complete': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Test mode: complete a test transaction with an outcome, without a ceremony
+     * @description Only with a test-mode API key (sgn_test_…) and only for its test transactions; anything else is 404. A verified test transaction gets a certificate sealed in the test log (GET /api/ledger/public-key?log=test), never the live one.
+     */
+    post: operations['completeTestTransaction'];
     delete?: never;
     options?: never;
     head?: never;
@@ -647,6 +667,26 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/api/sign/{token}/decline': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Decline to sign
+     * @description Ends the transaction (status `declined`), with an optional reason the sender receives. The link stops working; a signer who already finished gets 409.
+     */
+    post: operations['declineSigning'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/sign/{token}/webauthn/options': {
     parameters: {
       query?: never;
@@ -695,6 +735,112 @@ export type paths = {
      * @description At most 64 KB a batch and 200 batches a session.
      */
     post: operations['logForensicEvents'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/webhook-endpoints': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The caller's webhook endpoints, most recent first */
+    get: operations['listWebhookEndpoints'];
+    put?: never;
+    /**
+     * Create a webhook endpoint
+     * @description Events are POSTed to the URL signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature) with the endpoint’s own secret, returned only in this answer. A 2xx within 10 s counts as delivered; otherwise retried with exponential backoff for about 3 days, after which the endpoint is disabled and the account mailed.
+     */
+    post: operations['createWebhookEndpoint'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/webhook-endpoints/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One webhook endpoint */
+    get: operations['getWebhookEndpoint'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a webhook endpoint
+     * @description Its pending deliveries are cancelled.
+     */
+    delete: operations['deleteWebhookEndpoint'];
+    options?: never;
+    head?: never;
+    /**
+     * Change a webhook endpoint
+     * @description Only the fields given change. `enabled: true` turns on an endpoint disabled after persistent failure.
+     */
+    patch: operations['updateWebhookEndpoint'];
+    trace?: never;
+  };
+  '/api/webhook-endpoints/{id}/roll-secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Replace the endpoint’s signing secret
+     * @description The new secret is shown only in this answer; deliveries are signed with it from now on.
+     */
+    post: operations['rollWebhookSecret'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/webhook-endpoints/{id}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The endpoint’s delivery log, most recent first
+     * @description Each delivery with its attempts: time, HTTP status, latency and at most 1 KB of the answer.
+     */
+    get: operations['listWebhookDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/webhook-endpoints/{id}/deliveries/{delivery_id}/redeliver': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a delivery again now
+     * @description Whatever its state, with the same webhook-id, as a new round of retries. 409 while the endpoint is disabled.
+     */
+    post: operations['redeliverWebhook'];
     delete?: never;
     options?: never;
     head?: never;
@@ -796,6 +942,58 @@ export type paths = {
 export type webhooks = Record<string, never>;
 export type components = {
   schemas: {
+    TestCompletion: {
+      /**
+       * @description verified: every signer passes and the test log seals the certificate; failed: the transaction fails
+       * @enum {string}
+       */
+      outcome: 'verified' | 'failed';
+    };
+    WebhookEndpointCreate: {
+      /**
+       * @description http(s) URL; loopback, private and link-local addresses are refused
+       * @example https://example.com/hooks/signet
+       */
+      url: string;
+      event_types: (
+        | 'transaction.created'
+        | 'signer.link_sent'
+        | 'signer.opened'
+        | 'signer.consented'
+        | 'signer.verified'
+        | 'signer.failed'
+        | 'signer.declined'
+        | 'transaction.completed'
+        | 'transaction.expired'
+        | 'transaction.cancelled'
+        | 'certificate.issued'
+        | 'signed_document.ready'
+      )[];
+      description?: string;
+    };
+    WebhookEndpointUpdate: {
+      /**
+       * @description http(s) URL; loopback, private and link-local addresses are refused
+       * @example https://example.com/hooks/signet
+       */
+      url?: string;
+      event_types?: (
+        | 'transaction.created'
+        | 'signer.link_sent'
+        | 'signer.opened'
+        | 'signer.consented'
+        | 'signer.verified'
+        | 'signer.failed'
+        | 'signer.declined'
+        | 'transaction.completed'
+        | 'transaction.expired'
+        | 'transaction.cancelled'
+        | 'certificate.issued'
+        | 'signed_document.ready'
+      )[];
+      description?: string;
+      enabled?: boolean;
+    };
     Verification: {
       valid: boolean;
       reference: string;
@@ -810,6 +1008,11 @@ export type components = {
       document_sha256_prefix: string;
       verification_mode: string;
       ledger_seal: string;
+      /**
+       * @description The log that sealed it: test for a test-mode certificate (free, proves no real signing; key: GET /api/ledger/public-key?log=test)
+       * @enum {string}
+       */
+      log: 'live' | 'test';
     };
     Session: {
       /** @description Session JWT (HS256) */
@@ -849,8 +1052,13 @@ export type components = {
     ApiKeyCreated: {
       id: string;
       name: string;
-      /** @description The first 12 characters of the key */
+      /** @description The visible start of the key: 12 characters, 17 for a test key (sgn_test_…) */
       prefix: string;
+      /**
+       * @description live (default): real, billed transactions; test: free, marked test, never listed with live data (prefix sgn_test_)
+       * @enum {string}
+       */
+      mode: 'live' | 'test';
       /** Format: date-time */
       created_at: string;
       /** @description Updated at most once a minute */
@@ -861,8 +1069,13 @@ export type components = {
     ApiKey: {
       id: string;
       name: string;
-      /** @description The first 12 characters of the key */
+      /** @description The visible start of the key: 12 characters, 17 for a test key (sgn_test_…) */
       prefix: string;
+      /**
+       * @description live (default): real, billed transactions; test: free, marked test, never listed with live data (prefix sgn_test_)
+       * @enum {string}
+       */
+      mode: 'live' | 'test';
       /** Format: date-time */
       created_at: string;
       /** @description Updated at most once a minute */
@@ -898,6 +1111,8 @@ export type components = {
       /** @description {base_url}/sign/<token> */
       sign_url: string;
       status: string;
+      /** @description Made with a test-mode API key (no quota or credit used) */
+      test: boolean;
     };
     TransactionSummary: {
       id: number;
@@ -906,7 +1121,8 @@ export type components = {
       signer_name: string;
       signer_email: string;
       /** @enum {string} */
-      status: 'created' | 'consent_accepted' | 'capture_accepted' | 'ledger_issued' | 'failed' | 'cancelled';
+      status:
+        'created' | 'consent_accepted' | 'capture_accepted' | 'ledger_issued' | 'failed' | 'cancelled' | 'declined' | 'expired';
       /** @description biometric, or the mode verification used */
       verification_mode: string;
       /**
@@ -921,6 +1137,8 @@ export type components = {
       verified_at?: string;
       /** @description Certificate reference <prefix>-TX-<8 digits> */
       reference: string;
+      /** @description Made with a test-mode API key: free, listed and found only with test keys, sealed in the test log */
+      test: boolean;
     };
     TransactionDetail: {
       id: number;
@@ -929,7 +1147,8 @@ export type components = {
       signer_name: string;
       signer_email: string;
       /** @enum {string} */
-      status: 'created' | 'consent_accepted' | 'capture_accepted' | 'ledger_issued' | 'failed' | 'cancelled';
+      status:
+        'created' | 'consent_accepted' | 'capture_accepted' | 'ledger_issued' | 'failed' | 'cancelled' | 'declined' | 'expired';
       /** @description biometric, or the mode verification used */
       verification_mode: string;
       /**
@@ -944,6 +1163,8 @@ export type components = {
       verified_at?: string;
       /** @description Certificate reference <prefix>-TX-<8 digits> */
       reference: string;
+      /** @description Made with a test-mode API key: free, listed and found only with test keys, sealed in the test log */
+      test: boolean;
       attestation_type: string;
       document_name: string;
       document_sha256: string;
@@ -954,6 +1175,12 @@ export type components = {
         state: string;
         verification_mode: string;
         attempts_left: number;
+        /** @description signer or approver */
+        role: string;
+        /** @description Routing order: 1 first, equal orders in parallel */
+        order: number;
+        /** @description Also confirms with WebAuthn */
+        webauthn: boolean;
       }[];
       events: components['schemas']['TransactionEvent'][];
       /** @description Days the biometric data is kept after the transaction ends */
@@ -1050,6 +1277,108 @@ export type components = {
       seq: number;
       done: boolean;
       reveal: components['schemas']['LiveReveal'] | null;
+    };
+    SigningDeclined: {
+      /**
+       * @description The transaction has ended
+       * @constant
+       */
+      status: 'declined';
+      /** Format: date-time */
+      declined_at: string;
+    };
+    WebhookEndpointWithSecret: {
+      id: string;
+      url: string;
+      event_types: (
+        | 'transaction.created'
+        | 'signer.link_sent'
+        | 'signer.opened'
+        | 'signer.consented'
+        | 'signer.verified'
+        | 'signer.failed'
+        | 'signer.declined'
+        | 'transaction.completed'
+        | 'transaction.expired'
+        | 'transaction.cancelled'
+        | 'certificate.issued'
+        | 'signed_document.ready'
+      )[];
+      description: string;
+      enabled: boolean;
+      /**
+       * @description Empty while enabled; "failing" after persistent delivery failure; "owner" when disabled by an update
+       * @enum {string}
+       */
+      disabled_reason: '' | 'failing' | 'owner';
+      created_at: string;
+      updated_at: string;
+      /** @description The Standard Webhooks signing secret (whsec_…), shown only in this answer */
+      secret: string;
+    };
+    WebhookEndpoint: {
+      id: string;
+      url: string;
+      event_types: (
+        | 'transaction.created'
+        | 'signer.link_sent'
+        | 'signer.opened'
+        | 'signer.consented'
+        | 'signer.verified'
+        | 'signer.failed'
+        | 'signer.declined'
+        | 'transaction.completed'
+        | 'transaction.expired'
+        | 'transaction.cancelled'
+        | 'certificate.issued'
+        | 'signed_document.ready'
+      )[];
+      description: string;
+      enabled: boolean;
+      /**
+       * @description Empty while enabled; "failing" after persistent delivery failure; "owner" when disabled by an update
+       * @enum {string}
+       */
+      disabled_reason: '' | 'failing' | 'owner';
+      created_at: string;
+      updated_at: string;
+    };
+    WebhookDelivery: {
+      id: string;
+      endpoint_id: string;
+      /** @description The webhook-id header: the same on every attempt */
+      webhook_id: string;
+      /** @enum {string} */
+      event_type:
+        | 'transaction.created'
+        | 'signer.link_sent'
+        | 'signer.opened'
+        | 'signer.consented'
+        | 'signer.verified'
+        | 'signer.failed'
+        | 'signer.declined'
+        | 'transaction.completed'
+        | 'transaction.expired'
+        | 'transaction.cancelled'
+        | 'certificate.issued'
+        | 'signed_document.ready';
+      transaction_id: number;
+      /** @enum {string} */
+      status: 'pending' | 'delivered' | 'failed' | 'cancelled';
+      created_at: string;
+      /** @description When the next attempt is due; null unless pending */
+      next_attempt_at: string | null;
+      attempts: components['schemas']['WebhookAttempt'][];
+    };
+    WebhookAttempt: {
+      at: string;
+      /** @description The HTTP status; 0 when there was none */
+      status: number;
+      latency_ms: number;
+      /** @enum {string} */
+      result: 'success' | 'http_error' | 'timeout' | 'network_error' | 'refused_address';
+      /** @description At most 1 KB of the response body, or the error */
+      response_snippet: string;
     };
     CertificateBundle: {
       /** @constant */
@@ -2384,6 +2713,11 @@ export interface operations {
       content: {
         'application/json': {
           name: string;
+          /**
+           * @description live (default): real, billed transactions; test: free, marked test, never listed with live data (prefix sgn_test_)
+           * @enum {string}
+           */
+          mode?: 'live' | 'test';
         };
       };
     };
@@ -2825,20 +3159,25 @@ export interface operations {
     requestBody: {
       content: {
         'multipart/form-data': {
-          /** @description Full legal name */
-          signer_name: string;
+          /** @description Full legal name (one-signer form; required there) */
+          signer_name?: string;
           /**
            * Format: email
-           * @description Receives the signing link
+           * @description Receives the signing link (one-signer form; required there)
            */
-          signer_email: string;
+          signer_email?: string;
           /**
            * @default signature
            * @enum {string}
            */
           attestation_type?: 'signature' | 'approval' | 'review' | 'consent';
-          /** @description Comma-separated additional signers, up to 4 */
+          /** @description Comma-separated additional signers, up to 4, liveness only (one-signer form) */
           signer_emails?: string;
+          /**
+           * @description JSON array of parties (TransactionParty: name, email, role, order, verification, webauthn), at most 10; instead of signer_name/signer_email/signer_emails/reference. Each face_match signer sends their reference photo as the part signer_photo_<index>, <index> being their position in this array (0-based). Every reference photo must show exactly one face.
+           * @example [{"name":"Ada Lovelace","email":"ada@example.com","order":1},{"name":"Bob","email":"bob@example.com","order":2,"verification":"liveness_only"}]
+           */
+          signers?: string;
           /**
            * Format: binary
            * @description PDF beginning with %PDF-, at most 200 MB
@@ -2846,14 +3185,75 @@ export interface operations {
           document: string;
           /**
            * Format: binary
-           * @description JPEG or PNG face photo, at most 10 MB
+           * @description JPEG or PNG face photo showing exactly one face, at most 10 MB (one-signer form; required there)
            */
-          reference: string;
+          reference?: string;
+          /**
+           * Format: binary
+           * @description Reference face photo of signers[0] (JPEG or PNG, at most 10 MB, exactly one face)
+           */
+          signer_photo_0?: string;
+          /**
+           * Format: binary
+           * @description Reference face photo of signers[1] (JPEG or PNG, at most 10 MB, exactly one face)
+           */
+          signer_photo_1?: string;
+          /**
+           * Format: binary
+           * @description Reference face photo of signers[2] (JPEG or PNG, at most 10 MB, exactly one face)
+           */
+          signer_photo_2?: string;
+          /**
+           * Format: binary
+           * @description Reference face photo of signers[3] (JPEG or PNG, at most 10 MB, exactly one face)
+           */
+          signer_photo_3?: string;
+          /**
+           * Format: binary
+           * @description Reference face photo of signers[4] (JPEG or PNG, at most 10 MB, exactly one face)
+           */
+          signer_photo_4?: string;
+          /**
+           * Format: binary
+           * @description Reference face photo of signers[5] (JPEG or PNG, at most 10 MB, exactly one face)
+           */
+          signer_photo_5?: string;
+          /**
+           * Format: binary
+           * @description Reference face photo of signers[6] (JPEG or PNG, at most 10 MB, exactly one face)
+           */
+          signer_photo_6?: string;
+          /**
+           * Format: binary
+           * @description Reference face photo of signers[7] (JPEG or PNG, at most 10 MB, exactly one face)
+           */
+          signer_photo_7?: string;
+          /**
+           * Format: binary
+           * @description Reference face photo of signers[8] (JPEG or PNG, at most 10 MB, exactly one face)
+           */
+          signer_photo_8?: string;
+          /**
+           * Format: binary
+           * @description Reference face photo of signers[9] (JPEG or PNG, at most 10 MB, exactly one face)
+           */
+          signer_photo_9?: string;
+          /**
+           * Format: date-time
+           * @description When the signing links stop working (RFC 3339 with a time zone); in the future, at most 180 days ahead. Default 30 days
+           */
+          expires_at?: string;
+          /** @description First automatic reminder this long after creation */
+          reminder_first_after_seconds?: string;
+          /** @description Then a reminder this often */
+          reminder_every_seconds?: string;
+          /** @description At most this many reminders (0: none; at most 20) */
+          reminder_max?: string;
         };
       };
     };
     responses: {
-      /** @description Created; the signing link is mailed to the signer */
+      /** @description Created; the signing links are mailed to the signers of the first order */
       201: {
         headers: {
           /** @description Always no-store: the answer carries tokens or personal data */
@@ -3174,6 +3574,91 @@ export interface operations {
         };
       };
       /** @description A path parameter is not valid percent-encoded UTF-8 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (also for another owner’s resource) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The resource is not in a state that allows this */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  completeTestTransaction: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Transaction id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['TestCompletion'];
+      };
+    };
+    responses: {
+      /** @description The summary after completion */
+      200: {
+        headers: {
+          /** @description Always no-store: the answer carries tokens or personal data */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TransactionSummary'];
+        };
+      };
+      /** @description The request is malformed or a field is not valid */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3954,6 +4439,105 @@ export interface operations {
       };
     };
   };
+  declineSigning: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The signing token of the link /sign/{token} */
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Why the signer declines (shown to the sender); at most 500 characters */
+          reason?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Declined */
+      200: {
+        headers: {
+          /** @description Always no-store: the answer carries tokens or personal data */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SigningDeclined'];
+        };
+      };
+      /** @description The request is malformed or a field is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (also for another owner’s resource) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The resource is not in a state that allows this */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limited: wait Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   getWebauthnOptions: {
     parameters: {
       query?: never;
@@ -4257,6 +4841,559 @@ export interface operations {
       };
     };
   };
+  listWebhookEndpoints: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The endpoints (without secrets) */
+      200: {
+        headers: {
+          /** @description Always no-store: the answer carries tokens or personal data */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpoint'][];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookEndpointCreate'];
+      };
+    };
+    responses: {
+      /** @description Created; `secret` is shown only now */
+      201: {
+        headers: {
+          /** @description Always no-store: the answer carries tokens or personal data */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpointWithSecret'];
+        };
+      };
+      /** @description The request is malformed or a field is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The endpoint (without its secret) */
+      200: {
+        headers: {
+          /** @description Always no-store: the answer carries tokens or personal data */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpoint'];
+        };
+      };
+      /** @description A path parameter is not valid percent-encoded UTF-8 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (also for another owner’s resource) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A path parameter is not valid percent-encoded UTF-8 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (also for another owner’s resource) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  updateWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookEndpointUpdate'];
+      };
+    };
+    responses: {
+      /** @description The endpoint as changed */
+      200: {
+        headers: {
+          /** @description Always no-store: the answer carries tokens or personal data */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpoint'];
+        };
+      };
+      /** @description The request is malformed or a field is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (also for another owner’s resource) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  rollWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The endpoint with its new secret */
+      200: {
+        headers: {
+          /** @description Always no-store: the answer carries tokens or personal data */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookEndpointWithSecret'];
+        };
+      };
+      /** @description A path parameter is not valid percent-encoded UTF-8 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (also for another owner’s resource) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listWebhookDeliveries: {
+    parameters: {
+      query?: {
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The deliveries */
+      200: {
+        headers: {
+          /** @description Always no-store: the answer carries tokens or personal data */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookDelivery'][];
+        };
+      };
+      /** @description The request is malformed or a field is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (also for another owner’s resource) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  redeliverWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        delivery_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Due now */
+      202: {
+        headers: {
+          /** @description Always no-store: the answer carries tokens or personal data */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookDelivery'];
+        };
+      };
+      /** @description A path parameter is not valid percent-encoded UTF-8 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (also for another owner’s resource) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The resource is not in a state that allows this */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   getProofBundle: {
     parameters: {
       query: {
@@ -4327,7 +5464,10 @@ export interface operations {
   };
   getCheckpoint: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description test: the test log (test-mode certificates, its own key); default live */
+        log?: 'live' | 'test';
+      };
       header?: never;
       path?: never;
       cookie?: never;
@@ -4344,6 +5484,24 @@ export interface operations {
         content: {
           'application/json': components['schemas']['Checkpoint'];
           'text/plain': string;
+        };
+      };
+      /** @description The request is malformed or a field is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (also for another owner’s resource) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description Internal error, with a correlation id */
@@ -4374,6 +5532,8 @@ export interface operations {
         from: string;
         /** @description Default: the current size */
         to?: string;
+        /** @description test: the test log (test-mode certificates, its own key); default live */
+        log?: 'live' | 'test';
       };
       header?: never;
       path?: never;
@@ -4409,6 +5569,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Not found (also for another owner’s resource) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Internal error, with a correlation id */
       500: {
         headers: {
@@ -4433,7 +5602,10 @@ export interface operations {
   };
   getLedgerPublicKey: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description test: the test log (test-mode certificates, its own key); default live */
+        log?: 'live' | 'test';
+      };
       header?: never;
       path?: never;
       cookie?: never;
@@ -4457,6 +5629,24 @@ export interface operations {
             public_key: string;
             public_key_pem: string;
           };
+        };
+      };
+      /** @description The request is malformed or a field is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (also for another owner’s resource) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description Internal error, with a correlation id */

@@ -55,7 +55,11 @@ export function transactionMetrics(metrics: Metrics): TransactionMetrics {
       'Automatic reminders the schedule sent out (one per transaction and round; each signer mail is counted in signet_transaction_mails_total)',
       [],
     ),
-    expiries: metrics.counter('signet_transaction_expiries_total', 'Pending transactions that reached expires_at and became expired', []),
+    expiries: metrics.counter(
+      'signet_transaction_expiries_total',
+      'Pending transactions that reached expires_at and became expired',
+      [],
+    ),
     declines: metrics.counter('signet_transaction_declines_total', 'Transactions a signer declined', []),
   };
 }

@@ -1,10 +1,13 @@
 import { status } from '@grpc/grpc-js';
-import { RpcError, type ServiceClient } from '@signet/kit';
+import { DomainError, RpcError, type ServiceClient } from '@signet/kit';
 import type { transactionV1 } from '@signet/proto';
 import type { SigningContext } from '../domain/signer.js';
 import type { SigningTokens } from '../usecases/deps.js';
 
-/** ResolveSigningToken over gRPC: NOT_FOUND and INVALID_ARGUMENT become null, anything else is thrown. */
+/**
+ * ResolveSigningToken over gRPC: NOT_FOUND and INVALID_ARGUMENT become null (an ended link's NOT_FOUND
+ * is passed on with its detail), anything else is thrown.
+ */
 export function signingTokensOver(client: ServiceClient<transactionV1.TransactionServiceClient>): SigningTokens {
   return {
     async resolve(token: string): Promise<SigningContext | null> {
@@ -12,6 +15,9 @@ export function signingTokensOver(client: ServiceClient<transactionV1.Transactio
       try {
         ctx = await client.resolveSigningToken({ token });
       } catch (err) {
+        // A link that ended with its transaction (declined, expired) says so to the signer.
+        if (err instanceof RpcError && err.code === status.NOT_FOUND && err.reason === 'SIGNING_LINK_ENDED')
+          throw new DomainError('not_found', err.details, err.reason);
         if (err instanceof RpcError && (err.code === status.NOT_FOUND || err.code === status.INVALID_ARGUMENT)) return null;
         throw err;
       }

@@ -23,3 +23,14 @@ export const notPendingErasure = (status: string) =>
     `cannot erase the biometric data of a transaction that is ${status}: it is still needed to verify the signer; cancel it first`,
     'TRANSACTION_PENDING',
   );
+export const signerFinished = (state: string) =>
+  conflict(`this signer has already finished (${state}) and can no longer decline`, 'SIGNER_FINISHED');
+/** The link ended with its transaction: NOT_FOUND with reason SIGNING_LINK_ENDED, so the ceremony passes the detail on. */
+export const signingLinkEnded = (why: 'declined' | 'expired') =>
+  new DomainError(
+    'not_found',
+    why === 'expired'
+      ? 'this signing link has expired: ask the sender for a new request'
+      : 'this signing request was declined: the link no longer works',
+    'SIGNING_LINK_ENDED',
+  );

@@ -7,6 +7,7 @@ import { badRequest, HttpError } from '../../errors.js';
 import { defineRoute, errorResponses, HEADERS, mountRoutes } from '../../route.js';
 import { bridgeUpload } from '../../upload/upload-bridge.js';
 import { captureForm } from './capture.upload.js';
+import { declineRoutes } from './decline.routes.js';
 import { liveRoutes } from './live.routes.js';
 import { noStore, notValidLink, SIGN_TAGS, signGuard } from './sign.guard.js';
 import { receiptJson, summaryJson } from './sign.json.js';
@@ -110,7 +111,13 @@ export function signRoutes(ctx: GatewayContext): RouteModule {
         if (started) return void res.destroy();
         if (err instanceof RpcError && err.code === status.CANCELLED) return undefined; // the client went away
         if (err instanceof RpcError && err.code === status.NOT_FOUND)
-          throw new HttpError(404, 'this signing link is not valid: it may have been cancelled or already completed');
+          throw new HttpError(
+            404,
+            // A link that ended with its transaction (declined, expired) says so.
+            err.reason === 'SIGNING_LINK_ENDED'
+              ? err.details
+              : 'this signing link is not valid: it may have been cancelled or already completed',
+          );
         throw err;
       }
       res.end();
@@ -274,6 +281,7 @@ export function signRoutes(ctx: GatewayContext): RouteModule {
     challenge,
     capture,
     ...liveRoutes(ctx, sign),
+    ...declineRoutes(ctx, sign),
     webauthnOptions,
     webauthnVerify,
     forensic,
