@@ -99,7 +99,7 @@ export const events = {
     subject: 'signet.transaction.signer.declined',
     message: eventsV1.SignerDeclined,
     producer: 'transaction',
-    consumers: [],
+    consumers: [transactionWebhooks],
   }),
   linksRequested: entry({
     subject: 'signet.transaction.links.requested',

@@ -58,10 +58,11 @@ function verified(secret: string, r: Received): { type: string; timestamp: strin
 const suffix = randomBytes(3).toString('hex');
 const buckets = { BUCKET_DOCUMENTS: `e2e-docs-${suffix}`, BUCKET_REFERENCES: `e2e-refs-${suffix}` };
 
-function createTx(gatewayUrl: string, acct: Account) {
+function createTx(gatewayUrl: string, acct: Account, extra: { name: string; value: string }[] = []) {
   return send(gatewayUrl, 'POST', '/api/transactions', {
     apiKey: acct.apiKey,
     parts: [
+      ...extra,
       { name: 'signer_name', value: 'Ada Lovelace' },
       { name: 'signer_email', value: `ada-${randomBytes(4).toString('hex')}@example.com` },
       { name: 'document', data: tinyPdf(randomUUID()), filename: 'contract.pdf', contentType: 'application/pdf' },
@@ -77,10 +78,11 @@ describe('outgoing webhooks (loopback allowed, as on the local stack)', () => {
   const receivers: { close(): Promise<void> }[] = [];
 
   beforeAll(async () => {
-    stack = await startServices(['identity', 'billing', 'transaction', 'gateway'], {
+    stack = await startServices(['identity', 'billing', 'transaction', 'ceremony', 'gateway'], {
       env: {
         ...buckets,
         REFERENCE_FACE_CHECK: 'off',
+        TIMER_INTERVAL_MS: '250',
         WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8,::1/128',
         WEBHOOK_RETRY_BASE_MS: '1000',
         WEBHOOK_RETRY_CAP_MS: '4000',
@@ -272,7 +274,45 @@ describe('outgoing webhooks (loopback allowed, as on the local stack)', () => {
     }
   });
 
+  it('announces link_sent, a decline with its reason and an expiry, with the latest state', async () => {
+    // A Free account's monthly quota is small: this test and the next have an account of their own.
+    const acct = await createAccount(stack.gatewayUrl, infra().MAILPIT_URL, { tag: 'lifecycle' });
+    const r = track(await receiver(answer(200)));
+    const ep = await api(acct, 'POST', '/api/webhook-endpoints', {
+      url: r.url,
+      event_types: ['signer.link_sent', 'signer.declined', 'transaction.expired'],
+    });
+    const declining = await createTx(stack.gatewayUrl, acct);
+    const expiring = await createTx(stack.gatewayUrl, acct, [
+      { name: 'expires_at', value: new Date(Date.now() + 3000).toISOString() },
+    ]);
+    expect([declining.status, expiring.status]).toEqual([201, 201]);
+    const decline = await send(stack.gatewayUrl, 'POST', `/api/sign/${declining.body.token}/decline`, {
+      json: { reason: 'Wrong amount' },
+    });
+    expect(decline.status).toBe(200);
+
+    const of = (type: string, id: number) =>
+      r.got.map((g) => verified(ep.body.secret, g)).filter((p) => p.type === type && p.data.transaction.id === id);
+    await eventually(
+      async () => of('signer.declined', declining.body.id).length && of('transaction.expired', expiring.body.id).length,
+      20_000,
+    );
+    expect(of('signer.link_sent', declining.body.id).map((p) => p.data.signer.index)).toEqual([0]);
+    const [d] = of('signer.declined', declining.body.id);
+    expect(d!.data).toMatchObject({
+      transaction: { status: 'declined' },
+      signer: { index: 0, state: 'declined' },
+      reason: 'Wrong amount',
+    });
+    const [x] = of('transaction.expired', expiring.body.id);
+    expect(x!.data.transaction.status).toBe('expired');
+    for (const g of r.got) expect(g.body).not.toContain(declining.body.token);
+    await api(acct, 'DELETE', `/api/webhook-endpoints/${ep.body.id}`);
+  });
+
   it('disables an endpoint that keeps failing and mails its owner', async () => {
+    const acct = await createAccount(stack.gatewayUrl, infra().MAILPIT_URL, { tag: 'failing' });
     const r = track(await receiver(answer(503, 'down')));
     const ep = await api(acct, 'POST', '/api/webhook-endpoints', { url: r.url, event_types: ['transaction.created'] });
     await createTx(stack.gatewayUrl, acct);

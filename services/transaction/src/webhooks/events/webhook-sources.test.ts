@@ -69,7 +69,19 @@ describe('the table from internal events to customer webhook events', () => {
     expect(signer('capture_accepted', 'capture_accepted')).toEqual([]);
     expect(signer('capture_accepted', 'passed').map((f) => f.type)).toEqual(['signer.verified']);
     expect(signer('capture_accepted', 'failed').map((f) => f.type)).toEqual(['signer.failed']);
-    expect(signer('created', 'declined').map((f) => f.type)).toEqual(['signer.declined']);
+    // A decline moves the signer too, but its own event (with the reason) is the one announced.
+    expect(signer('created', 'declined')).toEqual([]);
+    const declined = factsOf(
+      delivered(events.signerDeclined, {
+        eventId: 'e',
+        occurredAt: at,
+        transactionId: 7,
+        signerIndex: 1,
+        reference: 'R',
+        reason: 'wrong name',
+      } as never),
+    );
+    expect(declined.map((f) => [f.type, f.signerIndex, f.extra])).toEqual([['signer.declined', 1, { reason: 'wrong name' }]]);
 
     const status = (to: string) =>
       factsOf(

@@ -12,14 +12,12 @@ const SIGNER_STATE_EVENTS: Record<string, WebhookEventType> = {
   consent_accepted: 'signer.consented',
   passed: 'signer.verified',
   failed: 'signer.failed',
-  // The lifecycle work (issue 18 item 4) adds the state; mapped by its name so it flows once it exists.
-  declined: 'signer.declined',
+  // declined: from signet.transaction.signer.declined below, which carries the reason.
 };
 /** The transaction moved to this status → this customer event. */
 const STATUS_EVENTS: Record<string, WebhookEventType> = {
   ledger_issued: 'transaction.completed',
   cancelled: 'transaction.cancelled',
-  // Added by the lifecycle work (issue 18 item 3): mapped by name.
   expired: 'transaction.expired',
 };
 
@@ -55,6 +53,17 @@ export const WEBHOOK_SOURCES: readonly Source<any>[] = [
     if (!type || (type === 'signer.consented' && e.from !== 'created')) return [];
     return [{ key: id, type, occurredAt: e.occurredAt, transactionId: Number(e.transactionId), signerIndex: e.signerIndex }];
   }),
+  source(events.signerDeclined, (e, id) => [
+    {
+      key: id,
+      type: 'signer.declined',
+      occurredAt: e.occurredAt,
+      transactionId: Number(e.transactionId),
+      reference: e.reference,
+      signerIndex: e.signerIndex,
+      extra: { reason: e.reason },
+    },
+  ]),
   source(events.transactionStatusChanged, (e, id) => {
     const type = STATUS_EVENTS[e.to];
     return type ? [{ key: id, type, occurredAt: e.occurredAt, transactionId: Number(e.transactionId) }] : [];
