@@ -83,6 +83,7 @@ export function api(token: string) {
     base,
     summary: () => call<Summary>('/summary'),
     consent: (version: string) => post<Summary>('/consent', { consent_text_version: version }),
+    decline: (reason: string) => post<{ status: 'declined'; declined_at: string }>('/decline', reason ? { reason } : {}),
     challenge: () => call<Challenge>('/challenge'),
     webauthnOptions: () =>
       post<{ kind: 'registration' | 'authentication'; options: Record<string, unknown> }>('/webauthn/options'),

@@ -5,7 +5,18 @@ import { cameraEnumeration, devtoolsHeuristic, forensicLog, sensorSampler } from
 import { runWebauthn, webauthnSupported } from './webauthn.js';
 
 type Screen =
-  'loading' | 'error' | 'consent' | 'camera' | 'preview' | 'webauthn' | 'record' | 'upload' | 'verifying' | 'retry' | 'done';
+  | 'loading'
+  | 'error'
+  | 'consent'
+  | 'decline'
+  | 'camera'
+  | 'preview'
+  | 'webauthn'
+  | 'record'
+  | 'upload'
+  | 'verifying'
+  | 'retry'
+  | 'done';
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 const token = decodeURIComponent(location.pathname.split('/').filter(Boolean).pop() ?? '');
@@ -110,7 +121,29 @@ function showConsent(s: Summary) {
     }
     await toCamera();
   };
+  $('c-decline').onclick = () => confirmDecline(() => showConsent(s));
   show('consent');
+}
+
+/** The confirmation step of a decline: a reason for the sender, then the decline, which ends the request. */
+function confirmDecline(back: () => void) {
+  const confirm = $<HTMLButtonElement>('d-confirm');
+  const reason = $<HTMLTextAreaElement>('d-reason');
+  $('d-back').onclick = () => back();
+  confirm.disabled = false;
+  confirm.onclick = async () => {
+    confirm.disabled = true;
+    try {
+      await client.decline(reason.value.trim());
+    } catch (err) {
+      if (gone(err)) return;
+      confirm.disabled = false;
+      $('status').textContent = (err as Error).message;
+      return;
+    }
+    finish('You declined to sign. The sender has been told, and this link no longer works.');
+  };
+  show('decline');
 }
 
 async function toCamera() {
