@@ -170,8 +170,10 @@ export const STATUS_LABEL: Record<string, string> = {
   ledger_issued: 'Certified',
   failed: 'Failed',
   cancelled: 'Cancelled',
+  declined: 'Declined',
+  expired: 'Expired',
 };
-export const TERMINAL = new Set(['ledger_issued', 'failed', 'cancelled']);
+export const TERMINAL = new Set(['ledger_issued', 'failed', 'cancelled', 'declined', 'expired']);
 
 export function chip(status: string) {
   return h('span', { class: `chip chip-${status}`, 'data-status': status }, STATUS_LABEL[status] ?? status);
