@@ -32,6 +32,12 @@ const descriptions: Record<string, string> = {
   OTEL_EXPORTER_OTLP_ENDPOINT: 'OTLP/HTTP endpoint for traces; export is off when unset',
   SHUTDOWN_DELAY_MS: 'after SIGTERM, time serving with readiness at 503 before the listeners close (0 when a preStop hook waits)',
   SHUTDOWN_TIMEOUT_MS: 'after SIGTERM, time to a forced exit; under the pod’s termination grace period',
+  GRPC_MAX_CONNECTION_AGE_MS:
+    'gRPC servers close each client connection after this long so clients reconnect to any replica (load spreading); 0: never',
+  GRPC_MAX_CONNECTION_AGE_GRACE_MS: 'time calls in flight on an aged gRPC connection get to finish',
+  EVENTS_STREAM_REPLICAS: 'replicas of the SIGNET and SIGNET_DLQ JetStream streams (3 on a three-node JetStream cluster)',
+  EVENTS_STREAM_MAX_AGE_DAYS: 'days events stay in the SIGNET stream',
+  EVENTS_STREAM_MAX_BYTES: 'size limit of the SIGNET stream in bytes, -1 none; when full new events wait in the outboxes',
   MONGO_URL: 'MongoDB (or FerretDB) connection URL',
   MONGO_DB: 'database owned by the service',
   NATS_URL: 'NATS server with JetStream',

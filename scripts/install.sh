@@ -33,6 +33,7 @@ command -v espeak-ng >/dev/null || need_apt+=(espeak-ng)
 compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null || need_apt+=(postgresql)
 # pdfsig (poppler-utils) and qpdf check the signed PDFs in the tests.
 command -v pdfsig >/dev/null || need_apt+=(poppler-utils)
+command -v pdftotext >/dev/null || need_apt+=(poppler-utils) # the audit trail's names are read back with it
 command -v qpdf >/dev/null || need_apt+=(qpdf)
 if [ ${#need_apt[@]} -gt 0 ]; then
   log "apt-get install ${need_apt[*]}"
@@ -95,6 +96,7 @@ for p in "${pids[@]}"; do wait "$p" || fail=1; done
 [ "$fail" = 0 ] || { log "a go install failed"; exit 1; }
 if [ -d "$ROOT/node_modules" ]; then bash "$ROOT/scripts/tfjs-native.sh"; fi # tfjs-node on TensorFlow (test.sh, stack.sh: after pnpm install)
 bash "$ROOT/scripts/speech-venv.sh" # pocketsphinx venv of the biometrics words check (cached)
+bash "$ROOT/scripts/schemathesis-venv.sh" # schemathesis venv of the API fuzzing test (cached)
 bash "$ROOT/scripts/tsa.sh" install # certomancer (dev CA + TSA) and pyhanko venv (cached)
 bash "$ROOT/scripts/witness.sh" # litewitness, the local C2SP tlog witness of the ledger (cached)
 log "ready: $BIN"

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { baseSchema, env } from '@signet/kit';
 
-export const gatewayConfigSchema = baseSchema.extend({
+const gatewayFields = baseSchema.extend({
   HTTP_PORT: env.port,
   PUBLIC_BASE_URL: env.httpUrl,
   REDIS_URL: env.redisUrl,
@@ -30,8 +30,24 @@ export const gatewayConfigSchema = baseSchema.extend({
   CHECKOUT_URL_PRO: env.httpUrl.optional(),
   CHECKOUT_URL_FIRM: env.httpUrl.optional(),
   CHECKOUT_URL_CREDITS: env.httpUrl.optional(),
+  /**
+   * Secret (at least 32 characters) the transaction service signs completion mails' download links
+   * with; the gateway checks them with it (GET /api/downloads/{token}). Unset: download links are off.
+   */
+  DOWNLOAD_LINK_SECRET: env.secret(32).optional(),
   /** Deadline for calls to the services, in milliseconds. */
   RPC_DEADLINE_MS: z.coerce.number().int().positive().default(5000),
+  /**
+   * Tests only: multiplies the auth routes' rate limits (login, register, codes…), so the API fuzzing
+   * test is not starved by 429s there; 1 keeps the spec's limits. Refused in production.
+   */
+  AUTH_RATE_LIMIT_SCALE: z.coerce.number().int().min(1).max(10_000).default(1),
+  NODE_ENV: z.string().optional(),
+});
+
+export const gatewayConfigSchema = gatewayFields.refine((c) => !(c.AUTH_RATE_LIMIT_SCALE !== 1 && c.NODE_ENV === 'production'), {
+  message: 'must not be set in production (the auth routes keep the spec limits)',
+  path: ['AUTH_RATE_LIMIT_SCALE'],
 });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

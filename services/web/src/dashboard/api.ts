@@ -52,7 +52,16 @@ export type Detail = Summary & {
   events: { type: string; at: string; actor: string; detail: string }[];
 };
 export type Created = { id: number; reference: string; token: string; sign_url: string; status: string };
-export type ApiKey = { id: string; name: string; prefix: string; created_at: string; last_used_at: string | null; key?: string };
+export type ApiKey = {
+  id: string;
+  name: string;
+  prefix: string;
+  /** test: free, test data only (sgn_test_…). */
+  mode: 'live' | 'test';
+  created_at: string;
+  last_used_at: string | null;
+  key?: string;
+};
 
 let token: string | null = localStorage.getItem(TOKEN_KEY);
 let csrf: string | null = null;
@@ -158,7 +167,8 @@ export const api = {
   // Dashboard (/api/admin: session only; mutations carry the CSRF token)
   account: () => get<Account>('/api/admin/account'),
   apiKeys: async () => (await get<{ api_keys: ApiKey[] }>('/api/admin/api-keys')).api_keys,
-  createApiKey: (name: string) => post<ApiKey & { key: string }>('/api/admin/api-keys', { name }, { csrf: true }),
+  createApiKey: (name: string, mode: 'live' | 'test' = 'live') =>
+    post<ApiKey & { key: string }>('/api/admin/api-keys', { name, mode }, { csrf: true }),
   revokeApiKey: async (id: string) =>
     void (await call('DELETE', `/api/admin/api-keys/${encodeURIComponent(id)}`, { csrf: true })),
   updateSettings: async (b: { session_ttl_hours: number }) =>
@@ -231,4 +241,39 @@ export const api = {
       xhr.send(form);
     });
   },
+};
+
+// Outgoing webhooks (/api/webhook-endpoints: the session is a caller like an API key).
+export type WebhookEndpoint = {
+  id: string;
+  url: string;
+  event_types: string[];
+  description: string;
+  enabled: boolean;
+  disabled_reason: '' | 'failing' | 'owner';
+  created_at: string;
+  updated_at: string;
+  secret?: string;
+};
+export type WebhookDelivery = {
+  id: string;
+  webhook_id: string;
+  event_type: string;
+  transaction_id: number;
+  status: 'pending' | 'delivered' | 'failed' | 'cancelled';
+  created_at: string;
+  next_attempt_at: string | null;
+  attempts: { at: string; status: number; latency_ms: number; result: string; response_snippet: string }[];
+};
+const endpointPath = (id: string) => `/api/webhook-endpoints/${encodeURIComponent(id)}`;
+export const webhooksApi = {
+  list: () => get<WebhookEndpoint[]>('/api/webhook-endpoints'),
+  create: (b: { url: string; event_types: string[]; description: string }) =>
+    post<WebhookEndpoint & { secret: string }>('/api/webhook-endpoints', b),
+  update: async (id: string, b: { enabled?: boolean }) =>
+    (await call<WebhookEndpoint>('PATCH', endpointPath(id), { body: b })).body,
+  remove: async (id: string) => void (await call('DELETE', endpointPath(id))),
+  deliveries: (id: string) => get<WebhookDelivery[]>(`${endpointPath(id)}/deliveries?limit=20`),
+  redeliver: (id: string, deliveryId: string) =>
+    post<WebhookDelivery>(`${endpointPath(id)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`),
 };

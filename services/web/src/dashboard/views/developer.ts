@@ -34,6 +34,19 @@ export async function developerView(_app: App): Promise<View> {
       { required: true, maxlength: 100, placeholder: 'e.g. CRM integration' },
       { hint: 'Only you see the name; it helps you tell keys apart.' },
     ),
+    field(
+      'Mode',
+      'mode',
+      {},
+      {
+        tag: 'select',
+        options: [
+          ['live', 'Live: real transactions, uses your plan'],
+          ['test', 'Test: free, test data only (sgn_test_…)'],
+        ],
+        hint: 'Test keys see only test transactions; their certificates are sealed in the test log, never the live one.',
+      },
+    ),
     formError(),
     h('button', { type: 'submit', class: 'primary' }, 'Create key'),
   );
@@ -59,6 +72,7 @@ export async function developerView(_app: App): Promise<View> {
         { 'data-key': k.id },
         h('th', { scope: 'row' }, k.name),
         h('td', { 'data-label': 'Prefix' }, h('code', {}, k.prefix)),
+        h('td', { 'data-label': 'Mode' }, k.mode === 'test' ? 'Test' : 'Live'),
         h('td', { 'data-label': 'Created' }, fmtDate(k.created_at)),
         h('td', { 'data-label': 'Last used' }, k.last_used_at ? fmtDate(k.last_used_at) : 'Never'),
         h('td', {}, revoke),
@@ -77,6 +91,7 @@ export async function developerView(_app: App): Promise<View> {
             {},
             h('th', { scope: 'col' }, 'Name'),
             h('th', { scope: 'col' }, 'Prefix'),
+            h('th', { scope: 'col' }, 'Mode'),
             h('th', { scope: 'col' }, 'Created'),
             h('th', { scope: 'col' }, 'Last used'),
             h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')),
@@ -108,7 +123,7 @@ export async function developerView(_app: App): Promise<View> {
   };
 
   onSubmit(form, async (f) => {
-    const k = await api.createApiKey(value(f, 'name').trim());
+    const k = await api.createApiKey(value(f, 'name').trim(), value(f, 'mode') === 'test' ? 'test' : 'live');
     keys = [k, ...keys];
     renderList();
     f.reset();
