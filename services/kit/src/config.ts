@@ -65,6 +65,13 @@ export const baseSchema = z.object({
   SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).default(0),
   /** SIGTERM to a forced exit: under terminationGracePeriodSeconds (less any preStop wait). */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).default(25_000),
+  /** gRPC servers: connection age after which clients reconnect (load spreading), 0 = never (process-settings.ts). */
+  GRPC_MAX_CONNECTION_AGE_MS: z.coerce.number().int().min(0).default(0),
+  GRPC_MAX_CONNECTION_AGE_GRACE_MS: z.coerce.number().int().min(0).default(60_000),
+  /** The JetStream streams the services create (SIGNET, SIGNET_DLQ). */
+  EVENTS_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
+  EVENTS_STREAM_MAX_AGE_DAYS: z.coerce.number().int().min(1).default(30),
+  EVENTS_STREAM_MAX_BYTES: z.coerce.number().int().min(-1).default(-1),
 });
 
 /** The orphan-object sweep of a service that uploads to MinIO before it writes the record. */

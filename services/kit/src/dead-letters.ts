@@ -50,17 +50,21 @@ export async function ensureDeadLetterStream(jsm: JetStreamManager, replicas = 1
     // The advisory reaches every replica of the consuming service: the copy is made once.
     duplicate_window: nanos(10 * 60 * 1000),
   };
+  let info;
   try {
-    await jsm.streams.info(DEAD_LETTER_STREAM);
+    info = await jsm.streams.info(DEAD_LETTER_STREAM);
   } catch {
     try {
       await jsm.streams.add(config);
+      return;
     } catch (err) {
-      await jsm.streams.info(DEAD_LETTER_STREAM).catch(() => {
+      info = await jsm.streams.info(DEAD_LETTER_STREAM).catch(() => {
         throw err;
       });
     }
   }
+  if (info.config.num_replicas !== replicas)
+    await jsm.streams.update(DEAD_LETTER_STREAM, { ...info.config, num_replicas: replicas });
 }
 
 /**

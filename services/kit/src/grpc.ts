@@ -17,6 +17,7 @@ import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import { extractContext } from './tracing.js';
 import { drainTimeoutMs, isDraining } from './lifecycle.js';
+import { grpcServerOptions } from './process-settings.js';
 
 // Client calls (unary and streaming) and the error mapping live beside this file; exported from here as before.
 export * from './grpc-error.js';
@@ -33,7 +34,8 @@ export type GrpcServerDeps = { metrics: Metrics; logger: Logger };
 
 /**
  * Wraps unary handlers: continues the caller's trace from metadata, times the call, maps thrown
- * domain errors to statuses once. Streaming handlers (marked with `raw`) are registered as given.
+ * domain errors to statuses once. Streaming handlers (marked with `raw`) time and map errors
+ * themselves; they get the trace (tracedStream).
  */
 export function addService(
   server: Server,
@@ -46,12 +48,12 @@ export function addService(
   for (const [name, method] of Object.entries(definition)) {
     const handler = handlers[name];
     if (!handler) throw new Error(`no handler for ${method.path}`);
+    const label = method.path.split('/').slice(1).join('/');
     if (raw.includes(name)) {
-      impl[name] = handler as RawHandler;
+      impl[name] = tracedStream(label, handler as RawHandler, method.responseStream);
       continue;
     }
     const fn = handler as UnaryHandler<any, any>;
-    const label = method.path.split('/').slice(1).join('/');
     impl[name] = (call: ServerUnaryCall<any, any>, callback: sendUnaryData<any>) => {
       const carrier: Record<string, string> = {};
       for (const [k, v] of Object.entries(call.metadata.getMap())) if (typeof v === 'string') carrier[k] = v;
@@ -88,11 +90,52 @@ export function addService(
 }
 
 /**
+ * A streaming handler inside a server span continuing the caller's trace, so the work it does (its
+ * database and S3 calls) lands in the caller's trace: the handler runs in the span's context, and so
+ * do the call's event listeners (`context.bind`); the span ends with the callback (client stream)
+ * or when the call finishes, fails or is cancelled (server stream).
+ */
+function tracedStream(label: string, handler: RawHandler, responseStream: boolean): RawHandler {
+  return (call: ServerUnaryCall<any, any>, callback?: sendUnaryData<any>) => {
+    const carrier: Record<string, string> = {};
+    for (const [k, v] of Object.entries(call.metadata.getMap())) if (typeof v === 'string') carrier[k] = v;
+    const parent = extractContext(carrier);
+    const span = tracer.startSpan(
+      label,
+      { kind: SpanKind.SERVER, attributes: { 'rpc.system': 'grpc', 'rpc.method': label } },
+      parent,
+    );
+    let ended = false;
+    const end = (code: status) => {
+      if (ended) return;
+      ended = true;
+      span.setAttribute('rpc.grpc.status_code', code);
+      if (code === status.INTERNAL || code === status.UNKNOWN) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+    };
+    const ctx = trace.setSpan(parent, span);
+    context.bind(ctx, call);
+    call.once('cancelled', () => end(status.CANCELLED));
+    if (responseStream) {
+      call.once('finish', () => end(status.OK));
+      call.once('error', (err: { code?: status }) => end(err?.code ?? status.INTERNAL));
+      context.with(ctx, () => handler(call));
+      return;
+    }
+    const done: sendUnaryData<any> = (err, value, ...rest) => {
+      end(err ? ((err as ServiceError).code ?? status.INTERNAL) : status.OK);
+      callback!(err, value, ...rest);
+    };
+    context.with(ctx, () => handler(call, done));
+  };
+}
+
+/**
  * A gRPC server with the standard health service. Health '' follows readiness (refreshed from the
  * checks every few seconds); 'liveness' is SERVING while the process runs.
  */
 export function createGrpcServer(readinessCheck: () => Promise<boolean>) {
-  const server = new Server({ 'grpc.max_receive_message_length': 8 * 1024 * 1024 });
+  const server = new Server({ 'grpc.max_receive_message_length': 8 * 1024 * 1024, ...grpcServerOptions() });
   const health = new HealthImplementation({ '': 'NOT_SERVING', liveness: 'SERVING' });
   health.addToServer(server);
   let timer: NodeJS.Timeout | undefined;

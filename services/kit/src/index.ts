@@ -13,6 +13,7 @@ export {
   STREAM,
   connectBus,
   ensureStream,
+  streamConfig,
   publishEvent,
   startConsumer,
   startLagSampler,
@@ -28,6 +29,7 @@ export {
 export * from './outbox.js';
 export * from './dead-letters.js';
 export * from './lifecycle.js';
+export * from './process-settings.js';
 export * from './serve.js';
 export * from './orphan-sweep.js';
 export * from './coalescing-runner.js';

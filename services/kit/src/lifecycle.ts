@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Logger } from './logger.js';
+import { configureProcess, type ProcessConfig } from './process-settings.js';
 
 export type Stoppable = { stop(): Promise<void> };
 
@@ -13,7 +14,7 @@ export const isDraining = () => shutdownState.draining;
 /** How long closeServer and the gRPC shutdown wait for in-flight requests before cutting them. */
 export const drainTimeoutMs = () => shutdownState.drainMs;
 
-export type ShutdownConfig = {
+export type ShutdownConfig = ProcessConfig & {
   /** Time between SIGTERM and closing the listeners, serving as usual with readiness at 503. */
   SHUTDOWN_DELAY_MS?: number;
   /** Time from SIGTERM to a forced exit; keep it under the pod's terminationGracePeriodSeconds. */
@@ -80,6 +81,7 @@ export function runMain(logger: Logger, start: () => Promise<Stoppable>, cfg: Sh
   const timeoutMs = cfg.SHUTDOWN_TIMEOUT_MS ?? 25_000;
   // What is left after the delay, less a few seconds to close clients and flush.
   shutdownState.drainMs = Math.max(1_000, timeoutMs - delayMs - 3_000);
+  configureProcess(cfg);
   start().then(
     (svc) => {
       const shutdown = (signal: string) => {

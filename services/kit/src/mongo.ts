@@ -1,10 +1,13 @@
-import mongoose, { type Connection } from 'mongoose';
+import type { Connection } from 'mongoose';
 
 /**
  * One connection per service, to its own database. The code must run on FerretDB 1.x as well as
  * MongoDB: no multi-document transactions, TTL indexes, $lookup, $elemMatch or positional updates.
  */
 export async function connectMongo(url: string, dbName?: string): Promise<Connection> {
+  // Loaded here, not when the kit is imported: main.ts starts tracing first, so the MongoDB
+  // instrumentation sees the driver load (tracing.ts).
+  const { default: mongoose } = await import('mongoose');
   const conn = mongoose.createConnection(url, {
     ...(dbName ? { dbName } : {}),
     serverSelectionTimeoutMS: 5000,

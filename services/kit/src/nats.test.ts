@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { events } from '@signet/proto';
 import { createLogger } from './logger.js';
 import { Metrics } from './metrics.js';
-import { DEFAULT_BACKOFF_MS, DEFAULT_MAX_DELIVER, nakDelay, serverBackoff, startConsumer, type Bus } from './nats.js';
+import {
+  DEFAULT_BACKOFF_MS,
+  DEFAULT_MAX_DELIVER,
+  nakDelay,
+  serverBackoff,
+  startConsumer,
+  streamConfig,
+  type Bus,
+} from './nats.js';
+import { configureProcess, grpcServerOptions } from './process-settings.js';
 
 describe('startConsumer', () => {
   const deps = { metrics: new Metrics('kittest'), logger: createLogger('kit-test', 'silent') };
@@ -52,5 +61,28 @@ describe('redelivery schedule', () => {
         deps,
       ),
     ).rejects.toThrow(/maxDeliver/);
+  });
+});
+
+describe('the SIGNET stream configuration', () => {
+  it('takes replicas, age and size from the process settings and refuses new events when full', () => {
+    const c = streamConfig({ replicas: 3, maxAgeDays: 7, maxBytes: 10 * 2 ** 30 });
+    expect(c).toMatchObject({ name: 'SIGNET', num_replicas: 3, max_bytes: 10 * 2 ** 30, discard: 'new' });
+    expect(c.max_age).toBe(7 * 24 * 3600 * 1e9);
+  });
+
+  it('defaults to one replica, 30 days and no size limit; runMain applies the configuration', () => {
+    expect(streamConfig()).toMatchObject({ num_replicas: 1, max_bytes: -1, max_age: 30 * 24 * 3600 * 1e9 });
+    const s = configureProcess({ EVENTS_STREAM_REPLICAS: 3, GRPC_MAX_CONNECTION_AGE_MS: 300_000 });
+    try {
+      expect(streamConfig().num_replicas).toBe(3);
+      expect(grpcServerOptions(s)).toMatchObject({
+        'grpc.max_connection_age_ms': 300_000,
+        'grpc.max_connection_age_grace_ms': 60_000,
+      });
+    } finally {
+      configureProcess({});
+    }
+    expect(grpcServerOptions()).not.toHaveProperty('grpc.max_connection_age_ms');
   });
 });

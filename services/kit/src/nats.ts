@@ -1,6 +1,7 @@
 import {
   AckPolicy,
   DeliverPolicy,
+  DiscardPolicy,
   RetentionPolicy,
   StorageType,
   connect,
@@ -19,6 +20,7 @@ import type { Metrics } from './metrics.js';
 import { extractContext, injectContext } from './tracing.js';
 import { createCoalescingRunner } from './coalescing-runner.js';
 import { REPLAY_FOR_HEADER, ensureDeadLetterStream, watchDeadLetters } from './dead-letters.js';
+import { processSettings, type ProcessSettings } from './process-settings.js';
 
 export const STREAM = 'SIGNET';
 const tracer = trace.getTracer('signet-nats');
@@ -34,31 +36,55 @@ export async function connectBus(url: string, name: string): Promise<Bus> {
   const nc = await connect({ servers: url, name, maxReconnectAttempts: -1, reconnectTimeWait: 1000 });
   const jsm = await nc.jetstreamManager();
   await ensureStream(jsm);
-  await ensureDeadLetterStream(jsm);
+  await ensureDeadLetterStream(jsm, processSettings().stream.replicas);
   return { nc, js: nc.jetstream(), jsm };
 }
 
-export async function ensureStream(jsm: JetStreamManager): Promise<void> {
-  const config = {
+/** The SIGNET stream's configuration from the process settings (EVENTS_STREAM_*). */
+export function streamConfig(settings: ProcessSettings['stream'] = processSettings().stream) {
+  return {
     name: STREAM,
     subjects: ['signet.>'],
     storage: StorageType.File,
     retention: RetentionPolicy.Limits,
-    max_age: nanos(30 * 24 * 3600 * 1000),
+    num_replicas: settings.replicas,
+    max_age: nanos(settings.maxAgeDays * 24 * 3600 * 1000),
+    max_bytes: settings.maxBytes,
+    // Full: new events are refused (they wait in the outboxes, whose backlog alerts), never old ones dropped.
+    discard: DiscardPolicy.New,
     // Publishing is deduplicated by event_id within this window (the outbox relay may retry).
     duplicate_window: nanos(10 * 60 * 1000),
   };
+}
+
+/**
+ * Creates the SIGNET stream, or brings an existing one to the configured replicas, age and size
+ * limits (JetStream changes replicas in place on a cluster). Idempotent across replicas.
+ */
+export async function ensureStream(jsm: JetStreamManager): Promise<void> {
+  const config = streamConfig();
+  let info;
   try {
-    await jsm.streams.info(STREAM);
+    info = await jsm.streams.info(STREAM);
   } catch {
     try {
       await jsm.streams.add(config);
+      return;
     } catch (err) {
       // Another replica created it first.
-      await jsm.streams.info(STREAM).catch(() => {
+      info = await jsm.streams.info(STREAM).catch(() => {
         throw err;
       });
     }
+  }
+  const c = info.config;
+  if (
+    c.num_replicas !== config.num_replicas ||
+    c.max_age !== config.max_age ||
+    c.max_bytes !== config.max_bytes ||
+    c.discard !== config.discard
+  ) {
+    await jsm.streams.update(STREAM, { ...c, ...config });
   }
 }
 
