@@ -23,6 +23,18 @@ type MailRecord = LinkMailKey & { result: string; at: Date };
 
 /** A handled signing-link mail as a timeline entry: sent when the SMTP server took it, else refused. */
 function mailEntry(rec: TransactionRecord, m: MailRecord) {
+  // The sender's notices (usecases/notify-sender.ts) are kept with the link mails as kind sender_<event>.
+  if (m.kind.startsWith('sender_')) {
+    const about = m.kind.slice('sender_'.length).replace('_', ' ');
+    return m.result === 'sent'
+      ? { type: 'sender_notified', at: new Date(m.at), actor: 'system', detail: `sender notified: ${about}` }
+      : {
+          type: 'sender_notice_refused',
+          at: new Date(m.at),
+          actor: 'system',
+          detail: `notice to the sender (${about}) refused by the mail server`,
+        };
+  }
   const email = rec.signers[m.signer_index]?.email ?? `signer ${m.signer_index}`;
   const what = m.kind === 'reminder' ? 'reminder' : 'signing link';
   return m.result === 'sent'
@@ -60,6 +72,11 @@ export function toDetail(
     retentionDays: rec.retention_days ?? defaultRetentionDays,
     biometricsDeleteAfter: rec.biometrics_delete_after ? new Date(rec.biometrics_delete_after).toISOString() : undefined,
     biometricsErasedAt: rec.biometrics_erased_at ? new Date(rec.biometrics_erased_at).toISOString() : undefined,
+    viewers: (rec.viewers ?? []).map((v) => ({ name: v.name, email: v.email, order: v.order })),
+    expiresAt: rec.expires_at ? new Date(rec.expires_at).toISOString() : undefined,
+    nextReminderAt: rec.reminder_due_at ? new Date(rec.reminder_due_at).toISOString() : undefined,
+    remindersSent: rec.reminders_sent ?? 0,
+    reminderMax: rec.reminder_max ?? 0,
   };
 }
 

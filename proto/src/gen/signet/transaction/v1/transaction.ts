@@ -27,6 +27,19 @@ export const protobufPackage = "signet.transaction.v1";
 
 export const protobufFileName = "signet/transaction/v1/transaction.proto";
 
+export interface SignerErasureRequest {
+  transactionId: number;
+  /** the certificate reference the link names; must be the transaction's */
+  reference: string;
+  signerIndex: number;
+}
+
+export interface SignerErasureResponse {
+  /** when the data is erased (RFC 3339), or when it was if `erased` */
+  eraseAt: string;
+  erased: boolean;
+}
+
 export interface EraseBiometricsResponse {
   /** False when the transaction's biometric data had already been erased. */
   erased: boolean;
@@ -83,7 +96,25 @@ export interface TransactionDetail {
     | string
     | undefined;
   /** When the biometric data was erased (ISO 8601), absent while it is kept. */
-  biometricsErasedAt?: string | undefined;
+  biometricsErasedAt?:
+    | string
+    | undefined;
+  /** Parties who only receive the result (no link, no ceremony, not certified). */
+  viewers: Viewer[];
+  /** When the signing links stop working (ISO 8601); absent on transactions created before expiry existed. */
+  expiresAt?:
+    | string
+    | undefined;
+  /** When the next automatic reminder is due (ISO 8601); absent when none is. */
+  nextReminderAt?: string | undefined;
+  remindersSent: number;
+  reminderMax: number;
+}
+
+export interface Viewer {
+  name: string;
+  email: string;
+  order: number;
 }
 
 export interface ListTransactionsRequest {
@@ -256,6 +287,152 @@ export interface DocumentChunk {
   name: string;
   size: number;
 }
+
+function createBaseSignerErasureRequest(): SignerErasureRequest {
+  return { transactionId: 0, reference: "", signerIndex: 0 };
+}
+
+export const SignerErasureRequest: MessageFns<SignerErasureRequest> = {
+  encode(message: SignerErasureRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.transactionId !== 0) {
+      writer.uint32(8).int64(message.transactionId);
+    }
+    if (message.reference !== "") {
+      writer.uint32(18).string(message.reference);
+    }
+    if (message.signerIndex !== 0) {
+      writer.uint32(24).int32(message.signerIndex);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SignerErasureRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSignerErasureRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.transactionId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.reference = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.signerIndex = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<SignerErasureRequest>): SignerErasureRequest {
+    return SignerErasureRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SignerErasureRequest>): SignerErasureRequest {
+    const message = createBaseSignerErasureRequest();
+    message.transactionId = object.transactionId ?? 0;
+    message.reference = object.reference ?? "";
+    message.signerIndex = object.signerIndex ?? 0;
+    return message;
+  },
+};
+
+function createBaseSignerErasureResponse(): SignerErasureResponse {
+  return { eraseAt: "", erased: false };
+}
+
+export const SignerErasureResponse: MessageFns<SignerErasureResponse> = {
+  encode(message: SignerErasureResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.eraseAt !== "") {
+      writer.uint32(10).string(message.eraseAt);
+    }
+    if (message.erased !== false) {
+      writer.uint32(16).bool(message.erased);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SignerErasureResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSignerErasureResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.eraseAt = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.erased = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<SignerErasureResponse>): SignerErasureResponse {
+    return SignerErasureResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SignerErasureResponse>): SignerErasureResponse {
+    const message = createBaseSignerErasureResponse();
+    message.eraseAt = object.eraseAt ?? "";
+    message.erased = object.erased ?? false;
+    return message;
+  },
+};
 
 function createBaseEraseBiometricsResponse(): EraseBiometricsResponse {
   return { erased: false };
@@ -749,6 +926,11 @@ function createBaseTransactionDetail(): TransactionDetail {
     retentionDays: 0,
     biometricsDeleteAfter: undefined,
     biometricsErasedAt: undefined,
+    viewers: [],
+    expiresAt: undefined,
+    nextReminderAt: undefined,
+    remindersSent: 0,
+    reminderMax: 0,
   };
 }
 
@@ -780,6 +962,21 @@ export const TransactionDetail: MessageFns<TransactionDetail> = {
     }
     if (message.biometricsErasedAt !== undefined) {
       writer.uint32(74).string(message.biometricsErasedAt);
+    }
+    for (const v of message.viewers) {
+      Viewer.encode(v!, writer.uint32(162).fork()).join();
+    }
+    if (message.expiresAt !== undefined) {
+      writer.uint32(242).string(message.expiresAt);
+    }
+    if (message.nextReminderAt !== undefined) {
+      writer.uint32(250).string(message.nextReminderAt);
+    }
+    if (message.remindersSent !== 0) {
+      writer.uint32(256).int32(message.remindersSent);
+    }
+    if (message.reminderMax !== 0) {
+      writer.uint32(264).int32(message.reminderMax);
     }
     return writer;
   },
@@ -869,6 +1066,46 @@ export const TransactionDetail: MessageFns<TransactionDetail> = {
             message.biometricsErasedAt = reader.string();
             continue;
           }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.viewers.push(Viewer.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 30: {
+            if (tag !== 242) {
+              break;
+            }
+
+            message.expiresAt = reader.string();
+            continue;
+          }
+          case 31: {
+            if (tag !== 250) {
+              break;
+            }
+
+            message.nextReminderAt = reader.string();
+            continue;
+          }
+          case 32: {
+            if (tag !== 256) {
+              break;
+            }
+
+            message.remindersSent = reader.int32();
+            continue;
+          }
+          case 33: {
+            if (tag !== 264) {
+              break;
+            }
+
+            message.reminderMax = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -897,6 +1134,90 @@ export const TransactionDetail: MessageFns<TransactionDetail> = {
     message.retentionDays = object.retentionDays ?? 0;
     message.biometricsDeleteAfter = object.biometricsDeleteAfter ?? undefined;
     message.biometricsErasedAt = object.biometricsErasedAt ?? undefined;
+    message.viewers = object.viewers?.map((e) => Viewer.fromPartial(e)) || [];
+    message.expiresAt = object.expiresAt ?? undefined;
+    message.nextReminderAt = object.nextReminderAt ?? undefined;
+    message.remindersSent = object.remindersSent ?? 0;
+    message.reminderMax = object.reminderMax ?? 0;
+    return message;
+  },
+};
+
+function createBaseViewer(): Viewer {
+  return { name: "", email: "", order: 0 };
+}
+
+export const Viewer: MessageFns<Viewer> = {
+  encode(message: Viewer, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.email !== "") {
+      writer.uint32(18).string(message.email);
+    }
+    if (message.order !== 0) {
+      writer.uint32(24).int32(message.order);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Viewer {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseViewer();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.order = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<Viewer>): Viewer {
+    return Viewer.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Viewer>): Viewer {
+    const message = createBaseViewer();
+    message.name = object.name ?? "";
+    message.email = object.email ?? "";
+    message.order = object.order ?? 0;
     return message;
   },
 };
@@ -2771,6 +3092,21 @@ export const TransactionServiceService = {
       Buffer.from(DeclineSigningResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DeclineSigningResponse => DeclineSigningResponse.decode(value),
   },
+  /**
+   * A signer asks, through the completion mail's erasure link (checked by the gateway), for their
+   * biometric data to be erased after the notice period; the sender is mailed. NOT_FOUND when the
+   * link names no ended transaction of that reference or no such signer; a repeat changes nothing.
+   */
+  requestSignerErasure: {
+    path: "/signet.transaction.v1.TransactionService/RequestSignerErasure" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SignerErasureRequest): Buffer => Buffer.from(SignerErasureRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SignerErasureRequest => SignerErasureRequest.decode(value),
+    responseSerialize: (value: SignerErasureResponse): Buffer =>
+      Buffer.from(SignerErasureResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SignerErasureResponse => SignerErasureResponse.decode(value),
+  },
 } as const;
 
 export interface TransactionServiceServer extends UntypedServiceImplementation {
@@ -2813,6 +3149,12 @@ export interface TransactionServiceServer extends UntypedServiceImplementation {
    * works; FAILED_PRECONDITION (SIGNER_FINISHED) when this signer has already finished.
    */
   declineSigning: handleUnaryCall<DeclineSigningRequest, DeclineSigningResponse>;
+  /**
+   * A signer asks, through the completion mail's erasure link (checked by the gateway), for their
+   * biometric data to be erased after the notice period; the sender is mailed. NOT_FOUND when the
+   * link names no ended transaction of that reference or no such signer; a repeat changes nothing.
+   */
+  requestSignerErasure: handleUnaryCall<SignerErasureRequest, SignerErasureResponse>;
 }
 
 export interface TransactionServiceClient extends Client {
@@ -2997,6 +3339,26 @@ export interface TransactionServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DeclineSigningResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * A signer asks, through the completion mail's erasure link (checked by the gateway), for their
+   * biometric data to be erased after the notice period; the sender is mailed. NOT_FOUND when the
+   * link names no ended transaction of that reference or no such signer; a repeat changes nothing.
+   */
+  requestSignerErasure(
+    request: SignerErasureRequest,
+    callback: (error: ServiceError | null, response: SignerErasureResponse) => void,
+  ): ClientUnaryCall;
+  requestSignerErasure(
+    request: SignerErasureRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SignerErasureResponse) => void,
+  ): ClientUnaryCall;
+  requestSignerErasure(
+    request: SignerErasureRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SignerErasureResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -232,6 +232,7 @@ export function transactionsRoutes(ctx: GatewayContext): RouteModule {
             webauthn: s.webauthn,
           })),
           events: d.events.map((e) => ({ type: e.type, at: e.at, actor: e.actor, detail: e.detail })),
+          viewers: d.viewers.map((v) => ({ name: v.name, email: v.email, order: v.order })),
           retention_days: d.retentionDays,
           biometrics_delete_after: d.biometricsDeleteAfter ?? null,
           ...(d.biometricsErasedAt ? { biometrics_erased_at: d.biometricsErasedAt } : {}),

@@ -203,6 +203,9 @@ export const detailSchema = summarySchema
     events: z.array(
       z.object({ type: z.string(), at: timestamp, actor: z.string(), detail: z.string() }).meta({ id: 'TransactionEvent' }),
     ),
+    viewers: z
+      .array(z.object({ name: z.string(), email: z.string(), order: z.int() }))
+      .meta({ description: 'Parties who only receive the result (no signing link, not certified)' }),
     retention_days: z.int().meta({ description: 'Days the biometric data is kept after the transaction ends' }),
     biometrics_delete_after: timestamp
       .meta({
@@ -258,13 +261,10 @@ export const creationForm = z.object({
         '[{"name":"Ada Lovelace","email":"ada@example.com","order":1},{"name":"Bob","email":"bob@example.com","order":2,"verification":"liveness_only"}]',
     }),
   document: z.string().meta({ format: 'binary', description: 'PDF beginning with %PDF-, at most 200 MB' }),
-  reference: z
-    .string()
-    .optional()
-    .meta({
-      format: 'binary',
-      description: 'JPEG or PNG face photo showing exactly one face, at most 10 MB (one-signer form; required there)',
-    }),
+  reference: z.string().optional().meta({
+    format: 'binary',
+    description: 'JPEG or PNG face photo showing exactly one face, at most 10 MB (one-signer form; required there)',
+  }),
   ...Object.fromEntries(Array.from({ length: MAX_PARTIES }, (_, i) => [`signer_photo_${i}`, photo(i)])),
   expires_at: z.string().optional().meta({
     description:
