@@ -200,7 +200,7 @@ describe('outgoing webhooks (loopback allowed, as on the local stack)', () => {
     for (const g of r.got) {
       const payload = verified(secret, g);
       expect(payload.type).toBe('transaction.created');
-      expect(payload.data.transaction).toMatchObject({ id: tx.body.id, reference: tx.body.reference });
+      expect(payload.data.transaction).toMatchObject({ id: tx.body.id, reference: tx.body.reference, test: false });
       // Ids and state only: no signing token, link or media.
       expect(g.body).not.toContain(tx.body.token);
       expect(g.body).not.toContain('sign_url');

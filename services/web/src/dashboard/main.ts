@@ -6,6 +6,7 @@ import { loginView, resetView, signupView } from './views/auth.js';
 import { accountView } from './views/account.js';
 import { billingView } from './views/billing.js';
 import { developerView } from './views/developer.js';
+import { webhooksView } from './views/webhooks.js';
 import { createView, detailView, listView } from './views/transactions.js';
 
 export type View = { id: string; title: string; nav?: string; node: HTMLElement };
@@ -54,6 +55,7 @@ async function resolveView(path: string): Promise<View> {
   const m = /^\/app\/transactions\/(\d{1,15})$/.exec(path);
   if (m) return detailView(app, Number(m[1]));
   if (path === '/app/developer') return developerView(app);
+  if (path === '/app/webhooks') return webhooksView(app);
   if (path === '/app/billing') return billingView(app);
   if (path === '/app/account') return accountView(app);
   return {

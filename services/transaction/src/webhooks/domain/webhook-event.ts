@@ -41,6 +41,8 @@ export type TransactionState = {
   id: number;
   reference: string;
   status: string;
+  /** Made with a test-mode key: the payload says so, so a receiver can keep it apart from live data. */
+  test: boolean;
   created_at: Date;
   verified_at: Date | null;
   signers: { index: number; name: string; email: string; state: string }[];
@@ -74,6 +76,7 @@ export function webhookPayload(fact: WebhookFact, tx: TransactionState): string 
         id: tx.id,
         reference: tx.reference,
         status: tx.status,
+        test: tx.test,
         created_at: tx.created_at.toISOString(),
         verified_at: tx.verified_at ? tx.verified_at.toISOString() : null,
         signers,

@@ -30,6 +30,7 @@ export async function recordFact(deps: RecordFactDeps, fact: WebhookFact): Promi
     id: tx._id,
     reference: tx.reference,
     status: tx.status,
+    test: tx.test === true,
     created_at: new Date(tx.created_at),
     verified_at: tx.verified_at ? new Date(tx.verified_at) : null,
     signers: tx.signers.map((s) => ({ index: s.index, name: s.name, email: s.email, state: s.state })),

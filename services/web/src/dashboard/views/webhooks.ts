@@ -1,0 +1,229 @@
+/** Webhooks: the account's endpoints (create with the secret shown once, enable/disable, delete) and each one's recent deliveries. */
+import { webhooksApi, type WebhookDelivery, type WebhookEndpoint } from '../api.js';
+import { announce, confirmDialog, field, fmtDate, formError, h, message, onSubmit, value } from '../dom.js';
+import type { App, View } from '../main.js';
+
+const EVENT_TYPES = [
+  'transaction.created',
+  'signer.link_sent',
+  'signer.opened',
+  'signer.consented',
+  'signer.verified',
+  'signer.failed',
+  'signer.declined',
+  'transaction.completed',
+  'transaction.expired',
+  'transaction.cancelled',
+  'certificate.issued',
+  'signed_document.ready',
+];
+
+const DELIVERY_LABEL: Record<WebhookDelivery['status'], string> = {
+  pending: 'Retrying',
+  delivered: 'Delivered',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+};
+
+function state(e: WebhookEndpoint) {
+  if (e.enabled) return 'Enabled';
+  return e.disabled_reason === 'failing' ? 'Disabled after repeated failures' : 'Disabled';
+}
+
+export async function webhooksView(_app: App): Promise<View> {
+  let endpoints = await webhooksApi.list();
+  const root = h('section', {}, h('h1', { tabindex: -1 }, 'Webhooks'));
+
+  const boxes = h(
+    'fieldset',
+    { class: 'field', 'data-field': 'event_types' },
+    h('legend', {}, 'Events'),
+    ...EVENT_TYPES.map((t) =>
+      h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'event_types', value: t }), ' ', h('code', {}, t)),
+    ),
+    h('p', { class: 'field-error', hidden: true }),
+  );
+  const form = h(
+    'form',
+    { novalidate: true, 'aria-labelledby': 'h-newhook', class: 'card' },
+    h('h2', { id: 'h-newhook' }, 'Add an endpoint'),
+    field('URL', 'url', { type: 'url', required: true, maxlength: 2000, placeholder: 'https://example.com/hooks/signet' }),
+    boxes,
+    field('Description', 'description', { maxlength: 500 }, { hint: 'Optional; only you see it.' }),
+    formError(),
+    h('button', { type: 'submit', class: 'primary' }, 'Add endpoint'),
+  );
+  const created = h('div', { id: 'hook-created', hidden: true });
+  const listBox = h('div', { id: 'hooks' });
+  const listError = h('p', { class: 'form-error', role: 'alert', hidden: true });
+  const logBox = h('section', { class: 'card', id: 'deliveries', 'aria-labelledby': 'h-log', hidden: true });
+
+  const showDeliveries = async (e: WebhookEndpoint) => {
+    const render = (items: WebhookDelivery[]) => {
+      const rows = items.map((d) => {
+        const last = d.attempts[d.attempts.length - 1];
+        const again = h('button', { type: 'button', class: 'small', 'data-redeliver': d.id }, 'Redeliver');
+        again.addEventListener('click', async () => {
+          try {
+            await webhooksApi.redeliver(e.id, d.id);
+            announce('Queued for delivery.');
+            await showDeliveries(e);
+          } catch (err) {
+            announce(message(err));
+          }
+        });
+        return h(
+          'tr',
+          { 'data-delivery': d.id },
+          h('th', { scope: 'row' }, h('code', {}, d.event_type)),
+          h('td', { 'data-label': 'Transaction' }, String(d.transaction_id)),
+          h('td', { 'data-label': 'Status' }, DELIVERY_LABEL[d.status]),
+          h('td', { 'data-label': 'Attempts' }, String(d.attempts.length)),
+          h('td', { 'data-label': 'Last answer' }, last ? `${last.status || last.result} in ${last.latency_ms} ms` : '—'),
+          h('td', { 'data-label': 'Created' }, fmtDate(d.created_at)),
+          h('td', {}, e.enabled ? again : null),
+        );
+      });
+      logBox.replaceChildren(
+        h('h2', { id: 'h-log', tabindex: -1 }, `Recent deliveries to ${e.url}`),
+        items.length
+          ? h(
+              'table',
+              { class: 'table stack' },
+              h(
+                'thead',
+                {},
+                h(
+                  'tr',
+                  {},
+                  ...['Event', 'Transaction', 'Status', 'Attempts', 'Last answer', 'Created'].map((c) =>
+                    h('th', { scope: 'col' }, c),
+                  ),
+                  h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')),
+                ),
+              ),
+              h('tbody', {}, ...rows),
+            )
+          : h('p', { class: 'hint' }, 'No deliveries yet.'),
+      );
+      logBox.hidden = false;
+    };
+    try {
+      render(await webhooksApi.deliveries(e.id));
+      logBox.querySelector<HTMLElement>('h2')?.focus();
+    } catch (err) {
+      listError.textContent = message(err);
+      listError.hidden = false;
+    }
+  };
+
+  const renderList = () => {
+    if (!endpoints.length) return listBox.replaceChildren(h('p', { class: 'hint' }, 'No endpoints yet.'));
+    const rows = endpoints.map((e) => {
+      const log = h('button', { type: 'button', class: 'small', 'data-log': e.id }, 'Deliveries');
+      log.addEventListener('click', () => void showDeliveries(e));
+      const toggle = h('button', { type: 'button', class: 'small', 'data-toggle': e.id }, e.enabled ? 'Disable' : 'Enable');
+      toggle.addEventListener('click', async () => {
+        try {
+          const u = await webhooksApi.update(e.id, { enabled: !e.enabled });
+          endpoints = endpoints.map((x) => (x.id === e.id ? u : x));
+          renderList();
+          announce(`${u.url} ${u.enabled ? 'enabled' : 'disabled'}.`);
+        } catch (err) {
+          listError.textContent = message(err);
+          listError.hidden = false;
+        }
+      });
+      const del = h(
+        'button',
+        { type: 'button', class: 'danger small', 'data-delete': e.id, 'aria-label': `Delete endpoint ${e.url}` },
+        'Delete',
+      );
+      del.addEventListener('click', async () => {
+        if (
+          !(await confirmDialog(
+            'Delete this endpoint?',
+            `${e.url} receives nothing more; pending deliveries are cancelled.`,
+            'Delete',
+          ))
+        )
+          return del.focus();
+        try {
+          await webhooksApi.remove(e.id);
+          endpoints = endpoints.filter((x) => x.id !== e.id);
+          renderList();
+          logBox.hidden = true;
+          announce('Endpoint deleted.');
+        } catch (err) {
+          listError.textContent = message(err);
+          listError.hidden = false;
+        }
+      });
+      return h(
+        'tr',
+        { 'data-endpoint': e.id },
+        h('th', { scope: 'row' }, h('code', {}, e.url), e.description ? h('div', { class: 'hint' }, e.description) : null),
+        h('td', { 'data-label': 'Events' }, e.event_types.join(', ')),
+        h('td', { 'data-label': 'State' }, state(e)),
+        h('td', {}, h('div', { class: 'row' }, log, toggle, del)),
+      );
+    });
+    listBox.replaceChildren(
+      h(
+        'table',
+        { class: 'table stack' },
+        h('caption', { class: 'visually-hidden' }, 'Your webhook endpoints'),
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            h('th', { scope: 'col' }, 'URL'),
+            h('th', { scope: 'col' }, 'Events'),
+            h('th', { scope: 'col' }, 'State'),
+            h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')),
+          ),
+        ),
+        h('tbody', {}, ...rows),
+      ),
+    );
+  };
+
+  onSubmit(form, async (f) => {
+    const types = [...f.querySelectorAll<HTMLInputElement>('input[name="event_types"]:checked')].map((c) => c.value);
+    const e = await webhooksApi.create({
+      url: value(f, 'url').trim(),
+      event_types: types,
+      description: value(f, 'description').trim(),
+    });
+    endpoints = [e, ...endpoints];
+    renderList();
+    f.reset();
+    created.replaceChildren(
+      h(
+        'div',
+        { class: 'alert warn', role: 'region', 'aria-labelledby': 'h-hooksecret' },
+        h('h2', { id: 'h-hooksecret', tabindex: -1 }, 'Signing secret'),
+        h(
+          'p',
+          {},
+          h('strong', {}, 'Copy it now: it is shown only this once.'),
+          ' Verify each delivery with it (Standard Webhooks).',
+        ),
+        h('p', {}, h('code', { id: 'new-hook-secret', class: 'secret' }, e.secret)),
+      ),
+    );
+    created.hidden = false;
+    created.querySelector<HTMLElement>('h2')?.focus();
+  });
+
+  renderList();
+  root.append(
+    form,
+    created,
+    h('section', { class: 'card', 'aria-labelledby': 'h-hooks' }, h('h2', { id: 'h-hooks' }, 'Endpoints'), listError, listBox),
+    logBox,
+  );
+  return { id: 'webhooks', title: 'Webhooks', nav: 'webhooks', node: root };
+}
