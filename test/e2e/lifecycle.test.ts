@@ -135,6 +135,7 @@ describe('transaction lifecycle: decline, expiry, reminders, sender notification
       expect(d.signers[0].state).toBe('declined');
       const entry = d.events.find((e: { type: string }) => e.type === 'signer_declined');
       expect(entry.detail).toContain('Grace Hopper');
+      expect(d.reminders.next_at).toBeNull();
       expect(entry.detail).toContain('The salary is not what we agreed');
       await eventually(async () => seen.find((e) => e.transactionId === id));
       expect(seen.filter((e) => e.transactionId === id)).toEqual([
@@ -154,6 +155,12 @@ describe('transaction lifecycle: decline, expiry, reminders, sender notification
     expect(doc.body.detail).toMatch(/declined/);
 
     const mail = await senderMail(/Grace Hopper declined to sign "Offer letter\.pdf"/);
+    // The timeline shows the notice, not as a signing-link mail.
+    await eventually(async () =>
+      (await detail(id)).events.find(
+        (e: { type: string; detail: string }) => e.type === 'sender_notified' && /declined/.test(e.detail),
+      ),
+    );
     expect(mail.Subject).toContain('Lifecycle & Sons');
     const body = await mailBody(mail.ID);
     expect(body.Text).toContain('Reason given: The salary is not what we agreed');
@@ -165,6 +172,11 @@ describe('transaction lifecycle: decline, expiry, reminders, sender notification
 
   it('a decline without a body has no reason; an unknown link is 404', async () => {
     const tx = await create();
+    // The defaults: expiry 30 days on, no reminders in this stack (REMINDER_MAX=0).
+    const d = await detail(tx.body.id);
+    expect(Date.parse(d.expires_at) - Date.now()).toBeGreaterThan(30 * 86_400_000 - 60_000);
+    expect(Date.parse(d.expires_at) - Date.now()).toBeLessThanOrEqual(30 * 86_400_000);
+    expect(d.reminders).toEqual({ sent: 0, max: 0, next_at: null });
     const res = await sendTo(stack.gatewayUrl, 'POST', `/api/sign/${tx.body.token}/decline`);
     expect(res.status, res.text).toBe(200);
     const entry = (await detail(tx.body.id)).events.find((e: { type: string }) => e.type === 'signer_declined');
@@ -186,9 +198,11 @@ describe('transaction lifecycle: decline, expiry, reminders, sender notification
     }
     expect(await used()).toBe(before);
 
-    const tx = await create({ expires_at: new Date(Date.now() + 3000).toISOString() });
+    const expiresAt = new Date(Date.now() + 3000);
+    const tx = await create({ expires_at: expiresAt.toISOString() });
     expect(tx.status, tx.text).toBe(201);
     const { id, token } = tx.body as { id: number; token: string };
+    expect((await detail(id)).expires_at).toBe(expiresAt.toISOString());
     expect((await pub('GET', `/api/sign/${token}/summary`)).status).toBe(200);
     await eventually(async () => (await detail(id)).status === 'expired', 15_000);
     for (const r of [await pub('GET', `/api/sign/${token}/summary`), await pub('GET', `/api/sign/${token}/document`)]) {
@@ -224,8 +238,9 @@ describe('transaction lifecycle: decline, expiry, reminders, sender notification
     expect((await reminders(tx.signerEmail)).length).toBe(settled);
     expect(settled).toBeLessThan(10);
 
-    // The capped schedule sent exactly its two.
+    // The capped schedule sent exactly its two, and says so.
     expect((await reminders(capped.signerEmail)).length).toBe(2);
+    expect((await detail(capped.body.id)).reminders).toEqual({ sent: 2, max: 2, next_at: null });
     const timeline = (await detail(capped.body.id)).events.filter((e: { type: string }) => e.type === 'reminder_requested');
     expect(timeline).toHaveLength(2);
 

@@ -1183,6 +1183,12 @@ export type components = {
         webauthn: boolean;
       }[];
       events: components['schemas']['TransactionEvent'][];
+      /** @description Parties who only receive the result (no signing link, not certified) */
+      viewers: {
+        name: string;
+        email: string;
+        order: number;
+      }[];
       /** @description Days the biometric data is kept after the transaction ends */
       retention_days: number;
       biometrics_delete_after: string | null;
@@ -1191,6 +1197,17 @@ export type components = {
        * @description When the biometric data was erased; only once erased
        */
       biometrics_erased_at?: string;
+      /** @description When the signing links stop working; null for transactions created before expiry existed */
+      expires_at: string | null;
+      /** @description The automatic reminder schedule (to signers who have not finished) */
+      reminders: {
+        /** @description Automatic reminders sent so far */
+        sent: number;
+        /** @description At most this many are sent */
+        max: number;
+        /** @description When the next is due; null when none is */
+        next_at: string | null;
+      };
     };
     TransactionEvent: {
       type: string;

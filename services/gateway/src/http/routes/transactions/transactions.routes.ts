@@ -236,6 +236,8 @@ export function transactionsRoutes(ctx: GatewayContext): RouteModule {
           retention_days: d.retentionDays,
           biometrics_delete_after: d.biometricsDeleteAfter ?? null,
           ...(d.biometricsErasedAt ? { biometrics_erased_at: d.biometricsErasedAt } : {}),
+          expires_at: d.expiresAt ?? null,
+          reminders: { sent: d.remindersSent, max: d.reminderMax, next_at: d.nextReminderAt ?? null },
         },
       };
     },

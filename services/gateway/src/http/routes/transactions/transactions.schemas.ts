@@ -214,6 +214,16 @@ export const detailSchema = summarySchema
       })
       .nullable(),
     biometrics_erased_at: timestamp.optional().meta({ description: 'When the biometric data was erased; only once erased' }),
+    expires_at: timestamp
+      .nullable()
+      .meta({ description: 'When the signing links stop working; null for transactions created before expiry existed' }),
+    reminders: z
+      .object({
+        sent: z.int().meta({ description: 'Automatic reminders sent so far' }),
+        max: z.int().meta({ description: 'At most this many are sent' }),
+        next_at: timestamp.nullable().meta({ description: 'When the next is due; null when none is' }),
+      })
+      .meta({ description: 'The automatic reminder schedule (to signers who have not finished)' }),
   })
   .meta({ id: 'TransactionDetail' });
 
