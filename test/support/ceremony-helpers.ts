@@ -58,20 +58,29 @@ export async function createTransaction(
   try {
     const res = await new Promise<transactionV1.CreateTransactionResult>((resolve, reject) => {
       const call = client.raw.createTransaction((err, out) => (err ? reject(err) : resolve(out!)));
-      call.write({ part: { $case: 'begin', value: { ownerId: acct.userId, orgName: acct.orgName, idempotencyKey: '' } } });
+      call.write({
+        part: {
+          $case: 'begin',
+          value: transactionV1.CreateTransactionBegin.fromPartial({
+            ownerId: acct.userId,
+            orgName: acct.orgName,
+            idempotencyKey: '',
+          }),
+        },
+      });
       call.write({ part: { $case: 'document', value: document } });
       call.write({ part: { $case: 'reference', value: reference } });
       call.write({
         part: {
           $case: 'fields',
-          value: {
+          value: transactionV1.CreateTransactionFields.fromPartial({
             signerName,
             signerEmail,
             signerEmails: [],
             attestationType: '',
             documentName: 'Employment contract.pdf',
             signers: [],
-          },
+          }),
         },
       });
       call.end();

@@ -258,13 +258,18 @@ describe('signing-link mail and orphan objects survive a crash', () => {
             err ? reject(RpcError.from(err)) : resolve(res!),
         );
         call.on('error', () => undefined);
-        call.write({ part: { $case: 'begin', value: { ownerId: owner, orgName: 'Acme Ltd', idempotencyKey: '' } } });
+        call.write({
+          part: {
+            $case: 'begin',
+            value: transactionV1.CreateTransactionBegin.fromPartial({ ownerId: owner, orgName: 'Acme Ltd', idempotencyKey: '' }),
+          },
+        });
         call.write({ part: { $case: 'document', value: tinyPdf('durable') } });
         call.write({ part: { $case: 'reference', value: pngPhoto() } });
         call.write({
           part: {
             $case: 'fields',
-            value: {
+            value: transactionV1.CreateTransactionFields.fromPartial({
               signerName: 'Ada',
               signerEmail: '',
               signerEmails: [],
@@ -272,7 +277,7 @@ describe('signing-link mail and orphan objects survive a crash', () => {
               attestationType: '',
               documentName: 'contract.pdf',
               ...fields,
-            },
+            }),
           },
         });
         call.end();

@@ -124,13 +124,18 @@ describe('transaction service over gRPC, with real billing, MinIO, Mongo and NAT
           err ? reject(RpcError.from(err)) : resolve(res!),
       );
       call.on('error', () => undefined);
-      call.write({ part: { $case: 'begin', value: { ownerId: owner, orgName: 'Acme Ltd', idempotencyKey: key } } });
+      call.write({
+        part: {
+          $case: 'begin',
+          value: transactionV1.CreateTransactionBegin.fromPartial({ ownerId: owner, orgName: 'Acme Ltd', idempotencyKey: key }),
+        },
+      });
       for (const p of parts) call.write({ part: p });
       if (fields) {
         call.write({
           part: {
             $case: 'fields',
-            value: {
+            value: transactionV1.CreateTransactionFields.fromPartial({
               signerName: 'Ada Lovelace',
               signerEmail: 'ada@example.com',
               signerEmails: [],
@@ -138,7 +143,7 @@ describe('transaction service over gRPC, with real billing, MinIO, Mongo and NAT
               attestationType: '',
               documentName: 'contract.pdf',
               ...fields,
-            },
+            }),
           },
         });
       }
