@@ -91,6 +91,7 @@ if [ "${SIGNET_SKIP_HELM:-0}" != 1 ]; then
   go_build helm helm.sh/helm/v3/cmd/helm "$HELM_VERSION" & pids+=($!)
 fi
 bash "$ROOT/scripts/promtool.sh" & pids+=($!) # promtool of the chart's alert tests (test/chart/alerts.test.ts)
+bash "$ROOT/scripts/kubeconform.sh" & pids+=($!) # kubeconform and offline Kubernetes schemas of the chart tests (test/chart/kubeconform.test.ts)
 fail=0
 for p in "${pids[@]}"; do wait "$p" || fail=1; done
 [ "$fail" = 0 ] || { log "a go install failed"; exit 1; }

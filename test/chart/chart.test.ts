@@ -21,7 +21,7 @@ const find = (objs: K8sObject[], kind: string, name: string) => {
 
 describe('charts/signet', () => {
   it('has exactly the ci values files CI renders', () => {
-    expect(Object.keys(values)).toEqual(['default', 'external-infra', 'gpu', 'minimal']);
+    expect(Object.keys(values)).toEqual(['default', 'external-infra', 'gpu', 'minimal', 'production']);
   });
 
   it('passes helm lint --strict with the default values and every ci values file', () => {

@@ -29,6 +29,25 @@ export function promtoolBin(): string {
   return bin;
 }
 
+/** The kubeconform binary scripts/kubeconform.sh builds (scripts/install.sh calls it). Missing → a clear failure, never a skip. */
+export function kubeconformBin(): string {
+  const bin = join(process.env.SIGNET_CACHE ?? join(homedir(), '.cache/signet'), 'bin/kubeconform');
+  if (!existsSync(bin)) throw new Error(`kubeconform not found at ${bin}: run scripts/kubeconform.sh (or scripts/install.sh)`);
+  return bin;
+}
+
+/** The Kubernetes versions the chart is validated against offline (scripts/kubeconform.sh builds their schemas). */
+export const KUBE_VERSIONS = ['1.27.0', '1.31.0'] as const;
+
+/** Where scripts/kubeconform.sh puts the strict standalone schemas of one Kubernetes version. */
+export function k8sSchemaDir(version: string): string {
+  const dir = join(process.env.SIGNET_CACHE ?? join(homedir(), '.cache/signet'), 'k8s-schemas', `v${version}-standalone-strict`);
+  if (!existsSync(join(dir, 'deployment-apps-v1.json'))) {
+    throw new Error(`no Kubernetes ${version} schemas in ${dir}: run scripts/kubeconform.sh (or scripts/install.sh)`);
+  }
+  return dir;
+}
+
 export function kubectlBin(): string {
   const found = spawnSync('sh', ['-c', 'command -v kubectl'], { encoding: 'utf8' });
   const bin = found.stdout.trim();
