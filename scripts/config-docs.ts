@@ -90,6 +90,7 @@ const descriptions: Record<string, string> = {
   WEBHOOK_LEASE_MS: "how long a replica's claim on one webhook delivery holds (longer than the 10 s attempt timeout)",
   WEBHOOK_POLL_MS: 'period of the webhook delivery job (a new event starts it at once)',
   WEBHOOK_CONCURRENCY: 'webhook deliveries attempted at once per replica',
+  WEBHOOK_LOG_RETENTION_DAYS: 'days an ended webhook delivery (its payload names signers) stays in the delivery log',
   EXPIRY_DEFAULT_SECONDS: 'time from creation to expiry when the creation gives no expires_at (30 days)',
   EXPIRY_MAX_SECONDS: 'the latest expires_at a creation may ask for, from now (180 days)',
   REMINDER_FIRST_AFTER_SECONDS: 'default wait from creation to the first automatic reminder',

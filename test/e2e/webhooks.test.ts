@@ -330,6 +330,11 @@ describe('outgoing webhooks (loopback allowed, as on the local stack)', () => {
       return m.find((x) => /webhook endpoint was disabled/.test(x.Subject));
     });
     expect(mails).toBeTruthy();
+    // Counted (since the service's restart in the test before): attempts by result, the give-up, latencies.
+    const metrics = await (await fetch(`http://127.0.0.1:${stack.opsPorts.transaction}/metrics`)).text();
+    expect(metrics).toMatch(/signet_transaction_webhook_deliveries_total\{[^}]*result="failed"[^}]*\} [1-9]/);
+    expect(metrics).toMatch(/signet_transaction_webhook_attempts_total\{[^}]*result="http_error"[^}]*\} [1-9]/);
+    expect(metrics).toMatch(/signet_transaction_webhook_attempt_duration_seconds_count\{[^}]*result="http_error"[^}]*\} [1-9]/);
     // Disabled: a redelivery is refused until it is enabled again.
     const again = await api(acct, 'POST', `/api/webhook-endpoints/${ep.body.id}/deliveries/${log.body[0].id}/redeliver`);
     expect(again.status).toBe(409);

@@ -36,6 +36,16 @@ export const transactionConfigSchema = baseSchema
     BIOMETRIC_RETENTION_DAY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(86_400),
     /** How often the biometric erasure job looks for transactions whose retention has ended. */
     ERASURE_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
+    /**
+     * The notice between a signer's erasure request (the completion mail's link) and the erasure; the
+     * sender is mailed at once (docs/privacy.md). Default 7 days.
+     */
+    ERASURE_NOTICE_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(90 * 86_400)
+      .default(7 * 86_400),
     /** How long a replica's claim on one transaction's erasure lasts before another may take it over. */
     ERASURE_LEASE_MS: z.coerce.number().int().min(100).default(120_000),
     /**
@@ -65,6 +75,8 @@ export const transactionConfigSchema = baseSchema
     WEBHOOK_LEASE_MS: z.coerce.number().int().min(1000).default(60_000),
     WEBHOOK_POLL_MS: z.coerce.number().int().min(50).default(1000),
     WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
+    /** Days an ended delivery (its payload names signers) stays in the endpoint's log. */
+    WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
     /**
      * Expiry and reminders (issue 18; domain/lifecycle.ts), in seconds so tests can make them short:
      * the default and longest time from creation to expiry, and the default reminder schedule (first

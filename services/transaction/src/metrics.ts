@@ -70,6 +70,7 @@ type Gauge = {
 };
 export type WebhookMetrics = {
   deliveries: Counter<'result'>;
+  outcomes: Counter<'result'>;
   latency: { observe(labels: { result: string }, seconds: number): void };
   backlog: Gauge;
   disabledEndpoints: Gauge;
@@ -81,6 +82,11 @@ export function webhookMetrics(metrics: Metrics): WebhookMetrics {
     deliveries: metrics.counter(
       'signet_transaction_webhook_attempts_total',
       'Webhook delivery attempts by result (success, http_error, timeout, network_error, refused_address)',
+      ['result'],
+    ),
+    outcomes: metrics.counter(
+      'signet_transaction_webhook_deliveries_total',
+      'Webhook deliveries ended, by result (delivered, failed after the whole schedule, cancelled: endpoint disabled or deleted)',
       ['result'],
     ),
     latency: metrics.histogram(

@@ -46,6 +46,7 @@ export async function startWebhooks(d: {
     logger: d.logger,
     intervalMs: d.cfg.WEBHOOK_POLL_MS,
     concurrency: d.cfg.WEBHOOK_CONCURRENCY,
+    logRetentionMs: d.cfg.WEBHOOK_LOG_RETENTION_DAYS * 86_400_000,
   });
   const consumer = await startConsumer(
     d.bus,

@@ -11,6 +11,8 @@ export type DeliveryJobDeps = Omit<DeliverDeps, 'signal'> & {
   concurrency: number;
   /** How often the backlog and disabled-endpoint gauges are sampled. */
   sampleMs?: number;
+  /** Ended deliveries older than this are deleted (about hourly). */
+  logRetentionMs: number;
 };
 
 /**
@@ -23,6 +25,13 @@ export type DeliveryJobDeps = Omit<DeliverDeps, 'signal'> & {
 export function createDeliveryJob(deps: DeliveryJobDeps) {
   const abort = new AbortController();
   let sampledAt = 0;
+  let prunedAt = 0;
+  const prune = async () => {
+    if (Date.now() - prunedAt < 3600_000) return;
+    prunedAt = Date.now();
+    const n = await deps.store.pruneEnded(new Date(deps.clock().getTime() - deps.logRetentionMs));
+    if (n) deps.logger.info({ deliveries: n }, 'webhook deliveries past their log retention deleted');
+  };
   const sample = async () => {
     if (Date.now() - sampledAt < (deps.sampleMs ?? 15_000)) return;
     sampledAt = Date.now();
@@ -43,6 +52,7 @@ export function createDeliveryJob(deps: DeliveryJobDeps) {
   const pass = async () => {
     await Promise.all(Array.from({ length: Math.max(1, deps.concurrency) }, worker));
     await sample();
+    await prune();
   };
   const runner = createCoalescingRunner(pass, {
     logger: deps.logger,

@@ -205,6 +205,17 @@ export function createWebhookRepository(conn: Connection) {
         )
         .lean<DeliveryRecord>();
     },
+    /**
+     * Deletes ended deliveries recorded before `before` (their payloads name signers): the log keeps
+     * a retention window, in code because FerretDB has no TTL indexes. Returns how many went.
+     */
+    async pruneEnded(before: Date): Promise<number> {
+      const r = await deliveries.deleteMany({
+        status: { $in: ['delivered', 'failed', 'cancelled'] },
+        created_at: { $lt: before },
+      });
+      return r.deletedCount ?? 0;
+    },
     /** Pending deliveries (first attempts and retries not yet made): the retry backlog. */
     async countPending(): Promise<number> {
       return deliveries.countDocuments({ status: 'pending' });

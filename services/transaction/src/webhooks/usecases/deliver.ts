@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger, Mailer } from '@signet/kit';
 import { retryDelayMs, type RetrySchedule } from '../domain/backoff.js';
 import { sendWebhook, type AttemptOutcome, type SendRequest, type SenderDeps } from '../delivery/http-sender.js';
-import type { DeliveryRecord, WebhookRepository } from '../store/webhook.repository.js';
+import type { AttemptRecord, DeliveryRecord, WebhookRepository } from '../store/webhook.repository.js';
 import type { WebhookMetrics } from '../../metrics.js';
 import { endpointDisabledMail } from '../mail/endpoint-disabled.mail.js';
 
@@ -35,13 +35,18 @@ export async function deliverNext(deps: DeliverDeps): Promise<boolean> {
 }
 
 async function attempt(deps: DeliverDeps, d: DeliveryRecord, lease: string): Promise<void> {
+  const end = async (attempt: AttemptRecord | null, status: 'delivered' | 'failed' | 'cancelled', rounds: number) => {
+    const done = await deps.store.completeAttempt(d._id, lease, attempt, {
+      status,
+      next_attempt_at: null,
+      round_attempts: rounds,
+    });
+    if (done) deps.wm.outcomes.inc({ result: status });
+    return done;
+  };
   const ep = await deps.store.endpointForDelivery(d.endpoint_id);
   if (!ep || !ep.enabled) {
-    await deps.store.completeAttempt(d._id, lease, null, {
-      status: 'cancelled',
-      next_attempt_at: null,
-      round_attempts: d.round_attempts,
-    });
+    await end(null, 'cancelled', d.round_attempts);
     return;
   }
   const at = deps.clock();
@@ -55,7 +60,7 @@ async function attempt(deps: DeliverDeps, d: DeliveryRecord, lease: string): Pro
   const round = d.round_attempts + 1;
   const record = { at, status: o.status, latency_ms: o.latencyMs, result: o.result, response_snippet: o.snippet };
   if (o.result === 'success') {
-    await deps.store.completeAttempt(d._id, lease, record, { status: 'delivered', next_attempt_at: null, round_attempts: round });
+    await end(record, 'delivered', round);
     return;
   }
   const wait = retryDelayMs(deps.schedule, round);
@@ -68,10 +73,7 @@ async function attempt(deps: DeliverDeps, d: DeliveryRecord, lease: string): Pro
     );
     return;
   }
-  if (
-    !(await deps.store.completeAttempt(d._id, lease, record, { status: 'failed', next_attempt_at: null, round_attempts: round }))
-  )
-    return;
+  if (!(await end(record, 'failed', round))) return;
   deps.logger.warn(
     { delivery_id: d._id, endpoint_id: ep._id, attempts: round },
     'webhook delivery failed for good; disabling its endpoint',
