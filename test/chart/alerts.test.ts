@@ -296,6 +296,38 @@ const CASES: Case[] = [
     fires: null,
   },
   {
+    alert: 'SignetUpstreamCircuitOpen',
+    name: 'the ledger is down: its circuit is open or half-open on both gateway pods and calls are refused',
+    series: [
+      scraped('gateway', 'signet_gateway_upstream_circuit_state', { upstream: 'ledger' }, '0x5 2 1 2 2 1 2x30', 'gateway-0'),
+      scraped('gateway', 'signet_gateway_upstream_circuit_state', { upstream: 'ledger' }, '0x5 2x35', 'gateway-1'),
+      scraped('gateway', 'signet_gateway_upstream_circuit_state', { upstream: 'identity' }, '0x40', 'gateway-0'),
+      scraped('gateway', 'signet_gateway_upstream_short_circuited_total', { upstream: 'ledger' }, '0x5 0+3x35', 'gateway-0'),
+    ],
+    at: '25m',
+    fires: { upstream: 'ledger' },
+  },
+  {
+    alert: 'SignetUpstreamCircuitOpen',
+    name: 'a one-minute ledger blip: the circuit closes again',
+    series: [
+      scraped('gateway', 'signet_gateway_upstream_circuit_state', { upstream: 'ledger' }, '0x5 2 1 0x33', 'gateway-0'),
+      scraped('gateway', 'signet_gateway_upstream_short_circuited_total', { upstream: 'ledger' }, '0x5 0+3x2 6x33', 'gateway-0'),
+    ],
+    at: '25m',
+    fires: null,
+  },
+  {
+    alert: 'SignetUpstreamCircuitOpen',
+    name: 'left open after a blip, but no route has called the ledger since (nothing refused)',
+    series: [
+      scraped('gateway', 'signet_gateway_upstream_circuit_state', { upstream: 'ledger' }, '0x5 2x35', 'gateway-0'),
+      scraped('gateway', 'signet_gateway_upstream_short_circuited_total', { upstream: 'ledger' }, '0x5 4x35', 'gateway-0'),
+    ],
+    at: '25m',
+    fires: null,
+  },
+  {
     alert: 'SignetEventsDeadLettered',
     name: 'one ledger replica copied an event to the dead-letter stream (its counter starts at 0)',
     series: [
