@@ -107,9 +107,11 @@ export function createWebhookRepository(conn: Connection) {
     async endpointForDelivery(id: string): Promise<EndpointRecord | null> {
       return endpoints.findOne({ _id: id }).lean<EndpointRecord>();
     },
-    /** The owner's enabled endpoints subscribed to `type`. */
-    async subscribers(ownerId: string, type: string): Promise<Pick<EndpointRecord, '_id'>[]> {
-      return endpoints.find({ owner_id: ownerId, enabled: true, event_types: type }, { _id: 1 }).lean<EndpointRecord[]>();
+    /** The owner's enabled endpoints subscribed to `type` that existed when it happened (a late consumer sends no older events to a new endpoint). */
+    async subscribers(ownerId: string, type: string, occurredAt: Date): Promise<Pick<EndpointRecord, '_id'>[]> {
+      return endpoints
+        .find({ owner_id: ownerId, enabled: true, event_types: type, created_at: { $lte: occurredAt } }, { _id: 1 })
+        .lean<EndpointRecord[]>();
     },
     async updateEndpoint(
       ownerId: string,

@@ -24,7 +24,7 @@ function aboutThis(fact: WebhookFact, tx: { reference: string; created_at: Date 
 export async function recordFact(deps: RecordFactDeps, fact: WebhookFact): Promise<number> {
   const tx = await deps.repo.findById(fact.transactionId);
   if (!tx || !aboutThis(fact, tx)) return 0;
-  const targets = await deps.store.subscribers(tx.owner_id, fact.type);
+  const targets = await deps.store.subscribers(tx.owner_id, fact.type, new Date(fact.occurredAt));
   if (!targets.length) return 0;
   const payload = webhookPayload(fact, {
     id: tx._id,
