@@ -25,9 +25,21 @@ export function requestInstrumentation(metrics: Metrics) {
   };
 }
 
-export type ReadinessCheck = { name: string; check: () => Promise<unknown> };
+export type ReadinessCheck = {
+  name: string;
+  check: () => Promise<unknown>;
+  /**
+   * Whether a failure makes the pod unready (default: yes, except `nats`). Reported in /readyz
+   * either way. NATS does not gate readiness: every service publishes through its outbox, so
+   * without NATS it still serves and its events wait in its own database; an unready pod would only
+   * take its calls away too (docs/runbook.md "Readiness").
+   */
+  gating?: boolean;
+};
 
-/** Runs every check with a deadline; ready only when all answer. */
+const gates = (c: ReadinessCheck) => c.gating ?? c.name !== 'nats';
+
+/** Runs every check with a deadline; ready when every gating check answers. */
 export async function readiness(checks: ReadinessCheck[], timeoutMs = 2000) {
   // Shutting down: leave the endpoints before the listeners close (lifecycle.ts runMain).
   if (isDraining()) return { ready: false, checks: { shutdown: 'draining' } as Record<string, string> };
@@ -38,13 +50,16 @@ export async function readiness(checks: ReadinessCheck[], timeoutMs = 2000) {
           c.check(),
           new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), timeoutMs).unref()),
         ]);
-        return [c.name, 'ok'] as const;
+        return [c.name, 'ok', gates(c)] as const;
       } catch (err) {
-        return [c.name, err instanceof Error ? err.message : 'failed'] as const;
+        return [c.name, err instanceof Error ? err.message : 'failed', gates(c)] as const;
       }
     }),
   );
-  return { ready: results.every(([, r]) => r === 'ok'), checks: Object.fromEntries(results) };
+  return {
+    ready: results.every(([, r, gating]) => r === 'ok' || !gating),
+    checks: Object.fromEntries(results.map(([name, r, gating]) => [name, r === 'ok' || gating ? r : `${r} (not required)`])),
+  };
 }
 
 /** Adds /healthz (alive), /readyz (dependencies answer) and /metrics to an express app. */
