@@ -35,6 +35,8 @@ describe('transaction lifecycle: decline, expiry, reminders, sender notification
         TIMER_LEASE_MS: '3000',
         EXPIRY_MAX_SECONDS: String(180 * 86_400),
         REMINDER_MAX: '0',
+        // One attempt: a single failed verdict fails the signer.
+        MAX_ATTEMPTS: '1',
       },
     });
     bus = await connectBus(infra().NATS_URL, 'lifecycle-test');
@@ -79,8 +81,8 @@ describe('transaction lifecycle: decline, expiry, reminders, sender notification
   const metrics = async () => (await fetch(`http://127.0.0.1:${stack.opsPorts.transaction}/metrics`)).text();
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-  /** The signer passes: consent through the page's API, then the capture and the biometric PASS as their services publish them. */
-  async function signerPasses(id: number, token: string) {
+  /** The signer gets a verdict: consent through the page's API, then the capture and the verdict as their services publish them. */
+  async function signerPasses(id: number, token: string, outcome: 'PASS' | 'FAIL' = 'PASS') {
     expect((await pub('POST', `/api/sign/${token}/consent`, { consent_text_version: 'consent-v1' })).status).toBe(201);
     await eventually(async () => (await detail(id)).signers[0].state === 'consent_accepted');
     const captureId = randomUUID();
@@ -97,13 +99,13 @@ describe('transaction lifecycle: decline, expiry, reminders, sender notification
       eventId: verdictId,
       captureId,
       attempt: 1,
-      outcome: 'PASS',
+      outcome,
     });
     await publishEvent(bus, events.verdictIssued, {
       eventId: verdictId,
       payload: eventsV1.BiometricsVerdict.encode(verdict).finish(),
     });
-    await eventually(async () => (await detail(id)).signers[0].state === 'passed');
+    await eventually(async () => (await detail(id)).signers[0].state === (outcome === 'PASS' ? 'passed' : 'failed'));
   }
 
   it('a decline ends the transaction, says who and why, kills the link with a readable 404, mails the sender and publishes signer.declined', async () => {
@@ -247,6 +249,32 @@ describe('transaction lifecycle: decline, expiry, reminders, sender notification
     const mail = await senderMail(/Grace Hopper signed "Offer letter\.pdf"/);
     expect((await mailBody(mail.ID)).Text).toContain(tx.body.reference);
     expect(await metrics()).toMatch(/signet_transaction_reminders_total\{[^}]*\} [1-9]/);
+  });
+
+  it('a signer who fails verification stops the reminders and the sender hears of it', async () => {
+    const tx = await create({ reminder_first_after_seconds: '1', reminder_every_seconds: '1', reminder_max: '10' });
+    expect(tx.status, tx.text).toBe(201);
+    await signerPasses(tx.body.id, tx.body.token, 'FAIL');
+    expect((await detail(tx.body.id)).status).toBe('failed');
+    const mail = await senderMail(/Grace Hopper could not be verified for "Offer letter\.pdf"/);
+    expect((await mailBody(mail.ID)).Text).toContain('the transaction has stopped');
+    const n = (await reminders(tx.signerEmail)).length;
+    await sleep(2500);
+    expect((await reminders(tx.signerEmail)).length).toBe(n);
+    expect((await detail(tx.body.id)).reminders.next_at).toBeNull();
+  });
+
+  it('a signer who already passed cannot decline (409) while the others still sign; nothing changes', async () => {
+    const tx = await create({ signer_emails: `other-${randomBytes(4).toString('hex')}@example.com` });
+    expect(tx.status, tx.text).toBe(201);
+    await signerPasses(tx.body.id, tx.body.token);
+    const res = await pub('POST', `/api/sign/${tx.body.token}/decline`, { reason: 'changed my mind' });
+    expect(res.status, res.text).toBe(409);
+    expect(res.body.detail).toMatch(/already finished/);
+    const d = await detail(tx.body.id);
+    expect(d.status).toBe('consent_accepted');
+    expect(d.signers.map((s: { state: string }) => s.state)).toEqual(['passed', 'created']);
+    expect(d.events.map((e: { type: string }) => e.type)).not.toContain('signer_declined');
   });
 
   it('a transaction service stopped across a reminder due time neither loses nor doubles the reminder', async () => {
