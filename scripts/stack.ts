@@ -50,13 +50,20 @@ const alive = (pid: number) => {
 };
 const readPids = (): Pids => (existsSync(pidFile) ? (JSON.parse(readFileSync(pidFile, 'utf8')) as Pids) : []);
 
+/** The test log's own Ed25519 key (test mode: test-mode certificates are sealed there, never in the live log). */
+const testLogKey = () => generateKeyPairSync('ed25519').privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64');
+
 /** Secrets are generated once per checkout and kept under .data (never committed, never defaults). */
 function secrets(): Record<string, string> {
   if (existsSync(secretsFile)) {
     const kept = JSON.parse(readFileSync(secretsFile, 'utf8')) as Record<string, string>;
-    // A secret added after the file was written (the completion mails' download links) is added to it.
-    if (kept.DOWNLOAD_LINK_SECRET) return kept;
-    const s = { ...kept, DOWNLOAD_LINK_SECRET: randomBytes(32).toString('base64url') };
+    // A secret added after the file was written (the completion mails' download links, the test
+    // log's key) is added to it.
+    const added: Record<string, string> = {};
+    if (!kept.DOWNLOAD_LINK_SECRET) added.DOWNLOAD_LINK_SECRET = randomBytes(32).toString('base64url');
+    if (!kept.LEDGER_TEST_SIGNING_KEY) added.LEDGER_TEST_SIGNING_KEY = testLogKey();
+    if (!Object.keys(added).length) return kept;
+    const s = { ...kept, ...added };
     writeFileSync(secretsFile, JSON.stringify(s, null, 2), { mode: 0o600 });
     return s;
   }
@@ -68,6 +75,7 @@ function secrets(): Record<string, string> {
     LEDGER_SIGNING_KEY: privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'),
     S3_SECRET_KEY: randomBytes(18).toString('base64url'),
     DOWNLOAD_LINK_SECRET: randomBytes(32).toString('base64url'),
+    LEDGER_TEST_SIGNING_KEY: testLogKey(),
   };
   writeFileSync(secretsFile, JSON.stringify(s, null, 2), { mode: 0o600 });
   return s;

@@ -6,9 +6,9 @@
  * and for a live key; a test certificate is sealed in the test log: /api/verify says so, and the
  * signet-verify CLI accepts it with the test log's key and refuses it with the live one.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +20,9 @@ import { send as sendTo } from '../support/http.js';
 const root = join(import.meta.dirname, '../..');
 const CLI = join(root, 'services/verify-cli/src/cli.ts');
 const suffix = randomBytes(3).toString('hex');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** For callbacks that run in the page; test/ has no DOM types. */
+type PageGlobal = { document: { getElementById(id: string): { textContent: string | null } | null } };
 
 function signetVerify(args: string[]): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
@@ -221,7 +224,45 @@ describe('test mode: test-mode API keys, free and apart from live data, sealed i
     const refused = await signetVerify([certPath, pdfPath, '--key', livePk.verifier_key]);
     expect(refused.out).toContain('NOT VALID');
     expect(refused.code).toBe(1);
+    // The certificate of completion says TEST; a live key does not get it.
+    expect((await call('GET', `/api/transactions/${t.id}/certificate.pdf`, a.apiKey)).status).toBe(404);
+    const pdfRes = await fetch(`${stack.gatewayUrl}/api/transactions/${t.id}/certificate.pdf`, {
+      headers: { 'x-api-key': testKey },
+    });
+    expect(pdfRes.status).toBe(200);
+    const certPdf = join(dir, 'certificate.pdf');
+    writeFileSync(certPdf, Buffer.from(await pdfRes.arrayBuffer()));
+    const text = execFileSync('pdftotext', [certPdf, '-'], { encoding: 'utf8' });
+    expect(text).toContain('TEST Certificate of completion');
+    expect(text).toContain('no real signing took place');
+
     // Still free: completing and sealing used no signature.
     expect(await usedThisMonth(a.apiKey)).toBe(1);
+
+    // The public /verify page says TEST and checks the bundle against the test log's key.
+    if (existsSync(CHROMIUM)) {
+      const { chromium } = await import('playwright-core');
+      const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+      try {
+        const page = await browser.newPage();
+        await page.goto(`${stack.gatewayUrl}/verify`);
+        await page.fill('#ref', t.reference);
+        await page.setInputFiles('#pdf', { name: 'document.pdf', mimeType: 'application/pdf', buffer: t.pdf });
+        await page.waitForFunction(
+          () =>
+            /^(TEST|Verified|Not verified)/.test(
+              (globalThis as unknown as PageGlobal).document.getElementById('result')?.textContent ?? '',
+            ),
+          null,
+          { timeout: 15_000 },
+        );
+        expect(await page.textContent('#result')).toBe(`TEST certificate, verified in the test log: ${t.reference}`);
+        const checks = await page.$$eval('#checks li', (lis) => lis.map((li) => `${li.className} ${li.textContent}`));
+        expect(checks.filter((c) => c.startsWith('bad'))).toEqual([]);
+        expect(checks.some((c) => c.startsWith('ok') && c.includes(testPk.origin))).toBe(true);
+      } finally {
+        await browser.close();
+      }
+    }
   }, 90_000);
 });

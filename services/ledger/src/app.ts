@@ -155,6 +155,7 @@ export async function startLedger(cfg: LedgerConfig, opts: LedgerOptions = {}) {
               log: testLog.log,
               signer: testLog.signer,
               publicBaseUrl: cfg.PUBLIC_BASE_URL,
+              logName: 'test',
             }),
         ),
         { metrics, logger },

@@ -18,6 +18,8 @@ export type CertificatePdfInput = {
   origin: string;
   verifyUrl: string;
   events: EventLogEntry[];
+  /** Sealed in the test log (test mode): the PDF says TEST on its first line and in its title. */
+  test?: boolean;
 };
 
 /** The standard fonts encode WinAnsi only: anything else is shown as "?" rather than failing the render. */
@@ -85,7 +87,7 @@ class Writer {
 export async function renderCertificatePdf(input: CertificatePdfInput): Promise<Uint8Array> {
   const c = input.certificate;
   const doc = await PDFDocument.create();
-  doc.setTitle(`Certificate of completion ${c.reference}`);
+  doc.setTitle(`${input.test ? 'TEST ' : ''}Certificate of completion ${c.reference}`);
   doc.setSubject(`Signet certificate ${c.reference}`);
   doc.setProducer('Signet ledger');
   doc.setCreationDate(new Date(c.verified_at));
@@ -93,7 +95,8 @@ export async function renderCertificatePdf(input: CertificatePdfInput): Promise<
   const bold = await doc.embedFont(StandardFonts.HelveticaBold);
   const w = new Writer(doc, font, bold);
 
-  w.heading('Certificate of completion', 20);
+  if (input.test) w.heading('TEST - test mode: no real signing took place; sealed in the test log', 12);
+  w.heading(`${input.test ? 'TEST ' : ''}Certificate of completion`, 20);
   w.field('Reference', c.reference);
   w.field('Issuer', c.issuer_name);
   w.field('Attestation', c.attestation_type);

@@ -14,6 +14,8 @@ export type LedgerDeps = {
   signer: LogSigner;
   /** PUBLIC_BASE_URL: where the /verify page lives (the certificate PDF's link and QR code). */
   publicBaseUrl: string;
+  /** Which log these deps serve (test mode); absent: the live one. */
+  logName?: 'live' | 'test';
   /** The signed PDFs (absent or null parts: this ledger does not seal them) and the logger of the stream's failures. */
   signedPdf?: GetSignedPdfDeps & { logger?: Logger };
 };

@@ -12,7 +12,7 @@ import type { LedgerDeps } from './deps.js';
  * transaction's event log and has checked ownership.
  */
 export async function renderCertificatePdf(
-  deps: Pick<LedgerDeps, 'publicBaseUrl'> & {
+  deps: Pick<LedgerDeps, 'publicBaseUrl' | 'logName'> & {
     certs: Pick<CertificateRepository, 'findByReference'>;
     log: Pick<LedgerLog, 'bundle'>;
   },
@@ -33,6 +33,7 @@ export async function renderCertificatePdf(
     origin: cp.origin,
     verifyUrl,
     events: input.events,
+    test: deps.logName === 'test',
   });
   return { pdf, filename: `${rec.reference}-certificate.pdf` };
 }

@@ -62,11 +62,11 @@ function check(ok, text) {
   return ok;
 }
 
-async function verifyLog(ref, prefix) {
+async function verifyLog(ref, prefix, log) {
   var res = await fetch('/api/ledger/proof/' + encodeURIComponent(ref) + '?hash=' + prefix);
   if (!res.ok) { check(false, 'proof bundle could not be fetched (' + res.status + ')'); return false; }
   var bundle = await res.json();
-  var keyInfo = await (await fetch('/api/ledger/public-key')).json();
+  var keyInfo = await (await fetch('/api/ledger/public-key' + (log === 'test' ? '?log=test' : ''))).json();
   var pub = unb64(keyInfo.public_key);
   $('download').href = '/api/ledger/proof/' + encodeURIComponent(ref) + '?hash=' + prefix + '&download=1';
   $('download').hidden = false;
@@ -105,12 +105,12 @@ async function run(ev) {
     var body = await res.json();
     if (res.status !== 200) { check(false, 'no certificate matches this reference and document hash'); $('result').textContent = 'Not verified: ' + body.detail; $('result').className = 'bad'; return; }
     check(body.valid, 'the service reports a valid certificate ' + body.reference + ' for a document whose hash starts ' + body.document_sha256_prefix);
-    [['Signer', body.signer_name], ['Issuer', body.issuer_name], ['Verified at (UTC)', body.verified_at], ['Verification', body.verification_mode], ['Ledger seal', body.ledger_seal]].forEach(function (row) {
+    [['Signer', body.signer_name], ['Issuer', body.issuer_name], ['Verified at (UTC)', body.verified_at], ['Verification', body.verification_mode], ['Ledger seal', body.ledger_seal], ['Log', body.log === 'test' ? 'TEST log (test mode: no real signing took place)' : 'live']].forEach(function (row) {
       var dt = document.createElement('dt'); dt.textContent = row[0]; var dd = document.createElement('dd'); dd.textContent = row[1];
       $('details').appendChild(dt); $('details').appendChild(dd);
     });
-    var ok = body.valid && await verifyLog(ref, prefix);
-    $('result').textContent = ok ? 'Verified: ' + body.reference : 'Not verified: see the failed check below';
+    var ok = body.valid && await verifyLog(ref, prefix, body.log);
+    $('result').textContent = ok ? (body.log === 'test' ? 'TEST certificate, verified in the test log: ' : 'Verified: ') + body.reference : 'Not verified: see the failed check below';
     $('result').className = ok ? 'ok' : 'bad';
   } catch (e) {
     $('result').textContent = 'The check could not be completed: ' + e.message; $('result').className = 'bad';
