@@ -145,3 +145,45 @@ describe('kubeconform -strict with offline schemas', () => {
     }
   }, 30_000);
 });
+
+describe('DNS egress (networkPolicy.dns)', () => {
+  /** The DNS rules (port 53 or 5353) of one service's NetworkPolicy under `--set` flags. */
+  const dnsRules = (set: string[]) => {
+    const np = parseManifests(
+      helmTemplate(
+        undefined,
+        set.flatMap((s) => ['--set', s]),
+      ),
+    ).find((o) => o.kind === 'NetworkPolicy' && component(o) === 'transaction')!;
+    return (np.spec.egress as { to: object[]; ports: { port: number }[] }[]).filter((r) =>
+      r.ports?.some((p) => p.port === 53 || p.port === 5353),
+    );
+  };
+
+  it('reaches the kube-dns pods by default', () => {
+    const [rule, ...rest] = dnsRules([]);
+    expect(rest).toEqual([]);
+    expect(rule!.to).toEqual([{ namespaceSelector: {}, podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } } }]);
+  });
+
+  it('also reaches NodeLocal DNSCache on its link-local address and the kube-dns Service IP', () => {
+    const [rule] = dnsRules(['networkPolicy.dns.mode=nodelocal', 'networkPolicy.dns.clusterDNSIP=10.96.0.10']);
+    expect(rule!.to).toContainEqual({ ipBlock: { cidr: '169.254.20.10/32' } });
+    expect(rule!.to).toContainEqual({ ipBlock: { cidr: '10.96.0.10/32' } });
+  });
+
+  it("reaches OpenShift's DNS pods on 5353", () => {
+    const [rule] = dnsRules(['networkPolicy.dns.mode=openshift']);
+    expect(rule!.to).toEqual([
+      {
+        namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'openshift-dns' } },
+        podSelector: { matchLabels: { 'dns.operator.openshift.io/daemonset-dns': 'default' } },
+      },
+    ]);
+    expect(rule!.ports.map((p) => p.port)).toContain(5353);
+  });
+
+  it('refuses an unknown mode', () => {
+    expect(() => helmTemplate(undefined, ['--set', 'networkPolicy.dns.mode=coredns-magic'])).toThrow();
+  });
+});

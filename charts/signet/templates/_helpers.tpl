@@ -190,3 +190,41 @@ key: {{ $s.key }}
       {{- include "signet.selectorLabels" $ | nindent 6 }}
 {{- end }}
 {{- end -}}
+
+{{/* Egress rules for DNS (networkPolicy.dns): the cluster DNS pods, NodeLocal DNSCache or OpenShift's DNS. */}}
+{{- define "signet.dnsEgress" -}}
+{{- $dns := .Values.networkPolicy.dns }}
+{{- if eq $dns.mode "openshift" }}
+- to:
+    - namespaceSelector:
+        matchLabels: { kubernetes.io/metadata.name: openshift-dns }
+      podSelector:
+        matchLabels: { dns.operator.openshift.io/daemonset-dns: default }
+  ports:
+    - { port: 5353, protocol: UDP }
+    - { port: 5353, protocol: TCP }
+    - { port: 53, protocol: UDP }
+    - { port: 53, protocol: TCP }
+{{- else }}
+- to:
+    - namespaceSelector: {}
+      podSelector:
+        matchLabels: { k8s-app: kube-dns }
+    {{- if eq $dns.mode "nodelocal" }}
+    - ipBlock: { cidr: {{ printf "%s/32" $dns.nodeLocalIP }} }
+    {{- with $dns.clusterDNSIP }}
+    - ipBlock: { cidr: {{ printf "%s/32" . }} }
+    {{- end }}
+    {{- end }}
+  ports:
+    - { port: 53, protocol: UDP }
+    - { port: 53, protocol: TCP }
+{{- end }}
+{{- with $dns.extraPeers }}
+- to:
+    {{- toYaml . | nindent 4 }}
+  ports:
+    - { port: 53, protocol: UDP }
+    - { port: 53, protocol: TCP }
+{{- end }}
+{{- end }}
