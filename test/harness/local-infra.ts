@@ -29,6 +29,8 @@ export type InfraUrls = {
   TSA_URL?: string;
   /** Its development PKI: certs/{root,tsa,seal}.pem and keys/seal.key.pem (the ledger's sealing key). */
   DEV_PKI_DIR?: string;
+  /** PostgreSQL under FerretDB, when the local store runs on it (tests that reach past FerretDB: test/infra). */
+  STORE_POSTGRES_URL?: string;
 };
 
 const INFRA_KEYS: (keyof InfraUrls)[] = [
@@ -138,6 +140,7 @@ export async function startLocalInfra(opts: {
   const tsaPort = ports.tsa ?? (await freePort());
   const witnessPort = ports.witness ?? (await freePort());
   let witness: Awaited<ReturnType<typeof startWitness>> | undefined;
+  let storePostgresUrl: string | undefined;
   const bin = binDir();
   const logs = join(opts.dataDir, 'logs');
   mkdirSync(logs, { recursive: true });
@@ -204,6 +207,7 @@ export async function startLocalInfra(opts: {
       waitFor: (name, probe, proc) => waitFor(name, probe, proc),
     });
     if (store.note) console.log(store.note);
+    storePostgresUrl = store.postgresUrl;
     const ferret = store.procs.at(-1)!;
     const minio = run(
       'minio',
@@ -263,6 +267,7 @@ export async function startLocalInfra(opts: {
     WITNESS_URL: witness.info.url,
     WITNESS_VERIFIER_KEY: witness.info.verifierKey,
     WITNESS_DB: witness.info.db,
+    ...(storePostgresUrl ? { STORE_POSTGRES_URL: storePostgresUrl } : {}),
   };
   return {
     urls,

@@ -46,7 +46,14 @@ function reachable(dir: string, user: { uid: number; gid: number } | null): bool
 
 export type Spawner = (name: string, cmd: string, args: string[], opts?: Pick<SpawnOptions, 'uid' | 'gid'>) => ChildProcess;
 
-export type StartedStore = { backend: StoreBackend; url: string; procs: ChildProcess[]; note?: string };
+export type StartedStore = {
+  backend: StoreBackend;
+  url: string;
+  procs: ChildProcess[];
+  note?: string;
+  /** PostgreSQL under FerretDB (its database `ferretdb`), for tests that must reach past FerretDB. */
+  postgresUrl?: string;
+};
 
 /**
  * Starts PostgreSQL (initialising the cluster on first use) and FerretDB on it, or FerretDB on
@@ -141,5 +148,11 @@ export async function startStore(o: {
     fresh && existsSync(join(o.dataDir, 'ferretdb'))
       ? `the local store now runs on PostgreSQL; the earlier SQLite data in ${join(o.dataDir, 'ferretdb')} is kept (SIGNET_STORE=sqlite uses it)`
       : undefined;
-  return { backend: 'postgresql', url: `mongodb://127.0.0.1:${o.mongoPort}/`, procs: [pg, ferret], note };
+  return {
+    backend: 'postgresql',
+    url: `mongodb://127.0.0.1:${o.mongoPort}/`,
+    procs: [pg, ferret],
+    note,
+    postgresUrl: pgUrl('ferretdb'),
+  };
 }

@@ -1,10 +1,14 @@
 /**
  * The store must give MongoDB's single-document atomicity: every service relies on a targeted
  * update (an outbox pop, a status change, a counter) never undoing another one made at the same time.
- * FerretDB 1.x does not by itself (FerretDB issue 3040); scripts/ferretdb/atomic-writes.patch makes it.
+ * FerretDB 1.x does not by itself (FerretDB issue 3040); scripts/ferretdb/atomic-writes.patch makes it,
+ * with a lock per document for writes that pin one `_id`, so writes to different documents of one
+ * collection still proceed in parallel (checked on PostgreSQL, where a row lock can hold one write).
  */
+import { spawn } from 'node:child_process';
 import { MongoClient, type Collection, type UpdateFilter } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { eventually } from '../harness/eventually.js';
 
 type Doc = { _id: string; n?: number; owner?: string | null; totp?: string; outbox?: string[]; [field: `f${number}`]: number };
 
@@ -21,12 +25,13 @@ describe('the document store applies concurrent writes to one document atomicall
   });
 
   it('keeps every one of 40 concurrent $inc and $set updates', async () => {
-    await coll.insertOne({ _id: 'doc', n: 0, outbox: ['a', 'b'] });
+    await coll.insertOne({ _id: 'doc', n: 0, outbox: ['a', 'b'], owner: 'racer' });
+    // Filters that pin the _id (a lock per document) and one that does not (a lock per collection).
     await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
-        i % 2 === 0
-          ? coll.updateOne({ _id: 'doc' }, { $inc: { n: 1 } })
-          : coll.updateOne({ _id: 'doc' }, { $set: { [`f${i}`]: i } } as UpdateFilter<Doc>),
+        i % 2 === 1
+          ? coll.updateOne({ _id: 'doc' }, { $set: { [`f${i}`]: i } } as UpdateFilter<Doc>)
+          : coll.updateOne(i % 4 === 0 ? { _id: 'doc' } : { owner: 'racer' }, { $inc: { n: 1 } }),
       ),
     );
     // The shape the services race on: a field set while the outbox relay pops an entry.
@@ -48,4 +53,124 @@ describe('the document store applies concurrent writes to one document atomicall
     );
     expect(results.filter((r) => r !== null)).toHaveLength(1);
   });
+});
+
+/** One psql session: statements run in order on one connection, so a transaction spans calls. */
+function psqlSession(url: string) {
+  const proc = spawn('psql', ['-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', url], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  let exited = false;
+  proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  proc.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  proc.on('exit', () => (exited = true));
+  let n = 0;
+  return {
+    /** Runs one statement and returns its output rows. */
+    async run(sql: string): Promise<string[]> {
+      const marker = `-- signet statement ${++n} done --`;
+      const start = out.length;
+      proc.stdin.write(`${sql.trim().replace(/;?$/, ';')}\n\\echo '${marker}'\n`);
+      return eventually(
+        async () => {
+          if (exited) throw new Error(`psql exited: ${err}`);
+          const at = out.indexOf(marker, start);
+          return at >= 0 && out.slice(start, at).split('\n').filter(Boolean);
+        },
+        30_000,
+        20,
+      ).catch((e: Error) => {
+        throw new Error(`${e.message} (psql: ${err})`);
+      });
+    },
+    async close() {
+      if (exited) return;
+      const done = new Promise((r) => proc.once('exit', r));
+      proc.stdin.end('\\q\n');
+      await done;
+    },
+  };
+}
+
+/** Settles to 'pending' when the promise has not settled after the given wait (for a write that must be blocked). */
+function within<T>(p: Promise<T>, ms: number): Promise<T | 'pending'> {
+  return Promise.race([p, new Promise<'pending'>((r) => setTimeout(() => r('pending'), ms))]);
+}
+
+describe('the document store lets writes to different documents of one collection proceed in parallel', () => {
+  const pgUrl = inject('infra').STORE_POSTGRES_URL;
+  let client: MongoClient;
+  let coll: Collection<Doc>;
+  const db = 'signet_store_test';
+  const name = `parallel_${Date.now()}`;
+  beforeAll(async () => {
+    client = await MongoClient.connect(inject('infra').MONGO_URL);
+    coll = client.db(db).collection(name);
+  });
+  afterAll(async () => {
+    await coll?.drop().catch(() => undefined);
+    await client?.close();
+  });
+
+  // FerretDB's PostgreSQL backend keeps a collection in a table of the database's schema, one row per
+  // document in a `_jsonb` column; a row lock taken from PostgreSQL holds a write of that document
+  // inside FerretDB (its UPDATE waits) for as long as the test wants, with no timing involved.
+  it.runIf(Boolean(pgUrl))(
+    'completes a write of B while a write of A is held, and a filter without _id waits for A',
+    async () => {
+      await coll.insertMany([
+        { _id: 'A', n: 0 },
+        { _id: 'B', n: 0 },
+      ]);
+      const pg = psqlSession(pgUrl!);
+      let holding = false;
+      const pendingA: Promise<unknown>[] = [];
+      try {
+        const [table] = await pg.run(
+          `SELECT _jsonb->>'table' FROM "${db}"._ferretdb_database_metadata WHERE _jsonb->>'_id' = '${name}'`,
+        );
+        expect(table).toBeTruthy();
+        const [me] = await pg.run('BEGIN; SELECT pg_backend_pid();');
+        holding = true;
+        await pg.run(`SELECT 1 FROM "${db}"."${table}" WHERE _jsonb->'_id' = '"A"'::jsonb FOR UPDATE;`);
+
+        // A's write reaches PostgreSQL and waits on the row lock, holding whatever FerretDB's patch took for A.
+        let aDone = false;
+        const a = coll.updateOne({ _id: 'A' }, { $inc: { n: 1 } }).then((r) => ((aDone = true), r));
+        pendingA.push(a);
+        await eventually(async () => {
+          const [blocked] = await pg.run(`SELECT count(*) FROM pg_stat_activity WHERE ${me} = ANY(pg_blocking_pids(pid));`);
+          return Number(blocked) >= 1;
+        });
+
+        // B's write needs nothing A holds. Against a lock per collection it would wait for A's, which
+        // cannot finish before the row lock goes: the bound only turns that wait into a failure.
+        const b = await within(coll.updateOne({ _id: 'B' }, { $inc: { n: 1 } }), 20_000);
+        expect(b, 'the write of B waited for the held write of A').not.toBe('pending');
+        expect(aDone).toBe(false);
+        expect((await coll.findOne({ _id: 'B' }))!.n).toBe(1);
+
+        // A write whose filter pins no _id may touch A, so it waits for A's write: it marks every
+        // document with n = 1, and finds A among them only after A's $inc.
+        const c = coll.updateMany({ n: 1 }, { $set: { owner: 'c' } });
+        pendingA.push(c);
+        // Time for C to reach the store (a C that did not wait would now mark B alone); the pass does not depend on it.
+        await new Promise((r) => setTimeout(r, 300));
+        expect(aDone).toBe(false);
+
+        await pg.run('ROLLBACK;');
+        holding = false;
+        await Promise.all(pendingA);
+        const docs = await coll.find().sort({ _id: 1 }).toArray();
+        expect(docs).toEqual([
+          { _id: 'A', n: 1, owner: 'c' },
+          { _id: 'B', n: 1, owner: 'c' },
+        ]);
+      } finally {
+        if (holding) await pg.run('ROLLBACK;').catch(() => undefined);
+        await pg.close();
+        await Promise.allSettled(pendingA);
+      }
+    },
+  );
 });
