@@ -2,12 +2,22 @@ import { describe, expect, it } from 'vitest';
 import { listFilter } from './transaction.repository.js';
 
 describe('listFilter', () => {
-  it('is the owner alone without a page bound or a match', () => {
-    expect(listFilter('u1', undefined, {})).toEqual({ owner_id: 'u1' });
+  it('is the owner and the live mode without a page bound or a match', () => {
+    expect(listFilter('u1', undefined, {})).toEqual({ owner_id: 'u1', test: { $ne: true } });
+  });
+
+  it('test mode: only test transactions; live: everything not marked test (records from before test mode too)', () => {
+    expect(listFilter('u1', undefined, { test: true })).toEqual({ owner_id: 'u1', test: true });
+    expect(listFilter('u1', undefined, { test: false })).toEqual({ owner_id: 'u1', test: { $ne: true } });
   });
 
   it('adds the page bound and the status beside the owner', () => {
-    expect(listFilter('u1', 42, { status: 'cancelled' })).toEqual({ owner_id: 'u1', _id: { $lt: 42 }, status: 'cancelled' });
+    expect(listFilter('u1', 42, { status: 'cancelled' })).toEqual({
+      owner_id: 'u1',
+      test: { $ne: true },
+      _id: { $lt: 42 },
+      status: 'cancelled',
+    });
   });
 
   it('matches the query case-insensitively on a reference part start and anywhere in signer names and emails', () => {

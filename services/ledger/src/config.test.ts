@@ -1,0 +1,33 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '@signet/kit';
+import { ledgerConfigSchema } from './config.js';
+
+const key = () => generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+const base = {
+  GRPC_PORT: '1',
+  OPS_PORT: '2',
+  MONGO_URL: 'mongodb://127.0.0.1:1',
+  NATS_URL: 'nats://127.0.0.1:1',
+  LEDGER_SIGNING_KEY: key(),
+};
+
+describe('ledger config: the test log (test mode)', () => {
+  it('is off without its key, and on with a key of its own and its own origin', () => {
+    expect(parseConfig(ledgerConfigSchema, base).LEDGER_TEST_SIGNING_KEY).toBeUndefined();
+    const cfg = parseConfig(ledgerConfigSchema, { ...base, LEDGER_TEST_SIGNING_KEY: key() });
+    expect(cfg.LEDGER_TEST_ORIGIN).toBe('signet.local/ledger/test');
+    expect(cfg.LEDGER_TEST_ORIGIN).not.toBe(cfg.LEDGER_ORIGIN);
+  });
+  it('refuses the live key, the live origin and a key that is not Ed25519, naming the variable', () => {
+    expect(() => parseConfig(ledgerConfigSchema, { ...base, LEDGER_TEST_SIGNING_KEY: base.LEDGER_SIGNING_KEY })).toThrow(
+      /LEDGER_TEST_SIGNING_KEY/,
+    );
+    expect(() =>
+      parseConfig(ledgerConfigSchema, { ...base, LEDGER_TEST_SIGNING_KEY: key(), LEDGER_TEST_ORIGIN: 'signet.local/ledger' }),
+    ).toThrow(/LEDGER_TEST_ORIGIN/);
+    expect(() => parseConfig(ledgerConfigSchema, { ...base, LEDGER_TEST_SIGNING_KEY: 'not a key' })).toThrow(
+      /LEDGER_TEST_SIGNING_KEY/,
+    );
+  });
+});
