@@ -59,6 +59,11 @@ export interface CeremonySummary {
   drawsLeft: number;
   /** After a failed verdict: what to do again (face, action, words, light, quality), without scores. */
   redo: string[];
+  /**
+   * The sender asked this signer to confirm with WebAuthn too: the page offers no skip, and a capture
+   * without the step for its challenge is refused (WEBAUTHN_REQUIRED).
+   */
+  webauthnRequired: boolean;
 }
 
 export interface Challenge {
@@ -355,6 +360,7 @@ function createBaseCeremonySummary(): CeremonySummary {
     verificationMode: "",
     drawsLeft: 0,
     redo: [],
+    webauthnRequired: false,
   };
 }
 
@@ -410,6 +416,9 @@ export const CeremonySummary: MessageFns<CeremonySummary> = {
     }
     for (const v of message.redo) {
       writer.uint32(138).string(v!);
+    }
+    if (message.webauthnRequired !== false) {
+      writer.uint32(240).bool(message.webauthnRequired);
     }
     return writer;
   },
@@ -563,6 +572,14 @@ export const CeremonySummary: MessageFns<CeremonySummary> = {
             message.redo.push(reader.string());
             continue;
           }
+          case 30: {
+            if (tag !== 240) {
+              break;
+            }
+
+            message.webauthnRequired = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -597,6 +614,7 @@ export const CeremonySummary: MessageFns<CeremonySummary> = {
     message.verificationMode = object.verificationMode ?? "";
     message.drawsLeft = object.drawsLeft ?? 0;
     message.redo = object.redo?.map((e) => e) || [];
+    message.webauthnRequired = object.webauthnRequired ?? false;
     return message;
   },
 };
