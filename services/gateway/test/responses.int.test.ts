@@ -133,6 +133,31 @@ describe('declared answers match their schemas (validateResponses, real services
     expect(checkpoint.status, checkpoint.text).toBe(200);
   });
 
+  it('webhook endpoints: create, list, get, update, roll, deliveries, redeliver refusal, delete', async () => {
+    const key = { apiKey: acct.apiKey };
+    // A public address literal (no DNS) and an event that has no source yet: nothing is ever sent.
+    const created = await api('POST', '/api/webhook-endpoints', {
+      ...key,
+      json: { url: 'https://93.184.215.14/hooks', event_types: ['signer.opened'], description: 'schema check' },
+    });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.id as string;
+    for (const [m, p, json, want] of [
+      ['GET', '/api/webhook-endpoints', undefined, 200],
+      ['GET', `/api/webhook-endpoints/${id}`, undefined, 200],
+      ['PATCH', `/api/webhook-endpoints/${id}`, { enabled: false, description: '' }, 200],
+      ['POST', `/api/webhook-endpoints/${id}/roll-secret`, undefined, 200],
+      ['GET', `/api/webhook-endpoints/${id}/deliveries?limit=5`, undefined, 200],
+      ['POST', `/api/webhook-endpoints/${id}/deliveries/wd_${'A'.repeat(27)}/redeliver`, undefined, 409],
+      ['POST', '/api/webhook-endpoints', { url: 'http://169.254.169.254/', event_types: ['signer.opened'] }, 400],
+      ['DELETE', `/api/webhook-endpoints/${id}`, undefined, 204],
+      ['GET', `/api/webhook-endpoints/${id}`, undefined, 404],
+    ] as const) {
+      const res = await api(m, p, { ...key, json });
+      expect(res.status, `${m} ${p}: ${res.text}`).toBe(want);
+    }
+  });
+
   let token = '';
   it('signing ceremony: summary, consent, challenge, WebAuthn options, forensic events, live start', async () => {
     const summary = await api('GET', `/api/sign/${token}/summary`);
