@@ -4,7 +4,7 @@
  * audit trail and cert.json, PAdES-sealed with a timestamp from the local TSA — and the outside tools
  * accept it: pyHanko (trusting the dev CA), pdfsig, qpdf, signet-verify on the embedded cert.json.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, createHmac, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, type Account } from '../harness/accounts.js';
 import { eventually, infra, startServices } from '../harness/services.js';
 import { send } from '../support/ceremony-helpers.js';
+import { mailsTo } from '../support/identity-helpers.js';
 import { tinyPdf } from '../fixtures/ceremony-media.js';
 import { makeGenuineCapture, type ServerTimeline } from '../../services/biometrics/test/corpus/make-corpus.js';
 import {
@@ -34,7 +35,10 @@ describe('the signed PDF of a completed transaction, downloaded through the gate
   let dir: string;
   const pdf = tinyPdf(`Signet signed PDF ${randomUUID()}`);
   const sha = createHash('sha256').update(pdf).digest('hex');
-  const ip = { 'x-forwarded-for': '10.77.0.2' };
+  const ip = { 'x-forwarded-for': '10.77.0.2', 'user-agent': 'SignetE2E/1.0 (audit trail)' };
+  const signerEmail = `jan-${randomUUID().slice(0, 8)}@example.com`;
+  // What the first test leaves for the next ones: the transaction, its reference and its signed PDF.
+  const done: { id?: number; certRef?: string; signed?: Buffer } = {};
   const pki = infra().DEV_PKI_DIR ?? '';
 
   beforeAll(async () => {
@@ -65,7 +69,7 @@ describe('the signed PDF of a completed transaction, downloaded through the gate
       headers: owner,
       parts: [
         { name: 'signer_name', value: 'Jan Łukasiewicz' },
-        { name: 'signer_email', value: `jan-${randomUUID().slice(0, 8)}@example.com` },
+        { name: 'signer_email', value: signerEmail },
         { name: 'document', filename: 'Umowa.pdf', contentType: 'application/pdf', data: pdf },
         { name: 'reference', filename: 'reference.jpg', contentType: 'image/jpeg', data: readFileSync(reference) },
       ],
@@ -75,7 +79,10 @@ describe('the signed PDF of a completed transaction, downloaded through the gate
     const signedUrl = `${stack.gatewayUrl}/api/transactions/${id}/signed.pdf`;
     expect((await fetch(signedUrl, { headers: owner })).status).toBe(409); // not issued yet
 
-    // The signer's ceremony, as in signature.test.ts.
+    // The signer opens the link from the mail (so the audit trail has the mail's time), then the
+    // ceremony, as in signature.test.ts.
+    await eventually(async () => ((await mailsTo(signerEmail)).length ? true : undefined), 30_000);
+    await new Promise((r) => setTimeout(r, 1000)); // the mail is recorded right after SMTP accepted it
     expect(
       (
         await send(stack.gatewayUrl, 'POST', `/api/sign/${token}/consent`, {
@@ -123,6 +130,7 @@ describe('the signed PDF of a completed transaction, downloaded through the gate
     };
     const signed = await eventually(download, 120_000, 500);
     expect((await download())!.equals(signed)).toBe(true);
+    Object.assign(done, { id, certRef, signed });
     const other = await createAccount(stack.gatewayUrl, infra().MAILPIT_URL, { orgName: 'Other Ltd', tag: 'e2e-other' });
     expect((await fetch(signedUrl, { headers: { 'x-api-key': other.apiKey } })).status).toBe(404);
 
@@ -161,4 +169,105 @@ describe('the signed PDF of a completed transaction, downloaded through the gate
     expect(bad.code, bad.out).not.toBe(0);
     expect(bad.out).not.toContain('The signature is judged VALID');
   }, 600_000);
+  it('serves the audit-trail PDF stored once: the same bytes twice, the recorded trail, the owner only', async () => {
+    expect(done.id, 'the first test did not complete a transaction').toBeDefined();
+    const owner = { 'x-api-key': acct.apiKey };
+    const url = `${stack.gatewayUrl}/api/transactions/${done.id}/audit-trail.pdf`;
+    const first = await fetch(url, { headers: owner });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('content-type')).toBe('application/pdf');
+    const a = Buffer.from(await first.arrayBuffer());
+    const b = Buffer.from(await (await fetch(url, { headers: owner })).arrayBuffer());
+    expect(b.equals(a)).toBe(true);
+    expect(a.equals(done.signed!)).toBe(false);
+    const file = join(dir, 'audit-trail.pdf');
+    writeFileSync(file, a);
+    expect((await qpdfCheck(file)).code).toBe(0);
+    const text = await pdfText(file);
+    // As the ceremony recorded it: the signer, the consent text version, address and browser, the times.
+    for (const s of [
+      'Audit trail',
+      'Jan Łukasiewicz',
+      signerEmail,
+      'Łódź Sp. z o.o.',
+      sha,
+      done.certRef!,
+      'consent-v1',
+      '10.77.0.2',
+      'SignetE2E/1.0',
+    ])
+      expect(text, s).toContain(s);
+    for (const label of ['Link sent (UTC)', 'Link opened (UTC)', 'Consented (UTC)', 'Capture submitted (UTC)', 'Verified (UTC)'])
+      expect(text).toMatch(new RegExp(`${label.replace(/[()]/g, '\\$&')}\\s+\\d{4}-\\d{2}-\\d{2}T`));
+    const other = await createAccount(stack.gatewayUrl, infra().MAILPIT_URL, { orgName: 'Other Ltd', tag: 'e2e-other2' });
+    const refused = await fetch(url, { headers: { 'x-api-key': other.apiKey } });
+    expect(refused.status).toBe(404);
+    expect(((await refused.json()) as { detail: string }).detail).toBeTruthy();
+  }, 120_000);
+
+  it('mails the signer and the sender a link that downloads the signed PDF without an account; a bad or expired link does not', async () => {
+    expect(done.id, 'the first test did not complete a transaction').toBeDefined();
+    const mailpit = infra().MAILPIT_URL;
+    const completionMails = async (to: string) => {
+      const r = await fetch(`${mailpit}/api/v1/search?query=${encodeURIComponent(`to:"${to}" subject:"Completed"`)}`);
+      return ((await r.json()) as { messages: { ID: string }[] }).messages ?? [];
+    };
+    const linkOf = async (to: string) => {
+      const [m] = await eventually(async () => {
+        const ms = await completionMails(to);
+        return ms.length ? ms : undefined;
+      }, 60_000);
+      const msg = (await (await fetch(`${mailpit}/api/v1/message/${m!.ID}`)).json()) as { Text: string; HTML: string };
+      expect(msg.Text).toContain(done.certRef!);
+      expect(msg.HTML).toContain('Łódź Sp. z o.o.');
+      const link = /https?:\/\/\S+\/api\/downloads\/[\w.-]+/.exec(msg.Text)?.[0];
+      expect(link, msg.Text).toBeDefined();
+      return link!;
+    };
+    for (const to of [signerEmail, acct.email]) {
+      const link = await linkOf(to);
+      expect(link.startsWith(stack.gatewayUrl)).toBe(true);
+      const r = await fetch(link); // no API key, no session
+      expect(r.status, to).toBe(200);
+      expect(r.headers.get('content-type')).toBe('application/pdf');
+      expect(Buffer.from(await r.arrayBuffer()).equals(done.signed!)).toBe(true);
+    }
+    // One mail per recipient.
+    expect(await completionMails(signerEmail)).toHaveLength(1);
+    expect(await completionMails(acct.email)).toHaveLength(1);
+
+    // A changed signature: 404 with a detail; a token this deployment did not sign neither works.
+    const link = await linkOf(signerEmail);
+    const token = link.split('/').at(-1)!;
+    const [h, p, sig] = token.split('.');
+    const flipped = `${h}.${p}.${sig!.startsWith('A') ? 'B' : 'A'}${sig!.slice(1)}`;
+    for (const bad of [
+      flipped,
+      'not-a-token',
+      `${h}.${Buffer.from(JSON.stringify({ sub: done.certRef, exp: 9e9 })).toString('base64url')}.${sig}`,
+    ]) {
+      const r = await fetch(`${stack.gatewayUrl}/api/downloads/${bad}`);
+      expect(r.status, bad).toBe(404);
+      expect(((await r.json()) as { detail: string }).detail).toMatch(/download link/);
+    }
+    // Signed with the deployment's secret but expired: 401 with a detail.
+    const jwt = (claims: Record<string, unknown>) => {
+      const head = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+      const body = Buffer.from(JSON.stringify(claims)).toString('base64url');
+      const mac = createHmac('sha256', stack.secrets.DOWNLOAD_LINK_SECRET).update(`${head}.${body}`).digest('base64url');
+      return `${head}.${body}.${mac}`;
+    };
+    const now = Math.floor(Date.now() / 1000);
+    const base = { iss: 'signet-transaction', aud: 'signet-download', sub: done.certRef };
+    const expired = await fetch(`${stack.gatewayUrl}/api/downloads/${jwt({ ...base, iat: now - 7200, exp: now - 3600 })}`);
+    expect(expired.status).toBe(401);
+    expect(((await expired.json()) as { detail: string }).detail).toMatch(/expired/);
+    // The same secret and claims, valid: the link works (the check above failed on time alone).
+    expect((await fetch(`${stack.gatewayUrl}/api/downloads/${jwt({ ...base, iat: now, exp: now + 600 })}`)).status).toBe(200);
+    // Valid but for a reference with no signed PDF: 404.
+    const unknown = await fetch(
+      `${stack.gatewayUrl}/api/downloads/${jwt({ ...base, sub: 'SIG-TX-00000000', iat: now, exp: now + 600 })}`,
+    );
+    expect(unknown.status).toBe(404);
+  }, 120_000);
 });
