@@ -50,6 +50,10 @@ export type Detail = Summary & {
   document_sha256: string;
   signers: { index: number; name: string; email: string; state: string; verification_mode: string; attempts_left: number }[];
   events: { type: string; at: string; actor: string; detail: string }[];
+  /** When the signing links stop working (null: created before expiry existed). */
+  expires_at?: string | null;
+  /** The automatic reminder schedule. */
+  reminders?: { sent: number; max: number; next_at: string | null };
 };
 export type Created = { id: number; reference: string; token: string; sign_url: string; status: string };
 export type ApiKey = {

@@ -469,6 +469,7 @@ const STEP_LABEL: Record<string, string> = {
   capture_accepted: 'Video in analysis',
   passed: 'Passed',
   failed: 'Failed',
+  declined: 'Declined',
 };
 
 export async function detailView(app: App, id: number): Promise<View> {
@@ -660,6 +661,20 @@ export async function detailView(app: App, id: number): Promise<View> {
         h('dd', {}, t.attestation_type),
         h('dt', {}, 'Created'),
         h('dd', {}, fmtDate(t.created_at)),
+        ...(t.expires_at
+          ? [h('dt', {}, t.status === 'expired' ? 'Expired' : 'Links expire'), h('dd', {}, fmtDate(t.expires_at))]
+          : []),
+        ...(t.reminders && t.reminders.max > 0
+          ? [
+              h('dt', {}, 'Reminders'),
+              h(
+                'dd',
+                {},
+                `${t.reminders.sent} of ${t.reminders.max} sent` +
+                  (t.reminders.next_at && !TERMINAL.has(t.status) ? `; next ${fmtDate(t.reminders.next_at)}` : ''),
+              ),
+            ]
+          : []),
         h('dt', {}, 'Signing link'),
         h(
           'dd',
