@@ -37,6 +37,8 @@ function signetVerify(args: string[]): Promise<{ code: number | null; out: strin
   });
 }
 
+const emailOf = (name: string) => `${name.toLowerCase().replace(/\W+/g, '.')}-${suffix}@example.com`;
+
 type Created = { id: number; reference: string; status: string; test: boolean; pdf: Buffer };
 
 describe('test mode: test-mode API keys, free and apart from live data, sealed in the test log', () => {
@@ -56,7 +58,7 @@ describe('test mode: test-mode API keys, free and apart from live data, sealed i
     const pdf = tinyPdf(randomUUID());
     const parts: Part[] = [
       { name: 'signer_name', value: name },
-      { name: 'signer_email', value: `${name.toLowerCase().replace(/\W+/g, '.')}-${suffix}@example.com` },
+      { name: 'signer_email', value: emailOf(name) },
       { name: 'document', data: pdf, filename: 'c.pdf', contentType: 'application/pdf' },
       { name: 'reference', data: pngPhoto(), filename: 'f.png', contentType: 'image/png' },
     ];
@@ -128,6 +130,18 @@ describe('test mode: test-mode API keys, free and apart from live data, sealed i
     expect(me).toMatchObject({ plan: 'Free', monthly_limit: 3 });
     // Only the one live transaction used a signature.
     expect(await usedThisMonth(a.apiKey)).toBe(1);
+
+    // The signer's mail says TEST for a test transaction, and nothing of it for a live one.
+    const subjectTo = (name: string) =>
+      eventually(async () => {
+        const q = encodeURIComponent(`to:"${emailOf(name)}"`);
+        const list = (await (await fetch(`${infra().MAILPIT_URL}/api/v1/search?query=${q}`)).json()) as {
+          messages?: { Subject: string }[];
+        };
+        return list.messages?.[0]?.Subject;
+      }, 20_000);
+    expect(await subjectTo('Test Signer 0')).toMatch(/^\[TEST\] /);
+    expect(await subjectTo('Live Signer')).not.toMatch(/TEST/);
   });
 
   it('live and test data never mix: each mode lists and finds only its own (404 for the other)', async () => {

@@ -70,6 +70,7 @@ export async function sendSigningLinks(deps: SendLinksDeps, req: LinksRequest): 
           documentName: rec.document_name,
           signUrl: `${base}/sign/${signer.token}`,
           reminder: kind === 'reminder',
+          test: rec.test === true,
         }),
       );
     } catch (err) {
