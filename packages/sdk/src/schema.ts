@@ -1232,6 +1232,8 @@ export type components = {
       attempt: number;
       webauthn_offered: boolean;
       webauthn_done: boolean;
+      /** @description The sender asked for the device confirmation: a capture without it is refused (409) */
+      webauthn_required: boolean;
       verification_mode: string;
       /** @description verified or failed once decided, else null */
       outcome: string | null;
