@@ -150,6 +150,7 @@ async function toCamera() {
   if (stream) return toPreview();
   show('camera');
   $('camera-allow').onclick = () => void openCamera();
+  $('camera-decline').onclick = () => confirmDecline(() => void toCamera());
 }
 
 async function openCamera() {
@@ -230,6 +231,9 @@ async function toPreview() {
 function offerWebauthn(): Promise<void> {
   const err = $('webauthn-error');
   err.hidden = true;
+  // Required by the sender (issue 18): no skip; the capture would be refused without it.
+  const required = !!summary?.webauthn_required;
+  $('webauthn-skip').hidden = required;
   show('webauthn');
   return new Promise((done) => {
     $('webauthn-skip').onclick = () => done();
@@ -242,7 +246,7 @@ function offerWebauthn(): Promise<void> {
         done();
       } catch (e) {
         if (gone(e)) return;
-        err.textContent = `Device confirmation did not work (${(e as Error).message}). You can try again or skip it.`;
+        err.textContent = `Device confirmation did not work (${(e as Error).message}). ${required ? 'The sender requires it: please try again.' : 'You can try again or skip it.'}`;
         err.hidden = false;
       }
     };
@@ -437,6 +441,10 @@ async function pollVerdict() {
         }),
       );
       $('retry-go').onclick = () => void toCamera();
+      $('retry-decline').onclick = () => {
+        stopCamera();
+        confirmDecline(() => void toCamera());
+      };
       return show('retry');
     }
     await sleep(2000);
