@@ -187,6 +187,33 @@ describe('test mode: test-mode API keys, free and apart from live data, sealed i
     expect((await call('GET', `/api/transactions/${live.id}`, a.apiKey)).body.status).toBe('created');
   });
 
+  it('test creations are bounded by a rate limit of their own (120 a minute per account), not by the quota', async () => {
+    const statuses: number[] = [];
+    const reply: { status: number; retry: string | null; detail?: string }[] = [];
+    for (let i = 0; i < 13 && !statuses.includes(429); i++) {
+      const batch = await Promise.all(
+        Array.from({ length: 10 }, async (_, k) => {
+          const parts: Part[] = [
+            { name: 'signer_name', value: `Burst ${i * 10 + k}` },
+            { name: 'signer_email', value: `burst-${i * 10 + k}-${suffix}@example.com` },
+            { name: 'document', data: tinyPdf(randomUUID()), filename: 'c.pdf', contentType: 'application/pdf' },
+            { name: 'reference', data: pngPhoto(), filename: 'f.png', contentType: 'image/png' },
+          ];
+          const r = await call('POST', '/api/transactions', testKeyB, { parts });
+          reply.push({ status: r.status, retry: r.headers.get('retry-after'), detail: r.body?.detail });
+          return r.status;
+        }),
+      );
+      statuses.push(...batch);
+    }
+    expect(statuses.filter((x) => x === 201)).toHaveLength(120);
+    const limited = reply.find((r) => r.status === 429)!;
+    expect(limited.retry).toMatch(/^\d+$/);
+    expect(limited.detail).toMatch(/too many requests/);
+    // The live key of the same account is not limited by it (its quota bounds it).
+    expect((await create(b.apiKey, 'Live After Burst')).test).toBe(false);
+  }, 120_000);
+
   it('failed: the test transaction fails, and cannot be completed again', async () => {
     const t = tests[2]!;
     const r = await call('POST', `/api/transactions/${t.id}/complete`, testKey, { json: { outcome: 'failed' } });

@@ -4,8 +4,11 @@ import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { GatewayContext } from './context.js';
 import { HttpError } from './errors.js';
 
-/** What a limit counts per: the client IP, or the signing token in the route's `:token` parameter. */
-export type RateLimitScope = 'ip' | 'token';
+/**
+ * What a limit counts per: the client IP, the signing token in the route's `:token` parameter, or the
+ * authenticated caller (after requireCaller).
+ */
+export type RateLimitScope = 'ip' | 'token' | 'caller';
 
 export type RateLimitRule = {
   /** Names the counter (and the metric label): e.g. 'auth_login', 'sign_token'. */
@@ -36,6 +39,8 @@ export const RATE_LIMITS = {
   sign_token: { key: 'sign_token', points: 120, durationSec: 60, per: 'token' },
   sign_capture: { key: 'sign_capture', points: 10, durationSec: 600, per: 'token' },
   erasure_ip: { key: 'erasure_ip', points: 20, durationSec: 60, per: 'ip' },
+  // Test mode: test transactions use no quota, so this alone bounds what a test key's account creates.
+  test_create: { key: 'test_create', points: 120, durationSec: 60, per: 'caller' },
 } as const satisfies Record<string, RateLimitRule & { per: RateLimitScope }>;
 
 /** The auth routes' names for their rows of the table. */
@@ -71,6 +76,7 @@ function rejectedCounter(ctx: GatewayContext) {
 
 function subjectOf(req: Request, per: RateLimitScope): string {
   if (per === 'token') return tokenKey(String(req.params.token ?? ''));
+  if (per === 'caller') return String((req.res?.locals.caller as { userId?: string } | undefined)?.userId ?? 'unknown');
   return req.ip ?? req.socket.remoteAddress ?? 'unknown';
 }
 

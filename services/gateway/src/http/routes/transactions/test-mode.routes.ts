@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { callerOf, isTestMode, requireCaller } from '../../auth.js';
 import type { GatewayContext, RouteModule } from '../../context.js';
 import { HttpError } from '../../errors.js';
+import { RATE_LIMITS, rateLimitCheck } from '../../rate-limit.js';
 import { defineRoute, errorResponses, HEADERS, mountRoutes } from '../../route.js';
 import { summaryJson } from './transactions.routes.js';
 import { summarySchema, transactionId } from './transactions.schemas.js';
@@ -14,6 +15,18 @@ const testKeysOnly = (_req: Request, res: Response, next: NextFunction) => {
   if (!isTestMode(res)) throw noSuchTransaction();
   next();
 };
+
+/**
+ * Creation with a test key: free, so bounded by a rate limit of its own per account (test_create);
+ * live keys and sessions pass (their quota bounds them). After requireCaller.
+ */
+export function testCreationLimit(ctx: GatewayContext) {
+  const check = rateLimitCheck(ctx, RATE_LIMITS.test_create);
+  return async (req: Request, res: Response, next: NextFunction) => {
+    if (isTestMode(res)) await check(req);
+    next();
+  };
+}
 
 export const completeBody = z
   .strictObject({

@@ -7,6 +7,7 @@ import { badRequest, HttpError } from '../../errors.js';
 import { defineRoute, errorResponses, HEADERS, mountRoutes } from '../../route.js';
 import { bridgeUpload } from '../../upload/upload-bridge.js';
 import { creationForm } from './create.upload.js';
+import { testCreationLimit } from './test-mode.routes.js';
 import { csvRow } from './csv.js';
 import {
   createdSchema,
@@ -60,7 +61,7 @@ export function transactionsRoutes(ctx: GatewayContext): RouteModule {
       'each next order once every signer of the one before passed. Any refusal is a 400 naming the field or signer, with nothing stored and no quota used.',
     tags: TAGS,
     security: 'caller',
-    use: [auth, multipartOnly],
+    use: [auth, testCreationLimit(ctx), multipartOnly],
     headers: creationHeaders,
     rawBody: { content: { 'multipart/form-data': creationFormSchema } },
     responses: {
@@ -75,7 +76,7 @@ export function transactionsRoutes(ctx: GatewayContext): RouteModule {
           },
         },
       },
-      ...errorResponses(400, 401, 402, 409, 413),
+      ...errorResponses(400, 401, 402, 409, 413, 429),
     },
     async handle({ headers }, req, res) {
       const r = await bridgeUpload(req, creationForm(ctx, callerOf(res), headers['Idempotency-Key']));
