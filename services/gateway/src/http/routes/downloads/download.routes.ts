@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { errors, jwtVerify } from 'jose';
 import type { GatewayContext, RouteModule } from '../../context.js';
 import { HttpError } from '../../errors.js';
-import { streamLedgerPdf } from '../transactions/signed-pdf.routes.js';
+import { errorAnswer, streamLedgerPdf } from '../transactions/signed-pdf.routes.js';
 
 /** What a completion mail's download link carries (signed by the transaction service, HS256). */
 export const DOWNLOAD_TOKEN = { issuer: 'signet-transaction', audience: 'signet-download' } as const;
@@ -51,6 +51,8 @@ export function downloadRoutes(ctx: GatewayContext): RouteModule {
     openapi: {
       '/api/downloads/{token}': {
         get: {
+          operationId: 'downloadSignedPdf',
+          tags: ['Transactions'],
           summary: "The signed PDF through a completion mail's download link (no account needed; the link expires)",
           parameters: [{ name: 'token', in: 'path', required: true, schema: { type: 'string' } }],
           responses: {
@@ -58,9 +60,9 @@ export function downloadRoutes(ctx: GatewayContext): RouteModule {
               description: 'The signed PDF (the same bytes the owner downloads)',
               content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
             },
-            '401': { $ref: '#/components/responses/Unauthorized' },
-            '404': { $ref: '#/components/responses/NotFound' },
-            '409': { $ref: '#/components/responses/Conflict' },
+            '401': errorAnswer('The download link has expired'),
+            '404': errorAnswer('No such download link, or no signed PDF for it'),
+            '409': errorAnswer('Not sealed yet'),
           },
         },
       },

@@ -59,15 +59,23 @@ export async function streamLedgerPdf(
   res.end();
 }
 
-const pdfOperation = (summary: string, description: string) => ({
+/** A hand-written error answer with the shared `{"detail"}` body. */
+export const errorAnswer = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+});
+
+const pdfOperation = (operationId: string, summary: string, description: string) => ({
   get: {
+    operationId,
     summary,
+    tags: ['Transactions'],
     parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
     responses: {
       '200': { description, content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } },
-      '401': { $ref: '#/components/responses/Unauthorized' },
-      '404': { $ref: '#/components/responses/NotFound' },
-      '409': { $ref: '#/components/responses/Conflict' },
+      '401': errorAnswer('No or an invalid API key or session'),
+      '404': errorAnswer('No such transaction (or not the caller’s), or no such PDF'),
+      '409': errorAnswer('Not sealed yet'),
     },
   },
 });
@@ -109,10 +117,12 @@ export function signedPdfRoutes(ctx: GatewayContext): RouteModule {
     router,
     openapi: {
       '/api/transactions/{id}/signed.pdf': pdfOperation(
+        'getSignedPdf',
         'The signed PDF of an issued transaction: the document, its audit trail and evidence, PAdES B-T sealed',
         'The signed PDF (the same bytes on every download)',
       ),
       '/api/transactions/{id}/audit-trail.pdf': pdfOperation(
+        'getAuditTrailPdf',
         "The audit-trail PDF of an issued transaction: every signer's recorded ceremony and the certificate's place in the log",
         'The audit-trail PDF (stored once when the signed PDF is sealed: the same bytes on every download)',
       ),
