@@ -95,6 +95,12 @@ export const events = {
     producer: 'transaction',
     consumers: [transactionWebhooks, transactionSenderMail],
   }),
+  signerOpened: entry({
+    subject: 'signet.transaction.signer.opened',
+    message: eventsV1.SignerOpened,
+    producer: 'transaction',
+    consumers: [transactionWebhooks],
+  }),
   signerDeclined: entry({
     subject: 'signet.transaction.signer.declined',
     message: eventsV1.SignerDeclined,

@@ -274,19 +274,22 @@ describe('outgoing webhooks (loopback allowed, as on the local stack)', () => {
     }
   });
 
-  it('announces link_sent, a decline with its reason and an expiry, with the latest state', async () => {
+  it('announces link_sent, the first open, a decline with its reason and an expiry, with the latest state', async () => {
     // A Free account's monthly quota is small: this test and the next have an account of their own.
     const acct = await createAccount(stack.gatewayUrl, infra().MAILPIT_URL, { tag: 'lifecycle' });
     const r = track(await receiver(answer(200)));
     const ep = await api(acct, 'POST', '/api/webhook-endpoints', {
       url: r.url,
-      event_types: ['signer.link_sent', 'signer.declined', 'transaction.expired'],
+      event_types: ['signer.link_sent', 'signer.opened', 'signer.declined', 'transaction.expired'],
     });
     const declining = await createTx(stack.gatewayUrl, acct);
     const expiring = await createTx(stack.gatewayUrl, acct, [
       { name: 'expires_at', value: new Date(Date.now() + 3000).toISOString() },
     ]);
     expect([declining.status, expiring.status]).toEqual([201, 201]);
+    // The signer opens the page (twice): one signer.opened.
+    for (let i = 0; i < 2; i++)
+      expect((await send(stack.gatewayUrl, 'GET', `/api/sign/${declining.body.token}/summary`)).status).toBe(200);
     const decline = await send(stack.gatewayUrl, 'POST', `/api/sign/${declining.body.token}/decline`, {
       json: { reason: 'Wrong amount' },
     });
@@ -295,10 +298,15 @@ describe('outgoing webhooks (loopback allowed, as on the local stack)', () => {
     const of = (type: string, id: number) =>
       r.got.map((g) => verified(ep.body.secret, g)).filter((p) => p.type === type && p.data.transaction.id === id);
     await eventually(
-      async () => of('signer.declined', declining.body.id).length && of('transaction.expired', expiring.body.id).length,
+      async () =>
+        ['signer.link_sent', 'signer.opened', 'signer.declined'].every((t) => of(t, declining.body.id).length) &&
+        of('transaction.expired', expiring.body.id).length,
       20_000,
     );
+    // Nothing twice (a duplicate would have had time to arrive since the expiry, 3 s after creation).
     expect(of('signer.link_sent', declining.body.id).map((p) => p.data.signer.index)).toEqual([0]);
+    expect(of('signer.opened', declining.body.id).map((p) => p.data.signer.index)).toEqual([0]);
+    expect(of('signer.opened', expiring.body.id)).toEqual([]);
     const [d] = of('signer.declined', declining.body.id);
     expect(d!.data).toMatchObject({
       transaction: { status: 'declined' },

@@ -13,7 +13,12 @@ import { resendLinks } from '../usecases/resend-links.js';
 import { resolveSigningToken } from '../usecases/resolve-signing-token.js';
 import { toDetail, toSigningContext, toSummary } from './mappers.js';
 
-type Deps = ChangeDeps & { repo: TransactionRepository; tm: TransactionMetrics };
+type Deps = ChangeDeps & {
+  repo: TransactionRepository;
+  tm: TransactionMetrics;
+  /** A signing token resolved: outgoing webhooks record the signer's first open (src/webhooks). */
+  signerOpened?: (tx: { id: number; reference: string }, signerIndex: number) => Promise<void>;
+};
 
 /** The unary RPCs: each maps its request, calls one use case and maps the answer. */
 export function transactionHandlers(deps: Deps) {
@@ -49,6 +54,7 @@ export function transactionHandlers(deps: Deps) {
 
     async resolveSigningToken(req: transactionV1.ResolveSigningTokenRequest): Promise<transactionV1.SigningContext> {
       const { rec, signer } = await resolveSigningToken(deps, req.token);
+      await deps.signerOpened?.({ id: rec._id, reference: rec.reference }, signer.index);
       return toSigningContext(rec, signer, deps.retention?.defaultDays ?? 30);
     },
   };

@@ -1,4 +1,4 @@
-import { startConsumer, type Bus, type Logger, type Mailer, type Metrics } from '@signet/kit';
+import { createOutboxRelay, startConsumer, type Bus, type Logger, type Mailer, type Metrics } from '@signet/kit';
 import type { Connection } from 'mongoose';
 import type { TransactionConfig } from '../config.js';
 import { webhookMetrics } from '../metrics.js';
@@ -9,6 +9,7 @@ import { WEBHOOK_DURABLE, WEBHOOK_EVENTS } from './events/webhook-sources.js';
 import { webhookHandlers } from './grpc/webhook.handler.js';
 import { createDeliveryJob } from './jobs/delivery.job.js';
 import { createWebhookRepository } from './store/webhook.repository.js';
+import { createSignerOpenRepository } from './store/signer-open.repository.js';
 
 /**
  * Outgoing customer webhooks inside the transaction process: the endpoint store, the durable
@@ -28,6 +29,11 @@ export async function startWebhooks(d: {
 }) {
   const store = createWebhookRepository(d.conn);
   await store.init();
+  const opens = createSignerOpenRepository(d.conn);
+  await opens.init();
+  // The opens' outbox has a relay of its own (written once per signer, no lock needed); the main
+  // relay samples the consumers' lag already.
+  const opensOutbox = createOutboxRelay(d.bus, [opens.model], { metrics: d.metrics, logger: d.logger, pollMs: 2000, lagOf: [] });
   const wm = webhookMetrics(d.metrics);
   const policy = addressPolicy(d.cfg.WEBHOOK_ALLOW_NETWORKS);
   const job = createDeliveryJob({
@@ -58,9 +64,22 @@ export async function startWebhooks(d: {
     store,
     job,
     handlers: webhookHandlers({ store, policy, clock: d.clock, kick: job.kick }),
+    /**
+     * Called when a signing token resolved (the ceremony asks on every signer request): the first
+     * time per signer it records signet.transaction.signer.opened. Never fails the resolution.
+     */
+    async signerOpened(tx: { id: number; reference: string }, signerIndex: number): Promise<void> {
+      try {
+        const id = await opens.recordFirstOpen(tx, signerIndex, d.clock());
+        if (id) await opensOutbox.flush(id);
+      } catch (err) {
+        d.logger.warn({ err, transaction_id: tx.id }, 'could not record a signer opening their link');
+      }
+    },
     async stop() {
       await consumer.stop();
       await job.stop();
+      opensOutbox.stop();
     },
   };
 }

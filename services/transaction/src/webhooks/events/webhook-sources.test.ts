@@ -15,7 +15,7 @@ describe('the table from internal events to customer webhook events', () => {
     for (const e of WEBHOOK_EVENTS) expect(e.consumers.map((c) => c.durable)).toContain(WEBHOOK_DURABLE);
   });
 
-  it('maps creation, links, signer and status changes, the certificate and the sealed PDF', () => {
+  it('maps creation, links, the first open, signer and status changes, the certificate and the sealed PDF', () => {
     const created = factsOf(
       delivered(events.transactionCreated, {
         eventId: 'ev-1',
@@ -117,6 +117,16 @@ describe('the table from internal events to customer webhook events', () => {
         reference: 'R',
         extra: { certificate_reference: 'R', leaf_index: 41 },
       },
+    ]);
+    const opened = factsOf(
+      delivered(
+        events.signerOpened,
+        { eventId: 'e', occurredAt: at, transactionId: 7, signerIndex: 2, reference: 'R' } as never,
+        'ev-9',
+      ),
+    );
+    expect(opened).toEqual([
+      { key: 'ev-9', type: 'signer.opened', occurredAt: at, transactionId: 7, reference: 'R', signerIndex: 2 },
     ]);
     const sealed = factsOf(
       delivered(events.pdfSealed, { eventId: 'e', occurredAt: at, transactionId: 7, reference: 'R', sealedAt: at } as never),

@@ -24,8 +24,7 @@ const STATUS_EVENTS: Record<string, WebhookEventType> = {
 /**
  * THE table from internal events (proto/events/registry.ts) to customer webhook events. Each fact's
  * key is the internal event id (plus the signer when one event makes several facts), so a
- * redelivered internal event makes the same facts. Not mapped yet, for want of an internal event:
- * signer.opened (the ceremony publishes no "link opened").
+ * redelivered internal event makes the same facts.
  */
 export const WEBHOOK_SOURCES: readonly Source<any>[] = [
   source(events.transactionCreated, (e, id) => [
@@ -53,6 +52,16 @@ export const WEBHOOK_SOURCES: readonly Source<any>[] = [
     if (!type || (type === 'signer.consented' && e.from !== 'created')) return [];
     return [{ key: id, type, occurredAt: e.occurredAt, transactionId: Number(e.transactionId), signerIndex: e.signerIndex }];
   }),
+  source(events.signerOpened, (e, id) => [
+    {
+      key: id,
+      type: 'signer.opened',
+      occurredAt: e.occurredAt,
+      transactionId: Number(e.transactionId),
+      reference: e.reference,
+      signerIndex: e.signerIndex,
+    },
+  ]),
   source(events.signerDeclined, (e, id) => [
     {
       key: id,

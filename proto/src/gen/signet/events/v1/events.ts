@@ -281,6 +281,18 @@ export interface SignerStateChanged {
 }
 
 /**
+ * signet.transaction.signer.opened: a signer's link was used for the first time (the signing page,
+ * through the ceremony, resolved its token). Once per signer; carries ids only, never the token.
+ */
+export interface SignerOpened {
+  eventId: string;
+  occurredAt: string;
+  transactionId: number;
+  signerIndex: number;
+  reference: string;
+}
+
+/**
  * signet.transaction.signer.declined: a signer declined to sign (POST /api/sign/{token}/decline); the
  * transaction is `declined` in the same write. Carries ids and the reason the signer typed, never the token.
  */
@@ -2838,6 +2850,109 @@ export const SignerStateChanged: MessageFns<SignerStateChanged> = {
     message.from = object.from ?? "";
     message.to = object.to ?? "";
     message.attemptsLeft = object.attemptsLeft ?? 0;
+    return message;
+  },
+};
+
+function createBaseSignerOpened(): SignerOpened {
+  return { eventId: "", occurredAt: "", transactionId: 0, signerIndex: 0, reference: "" };
+}
+
+export const SignerOpened: MessageFns<SignerOpened> = {
+  encode(message: SignerOpened, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.eventId !== "") {
+      writer.uint32(10).string(message.eventId);
+    }
+    if (message.occurredAt !== "") {
+      writer.uint32(18).string(message.occurredAt);
+    }
+    if (message.transactionId !== 0) {
+      writer.uint32(24).int64(message.transactionId);
+    }
+    if (message.signerIndex !== 0) {
+      writer.uint32(32).int32(message.signerIndex);
+    }
+    if (message.reference !== "") {
+      writer.uint32(42).string(message.reference);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SignerOpened {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSignerOpened();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.eventId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.occurredAt = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.transactionId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.signerIndex = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.reference = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<SignerOpened>): SignerOpened {
+    return SignerOpened.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SignerOpened>): SignerOpened {
+    const message = createBaseSignerOpened();
+    message.eventId = object.eventId ?? "";
+    message.occurredAt = object.occurredAt ?? "";
+    message.transactionId = object.transactionId ?? 0;
+    message.signerIndex = object.signerIndex ?? 0;
+    message.reference = object.reference ?? "";
     return message;
   },
 };
