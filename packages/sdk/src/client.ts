@@ -108,15 +108,52 @@ export type NewTransaction = {
   idempotencyKey?: string;
 };
 
-/** POST /api/transactions as multipart/form-data (fields first, then the document and the photo). */
-export function createTransaction(client: Client<paths>, t: NewTransaction): Promise<Schemas['TransactionCreated']> {
+/** One party of the `signers` form field (see the createTransaction operation's description). */
+export type TransactionParty = {
+  name: string;
+  email: string;
+  /** signer (default) or approver sign; a viewer only receives the result. */
+  role?: 'signer' | 'approver' | 'viewer';
+  /** 1 (default) first; equal orders in parallel, the next order once all of them passed. */
+  order?: number;
+  /** face_match (default; needs `photo`) or liveness_only; none for a viewer. */
+  verification?: 'face_match' | 'liveness_only';
+  webauthn?: boolean;
+};
+
+/**
+ * A transaction with a list of parties (signers, approvers, viewers) and routing orders; each
+ * face_match signer (the default) brings their own reference photo, sent as signer_photo_<index>.
+ */
+export type NewPartiesTransaction = {
+  signers: (TransactionParty & { photo?: Blob; photoName?: string })[];
+  document: Blob;
+  documentName?: string;
+  attestation_type?: 'signature' | 'approval' | 'review' | 'consent';
+  idempotencyKey?: string;
+};
+
+/** POST /api/transactions as multipart/form-data (fields first, then the document and the photos). */
+export function createTransaction(
+  client: Client<paths>,
+  t: NewTransaction | NewPartiesTransaction,
+): Promise<Schemas['TransactionCreated']> {
   const form = new FormData();
-  form.append('signer_name', t.signer_name);
-  form.append('signer_email', t.signer_email);
-  if (t.attestation_type) form.append('attestation_type', t.attestation_type);
-  if (t.signer_emails?.length) form.append('signer_emails', t.signer_emails.join(','));
-  form.append('document', t.document, t.documentName ?? 'document.pdf');
-  form.append('reference', t.reference, t.referenceName ?? 'reference.jpg');
+  if ('signers' in t) {
+    form.append('signers', JSON.stringify(t.signers.map(({ photo: _p, photoName: _n, ...party }) => party)));
+    if (t.attestation_type) form.append('attestation_type', t.attestation_type);
+    form.append('document', t.document, t.documentName ?? 'document.pdf');
+    t.signers.forEach((s, i) => {
+      if (s.photo) form.append(`signer_photo_${i}`, s.photo, s.photoName ?? `signer-${i}.jpg`);
+    });
+  } else {
+    form.append('signer_name', t.signer_name);
+    form.append('signer_email', t.signer_email);
+    if (t.attestation_type) form.append('attestation_type', t.attestation_type);
+    if (t.signer_emails?.length) form.append('signer_emails', t.signer_emails.join(','));
+    form.append('document', t.document, t.documentName ?? 'document.pdf');
+    form.append('reference', t.reference, t.referenceName ?? 'reference.jpg');
+  }
   return unwrap(
     client.POST('/api/transactions', {
       params: { header: t.idempotencyKey ? { 'Idempotency-Key': t.idempotencyKey } : {} },

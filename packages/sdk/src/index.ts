@@ -6,6 +6,8 @@ export {
   SignetError,
   transactions,
   unwrap,
+  type NewPartiesTransaction,
+  type TransactionParty,
   type NewTransaction,
   type Schemas,
   type SignetOptions,
