@@ -8,11 +8,16 @@ export type Stoppable = { stop(): Promise<void> };
  * The process's shutdown state: runMain sets it (one process runs one service). While draining,
  * readiness answers 503 (http.ts) so the pod leaves its Service's endpoints before it stops accepting.
  */
-const shutdownState = { draining: false, drainMs: 5_000 };
+const shutdownState = { draining: false, drainMs: 5_000, stopStartedAt: 0 };
 /** True from SIGTERM on: readiness fails, in-flight work finishes. */
 export const isDraining = () => shutdownState.draining;
 /** How long closeServer and the gRPC shutdown wait for in-flight requests before cutting them. */
 export const drainTimeoutMs = () => shutdownState.drainMs;
+/** What is left of the drain since the service began to stop (the whole drain before that). */
+export const drainRemainingMs = () =>
+  shutdownState.stopStartedAt
+    ? Math.max(0, shutdownState.stopStartedAt + shutdownState.drainMs - Date.now())
+    : shutdownState.drainMs;
 
 export type ShutdownConfig = ProcessConfig & {
   /** Time between SIGTERM and closing the listeners, serving as usual with readiness at 503. */
@@ -95,7 +100,10 @@ export function runMain(logger: Logger, start: () => Promise<Stoppable>, cfg: Sh
         }, timeoutMs);
         force.unref();
         new Promise((r) => setTimeout(r, delayMs))
-          .then(() => svc.stop())
+          .then(() => {
+            shutdownState.stopStartedAt = Date.now();
+            return svc.stop();
+          })
           .then(
             () => {
               logger.info('stopped');

@@ -21,6 +21,7 @@ import { extractContext, injectContext } from './tracing.js';
 import { createCoalescingRunner } from './coalescing-runner.js';
 import { REPLAY_FOR_HEADER, ensureDeadLetterStream, watchDeadLetters } from './dead-letters.js';
 import { processSettings, type ProcessSettings } from './process-settings.js';
+import { drainRemainingMs, isDraining } from './lifecycle.js';
 
 export const STREAM = 'SIGNET';
 const tracer = trace.getTracer('signet-nats');
@@ -190,6 +191,16 @@ export type ConsumerOptions = {
   backoffMs?: readonly number[];
 };
 
+export type StopOptions = {
+  /**
+   * How long stop waits for running handlers before it naks their messages back to JetStream
+   * (another replica gets them at once). Default: while the process drains (runMain), what is left
+   * of the drain less HAND_BACK_MARGIN_MS; otherwise no limit.
+   */
+  handBackAfterMs?: number;
+};
+const HAND_BACK_MARGIN_MS = 2_000;
+
 export const DEFAULT_MAX_DELIVER = 20;
 /** 1 s doubling to 5 min: ~8.5 min over the first 10 retries, then every 5 min. */
 export const DEFAULT_BACKOFF_MS: readonly number[] = [1, 2, 4, 8, 16, 32, 64, 128, 256, 300].map((s) => s * 1000);
@@ -229,7 +240,7 @@ export async function startConsumer(
   opts: ConsumerOptions,
   handler: (ev: DeliveredEvent) => Promise<void>,
   deps: { metrics: Metrics; logger: Logger },
-): Promise<{ stop(): Promise<void>; pending(): Promise<number> }> {
+): Promise<{ stop(stopOpts?: StopOptions): Promise<void>; pending(): Promise<number> }> {
   const undeclared = opts.events.filter((e) => !e.consumers.some((c) => c.durable === opts.durable));
   if (opts.events.length === 0 || undeclared.length > 0) {
     throw new TypeError(
@@ -265,6 +276,9 @@ export async function startConsumer(
   const concurrency = Math.max(1, opts.concurrency ?? 1);
   const messages: ConsumerMessages = await consumer.consume({ max_messages: Math.max(opts.maxBatch ?? 16, concurrency) });
   const inflight = new Set<Promise<void>>();
+  /** Messages whose handler runs, and those of them handed back at stop (never acked here then). */
+  const running = new Set<JsMsg>();
+  const handedBack = new Set<JsMsg>();
   const lag = startLagSampler(bus, [opts.durable], deps, opts.lagSampleMs);
 
   const handle = async (m: JsMsg) => {
@@ -292,10 +306,13 @@ export async function startConsumer(
     if (m.redelivered) deps.metrics.eventRedeliveries.inc({ consumer: opts.durable });
     try {
       await context.with(trace.setSpan(parent, span), () => handler(ev));
+      if (handedBack.has(m)) return;
       m.ack();
       deps.metrics.eventsConsumed.inc({ consumer: opts.durable, result: 'ok' });
     } catch (err) {
       span.setStatus({ code: SpanStatusCode.ERROR });
+      // Handed back at stop (its stores may be closing under it): another replica has it now.
+      if (handedBack.has(m)) return;
       deps.metrics.eventsConsumed.inc({ consumer: opts.durable, result: 'error' });
       const last = ev.deliveryCount >= maxDeliver;
       deps.logger.error(
@@ -314,20 +331,48 @@ export async function startConsumer(
     for await (const m of messages) {
       // A handler failure naks its message inside handle(); this catches only a failed ack or nak,
       // after which the message is redelivered when its ack wait ends.
+      running.add(m);
       const job: Promise<void> = handle(m)
         .catch((err: unknown) => deps.logger.error({ err, consumer: opts.durable }, 'ack or nak failed; redelivery will follow'))
-        .finally(() => inflight.delete(job));
+        .finally(() => {
+          inflight.delete(job);
+          running.delete(m);
+        });
       inflight.add(job);
       if (inflight.size >= concurrency) await Promise.race(inflight);
     }
   })();
 
   return {
-    async stop() {
+    async stop(stopOpts: StopOptions = {}) {
+      const budget =
+        stopOpts.handBackAfterMs ??
+        (isDraining() ? Math.max(0, drainRemainingMs() - HAND_BACK_MARGIN_MS) : Number.POSITIVE_INFINITY);
       await lag.stop();
-      await messages.close();
-      await loop.catch(() => undefined);
-      await Promise.all(inflight);
+      // No more pulls from here on; closing completes (and the pull loop ends) only once the handler
+      // the loop waits on (at `concurrency`) is done, so all three are raced against the budget.
+      const closed = messages.close();
+      const finished = Promise.all([closed, loop.catch(() => undefined)]).then(() => Promise.all(inflight));
+      if (Number.isFinite(budget)) {
+        let timer: NodeJS.Timeout | undefined;
+        const late = await Promise.race([
+          finished.then(() => false),
+          new Promise<boolean>((r) => (timer = setTimeout(() => r(true), budget))),
+        ]);
+        clearTimeout(timer);
+        if (late) {
+          // Still running at the end of the drain: hand the messages back now, so another replica
+          // takes them at once instead of after their ack wait; the handlers' writes are idempotent.
+          for (const m of running) {
+            handedBack.add(m);
+            m.nak();
+          }
+          deps.logger.warn({ consumer: opts.durable, handed_back: handedBack.size }, 'stopping: handed unfinished events back');
+          deadLetters.unsubscribe();
+          return;
+        }
+      }
+      await finished;
       // After the last nak: its advisory may still come while other replicas run, and they copy it.
       deadLetters.unsubscribe();
     },
