@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSignetClient, retryAfterSeconds, SignetError, transactions, unwrap } from './client.js';
+import { createSignetClient, createTransaction, retryAfterSeconds, SignetError, transactions, unwrap } from './client.js';
 
 /** A real HTTP server answering as the gateway would, to hold the thin layer to its promises. */
 describe('the SDK’s hand-written layer', () => {
@@ -17,6 +17,22 @@ describe('the SDK’s hand-written layer', () => {
         res.writeHead(status, { 'content-type': 'application/json', ...headers });
         res.end(JSON.stringify(body));
       };
+      if (req.url === '/api/transactions' && req.method === 'POST') {
+        // Echo the multipart parts as the gateway would read them.
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => {
+          void new Response(Buffer.concat(chunks), { headers: { 'content-type': req.headers['content-type']! } })
+            .formData()
+            .then(async (form) => {
+              const parts: Record<string, string> = {};
+              for (const [name, v] of form.entries())
+                parts[name] = typeof v === 'string' ? v : `${v.name}:${Buffer.from(await v.arrayBuffer()).toString()}`;
+              json(201, { id: 9, reference: 'SIG-TX-00000009', token: 't', sign_url: 'u', status: 'created', parts });
+            });
+        });
+        return;
+      }
       if (req.url === '/api/transactions/7/resend') {
         if (busy++ < 2) return json(429, { detail: 'too soon' }, { 'retry-after': '0' });
         return json(200, { id: 7 });
@@ -34,6 +50,25 @@ describe('the SDK’s hand-written layer', () => {
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   afterAll(() => server.close());
+
+  it('creates with a signers list: the parties as JSON without their photos, each photo as signer_photo_<index>', async () => {
+    const client = createSignetClient({ baseUrl: base, apiKey: 'sk_1' });
+    const r = (await createTransaction(client, {
+      signers: [
+        { name: 'Ada', email: 'ada@example.com', photo: new Blob(['ada-photo']) },
+        { name: 'Bob', email: 'bob@example.com', order: 2, verification: 'liveness_only' },
+        { name: 'Vi', email: 'vi@example.com', role: 'viewer', order: 3 },
+      ],
+      document: new Blob(['%PDF-1.7']),
+    })) as unknown as { parts: Record<string, string> };
+    expect(JSON.parse(r.parts.signers!)).toEqual([
+      { name: 'Ada', email: 'ada@example.com' },
+      { name: 'Bob', email: 'bob@example.com', order: 2, verification: 'liveness_only' },
+      { name: 'Vi', email: 'vi@example.com', role: 'viewer', order: 3 },
+    ]);
+    expect(r.parts).toMatchObject({ document: 'document.pdf:%PDF-1.7', signer_photo_0: 'signer-0.jpg:ada-photo' });
+    expect(Object.keys(r.parts).sort()).toEqual(['document', 'signer_photo_0', 'signers']);
+  });
 
   it('sends the API key, and a session token as Bearer', async () => {
     await createSignetClient({ baseUrl: base, apiKey: 'sk_1' }).GET('/api/transactions/{id}', { params: { path: { id: '1' } } });
