@@ -47,38 +47,40 @@ async function publishVerified(bus: Bus, ref: string, documentSha256: string) {
   const eventId = randomUUID();
   await publishEvent(bus, events.transactionVerified, {
     eventId,
-    payload: eventsV1.TransactionVerified.encode({
-      eventId,
-      occurredAt: new Date().toISOString(),
-      transactionId: 11,
-      reference: ref,
-      documentSha256,
-      issuerName: 'Acme Ltd',
-      attestationType: 'signature',
-      ownerId: 'u1',
-      signers: [
-        {
-          name: 'Ada Lovelace',
-          email: 'ada@example.com',
-          verificationMode: 'biometric',
-          assurance: 'live',
-          videoSha256: 'a'.repeat(64),
-          frameSha256: 'b'.repeat(64),
-          referenceSha256: 'c'.repeat(64),
-          verifiedAt: '2026-11-25T10:00:00.000Z',
-        },
-        {
-          name: 'Charles Babbage',
-          email: 'cb@example.org',
-          verificationMode: 'liveness',
-          assurance: 'live',
-          videoSha256: 'd'.repeat(64),
-          frameSha256: 'e'.repeat(64),
-          referenceSha256: '',
-          verifiedAt: '2026-11-25T10:05:00.000Z',
-        },
-      ],
-    }).finish(),
+    payload: eventsV1.TransactionVerified.encode(
+      eventsV1.TransactionVerified.fromPartial({
+        eventId,
+        occurredAt: new Date().toISOString(),
+        transactionId: 11,
+        reference: ref,
+        documentSha256,
+        issuerName: 'Acme Ltd',
+        attestationType: 'signature',
+        ownerId: 'u1',
+        signers: [
+          {
+            name: 'Ada Lovelace',
+            email: 'ada@example.com',
+            verificationMode: 'biometric',
+            assurance: 'live',
+            videoSha256: 'a'.repeat(64),
+            frameSha256: 'b'.repeat(64),
+            referenceSha256: 'c'.repeat(64),
+            verifiedAt: '2026-11-25T10:00:00.000Z',
+          },
+          {
+            name: 'Charles Babbage',
+            email: 'cb@example.org',
+            verificationMode: 'liveness',
+            assurance: 'live',
+            videoSha256: 'd'.repeat(64),
+            frameSha256: 'e'.repeat(64),
+            referenceSha256: '',
+            verifiedAt: '2026-11-25T10:05:00.000Z',
+          },
+        ],
+      }),
+    ).finish(),
   });
 }
 

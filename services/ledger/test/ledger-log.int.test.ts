@@ -53,26 +53,28 @@ describe('the Merkle log in the store', () => {
       eventId,
       redelivered: false,
       deliveryCount: 1,
-      data: eventsV1.TransactionVerified.encode({
-        eventId,
-        occurredAt: new Date().toISOString(),
-        transactionId: 1,
-        reference: ref,
-        documentSha256: c.document_sha256,
-        issuerName: c.issuer_name,
-        attestationType: c.attestation_type,
-        ownerId: 'u',
-        signers: c.signers.map((s) => ({
-          name: s.name,
-          email: 'ada@example.com',
-          verificationMode: s.verification_mode,
-          assurance: s.assurance,
-          videoSha256: '',
-          frameSha256: '',
-          referenceSha256: '',
-          verifiedAt: s.verified_at,
-        })),
-      }).finish(),
+      data: eventsV1.TransactionVerified.encode(
+        eventsV1.TransactionVerified.fromPartial({
+          eventId,
+          occurredAt: new Date().toISOString(),
+          transactionId: 1,
+          reference: ref,
+          documentSha256: c.document_sha256,
+          issuerName: c.issuer_name,
+          attestationType: c.attestation_type,
+          ownerId: 'u',
+          signers: c.signers.map((s) => ({
+            name: s.name,
+            email: 'ada@example.com',
+            verificationMode: s.verification_mode,
+            assurance: s.assurance,
+            videoSha256: '',
+            frameSha256: '',
+            referenceSha256: '',
+            verifiedAt: s.verified_at,
+          })),
+        }),
+      ).finish(),
     });
   }
 

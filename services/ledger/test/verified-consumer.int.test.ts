@@ -18,28 +18,30 @@ function verifiedEvent(reference: string) {
   const eventId = randomUUID();
   return {
     eventId,
-    payload: eventsV1.TransactionVerified.encode({
-      eventId,
-      occurredAt: new Date().toISOString(),
-      transactionId: 42,
-      reference,
-      documentSha256: 'ab'.repeat(32),
-      issuerName: 'Acme Ltd',
-      attestationType: 'signature',
-      ownerId: 'u1',
-      signers: [
-        {
-          name: 'Ada Lovelace',
-          email: 'ada@example.com',
-          verificationMode: 'biometric',
-          assurance: 'live',
-          videoSha256: 'v'.repeat(64),
-          frameSha256: 'f'.repeat(64),
-          referenceSha256: 'r'.repeat(64),
-          verifiedAt: '2026-11-25T10:00:00.000Z',
-        },
-      ],
-    }).finish(),
+    payload: eventsV1.TransactionVerified.encode(
+      eventsV1.TransactionVerified.fromPartial({
+        eventId,
+        occurredAt: new Date().toISOString(),
+        transactionId: 42,
+        reference,
+        documentSha256: 'ab'.repeat(32),
+        issuerName: 'Acme Ltd',
+        attestationType: 'signature',
+        ownerId: 'u1',
+        signers: [
+          {
+            name: 'Ada Lovelace',
+            email: 'ada@example.com',
+            verificationMode: 'biometric',
+            assurance: 'live',
+            videoSha256: 'v'.repeat(64),
+            frameSha256: 'f'.repeat(64),
+            referenceSha256: 'r'.repeat(64),
+            verifiedAt: '2026-11-25T10:00:00.000Z',
+          },
+        ],
+      }),
+    ).finish(),
   };
 }
 

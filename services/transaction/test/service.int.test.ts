@@ -293,28 +293,32 @@ describe('transaction service over gRPC, with real billing, MinIO, Mongo and NAT
     };
     const consent = (i: number) =>
       pub(events.consentAccepted, (eventId, occurredAt) =>
-        eventsV1.ConsentAccepted.encode({ eventId, occurredAt, transactionId: id, signerIndex: i }).finish(),
+        eventsV1.ConsentAccepted.encode(
+          eventsV1.ConsentAccepted.fromPartial({ eventId, occurredAt, transactionId: id, signerIndex: i }),
+        ).finish(),
       );
     const capture = (i: number, captureId: string) =>
       pub(events.captureSubmitted, (eventId, occurredAt) =>
-        eventsV1.CaptureSubmitted.encode({
-          eventId,
-          occurredAt,
-          transactionId: id,
-          signerIndex: i,
-          captureId,
-          attempt: 1,
-          videoKey: 'v',
-          frameKey: 'f',
-          referenceKey: '',
-          documentSha256: '',
-          verificationMode: '',
-          videoSha256: 'a'.repeat(64),
-          frameSha256: 'b'.repeat(64),
-          challenge: undefined,
-          live: undefined,
-          durationSeconds: 0,
-        }).finish(),
+        eventsV1.CaptureSubmitted.encode(
+          eventsV1.CaptureSubmitted.fromPartial({
+            eventId,
+            occurredAt,
+            transactionId: id,
+            signerIndex: i,
+            captureId,
+            attempt: 1,
+            videoKey: 'v',
+            frameKey: 'f',
+            referenceKey: '',
+            documentSha256: '',
+            verificationMode: '',
+            videoSha256: 'a'.repeat(64),
+            frameSha256: 'b'.repeat(64),
+            challenge: undefined,
+            live: undefined,
+            durationSeconds: 0,
+          }),
+        ).finish(),
       );
     const verdict = (i: number, captureId: string, outcome: string) =>
       pub(events.verdictIssued, (eventId, occurredAt) =>
@@ -401,28 +405,32 @@ describe('transaction service over gRPC, with real billing, MinIO, Mongo and NAT
       if (attempt === 1)
         await send(
           events.consentAccepted,
-          eventsV1.ConsentAccepted.encode({ eventId: '', occurredAt: '', transactionId: id, signerIndex: 0 }).finish(),
+          eventsV1.ConsentAccepted.encode(
+            eventsV1.ConsentAccepted.fromPartial({ eventId: '', occurredAt: '', transactionId: id, signerIndex: 0 }),
+          ).finish(),
         );
       await send(
         events.captureSubmitted,
-        eventsV1.CaptureSubmitted.encode({
-          eventId: '',
-          occurredAt: '',
-          transactionId: id,
-          signerIndex: 0,
-          captureId: `c${attempt}`,
-          attempt,
-          videoKey: '',
-          frameKey: '',
-          referenceKey: '',
-          documentSha256: '',
-          verificationMode: '',
-          videoSha256: '',
-          frameSha256: '',
-          challenge: undefined,
-          live: undefined,
-          durationSeconds: 0,
-        }).finish(),
+        eventsV1.CaptureSubmitted.encode(
+          eventsV1.CaptureSubmitted.fromPartial({
+            eventId: '',
+            occurredAt: '',
+            transactionId: id,
+            signerIndex: 0,
+            captureId: `c${attempt}`,
+            attempt,
+            videoKey: '',
+            frameKey: '',
+            referenceKey: '',
+            documentSha256: '',
+            verificationMode: '',
+            videoSha256: '',
+            frameSha256: '',
+            challenge: undefined,
+            live: undefined,
+            durationSeconds: 0,
+          }),
+        ).finish(),
       );
       await send(
         events.verdictIssued,
