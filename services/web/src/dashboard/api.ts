@@ -48,7 +48,19 @@ export type Detail = Summary & {
   attestation_type: string;
   document_name: string;
   document_sha256: string;
-  signers: { index: number; name: string; email: string; state: string; verification_mode: string; attempts_left: number }[];
+  signers: {
+    index: number;
+    name: string;
+    email: string;
+    state: string;
+    verification_mode: string;
+    attempts_left: number;
+    role?: string;
+    order?: number;
+    webauthn?: boolean;
+  }[];
+  /** Parties who only receive the result. */
+  viewers?: { name: string; email: string; order: number }[];
   events: { type: string; at: string; actor: string; detail: string }[];
   /** When the signing links stop working (null: created before expiry existed). */
   expires_at?: string | null;

@@ -607,6 +607,7 @@ export async function detailView(app: App, id: number): Promise<View> {
           'tr',
           {},
           h('th', { scope: 'col' }, 'Signer'),
+          h('th', { scope: 'col' }, 'Order'),
           h('th', { scope: 'col' }, 'Step'),
           h('th', { scope: 'col' }, 'Check'),
           h('th', { scope: 'col' }, 'Attempts left'),
@@ -624,11 +625,17 @@ export async function detailView(app: App, id: number): Promise<View> {
               { scope: 'row' },
               s.name || s.email,
               s.index === 0 ? h('span', { class: 'hint' }, ' (primary)') : null,
+              s.role === 'approver' ? h('span', { class: 'hint' }, ' (approver)') : null,
               s.name ? h('br', {}) : null,
               s.name ? h('span', { class: 'hint' }, s.email) : null,
             ),
+            h('td', { 'data-label': 'Order' }, String(s.order ?? 1)),
             h('td', { 'data-label': 'Step' }, h('span', { class: `chip chip-${s.state}` }, STEP_LABEL[s.state] ?? s.state)),
-            h('td', { 'data-label': 'Check' }, s.verification_mode === 'biometric' ? 'Face match + liveness' : 'Liveness'),
+            h(
+              'td',
+              { 'data-label': 'Check' },
+              (s.verification_mode === 'biometric' ? 'Face match + liveness' : 'Liveness') + (s.webauthn ? ' + WebAuthn' : ''),
+            ),
             h('td', { 'data-label': 'Attempts left' }, String(s.attempts_left)),
           ),
         ),
@@ -685,7 +692,19 @@ export async function detailView(app: App, id: number): Promise<View> {
         ),
       ),
       ...(cert ? [cert] : []),
-      h('section', { class: 'card', 'aria-labelledby': 'h-signers' }, h('h2', { id: 'h-signers' }, 'Signers'), signers),
+      h(
+        'section',
+        { class: 'card', 'aria-labelledby': 'h-signers' },
+        h('h2', { id: 'h-signers' }, 'Signers'),
+        signers,
+        t.viewers?.length
+          ? h(
+              'p',
+              { class: 'hint', id: 'viewers' },
+              `Receive the result (no signing): ${t.viewers.map((v) => `${v.name} <${v.email}>`).join(', ')}`,
+            )
+          : null,
+      ),
       h('section', { class: 'card', 'aria-labelledby': 'h-timeline' }, h('h2', { id: 'h-timeline' }, 'Timeline'), timeline),
     );
   };
