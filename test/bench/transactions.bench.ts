@@ -16,16 +16,29 @@
  * BENCH_NODE_ARGS passes node flags to the services (`--cpu-prof --cpu-prof-dir=<dir>`: a profile per service,
  * written on stop; `--trace-gc`: in the services' logs, kept with BENCH_KEEP=1).
  * The machine's load average is printed with each round: on a shared machine the ratio moves with it.
+ * The services reach the store through a timing proxy (mongo-timing.ts): the small creations print the
+ * store's commands by summed latency, so a regression names its cause.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { closeSync, createReadStream, createWriteStream, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  createReadStream,
+  createWriteStream,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { Client } from 'minio';
 import { createAccount, type Account } from '../harness/accounts.js';
 import { freePort, infraFromEnv, startLocalInfra, type InfraUrls } from '../harness/local-infra.js';
+import { startMongoTimingProxy } from './mongo-timing.js';
 import { multipart, pngPhoto, tinyPdf } from '../../services/transaction/test/fixtures.js';
 
 const root = join(import.meta.dirname, '../..');
@@ -95,6 +108,8 @@ const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((
 
 async function main() {
   const tmp = mkdtempSync(join(tmpdir(), 'signet-bench-'));
+  // The local store's PostgreSQL runs as its own user under tmp/infra: let it through.
+  chmodSync(tmp, 0o711);
   let infraStop: (() => Promise<void>) | undefined;
   let urls: InfraUrls;
   const given = infraFromEnv();
@@ -105,6 +120,7 @@ async function main() {
     urls = infra.urls;
     infraStop = () => infra.stop();
   }
+  const timing = await startMongoTimingProxy(urls.MONGO_URL);
   const run = randomBytes(3).toString('hex');
   const port = {
     identity: await freePort(),
@@ -118,6 +134,7 @@ async function main() {
   const buckets = { BUCKET_DOCUMENTS: `bench-docs-${run}`, BUCKET_REFERENCES: `bench-refs-${run}` };
   const common: Record<string, string> = {
     ...(urls as unknown as Record<string, string>),
+    MONGO_URL: timing.url,
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
     PUBLIC_BASE_URL: gatewayUrl,
     IDENTITY_ADDR: `127.0.0.1:${port.identity}`,
@@ -144,6 +161,7 @@ async function main() {
       s.proc.kill('SIGTERM');
       await Promise.race([once(s.proc, 'exit'), new Promise((r) => setTimeout(r, 5000))]);
     }
+    await timing.stop();
     await infraStop?.();
     if (process.env.BENCH_KEEP) console.error(`kept ${tmp}`);
     else rmSync(tmp, { recursive: true, force: true });
@@ -320,6 +338,8 @@ async function main() {
     const latencies: number[] = [];
     const failures: Record<string, number> = {};
     let next = 0;
+    timing.reset();
+    const loadBefore = load();
     const t = performance.now();
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
@@ -341,7 +361,9 @@ async function main() {
     );
     const total = performance.now() - t;
     latencies.sort((a, b) => a - b);
-    console.log(`\n== ${SMALL} small creations, concurrency ${CONCURRENCY}, ${ACCOUNTS} sender account(s) ==`);
+    console.log(
+      `\n== ${SMALL} small creations, concurrency ${CONCURRENCY}, ${ACCOUNTS} sender account(s); load average ${loadBefore} before, ${load()} after ==`,
+    );
     console.log(
       `total ${(total / 1000).toFixed(1)} s, ${latencies.length} created, ${((latencies.length / total) * 1000).toFixed(1)} creations/s`,
     );
@@ -364,6 +386,7 @@ async function main() {
     console.log(
       `mean billing ConsumeSignature as seen by it:       ${mean('signet_grpc_client_handling_seconds', 'signet.billing.v1.BillingService/ConsumeSignature')}`,
     );
+    console.log(timing.report());
   } catch (err) {
     console.error(err);
     for (const s of svcs) {
