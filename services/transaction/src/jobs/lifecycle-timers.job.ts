@@ -20,17 +20,21 @@ export type TimerJobDeps = TimerDeps & {
  */
 export function createLifecycleTimerJob(deps: TimerJobDeps) {
   const pass = async () => {
-    const due = await deps.timers.dueTimers(deps.clock(), BATCH);
-    const done = { expired: 0, reminded: 0 };
-    for (const rec of due) {
-      try {
-        const what = await runLifecycleTimer(deps, rec._id);
-        if (what !== 'none') done[what]++;
-      } catch (err) {
-        deps.logger.warn({ err, transaction_id: rec._id }, 'lifecycle timer failed; retried on a later pass');
+    // Batch after batch while a full one made progress (a backlog after downtime drains in one pass).
+    for (;;) {
+      const due = await deps.timers.dueTimers(deps.clock(), BATCH);
+      const done = { expired: 0, reminded: 0 };
+      for (const rec of due) {
+        try {
+          const what = await runLifecycleTimer(deps, rec._id);
+          if (what !== 'none') done[what]++;
+        } catch (err) {
+          deps.logger.warn({ err, transaction_id: rec._id }, 'lifecycle timer failed; retried on a later pass');
+        }
       }
+      if (done.expired || done.reminded) deps.logger.info(done, 'lifecycle timers ran');
+      if (due.length < BATCH || done.expired + done.reminded === 0) return;
     }
-    if (done.expired || done.reminded) deps.logger.info(done, 'lifecycle timers ran');
   };
   const runner = createCoalescingRunner(pass, {
     logger: deps.logger,
