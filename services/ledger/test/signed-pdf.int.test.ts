@@ -59,6 +59,7 @@ function verifiedEvent(reference: string, doc: { key: string; sha256: string }) 
           videoSha256: 'a'.repeat(64),
           frameSha256: 'b'.repeat(64),
           referenceSha256: 'c'.repeat(64),
+          checks: i === 0 ? ['liveness', 'face_match'] : ['liveness'],
           trail: {
             linkSentAt: '2026-01-02T03:04:05.000Z',
             openedAt: '2026-01-02T03:05:00.000Z',
@@ -189,6 +190,7 @@ describe('the signed PDF: PAdES B-T over the document, its audit trail and cert.
         'Firefox/128.0',
         '2026-01-02T03:05:00.000Z',
         'Log index',
+        'liveness, face_match (attempt 1)',
       ])
         expect(auditText, s).toContain(s);
       // The transaction service learns it is ready from signet.ledger.pdf.sealed (once, from the outbox).

@@ -201,9 +201,11 @@ export async function appendAuditTrail(doc: PDFDocument, input: AuditTrailInput)
     w.field('  E-mail', input.signerEmails[i] || s.email_masked);
     w.field('  Verification mode', s.verification_mode);
     w.field('  Assurance', s.assurance === 'live' ? 'live (challenge revealed while recording)' : 'recorded');
+    const attempt = t?.attempt ? ` (attempt ${t.attempt})` : '';
+    // The checks the certificate names (issue 18); older certificates: every check of the mode.
     w.field(
-      '  Checks',
-      `every check of ${s.verification_mode} verification passed${t?.attempt ? ` (attempt ${t.attempt})` : ''}`,
+      '  Checks passed',
+      s.checks?.length ? `${s.checks.join(', ')}${attempt}` : `every check of ${s.verification_mode} verification${attempt}`,
     );
     w.field('  Link sent (UTC)', at(t?.link_sent_at));
     w.field('  Link opened (UTC)', at(t?.opened_at));
