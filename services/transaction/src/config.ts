@@ -122,5 +122,9 @@ export const transactionConfigSchema = baseSchema
   .refine((c) => !(c.REFERENCE_FACE_CHECK === 'off' && c.NODE_ENV === 'production'), {
     message: 'must not be off in production (a group photo would be accepted as a reference)',
     path: ['REFERENCE_FACE_CHECK'],
+  })
+  .refine((c) => c.EXPIRY_DEFAULT_SECONDS <= c.EXPIRY_MAX_SECONDS, {
+    message: 'must not be longer than EXPIRY_MAX_SECONDS (every creation without expires_at would be refused)',
+    path: ['EXPIRY_DEFAULT_SECONDS'],
   });
 export type TransactionConfig = z.infer<typeof transactionConfigSchema>;
