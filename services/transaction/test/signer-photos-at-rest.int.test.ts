@@ -18,7 +18,7 @@ import { send } from '../../../test/support/http.js';
 import { makeGenuineCapture } from '../../biometrics/test/corpus/make-corpus.js';
 import { packagePhotos } from '../../biometrics/test/corpus/faces.js';
 import { createObjectStore } from '../src/store/object.store.js';
-import type { TransactionRecord } from '../src/store/transaction.repository.js';
+import { createTransactionRepository, type TransactionRecord } from '../src/store/transaction.repository.js';
 import { tinyPdf } from './fixtures.js';
 
 const suffix = randomBytes(3).toString('hex');
@@ -119,5 +119,10 @@ describe('signer photos at rest (real identity, billing, biometrics, MinIO, Ferr
       expect(sha(Buffer.concat(chunks))).toBe(sha(photo));
     }
     expect((await listKeys(objects.client, BUCKETS.BUCKET_REFERENCES)).sort()).toEqual([k0, k1].sort());
+    // The orphan sweep keeps a signer's own photo: its key is owned, an unknown one is not.
+    const repo = createTransactionRepository(conn);
+    expect(await repo.ownedKeys('reference_key', [k1!, 'nobody/reference.jpg'])).toEqual(new Set([k1]));
+    expect(await repo.ownedKeys('reference_key', [k0!, k1!])).toEqual(new Set([k0, k1]));
+    expect(await repo.ownedKeys('document_key', [rec.document_key, k1!])).toEqual(new Set([rec.document_key]));
   }, 120_000);
 });

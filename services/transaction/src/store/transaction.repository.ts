@@ -19,6 +19,7 @@ import { claimLease } from './lease.js';
 export { linkMailId, type IdempotencyRecord, type LinkMailKey, type TransactionRecord } from './transaction.schema.js';
 
 const PROJECTION = { outbox: 0 } as const;
+type DueErasure = Pick<TransactionRecord, '_id' | 'biometrics_delete_after' | 'erasure_request'>;
 const ERASURE_LEASE = { holder: 'erasure_lease', until: 'erasure_lease_until' };
 
 /** `test`: only test-mode transactions; otherwise only live ones (records without the flag are live). */
@@ -206,12 +207,15 @@ export function createTransactionRepository(conn: Connection) {
 
     // Biometric erasure (jobs/biometric-erasure.job.ts): due records, a claim per record, one completing write.
     /** Ended transactions whose retention is over and whose biometric data is not yet erased, oldest due first. */
-    async dueForErasure(now: Date, limit: number): Promise<Pick<TransactionRecord, '_id' | 'biometrics_delete_after'>[]> {
+    async dueForErasure(now: Date, limit: number): Promise<DueErasure[]> {
       return model
-        .find({ biometrics_delete_after: { $lte: now }, biometrics_erased_at: null }, { _id: 1, biometrics_delete_after: 1 })
+        .find(
+          { biometrics_delete_after: { $lte: now }, biometrics_erased_at: null },
+          { _id: 1, biometrics_delete_after: 1, erasure_request: 1 },
+        )
         .sort({ biometrics_delete_after: 1 })
         .limit(limit)
-        .lean<Pick<TransactionRecord, '_id' | 'biometrics_delete_after'>[]>();
+        .lean<DueErasure[]>();
     },
     /**
      * Claims a record's erasure for `lease` until `until`, unless it is erased or another claim still
@@ -237,16 +241,13 @@ export function createTransactionRepository(conn: Connection) {
     /** Which of `keys` a transaction record points to through `field` (one query per batch). */
     async ownedKeys(field: 'document_key' | 'reference_key', keys: string[]): Promise<Set<string>> {
       if (!keys.length) return new Set();
-      const docs = await model.find({ [field]: { $in: keys } }, { [field]: 1 }).lean<Record<string, string>[]>();
-      const owned = new Set(docs.map((d) => d[field]!));
-      if (field === 'reference_key') {
-        // A signer's own reference photo (issue 18) is kept on the signer.
-        const bySigner = await model
-          .find({ 'signers.reference_key': { $in: keys } }, { 'signers.reference_key': 1 })
-          .lean<{ signers: { reference_key?: string }[] }[]>();
-        for (const d of bySigner) for (const s of d.signers) if (s.reference_key) owned.add(s.reference_key);
-      }
-      return owned;
+      // A reference photo is the record's or, since issue 18, a signer's own.
+      const refs = field === 'reference_key' ? [{ 'signers.reference_key': { $in: keys } }] : [];
+      const docs = await model
+        .find({ $or: [{ [field]: { $in: keys } }, ...refs] }, { [field]: 1, 'signers.reference_key': 1 })
+        .lean<(Record<string, string> & { signers?: { reference_key?: string }[] })[]>();
+      const found = docs.flatMap((d) => [d[field], ...(refs.length ? (d.signers ?? []).map((x) => x.reference_key) : [])]);
+      return new Set(found.filter((k): k is string => !!k && keys.includes(k)));
     },
 
     // Signing-link mail records.
