@@ -26,7 +26,7 @@ export function transactionMetrics(metrics: Metrics): TransactionMetrics {
     resends: metrics.counter('signet_transaction_link_resends_total', 'Signing-link resends by result', ['result']),
     mails: metrics.counter(
       'signet_transaction_mails_total',
-      'Signing-link mails handled by the mail consumer, by kind and result',
+      'Mails handled by the mail consumers, by kind (invite, reminder, completion, ...) and result',
       ['kind', 'result'],
     ),
     orphansRemoved: metrics.counter(
