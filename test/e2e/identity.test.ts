@@ -206,6 +206,7 @@ describe('identity through the gateway (real FerretDB, Redis, NATS, Mailpit)', (
           id: made.body.id,
           name: 'backend',
           prefix: made.body.prefix,
+          mode: 'live',
           created_at: expect.any(String),
           last_used_at: expect.any(String),
         },
