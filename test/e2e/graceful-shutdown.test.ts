@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, type Account } from '../harness/accounts.js';
@@ -52,6 +53,21 @@ describe('gateway shutdown on SIGTERM', () => {
       (err: Error & { cause?: { code?: string } }) => ({ status: 0, body: err.cause?.code ?? err.message }),
     );
 
+  /** GET of the list on a connection of its own (no pooling), reporting when its request is written. */
+  const get = (url: string, sent: () => void) =>
+    new Promise<{ status: number; body: string }>((resolve) => {
+      const req = request(`${url}/api/transactions?limit=5`, { headers: { 'x-api-key': acct.apiKey }, agent: false }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        res.on('error', (e) => resolve({ status: 0, body: e.message }));
+      });
+      req.on('error', (e: NodeJS.ErrnoException) => resolve({ status: 0, body: e.code ?? e.message }));
+      req.on('socket', (socket) => socket.once('connect', () => req.once('finish', sent)));
+      req.end();
+    });
+
   beforeAll(async () => {
     stack = await startServices(['identity', 'billing', 'transaction'], {
       env: { BUCKET_DOCUMENTS: `e2e-docs-${suffix}`, BUCKET_REFERENCES: `e2e-refs-${suffix}` },
@@ -70,8 +86,11 @@ describe('gateway shutdown on SIGTERM', () => {
     const gw = await gateway(await freePort(), 0);
     expect((await list(gw.url)).status).toBe(200);
     let answered = 0;
-    const requests = Array.from({ length: 50 }, () => list(gw.url).finally(() => answered++));
-    // The signal lands while they are being served: after the first answer, before the last.
+    let connected = 0;
+    const requests = Array.from({ length: 50 }, () => get(gw.url, () => connected++).finally(() => answered++));
+    // The signal lands while they are being served: every request sent on its own connection, the
+    // first answered, not the last.
+    await eventually(async () => connected === 50, 10_000);
     await Promise.race(requests);
     gw.child.kill('SIGTERM');
     const inFlightAtSignal = 50 - answered;
