@@ -93,6 +93,7 @@ describe('/api/transactions through the gateway (real identity, billing, transac
       token: expect.stringMatching(/^[A-Za-z0-9_-]{43,}$/),
       sign_url: `${stack.gatewayUrl}/sign/${res.body.token}`,
       status: 'created',
+      test: false,
     });
     const detail = await send('GET', `/api/transactions/${res.body.id}`, { apiKey: acct.apiKey });
     expect(detail.status, detail.text).toBe(200);
