@@ -9,6 +9,11 @@ export const captureInReview = () => conflict('the last video is being verified;
 export const alreadyPassed = () => conflict('this signer has already been verified', 'ALREADY_VERIFIED');
 export const noAttemptsLeft = () => conflict('no attempts are left for this signer', 'NO_ATTEMPTS_LEFT');
 export const noLiveChallenge = () => conflict('there is no live challenge; request a new challenge first', 'NO_LIVE_CHALLENGE');
+export const webauthnRequired = () =>
+  conflict(
+    'this signer confirms with a passkey or security key: complete the device confirmation for this challenge, then send the capture again',
+    'WEBAUTHN_REQUIRED',
+  );
 export const staleNonce = () =>
   conflict('the challenge nonce is expired or has been replaced; request a new challenge and record again', 'STALE_NONCE');
 export const tooLarge = (what: string) => new DomainError('payload_too_large', `${what} is too large`, 'PAYLOAD_TOO_LARGE');

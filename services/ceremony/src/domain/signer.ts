@@ -17,6 +17,8 @@ export type SigningContext = {
   attemptsLeft: number;
   /** Days the biometric data is kept after the transaction ends (stated in the consent text). */
   retentionDays: number;
+  /** The sender asked this signer to confirm with WebAuthn too (issue 18): no capture is accepted without it. */
+  webauthnRequired?: boolean;
 };
 
 export type Step = 'consent' | 'challenge' | 'verifying' | 'passed' | 'failed';

@@ -19,6 +19,7 @@ export function summarize(ctx: SigningContext, session: Session) {
     step: stepOf(ctx, session),
     attemptsLeft: ctx.attemptsLeft,
     webauthnOffered: true,
+    webauthnRequired: ctx.webauthnRequired ?? false,
     outcome: last?.outcome ? last.outcome.toLowerCase() : '',
     consentTextVersion: CONSENT_TEXT_VERSION,
     consentText: consentText(ctx.retentionDays),

@@ -35,6 +35,7 @@ export function signingTokensOver(client: ServiceClient<transactionV1.Transactio
         verificationMode: ctx.verificationMode,
         attemptsLeft: ctx.attemptsLeft,
         retentionDays: ctx.retentionDays,
+        webauthnRequired: ctx.webauthnRequired,
       };
     },
   };

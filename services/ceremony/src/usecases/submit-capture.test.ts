@@ -25,6 +25,7 @@ const ctx = signingContext();
 function setup(
   challenge: ChallengeRecord | null,
   live: { video: Buffer; metas: LiveChunkMeta[] } = { video: Buffer.alloc(0), metas: [] },
+  signer = ctx,
 ) {
   const clock = fakeClock(Date.now());
   const m = fakeMetrics();
@@ -34,7 +35,7 @@ function setup(
   const dropped: string[] = [];
   let acceptHook: (() => void) | null = null;
   const deps = {
-    signingTokens: fakeSigningTokens(ctx),
+    signingTokens: fakeSigningTokens(signer),
     sessions: {
       ...sessions,
       acceptCapture: async (...a: Parameters<typeof sessions.acceptCapture>) => {
@@ -108,6 +109,22 @@ describe('submitCapture', () => {
     expect(t.sessions.current.captures).toHaveLength(0);
     expect(t.sessions.outbox).toHaveLength(0);
     expect(t.counted('captures', { result: 'stale_nonce' })).toBe(1);
+  });
+
+  it('refuses the capture of a signer asked to confirm with WebAuthn until that step is verified for this challenge', async () => {
+    const ch = challenge('upload');
+    const t = setup(ch, undefined, signingContext({ webauthnRequired: true }));
+    const send = () => submitCapture(t.deps, stream(begin(ch.nonce), video(webm), frame(jpeg)), () => false);
+    // Not done, or done for an earlier challenge: refused, nothing stored.
+    await expect(send()).rejects.toMatchObject({ reason: 'WEBAUTHN_REQUIRED' });
+    const done = { kind: 'authentication', credential_id: 'c', challenge: 'x', verified_at: new Date() };
+    t.sessions.current.webauthn = { ...done, nonce: 'e'.repeat(64) };
+    await expect(send()).rejects.toMatchObject({ reason: 'WEBAUTHN_REQUIRED' });
+    expect(t.objects.size).toBe(0);
+    expect(t.counted('captures', { result: 'webauthn_required' })).toBe(2);
+    t.sessions.current.webauthn = { ...done, nonce: ch.nonce };
+    await send();
+    expect(eventsV1.CaptureSubmitted.decode(t.sessions.outbox[0]!.payload).verificationMode).toBe('biometric+webauthn');
   });
 
   it('refuses a stale nonce before reading any media, and changes nothing', async () => {

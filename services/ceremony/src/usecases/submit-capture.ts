@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DomainError, invalid, RpcError } from '@signet/kit';
 import { acceptedCapture, captureKeys, CONTENT_TYPES } from '../domain/capture.js';
-import { captureInReview, consentRequired, noLiveChallenge, staleNonce, tooLarge } from '../domain/errors.js';
+import { captureInReview, consentRequired, noLiveChallenge, staleNonce, tooLarge, webauthnRequired } from '../domain/errors.js';
 import { assessLive } from '../domain/live.js';
 import { MAX_FRAME_BYTES, MAX_VIDEO_BYTES, sniffImage, sniffVideo } from '../domain/media.js';
 import { probeVideo, readHead } from '../media/probe.js';
@@ -82,6 +82,8 @@ async function submit(deps: SubmitDeps, parts: AsyncIterator<CapturePart>): Prom
         : 'this challenge was issued for a single upload: send the video in the capture',
     );
   if (liveMode && !ch.live_started_at) throw invalid('the live recording of this challenge has not started');
+  // The sender asked for WebAuthn too (issue 18): the step must be verified for this very challenge.
+  if (r.ctx.webauthnRequired && r.session.webauthn?.nonce !== ch.nonce) throw webauthnRequired();
 
   const dir = await mkdtemp(join(tmpdir(), 'signet-capture-'));
   const uploaded: string[] = [];

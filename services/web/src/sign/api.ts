@@ -11,6 +11,8 @@ export type Summary = {
   attempt: number;
   webauthn_offered: boolean;
   webauthn_done: boolean;
+  /** The sender asked for the device confirmation: it cannot be skipped. */
+  webauthn_required?: boolean;
   verification_mode: string;
   outcome: string | null;
   consent_text_version: string;

@@ -14,6 +14,7 @@ export function summaryJson(s: ceremonyV1.CeremonySummary) {
     attempt: s.attempt,
     webauthn_offered: s.webauthnOffered,
     webauthn_done: s.webauthnDone,
+    webauthn_required: s.webauthnRequired,
     verification_mode: s.verificationMode,
     outcome: s.outcome || null,
     consent_text_version: s.consentTextVersion,

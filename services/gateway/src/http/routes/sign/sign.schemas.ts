@@ -62,6 +62,9 @@ export const summarySchema = z
     attempt: z.int(),
     webauthn_offered: z.boolean(),
     webauthn_done: z.boolean(),
+    webauthn_required: z
+      .boolean()
+      .meta({ description: 'The sender asked for the device confirmation: a capture without it is refused (409)' }),
     verification_mode: z.string(),
     outcome: z.string().nullable().meta({ description: 'verified or failed once decided, else null' }),
     consent_text_version: z.string(),
