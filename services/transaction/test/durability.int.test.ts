@@ -295,7 +295,7 @@ describe('signing-link mail and orphan objects survive a crash', () => {
         2,
       );
 
-      await client.resendTransaction({ ownerId: rec!.owner_id, id: r.id });
+      await client.resendTransaction({ ownerId: rec!.owner_id, id: r.id, test: false });
       for (const e of emails) await eventually(async () => (await mailsTo(e)).length === 2);
       const reminders = (await mailsTo(emails[1]!)).filter((m) => m.Subject.startsWith('Reminder: '));
       expect(reminders).toHaveLength(1);

@@ -286,7 +286,7 @@ describe('transaction service over gRPC, with real billing, MinIO, Mongo and NAT
     const owner = `u-${randomUUID()}`;
     const r = await create(owner, [doc(tinyPdf('states')), ref(pngPhoto())], { signerEmails: ['bob@example.com'] });
     const id = Number(r.id);
-    const status = async () => (await tx.getTransaction({ ownerId: owner, id })).summary!.status;
+    const status = async () => (await tx.getTransaction({ ownerId: owner, id, test: false })).summary!.status;
     const pub = (event: EventEntry, encode: (eventId: string, occurredAt: string) => Uint8Array) => {
       const eventId = randomUUID();
       return publishEvent(bus, event, { eventId, payload: encode(eventId, new Date().toISOString()) });
@@ -345,13 +345,15 @@ describe('transaction service over gRPC, with real billing, MinIO, Mongo and NAT
     await eventually(async () => (await status()) === 'capture_accepted');
     await verdict(1, 'c1', 'FAIL'); // attempts left → back to consent_accepted for a new challenge
     await eventually(async () => (await status()) === 'consent_accepted');
-    const d1 = await tx.getTransaction({ ownerId: owner, id });
+    const d1 = await tx.getTransaction({ ownerId: owner, id, test: false });
     expect(d1.signers[1]).toMatchObject({ state: 'consent_accepted', attemptsLeft: 2 });
     await verdict(1, 'c1', 'FAIL'); // stale: that capture is no longer under analysis
     await capture(1, 'c2');
     await verdict(0, 'c0', 'PASS');
     await verdict(1, 'c2', 'PASS');
-    await eventually(async () => (await tx.getTransaction({ ownerId: owner, id })).signers.every((s) => s.state === 'passed'));
+    await eventually(async () =>
+      (await tx.getTransaction({ ownerId: owner, id, test: false })).signers.every((s) => s.state === 'passed'),
+    );
     expect(await status()).toBe('capture_accepted');
     await pub(events.certificateIssued, (eventId, occurredAt) =>
       eventsV1.CertificateIssued.encode({
@@ -364,7 +366,7 @@ describe('transaction service over gRPC, with real billing, MinIO, Mongo and NAT
       }).finish(),
     );
     await eventually(async () => (await status()) === 'ledger_issued');
-    const detail = await tx.getTransaction({ ownerId: owner, id });
+    const detail = await tx.getTransaction({ ownerId: owner, id, test: false });
     expect(detail.summary!.verifiedAt).not.toBe('');
     expect(detail.events.map((e) => e.type)).toEqual(
       expect.arrayContaining([
@@ -447,22 +449,24 @@ describe('transaction service over gRPC, with real billing, MinIO, Mongo and NAT
           assurance: 'recorded',
         }).finish(),
       );
-      await eventually(async () => (await tx.getTransaction({ ownerId: owner, id })).signers[0]!.attemptsLeft === 3 - attempt);
+      await eventually(
+        async () => (await tx.getTransaction({ ownerId: owner, id, test: false })).signers[0]!.attemptsLeft === 3 - attempt,
+      );
     }
-    expect((await tx.getTransaction({ ownerId: owner, id })).summary!.status).toBe('failed');
-    await expect(tx.cancelTransaction({ ownerId: owner, id })).rejects.toMatchObject({ code: 9 });
-    await expect(tx.resendTransaction({ ownerId: owner, id })).rejects.toMatchObject({ code: 9 });
+    expect((await tx.getTransaction({ ownerId: owner, id, test: false })).summary!.status).toBe('failed');
+    await expect(tx.cancelTransaction({ ownerId: owner, id, test: false })).rejects.toMatchObject({ code: 9 });
+    await expect(tx.resendTransaction({ ownerId: owner, id, test: false })).rejects.toMatchObject({ code: 9 });
   });
 
   it('cancel kills the signing links at once; another owner sees NOT_FOUND', async () => {
     const owner = `u-${randomUUID()}`;
     const r = await create(owner, [doc(tinyPdf('cancel')), ref(pngPhoto())], {});
-    await expect(tx.getTransaction({ ownerId: 'someone-else', id: r.id })).rejects.toMatchObject({ code: 5 });
-    await expect(tx.cancelTransaction({ ownerId: 'someone-else', id: r.id })).rejects.toMatchObject({ code: 5 });
+    await expect(tx.getTransaction({ ownerId: 'someone-else', id: r.id, test: false })).rejects.toMatchObject({ code: 5 });
+    await expect(tx.cancelTransaction({ ownerId: 'someone-else', id: r.id, test: false })).rejects.toMatchObject({ code: 5 });
     expect((await tx.resolveSigningToken({ token: r.token })).transactionStatus).toBe('created');
-    const s = await tx.cancelTransaction({ ownerId: owner, id: r.id });
+    const s = await tx.cancelTransaction({ ownerId: owner, id: r.id, test: false });
     expect(s.status).toBe('cancelled');
     await expect(tx.resolveSigningToken({ token: r.token })).rejects.toMatchObject({ code: 5 });
-    await expect(tx.cancelTransaction({ ownerId: owner, id: r.id })).rejects.toMatchObject({ code: 9 });
+    await expect(tx.cancelTransaction({ ownerId: owner, id: r.id, test: false })).rejects.toMatchObject({ code: 9 });
   });
 });
