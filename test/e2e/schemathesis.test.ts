@@ -31,9 +31,10 @@ const MAX_EXAMPLES = Number(process.env.SCHEMATHESIS_MAX_EXAMPLES ?? 25);
 const SEED = 16;
 const MIN_CASES = 2000;
 
-function run(args: string[]): Promise<{ code: number | null; out: string }> {
+/** Runs schemathesis in `cwd` (it keeps a .schemathesis cache there: the run's temporary folder, not the checkout). */
+function run(args: string[], cwd: string): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(SCHEMATHESIS, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(SCHEMATHESIS, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -128,37 +129,40 @@ describe('schemathesis against the gateway (test-mode key)', () => {
           '',
         ].join('\n'),
       );
-      const r = await run([
-        '--config-file',
-        config,
-        'run',
-        `${stack.gatewayUrl}/api/openapi.json`,
-        '--url',
-        stack.gatewayUrl,
-        '--checks',
-        CHECKS.join(','),
-        '--phases',
-        'examples,coverage,fuzzing,stateful',
-        '--max-examples',
-        String(MAX_EXAMPLES),
-        '--seed',
-        String(SEED),
-        // One worker: with threads, CPython 3.11's ast.parse (under hypothesis' lambda descriptions)
-        // sometimes fails with "AST constructor recursion depth mismatch", a runtime error of the tool.
-        '--workers',
-        '1',
-        '--request-timeout',
-        '20',
-        '--header',
-        `x-api-key: ${testKey}`,
-        '--report',
-        'json',
-        '--report-json-path',
-        report,
-        '--output-truncate',
-        'true',
-        '--no-color',
-      ]);
+      const r = await run(
+        [
+          '--config-file',
+          config,
+          'run',
+          `${stack.gatewayUrl}/api/openapi.json`,
+          '--url',
+          stack.gatewayUrl,
+          '--checks',
+          CHECKS.join(','),
+          '--phases',
+          'examples,coverage,fuzzing,stateful',
+          '--max-examples',
+          String(MAX_EXAMPLES),
+          '--seed',
+          String(SEED),
+          // One worker: with threads, CPython 3.11's ast.parse (under hypothesis' lambda descriptions)
+          // sometimes fails with "AST constructor recursion depth mismatch", a runtime error of the tool.
+          '--workers',
+          '1',
+          '--request-timeout',
+          '20',
+          '--header',
+          `x-api-key: ${testKey}`,
+          '--report',
+          'json',
+          '--report-json-path',
+          report,
+          '--output-truncate',
+          'true',
+          '--no-color',
+        ],
+        dir,
+      );
       expect(existsSync(report), r.out.slice(-4000)).toBe(true);
       const parsed = JSON.parse(readFileSync(report, 'utf8')) as Parameters<typeof findingsOf>[0] & {
         test_cases: { generated: number };

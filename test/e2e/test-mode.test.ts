@@ -250,6 +250,10 @@ describe('test mode: test-mode API keys, free and apart from live data, sealed i
     // The checkpoints name their log: the test log holds the certificate, the live log holds nothing.
     const testCp = (await sendTo(stack.gatewayUrl, 'GET', '/api/ledger/checkpoint?log=test')).body;
     expect(testCp.origin).toBe(testPk.origin);
+    expect(testCp.log).toBe('test');
+    const history = (await sendTo(stack.gatewayUrl, 'GET', '/api/ledger/checkpoints?log=test')).body;
+    expect(history.log).toBe('test');
+    expect(history.checkpoints.at(-1).checkpoint.split('\n')[0]).toBe(testPk.origin);
     expect(testCp.tree_size).toBeGreaterThanOrEqual(1);
     expect((bundle.body as { checkpoint: string }).checkpoint.split('\n')[0]).toBe(testPk.origin);
     expect((await sendTo(stack.gatewayUrl, 'GET', '/api/ledger/checkpoint')).body.tree_size).toBe(0);

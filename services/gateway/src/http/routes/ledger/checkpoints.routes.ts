@@ -61,6 +61,7 @@ export function ledgerCheckpointRoutes(ctx: GatewayContext): RouteModule {
         cosignatures: c.cosignatures,
       })),
       next_from: next,
+      log: q.log ?? 'live',
     });
   });
 
@@ -104,7 +105,7 @@ export function ledgerCheckpointRoutes(ctx: GatewayContext): RouteModule {
                 'application/json': {
                   schema: {
                     type: 'object',
-                    required: ['checkpoints', 'next_from'],
+                    required: ['checkpoints', 'next_from', 'log'],
                     properties: {
                       checkpoints: {
                         type: 'array',
@@ -123,6 +124,7 @@ export function ledgerCheckpointRoutes(ctx: GatewayContext): RouteModule {
                         },
                       },
                       next_from: { type: ['integer', 'null'] },
+                      log: { type: 'string', enum: ['live', 'test'], description: 'The log these checkpoints are of' },
                     },
                   },
                 },

@@ -55,7 +55,13 @@ const bundleSchema = z
   })
   .meta({ id: 'CertificateBundle' });
 const checkpointSchema = z
-  .object({ origin: z.string(), tree_size: z.int(), root_hash: b64s, checkpoint: z.string() })
+  .object({
+    origin: z.string(),
+    tree_size: z.int(),
+    root_hash: b64s,
+    checkpoint: z.string(),
+    log: z.enum(['live', 'test']).meta({ description: 'The log this checkpoint is of: test is the test-mode log' }),
+  })
   .meta({ id: 'Checkpoint' });
 const consistencySchema = z.object({
   from: z.int(),
@@ -127,7 +133,13 @@ export function ledgerRoutes(ctx: GatewayContext): RouteModule {
         return void res.type('text/plain').send(cp.checkpoint);
       return {
         status: 200 as const,
-        body: { origin: cp.origin, tree_size: cp.treeSize, root_hash: b64(cp.rootHash), checkpoint: cp.checkpoint },
+        body: {
+          origin: cp.origin,
+          tree_size: cp.treeSize,
+          root_hash: b64(cp.rootHash),
+          checkpoint: cp.checkpoint,
+          log: q.log ?? 'live',
+        },
       };
     },
   });
