@@ -1469,6 +1469,11 @@ export type components = {
       tree_size: number;
       root_hash: string;
       checkpoint: string;
+      /**
+       * @description The log this checkpoint is of: test is the test-mode log
+       * @enum {string}
+       */
+      log: 'live' | 'test';
     };
     /** @description Every error answer */
     Error: {
