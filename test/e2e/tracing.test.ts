@@ -71,12 +71,25 @@ describe('trace context crosses HTTP → gRPC → NATS, and covers MongoDB and S
     const isMongo = (s: ReadableSpan) => s.attributes['db.system'] === 'mongodb' || s.attributes['db.system.name'] === 'mongodb';
     const isS3 = (s: ReadableSpan) =>
       s.kind === SpanKind.CLIENT && String(s.attributes['server.port'] ?? s.attributes['net.peer.port']) === s3Port;
-    const spans = await eventually(async () => {
-      const all = exporter.getFinishedSpans().filter((x) => x.spanContext().traceId === traceId);
-      return all.some((x) => x.name === 'POST /api/transactions') && all.some(isMongo) && all.filter(isS3).length >= 2
-        ? all
-        : undefined;
+    const inTrace = () => exporter.getFinishedSpans().filter((x) => x.spanContext().traceId === traceId);
+    await eventually(async () => {
+      const all = inTrace();
+      return all.some((x) => x.name === 'POST /api/transactions') && all.some(isMongo) && all.filter(isS3).length >= 2;
     });
+    // The events of the creation are consumed after the answer, in the same trace: wait until the
+    // trace is complete (no new span for a second), so every span's parents have ended too.
+    let seen = -1;
+    await eventually(
+      async () => {
+        const n = inTrace().length;
+        const still = n === seen;
+        seen = n;
+        return still;
+      },
+      15_000,
+      1_000,
+    );
+    const spans = inTrace();
     const byId = new Map(spans.map((x) => [x.spanContext().spanId, x]));
     const request = spans.find((x) => x.name === 'POST /api/transactions')!;
     /** The chain of parents of a span within this trace, up to its root. */
