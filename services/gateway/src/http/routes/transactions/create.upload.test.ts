@@ -24,7 +24,12 @@ describe('serializeChunk (file bytes written once into the CreateTransaction wir
   );
 
   it('encodes the other messages with the generated encoder', () => {
-    const msg = { part: { $case: 'begin' as const, value: { ownerId: 'u1', orgName: 'Org', idempotencyKey: 'k' } } };
+    const msg = {
+      part: {
+        $case: 'begin' as const,
+        value: { ownerId: 'u1', orgName: 'Org', idempotencyKey: 'k', senderEmail: 'ada@example.com', test: true },
+      },
+    };
     expect(transactionV1.CreateTransactionChunk.decode(serializeChunk(msg))).toEqual(msg);
   });
 });
