@@ -13,7 +13,8 @@
  * Infrastructure: the URLs in the environment (MONGO_URL, NATS_URL, REDIS_URL, S3_*, SMTP_URL,
  * MAILPIT_URL) when all are set, else the local binaries started under a temporary folder.
  * Options: BENCH_SECONDS (default 10), BENCH_CONCURRENCY (default 32), BENCH_APPENDS (default 5000),
- * BENCH_EVENTS (default 1000).
+ * BENCH_EVENTS (default 1000). The cost of one checkpoint is printed at about 1,000 leaves and at
+ * BENCH_APPENDS (100000 for issue 20's comparison): it must not grow with the log.
  * The ledger process reaches the store through a timing proxy (mongo-timing.ts): the end-to-end part
  * prints the store's commands by summed latency and the load average.
  */
@@ -275,30 +276,43 @@ async function main() {
       certificateLeaf(certificate(`APP-TX-${String(i).padStart(8, '0')}`)),
     );
     const WRITERS = 8; // concurrent callers; claims in one process are serialized (gap-free indexes)
-    const t0 = performance.now();
     let next = 0;
-    await Promise.all(
-      Array.from({ length: WRITERS }, async () => {
-        for (let i = next++; i < APPENDS; i = next++) await log.claim(`APP-TX-${String(i).padStart(8, '0')}`, leaves[i]!);
-      }),
-    );
-    const claimSec = (performance.now() - t0) / 1000;
-    const t1 = performance.now();
+    let claimSec = 0;
+    let sealSec = 0;
     let sealed = 0;
-    for (let n = -1; n !== 0;) sealed += n = await log.sealPending();
-    const sealSec = (performance.now() - t1) / 1000;
-    const head = await tree.head();
-    // Appends one at a time: claim, then a checkpoint for that one certificate.
-    const ONE = 200;
-    const t2 = performance.now();
-    for (let i = 0; i < ONE; i++) {
-      await log.claim(
-        `ONE-TX-${String(i).padStart(8, '0')}`,
-        certificateLeaf(certificate(`ONE-TX-${String(i).padStart(8, '0')}`)),
+    /** Claims leaves up to `upTo` with WRITERS concurrent callers, then checkpoints them. */
+    const appendUpTo = async (upTo: number) => {
+      const t0 = performance.now();
+      await Promise.all(
+        Array.from({ length: WRITERS }, async () => {
+          for (let i = next++; i < upTo; i = next++) await log.claim(`APP-TX-${String(i).padStart(8, '0')}`, leaves[i]!);
+        }),
       );
-      await log.sealPending();
-    }
-    const oneSec = (performance.now() - t2) / 1000;
+      next = upTo;
+      claimSec += (performance.now() - t0) / 1000;
+      const t1 = performance.now();
+      for (let n = -1; n !== 0;) sealed += n = await log.sealPending();
+      sealSec += (performance.now() - t1) / 1000;
+    };
+    // Appends one at a time: claim, then a checkpoint for that one certificate (ms each).
+    const ONE = 20;
+    let ones = 0;
+    const oneAtATime = async () => {
+      const t2 = performance.now();
+      for (let i = 0; i < ONE; i++, ones++) {
+        const ref = `ONE-TX-${String(ones).padStart(8, '0')}`;
+        await log.claim(ref, certificateLeaf(certificate(ref)));
+        await log.sealPending();
+      }
+      return (performance.now() - t2) / ONE;
+    };
+    // The cost of one checkpoint at about 1,000 leaves and at the full size: it must not grow with the log.
+    await appendUpTo(Math.min(1000, APPENDS));
+    const smallSize = (await tree.head()).size;
+    const oneSmallMs = await oneAtATime();
+    await appendUpTo(APPENDS);
+    const head = await tree.head();
+    const oneLargeMs = await oneAtATime();
     await conn.dropDatabase();
     await conn.close();
     console.log(`\nAppend throughput of the log (real store: ${infra.MONGO_URL.split('@').pop()})`);
@@ -309,7 +323,9 @@ async function main() {
       `  checkpointing them: ${sealed} leaves in ${fmt(sealSec, 2)} s = ${fmt(sealed / sealSec, 0)} leaves/s (tree size ${head.size})`,
     );
     console.log(`  together: ${fmt(APPENDS / (claimSec + sealSec), 0)} certificates/s appended and checkpointed (goal ≥ 500)`);
-    console.log(`  one at a time (claim + its own checkpoint): ${fmt(ONE / oneSec, 0)} certificates/s`);
+    console.log(
+      `  one at a time (claim + its own checkpoint): ${fmt(oneSmallMs, 0)} ms each at ${smallSize} leaves, ${fmt(oneLargeMs, 0)} ms at ${head.size} (ratio ${fmt(oneLargeMs / oneSmallMs, 2)}; goal: no growth)`,
+    );
 
     // ---- 2b. End to end: events → consumer → sealed, ledger as its own process -----------------------
     const e2eConn = await connectMongo(infra.MONGO_URL, ledgerDb);

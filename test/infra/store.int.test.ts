@@ -46,6 +46,41 @@ describe('the document store applies concurrent writes to one document atomicall
     expect(doc!.outbox).toEqual(['b']);
   });
 
+  // The patch lets PostgreSQL answer _id filters from the _id index (scripts/ferretdb/README.md):
+  // every filter on _id must still match exactly what MongoDB matches.
+  it('finds by _id equality, range and $in exactly, across numeric and string _ids', async () => {
+    const ids = await client.db('signet_store_test').collection<{ _id: unknown; k?: string }>(`ids_${Date.now()}`);
+    try {
+      await ids.insertMany([
+        { _id: 1 },
+        { _id: 2.5 },
+        { _id: 3, k: 'x' },
+        { _id: 2 ** 40 },
+        { _id: 'a' },
+        { _id: 'b', k: 'x' },
+        { _id: '3' },
+      ]);
+      const find = async (filter: object) =>
+        (await ids.find(filter).toArray()).map((d) => d._id).sort((a, b) => String(a).localeCompare(String(b)));
+      expect(await find({ _id: 3 })).toEqual([3]);
+      expect(await find({ _id: 3.0, k: 'x' })).toEqual([3]);
+      expect(await find({ _id: '3' })).toEqual(['3']);
+      expect(await find({ _id: { $eq: 'b' }, k: 'x' })).toEqual(['b']);
+      expect(await find({ _id: 'b', k: 'y' })).toEqual([]);
+      expect(await find({ _id: { $gte: 2, $lt: 2 ** 40 } })).toEqual([2.5, 3]);
+      expect(await find({ _id: { $gt: 1 } })).toEqual([2 ** 40, 2.5, 3]);
+      expect(await find({ _id: { $lte: 2.5 } })).toEqual([1, 2.5]);
+      expect(await find({ _id: { $gte: 'a' } })).toEqual(['a', 'b']);
+      expect(await find({ _id: { $in: [1, 'b', 2.5, 'zz', 4] } })).toEqual([1, 2.5, 'b']);
+      expect(await find({ _id: { $in: [3, null] } })).toEqual([3]);
+      expect((await ids.updateOne({ _id: 2 ** 40 }, { $set: { k: 'y' } })).modifiedCount).toBe(1);
+      expect((await ids.deleteMany({ _id: { $in: ['a', 1] } })).deletedCount).toBe(2);
+      expect(await ids.countDocuments({ _id: { $gte: 0 } })).toBe(3);
+    } finally {
+      await ids.drop().catch(() => undefined);
+    }
+  });
+
   it('lets exactly one of 30 concurrent conditional findOneAndUpdate calls through', async () => {
     await coll.insertOne({ _id: 'claim', owner: null });
     const results = await Promise.all(
