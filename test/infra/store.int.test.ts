@@ -6,10 +6,11 @@
  * collection still proceed in parallel (checked on PostgreSQL, where a row lock can hold one write).
  */
 import { spawn } from 'node:child_process';
-import { MongoClient, type Collection, type UpdateFilter } from 'mongodb';
+import { MongoClient, type Collection, type Filter, type UpdateFilter } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { eventually } from '../harness/eventually.js';
 
+type IdDoc = { _id: number | string; k?: string };
 type Doc = { _id: string; n?: number; owner?: string | null; totp?: string; outbox?: string[]; [field: `f${number}`]: number };
 
 describe('the document store applies concurrent writes to one document atomically', () => {
@@ -49,7 +50,7 @@ describe('the document store applies concurrent writes to one document atomicall
   // The patch lets PostgreSQL answer _id filters from the _id index (scripts/ferretdb/README.md):
   // every filter on _id must still match exactly what MongoDB matches.
   it('finds by _id equality, range and $in exactly, across numeric and string _ids', async () => {
-    const ids = await client.db('signet_store_test').collection<{ _id: unknown; k?: string }>(`ids_${Date.now()}`);
+    const ids = client.db('signet_store_test').collection<IdDoc>(`ids_${Date.now()}`);
     try {
       await ids.insertMany([
         { _id: 1 },
@@ -60,7 +61,7 @@ describe('the document store applies concurrent writes to one document atomicall
         { _id: 'b', k: 'x' },
         { _id: '3' },
       ]);
-      const find = async (filter: object) =>
+      const find = async (filter: Filter<IdDoc>) =>
         (await ids.find(filter).toArray()).map((d) => d._id).sort((a, b) => String(a).localeCompare(String(b)));
       expect(await find({ _id: 3 })).toEqual([3]);
       expect(await find({ _id: 3.0, k: 'x' })).toEqual([3]);
@@ -72,7 +73,7 @@ describe('the document store applies concurrent writes to one document atomicall
       expect(await find({ _id: { $lte: 2.5 } })).toEqual([1, 2.5]);
       expect(await find({ _id: { $gte: 'a' } })).toEqual(['a', 'b']);
       expect(await find({ _id: { $in: [1, 'b', 2.5, 'zz', 4] } })).toEqual([1, 2.5, 'b']);
-      expect(await find({ _id: { $in: [3, null] } })).toEqual([3]);
+      expect(await find({ _id: { $in: [3, null] } } as Filter<IdDoc>)).toEqual([3]);
       expect((await ids.updateOne({ _id: 2 ** 40 }, { $set: { k: 'y' } })).modifiedCount).toBe(1);
       expect((await ids.deleteMany({ _id: { $in: ['a', 1] } })).deletedCount).toBe(2);
       expect(await ids.countDocuments({ _id: { $gte: 0 } })).toBe(3);
