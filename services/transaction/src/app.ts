@@ -26,8 +26,9 @@ import { createCompletionMailRepository } from './store/completion-mail.reposito
 import { transactionMetrics } from './metrics.js';
 import { createObjectStore } from './store/object.store.js';
 import { createOrphanSweep } from './jobs/orphan.sweep.js';
+import { createErasureRequestRepository } from './store/erasure-request.repository.js';
 import { createErasureJob } from './jobs/biometric-erasure.job.js';
-import { erasureHandler } from './grpc/erasure.handler.js';
+import { erasureHandler, signerErasureHandler } from './grpc/erasure.handler.js';
 import { MEDIA_ERASED_DURABLE, mediaErasedConsumer } from './events/media-erased.consumer.js';
 import { ACCOUNT_SETTINGS_DURABLE, accountSettingsConsumer } from './events/account-settings.consumer.js';
 import { createTransactionRepository } from './store/transaction.repository.js';
@@ -148,11 +149,20 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
         server,
         transactionV1.TransactionServiceService,
         {
-          ...transactionHandlers(common),
+          ...transactionHandlers({ ...common, signerOpened: webhooks.signerOpened }),
           createTransaction: createTransactionHandler({ ...common, objects, billing, biometrics, metrics }),
           exportTransactions: exportHandler(common),
           eraseBiometrics: erasureHandler(erasureDeps),
           declineSigning: declineHandler(common),
+          requestSignerErasure: signerErasureHandler({
+            requests: createErasureRequestRepository(conn),
+            mailer,
+            tm,
+            logger,
+            cfg,
+            noticeMs: cfg.ERASURE_NOTICE_SECONDS * 1000,
+            clock,
+          }),
           getSigningDocument: signingDocumentHandler({
             repo,
             s3: objects.client,
