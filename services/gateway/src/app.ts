@@ -28,6 +28,7 @@ import { signRoutes } from './http/routes/sign/sign.routes.js';
 import { transactionsRoutes } from './http/routes/transactions/transactions.routes.js';
 import { signedPdfRoutes } from './http/routes/transactions/signed-pdf.routes.js';
 import { downloadRoutes } from './http/routes/downloads/download.routes.js';
+import { erasureRoutes } from './http/routes/privacy/erasure.routes.js';
 import { biometricsRoutes } from './http/routes/transactions/biometrics.routes.js';
 import { testModeRoutes } from './http/routes/transactions/test-mode.routes.js';
 import { verifyRoutes } from './http/routes/verify/verify.routes.js';
@@ -56,6 +57,7 @@ export function buildApp(ctx: GatewayContext, checks: ReadinessCheck[]): Express
     transactionsRoutes(ctx),
     signedPdfRoutes(ctx),
     downloadRoutes(ctx),
+    erasureRoutes(ctx),
     biometricsRoutes(ctx),
     testModeRoutes(ctx),
     signRoutes(ctx),

@@ -5,7 +5,7 @@ import type { LogEntry } from './transaction.js';
  * Biometric retention (docs/privacy.md): how long a transaction's reference photo and capture media
  * are kept after it ends, and how their erasure is written to the event log.
  */
-export const ERASURE_REASONS = ['retention', 'sender'] as const;
+export const ERASURE_REASONS = ['retention', 'sender', 'signer'] as const;
 export type ErasureReason = (typeof ERASURE_REASONS)[number];
 
 /** The period of a new transaction: the requested days (the account's), else the default, never above the operator's maximum. */
@@ -23,7 +23,7 @@ export function erasureDue(endedAt: Date, days: number, dayMs: number): Date {
 export const keyDigest = (key: string): string => createHash('sha256').update(key).digest('hex');
 
 /** Who erased, as the event log's actor. */
-const ACTOR: Record<ErasureReason, string> = { retention: 'system', sender: 'sender' };
+const ACTOR: Record<ErasureReason, string> = { retention: 'system', sender: 'sender', signer: 'signer' };
 
 /** The log entry of the reference photo's erasure (also written when there was none, to record the erasure itself). */
 export function referenceErasedEntry(referenceKey: string, reason: ErasureReason, at: Date): LogEntry {
@@ -48,3 +48,39 @@ export function mediaErasedEntry(signerIndex: number, keyDigests: string[], reas
 /** Whether the log already records signer `signerIndex`'s media erasure (a redelivered event changes nothing). */
 export const mediaErasureLogged = (log: LogEntry[], signerIndex: number): boolean =>
   log.some((e) => e.type === 'media_erased' && e.detail.startsWith(`signer ${signerIndex}:`));
+
+/** A signer's erasure request (through the completion mail's link), as stored on the transaction. */
+export interface ErasureRequest {
+  /** `signer:<index>` */
+  by: string;
+  at: Date;
+  /** when the data goes: the request plus the notice period */
+  due: Date;
+  /** when the sender's notice mail was accepted for delivery; null until then */
+  sender_notified_at: Date | null;
+}
+
+/**
+ * When a signer's request made at `now` erases the data: after the notice period (the sender hears
+ * of it first), or at the end of the retention already set if that comes sooner. Never later than
+ * what was already promised.
+ */
+export function signerErasureDue(now: Date, noticeMs: number, deleteAfter: Date | null | undefined): Date {
+  const due = new Date(now.getTime() + noticeMs);
+  return deleteAfter && deleteAfter.getTime() < due.getTime() ? new Date(deleteAfter) : due;
+}
+
+/** The log entry of a signer's erasure request. */
+export function erasureRequestedEntry(signerIndex: number, due: Date, at: Date): LogEntry {
+  return {
+    type: 'biometrics_erasure_requested',
+    at,
+    actor: 'signer',
+    detail: `signer ${signerIndex} asked for their biometric data to be erased; due ${due.toISOString()}`,
+  };
+}
+
+/** Why a due erasure happens: the signer's request when it is the one that fell due, else retention. */
+export function dueErasureReason(request: Pick<ErasureRequest, 'due'> | null | undefined, now: Date): ErasureReason {
+  return request && new Date(request.due).getTime() <= now.getTime() ? 'signer' : 'retention';
+}

@@ -1,6 +1,7 @@
 import { createCoalescingRunner, type Logger } from '@signet/kit';
 import type { TransactionMetrics } from '../metrics.js';
 import type { TransactionRepository } from '../store/transaction.repository.js';
+import { dueErasureReason } from '../domain/retention.js';
 import { eraseTransactionBiometrics, type ErasureDeps } from '../usecases/erase-biometrics.js';
 
 /** A transaction found this long past its retention means the job had stopped: counted for the alert. */
@@ -17,7 +18,7 @@ export type ErasureJobDeps = ErasureDeps & {
 
 /**
  * The retention job: every `intervalMs` (and at start), erases the biometric data of each ended
- * transaction whose retention is over (usecases/erase-biometrics.ts). Each record is claimed in the
+ * transaction whose retention is over, or whose signer's erasure request fell due (usecases/erase-biometrics.ts). Each record is claimed in the
  * store, so replicas running the job at once erase each record once; the state lives on the
  * records, so a restart picks up where a killed pass stopped. A record that fails is logged and
  * retried on the next pass once its claim expires.
@@ -31,7 +32,8 @@ export function createErasureJob(deps: ErasureJobDeps) {
       for (const rec of due) {
         const late = rec.biometrics_delete_after && now.getTime() - new Date(rec.biometrics_delete_after).getTime() > OVERDUE_MS;
         try {
-          if ((await eraseTransactionBiometrics(deps, rec._id, 'retention')) === 'erased') {
+          // a signer's request that fell due is the reason; otherwise the retention ended
+          if ((await eraseTransactionBiometrics(deps, rec._id, dueErasureReason(rec.erasure_request, now))) === 'erased') {
             erased++;
             if (late) deps.tm.erasureOverdue.inc({});
           }

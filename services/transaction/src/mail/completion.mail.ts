@@ -15,6 +15,8 @@ export function completionMail(p: {
   downloadUrl: string;
   expiresAt: Date;
   forSender: boolean;
+  /** A signer's own link to ask for their biometric data to be erased (issue 21); none for the sender and viewers. */
+  erasureUrl?: string;
 }): Mail {
   const org = p.orgName || 'A Signet user';
   const doc = p.documentName || 'the document';
@@ -30,6 +32,13 @@ export function completionMail(p: {
     p.downloadUrl,
     '',
     `The link works until ${expires} (UTC). Anyone can check the certificate at the verify page named in the PDF.`,
+    ...(p.erasureUrl
+      ? [
+          '',
+          'Your face and voice recordings from the signing are kept for a limited time. To have them erased sooner (the sender is told first), open:',
+          p.erasureUrl,
+        ]
+      : []),
     '',
     `Sent by Signet on behalf of ${org}.`,
   ].join('\n');
@@ -38,7 +47,7 @@ export function completionMail(p: {
 <p>Certificate <strong>${esc(p.reference)}</strong>.</p>
 <p><a href="${esc(p.downloadUrl)}">Download the signed PDF</a> (the document, its audit trail and the evidence, sealed with a trusted timestamp)</p>
 <p style="color:#555">Or paste this link into your browser: ${esc(p.downloadUrl)}</p>
-<p style="color:#555">The link works until ${esc(expires)} (UTC). Sent by Signet on behalf of <strong>${esc(org)}</strong>.</p>
+${p.erasureUrl ? `<p style="color:#555">Your face and voice recordings from the signing are kept for a limited time. <a href="${esc(p.erasureUrl)}">Ask for them to be erased</a> (the sender is told first).</p>\n` : ''}<p style="color:#555">The link works until ${esc(expires)} (UTC). Sent by Signet on behalf of <strong>${esc(org)}</strong>.</p>
 </body></html>`;
   return { to: p.to, subject, text, html };
 }

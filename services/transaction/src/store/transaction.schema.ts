@@ -1,6 +1,7 @@
 // The stored shapes of the transaction service: its records, their schemas and the indexes each query needs.
 import { Schema } from 'mongoose';
 import { outboxField, outboxIndex } from '@signet/kit';
+import type { ErasureRequest } from '../domain/retention.js';
 import type { AttestationType, LogEntry, Signer, Status, Viewer } from '../domain/transaction.js';
 
 export type TransactionRecord = {
@@ -36,6 +37,8 @@ export type TransactionRecord = {
   /** The replica erasing it now, and until when its claim holds (a killed one's claim expires). */
   erasure_lease?: string | null;
   erasure_lease_until?: Date | null;
+  /** A signer's erasure request through the completion mail's link (usecases/request-signer-erasure.ts). */
+  erasure_request?: ErasureRequest | null;
   /** Made with a test-mode API key: free, never listed with live data, sealed in the ledger's test log. Absent: live. */
   test?: boolean;
   /** Where sender notifications go (the creating user's email; absent on older records: none are sent). */
@@ -109,6 +112,10 @@ export const transactionSchema = new Schema(
     biometrics_erased_at: { type: Date, default: null },
     erasure_lease: { type: String, default: null },
     erasure_lease_until: { type: Date, default: null },
+    erasure_request: {
+      type: { _id: false, by: String, at: Date, due: Date, sender_notified_at: { type: Date, default: null } },
+      default: null,
+    },
     test: { type: Boolean },
     sender_email: { type: String },
     expires_at: { type: Date, default: null },

@@ -1,6 +1,7 @@
 import type { Logger, Mailer } from '@signet/kit';
 import { completionMail } from '../mail/completion.mail.js';
 import { downloadLink } from '../mail/download-link.js';
+import { erasureLink } from '../mail/erasure-link.js';
 import type { TransactionMetrics } from '../metrics.js';
 import type { CompletionMailRepository } from '../store/completion-mail.repository.js';
 import type { TransactionRecord, TransactionRepository } from '../store/transaction.repository.js';
@@ -77,9 +78,26 @@ export async function sendCompletionMails(
       now,
       ttlSeconds: ttl,
     });
+    // Each signer's own erasure link (issue 21), valid while there can be data to erase.
+    const signerIndex = r.id.startsWith('signer:') ? Number(r.id.slice('signer:'.length)) : -1;
+    const erasureUrl =
+      signerIndex >= 0 && !rec.biometrics_erased_at
+        ? await erasureLink({
+            baseUrl: deps.cfg.PUBLIC_BASE_URL,
+            secret,
+            reference: rec.reference,
+            transactionId: rec._id,
+            signerIndex,
+            now,
+            deleteAfter: rec.biometrics_delete_after
+              ? new Date(rec.biometrics_delete_after)
+              : new Date(now.getTime() + 400 * 86_400_000),
+          })
+        : undefined;
     try {
       await deps.mailer.send(
         completionMail({
+          erasureUrl,
           to: r.email,
           orgName: rec.issuer_name,
           documentName: rec.document_name,
