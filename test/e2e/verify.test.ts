@@ -41,28 +41,30 @@ describe('GET /api/verify/{label}/{hash} through gateway → ledger → MongoDB'
     const eventId = randomUUID();
     await publishEvent(bus, events.transactionVerified, {
       eventId,
-      payload: eventsV1.TransactionVerified.encode({
-        eventId,
-        occurredAt: new Date().toISOString(),
-        transactionId: 7,
-        reference,
-        documentSha256: sha,
-        issuerName: 'Acme Ltd',
-        attestationType: 'signature',
-        ownerId: 'u1',
-        signers: [
-          {
-            name: 'Grace Hopper',
-            email: 'grace@example.com',
-            verificationMode: 'biometric',
-            assurance: 'live',
-            videoSha256: '',
-            frameSha256: '',
-            referenceSha256: '',
-            verifiedAt: '2026-11-25T10:00:00.000Z',
-          },
-        ],
-      }).finish(),
+      payload: eventsV1.TransactionVerified.encode(
+        eventsV1.TransactionVerified.fromPartial({
+          eventId,
+          occurredAt: new Date().toISOString(),
+          transactionId: 7,
+          reference,
+          documentSha256: sha,
+          issuerName: 'Acme Ltd',
+          attestationType: 'signature',
+          ownerId: 'u1',
+          signers: [
+            {
+              name: 'Grace Hopper',
+              email: 'grace@example.com',
+              verificationMode: 'biometric',
+              assurance: 'live',
+              videoSha256: '',
+              frameSha256: '',
+              referenceSha256: '',
+              verifiedAt: '2026-11-25T10:00:00.000Z',
+            },
+          ],
+        }),
+      ).finish(),
     });
   }
   const newReference = () => `E2E-TX-${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;

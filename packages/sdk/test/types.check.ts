@@ -7,7 +7,9 @@ import { createSignetClient, unwrap } from '../src/index.js';
 export async function readsTypedAnswers() {
   const client = createSignetClient({ baseUrl: 'https://signet.example', apiKey: 'sk_test' });
   const detail = await unwrap(client.GET('/api/transactions/{id}', { params: { path: { id: '42' } } }));
-  const status: 'created' | 'consent_accepted' | 'capture_accepted' | 'ledger_issued' | 'failed' | 'cancelled' = detail.status;
+  const status:
+    'created' | 'consent_accepted' | 'capture_accepted' | 'ledger_issued' | 'failed' | 'cancelled' | 'declined' | 'expired' =
+    detail.status;
   const attempts: number = detail.signers[0]!.attempts_left;
   const when: string = detail.events[0]!.at;
   // @ts-expect-error the detail has no such field
