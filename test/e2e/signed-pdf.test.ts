@@ -53,6 +53,9 @@ describe('the signed PDF of a completed transaction, downloaded through the gate
         LEDGER_SEAL_CERT: join(pki, 'certs/seal.pem'),
         LEDGER_SEAL_KEY: join(pki, 'keys/seal.key.pem'),
         LEDGER_TSA_URLS: infra().TSA_URL!,
+        // A signer's erasure request (issue 21) falls due after 3 s here instead of 7 days.
+        ERASURE_NOTICE_SECONDS: '3',
+        ERASURE_INTERVAL_MS: '1000',
       },
     });
     acct = await createAccount(stack.gatewayUrl, infra().MAILPIT_URL, { orgName: 'Łódź Sp. z o.o.', tag: 'e2e' });
@@ -269,5 +272,91 @@ describe('the signed PDF of a completed transaction, downloaded through the gate
       `${stack.gatewayUrl}/api/downloads/${jwt({ ...base, sub: 'SIG-TX-00000000', iat: now, exp: now + 600 })}`,
     );
     expect(unknown.status).toBe(404);
+  }, 120_000);
+
+  it('gives each signer an erasure link: opening it changes nothing, its button notifies the sender and erases after the notice', async () => {
+    expect(done.id, 'the first test did not complete a transaction').toBeDefined();
+    const mailpit = infra().MAILPIT_URL;
+    const owner = { 'x-api-key': acct.apiKey };
+    type LogEvent = { type: string; at: string; actor: string; detail: string };
+    const eventsOf = async () =>
+      (await send(stack.gatewayUrl, 'GET', `/api/transactions/${done.id}`, { headers: owner })).body.events as LogEvent[];
+    const mails = async (query: string) => {
+      const r = await fetch(`${mailpit}/api/v1/search?query=${encodeURIComponent(query)}`);
+      return ((await r.json()) as { messages: { ID: string }[] }).messages ?? [];
+    };
+    const textOf = async (id: string) =>
+      ((await (await fetch(`${mailpit}/api/v1/message/${id}`)).json()) as { Text: string }).Text;
+    const [signerMail] = await mails(`to:"${signerEmail}" subject:"Completed"`);
+    const [senderMail] = await mails(`to:"${acct.email}" subject:"Completed"`);
+    const link = /https?:\/\/\S+\/privacy\/erasure\/[\w.-]+/.exec(await textOf(signerMail!.ID))?.[0];
+    expect(link, 'the signer’s completion mail has no erasure link').toBeDefined();
+    expect(await textOf(senderMail!.ID)).not.toContain('/privacy/erasure/');
+    const token = link!.split('/').at(-1)!;
+
+    // Opening the link (as a mail scanner would) shows the button and changes nothing.
+    const page = await fetch(link!);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    const html = await page.text();
+    expect(html).toContain(done.certRef!);
+    expect(html).toMatch(/<form method="post" action="\/privacy\/erasure\/[\w.-]+">/);
+    expect((await eventsOf()).some((e) => e.type === 'biometrics_erasure_requested')).toBe(false);
+
+    // Only a token signed for erasure works: a download token, a changed signature, junk: 404.
+    const downloadToken = /\/api\/downloads\/([\w.-]+)/.exec(await textOf(signerMail!.ID))![1]!;
+    const [h, p, sig] = token.split('.');
+    for (const bad of [downloadToken, `${h}.${p}.${sig!.startsWith('A') ? 'B' : 'A'}${sig!.slice(1)}`, 'junk']) {
+      const r = await fetch(`${stack.gatewayUrl}/privacy/erasure/${bad}`, { method: 'POST' });
+      expect(r.status, bad).toBe(404);
+    }
+    // …nor does an erasure token download anything.
+    expect((await fetch(`${stack.gatewayUrl}/api/downloads/${token}`)).status).toBe(404);
+    expect((await eventsOf()).some((e) => e.type === 'biometrics_erasure_requested')).toBe(false);
+
+    // The button: recorded, the sender told at once, erased after the 3 s notice with reason signer.
+    const asked = Date.now();
+    const first = await fetch(link!, { method: 'POST' });
+    expect(first.status).toBe(202);
+    expect(await first.text()).toMatch(/will be erased on/);
+    const request = (await eventsOf()).filter((e) => e.type === 'biometrics_erasure_requested');
+    expect(request).toHaveLength(1);
+    expect(request[0]).toMatchObject({ actor: 'signer' });
+    const due = Date.parse(/due (\S+)$/.exec(request[0]!.detail)![1]!);
+    expect(due - asked).toBeGreaterThan(1000);
+    expect(due - asked).toBeLessThan(10_000);
+    const notice = await eventually(async () => {
+      const ms = await mails(`to:"${acct.email}" subject:"erasure"`);
+      return ms.length ? ms : undefined;
+    }, 30_000);
+    const noticeText = await textOf(notice[0]!.ID);
+    expect(noticeText).toContain(done.certRef!);
+    expect(noticeText).toContain(signerEmail);
+    const log = await eventually(
+      async () => {
+        const events = await eventsOf();
+        return events.some((e) => e.type === 'media_erased') && events.some((e) => e.type === 'biometrics_erased')
+          ? events
+          : undefined;
+      },
+      60_000,
+      1000,
+    );
+    const erased = log.find((e) => e.type === 'biometrics_erased')!;
+    expect(erased).toMatchObject({ actor: 'signer' });
+    expect(erased.detail).toMatch(/reason signer$/);
+    expect(Date.parse(erased.at)).toBeGreaterThanOrEqual(due);
+    expect(log.find((e) => e.type === 'media_erased')!.detail).toMatch(/reason signer$/);
+
+    // Again: nothing changes, no second notice; the certificate still verifies.
+    const again = await fetch(link!, { method: 'POST' });
+    expect(again.status).toBe(200);
+    expect(await again.text()).toMatch(/was erased on/);
+    expect((await eventsOf()).filter((e) => e.type === 'biometrics_erasure_requested')).toHaveLength(1);
+    expect(await mails(`to:"${acct.email}" subject:"erasure"`)).toHaveLength(1);
+    const verified = await send(stack.gatewayUrl, 'GET', `/api/verify/${done.certRef}/${sha.slice(0, 16)}`);
+    expect(verified.status).toBe(200);
+    expect(verified.body).toMatchObject({ valid: true });
   }, 120_000);
 });

@@ -12,7 +12,8 @@ export type RequestErasureDeps = Pick<CeremonyDeps, 'now'> & {
  * before the event is acked; a redelivery finds them asked and changes nothing), then wakes the job.
  */
 export async function requestErasure(deps: RequestErasureDeps, req: { transactionId: number; reason: string }): Promise<void> {
-  const reason = req.reason === 'sender' ? 'sender' : 'retention';
+  // Who asked: the sender, the signer (their completion mail's link) or the retention; anything else counts as retention.
+  const reason = req.reason === 'sender' || req.reason === 'signer' ? req.reason : 'retention';
   await deps.sessions.requestErasure(req.transactionId, reason, new Date(deps.now()));
   deps.onRequested();
 }
