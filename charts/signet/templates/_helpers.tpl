@@ -60,12 +60,12 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{/* The call graph and what each service needs. The single source for env, NetworkPolicies and
      the Secret wiring; mirrors services/<name>/src/config.ts. */}}
 {{- define "signet.catalog" -}}
-gateway:     { port: 8080,  protocol: http, public: true, calls: [identity, billing, transaction, ceremony, ledger], uses: [redis], secrets: [] }
+gateway:     { port: 8080,  protocol: http, public: true, calls: [identity, billing, transaction, ceremony, ledger], uses: [redis], secrets: [downloadLinkSecret] }
 identity:    { port: 50051, protocol: grpc, public: true, calls: [], uses: [mongodb, nats, redis, smtp], secrets: [mongoUrl, jwtSecret, totpEncryptionKey] }
-transaction: { port: 50052, protocol: grpc, public: true, calls: [billing, biometrics], uses: [mongodb, nats, redis, smtp, s3], secrets: [mongoUrl, s3AccessKey, s3SecretKey] }
+transaction: { port: 50052, protocol: grpc, public: true, calls: [billing, biometrics], uses: [mongodb, nats, redis, smtp, s3], secrets: [mongoUrl, s3AccessKey, s3SecretKey, downloadLinkSecret] }
 ceremony:    { port: 50053, protocol: grpc, webauthn: true, calls: [transaction], uses: [mongodb, nats, redis, s3], secrets: [mongoUrl, s3AccessKey, s3SecretKey] }
 biometrics:  { port: 50054, protocol: grpc, calls: [], uses: [mongodb, nats, s3], secrets: [mongoUrl, s3AccessKey, s3SecretKey] }
-ledger:      { port: 50055, protocol: grpc, public: true, ledgerOrigin: true, calls: [], uses: [mongodb, nats, s3], secrets: [mongoUrl, ledgerSigningKey, s3AccessKey, s3SecretKey] }
+ledger:      { port: 50055, protocol: grpc, public: true, ledgerOrigin: true, calls: [], uses: [mongodb, nats, s3], secrets: [mongoUrl, ledgerSigningKey, ledgerTestSigningKey, s3AccessKey, s3SecretKey] }
 billing:     { port: 50056, protocol: grpc, calls: [], uses: [mongodb, nats, redis], secrets: [mongoUrl, webhookSecret] }
 {{- end -}}
 
@@ -75,6 +75,8 @@ jwtSecret: JWT_SECRET
 totpEncryptionKey: TOTP_ENCRYPTION_KEY
 webhookSecret: WEBHOOK_SECRET
 ledgerSigningKey: LEDGER_SIGNING_KEY
+ledgerTestSigningKey: LEDGER_TEST_SIGNING_KEY
+downloadLinkSecret: DOWNLOAD_LINK_SECRET
 s3AccessKey: S3_ACCESS_KEY
 s3SecretKey: S3_SECRET_KEY
 mongoUrl: MONGO_URL
