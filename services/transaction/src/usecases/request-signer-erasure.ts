@@ -1,5 +1,5 @@
 import type { Logger, Mailer } from '@signet/kit';
-import { notFound } from '@signet/kit';
+import { DomainError, notFound } from '@signet/kit';
 import { erasureRequestedEntry, signerErasureDue, type ErasureRequest } from '../domain/retention.js';
 import { isPending } from '../domain/transaction.js';
 import { erasureNoticeMail } from '../mail/erasure-notice.mail.js';
@@ -58,17 +58,30 @@ export async function requestSignerErasure(
   }
   if (!request.sender_notified_at && rec.sender_email) {
     const requester = rec.signers[Number(request.by.split(':')[1])] ?? signer;
-    await deps.mailer.send(
-      erasureNoticeMail({
-        to: rec.sender_email,
-        orgName: rec.issuer_name,
-        documentName: rec.document_name,
-        reference: rec.reference,
-        signer: { name: requester.name, email: requester.email },
-        due: new Date(request.due),
-        dashboardUrl: `${deps.cfg.PUBLIC_BASE_URL.replace(/\/$/, '')}/app/transactions/${rec._id}`,
-      }),
-    );
+    // The request is recorded; a notice that cannot be mailed now is a retryable 503 (never a 500),
+    // and pressing again mails it (sender_notified_at is still unset).
+    await deps.mailer
+      .send(
+        erasureNoticeMail({
+          to: rec.sender_email,
+          orgName: rec.issuer_name,
+          documentName: rec.document_name,
+          reference: rec.reference,
+          signer: { name: requester.name, email: requester.email },
+          due: new Date(request.due),
+          dashboardUrl: `${deps.cfg.PUBLIC_BASE_URL.replace(/\/$/, '')}/app/transactions/${rec._id}`,
+        }),
+      )
+      .catch((err: unknown) => {
+        deps.tm.mails.inc({ kind: 'erasure_notice', result: 'failed' });
+        deps.logger.warn({ err: { message: (err as Error).message }, transaction_id: rec._id }, 'erasure notice mail failed');
+        throw new DomainError(
+          'unavailable',
+          'the request is recorded but the sender could not be told yet; retry shortly',
+          'MAIL_UNAVAILABLE',
+          30,
+        );
+      });
     deps.tm.mails.inc({ kind: 'erasure_notice', result: 'sent' });
     await deps.requests.markSenderNotified(rec._id, deps.clock());
   }
