@@ -6,22 +6,21 @@ import tseslint from 'typescript-eslint';
 // Enforced with built-in rules only; files globs pick the layer, import strings are matched as written.
 // scripts/eslint-layers.test.ts lints wrong and allowed snippets against these rules.
 
-const SERVICE_SRC = 'services/*/src/**/*.{ts,tsx,mts,cts,js,mjs,cjs}';
+const SERVICE_SRC = '{services,packages}/*/src/**/*.{ts,tsx,mts,cts,js,mjs,cjs}';
 // Unit tests beside the code wire fakes and fixtures across layers and may read the environment.
 const EXEMPT = ['**/*.test.ts', '**/*.test.tsx'];
 
-// Every workspace folder under services/; the shared packages among them are reached by package name only.
+// Every service folder under services/ (the shared packages live under packages/ and are reached by package name).
 const serviceDirs = readdirSync(new URL('./services/', import.meta.url), { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => d.name);
-const sharedPackages = new Set(['kit', 'verify-cli', 'web']);
-const servicePackages = serviceDirs.filter((name) => !sharedPackages.has(name));
+const servicePackages = serviceDirs;
 const alternation = (names) => names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
 
 /** Reaching into another service: by a relative path out of this one, or by its package name. */
 const crossService = [
   {
-    regex: `^(\\.\\./)+(services/)?(${alternation(serviceDirs)})/`,
+    regex: `^(\\.\\./)+(services/|packages/)?(${alternation([...serviceDirs, 'kit', 'web', 'verify', 'sdk'])})/`,
     message: "Another service's code is off limits: use its generated client from @signet/proto, or @signet/kit.",
   },
   {
@@ -100,7 +99,7 @@ const serviceLayout = [
   },
   {
     files: [SERVICE_SRC],
-    ignores: [...EXEMPT, 'services/*/src/config.ts'],
+    ignores: [...EXEMPT, '{services,packages}/*/src/config.ts'],
     rules: {
       'no-restricted-properties': [
         'error',

@@ -41,7 +41,7 @@ export default defineConfig({
           name: 'integration',
           sequence: { groupOrder: 1 },
           // One service (and the services it needs) against real infrastructure; may read its own database and bucket.
-          include: ['services/*/test/**/*.int.test.ts', 'test/infra/**/*.int.test.ts'],
+          include: ['services/*/test/**/*.int.test.ts', 'packages/*/test/**/*.int.test.ts', 'test/infra/**/*.int.test.ts'],
           ...infrastructure,
         },
       },

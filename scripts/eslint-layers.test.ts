@@ -11,7 +11,7 @@ let eslint: ESLint;
 // The first lint loads the config, its plugins and the TypeScript parser: seconds on a busy machine, so it happens here.
 beforeAll(async () => {
   eslint = new ESLint({ cwd: root, overrideConfigFile: join(root, 'eslint.config.js') });
-  await eslint.lintText('export {};\n', { filePath: join(root, 'services/kit/src/warm-up.ts') });
+  await eslint.lintText('export {};\n', { filePath: join(root, 'packages/kit/src/warm-up.ts') });
 }, 60_000);
 
 /** The layout findings (other rules, such as unused variables, are not this test's business). */
@@ -68,8 +68,8 @@ describe('layout rules: reported', () => {
     ['process.env in app.ts', 'services/transaction/src/app.ts', readsEnv, /src\/config\.ts/],
     ['process.env in a nested config.ts', 'services/biometrics/src/analysis/config.ts', readsEnv, /src\/config\.ts/],
     ['process.env destructured', 'services/gateway/src/http/x.ts', 'const { env } = process;\nexport { env };\n', /config\.ts/],
-    ['process["env"]', 'services/kit/src/logger.ts', "export const e = process['env'];\n", /src\/config\.ts/],
-    ['env from node:process', 'services/kit/src/x.ts', "import { env } from 'node:process';\nexport { env };\n", /config\.ts/],
+    ['process["env"]', 'packages/kit/src/logger.ts', "export const e = process['env'];\n", /src\/config\.ts/],
+    ['env from node:process', 'packages/kit/src/x.ts', "import { env } from 'node:process';\nexport { env };\n", /config\.ts/],
     ['Node I/O in ceremony media.ts still bars mongoose', 'services/ceremony/src/domain/media.ts', mongoose, /no I\/O/],
   ])('%s', async (_what, filePath, code, message) => {
     const found = await layoutFindings(filePath, code);
@@ -99,7 +99,7 @@ describe('layout rules: the same imports where they belong', () => {
     ['a test fixture from a unit test', 'services/ceremony/src/domain/x.test.ts', imports('../../../../test/fixtures/x.js')],
     ['Node I/O in ceremony media.ts (known exception)', 'services/ceremony/src/domain/media.ts', imports('node:child_process')],
     ['process.env in config.ts', 'services/identity/src/config.ts', readsEnv],
-    ['process.env in the kit config.ts', 'services/kit/src/config.ts', readsEnv],
+    ['process.env in the kit config.ts', 'packages/kit/src/config.ts', readsEnv],
     ['process.env in a unit test', 'services/identity/src/domain/x.test.ts', readsEnv],
     ['process.env outside a service src', 'services/biometrics/eval/x.ts', readsEnv],
     ['process.env in scripts', 'scripts/x.ts', readsEnv],

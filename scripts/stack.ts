@@ -9,7 +9,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync
 import { join } from 'node:path';
 import { startLocalInfra, type InfraPorts } from '../test/harness/local-infra.js';
 import { registerWitnessedLog } from '../test/harness/witness.js';
-import { formatVerifierKey } from '../services/verify-cli/src/note.js';
+import { formatVerifierKey } from '../packages/verify/src/note.js';
 
 const root = join(import.meta.dirname, '..');
 const dataDir = process.env.SIGNET_DATA ?? join(root, '.data/stack');

@@ -31,7 +31,7 @@ import { startMongoTimingProxy } from './mongo-timing.js';
 import { EMPTY_ROOT, consistencyRanges, inclusionRanges } from '../../services/ledger/src/domain/merkle.js';
 import { createLogSigner, parseSigningKey } from '../../services/ledger/src/domain/signer.js';
 import { createLedgerLog } from '../../services/ledger/src/log/ledger-log.js';
-import { certificateLeaf } from '../../services/verify-cli/src/index.js';
+import { certificateLeaf } from '@signet/verify';
 import { createCertificateRepository } from '../../services/ledger/src/store/certificate.repository.js';
 import { createTreeRepository } from '../../services/ledger/src/store/tree.repository.js';
 

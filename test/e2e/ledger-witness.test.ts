@@ -25,10 +25,10 @@ import {
   STATE_FORMAT,
   verifyCheckpoint,
   verifyCosignature,
-} from '../../services/verify-cli/src/index.js';
+} from '@signet/verify';
 
 const root = join(import.meta.dirname, '../..');
-const CLI = join(root, 'services/verify-cli/src/cli.ts');
+const CLI = join(root, 'packages/verify/src/cli.ts');
 
 function signetVerify(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {

@@ -13,10 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectBus, publishEvent, type Bus } from '@signet/kit';
 import { events, eventsV1 } from '@signet/proto';
 import { eventually, infra, startServices } from '../harness/services.js';
-import { formatVerifierKey, parseVerifierKey, verifyCheckpoint, verifyConsistency } from '../../services/verify-cli/src/index.js';
+import { formatVerifierKey, parseVerifierKey, verifyCheckpoint, verifyConsistency } from '@signet/verify';
 
 const root = join(import.meta.dirname, '../..');
-const CLI = join(root, 'services/verify-cli/src/cli.ts');
+const CLI = join(root, 'packages/verify/src/cli.ts');
 
 /** Runs signet-verify as its own process, as a user would. */
 function signetVerify(args: string[]): Promise<{ code: number | null; out: string; err: string }> {

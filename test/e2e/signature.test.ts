@@ -26,7 +26,7 @@ function signetVerify(args: string[]): Promise<{ code: number | null; out: strin
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
-      ['--conditions=@signet/source', '--import', 'tsx', join(root, 'services/verify-cli/src/cli.ts'), ...args],
+      ['--conditions=@signet/source', '--import', 'tsx', join(root, 'packages/verify/src/cli.ts'), ...args],
       {
         cwd: root,
         stdio: ['ignore', 'pipe', 'pipe'],

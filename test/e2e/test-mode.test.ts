@@ -18,7 +18,7 @@ import { eventually, infra, startServices } from '../harness/services.js';
 import { send as sendTo } from '../support/http.js';
 
 const root = join(import.meta.dirname, '../..');
-const CLI = join(root, 'services/verify-cli/src/cli.ts');
+const CLI = join(root, 'packages/verify/src/cli.ts');
 const suffix = randomBytes(3).toString('hex');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** For callbacks that run in the page; test/ has no DOM types. */

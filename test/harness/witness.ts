@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { formatWitnessKey } from '../../services/verify-cli/src/witness.js';
+import { formatWitnessKey } from '@signet/verify';
 
 export type WitnessInfo = {
   /** add-checkpoint base URL. */

@@ -164,7 +164,7 @@ describe('the signing page with a rendered camera feed, judged by the biometrics
     // 5. The sender's dashboard shows the certificate: the PDF downloads, the public link verifies it.
     const dash = await ctx.newPage();
     dash.on('pageerror', (e) => errors.push(String(e)));
-    // the dashboard keeps its session in localStorage (services/web/src/dashboard/api.ts)
+    // the dashboard keeps its session in localStorage (packages/web/src/dashboard/api.ts)
     await dash.addInitScript(
       (t) =>
         (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem(

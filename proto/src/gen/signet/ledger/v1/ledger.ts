@@ -44,7 +44,7 @@ export interface GetProofBundleRequest {
 }
 
 export interface GetProofBundleResponse {
-  /** The bundle as JSON, format "signet-certificate-bundle/v1" (see services/verify-cli/README.md). */
+  /** The bundle as JSON, format "signet-certificate-bundle/v1" (see packages/verify/README.md). */
   bundleJson: string;
 }
 

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Router, type Response } from 'express';
 import { z } from 'zod';
 import { callerOf } from '../../auth.js';
 import type { GatewayContext, RouteModule } from '../../context.js';
 import { defineRoute, errorResponses, HEADERS, mountRoutes } from '../../route.js';
+import { WEB_DIST } from '../../web-dist.js';
 
 const nullableTime = z.string().nullable().meta({ format: 'date-time' });
 const link = z.string().nullable().meta({ format: 'uri' });
@@ -20,9 +20,6 @@ const accountSchema = z
     checkout: z.object({ pro: link, firm: link, credits: link }),
   })
   .meta({ id: 'Account' });
-
-/** The built pages (services/web/dist), same relative place from src/ and dist/. */
-const WEB_DIST = fileURLToPath(new URL('../../../../../web/dist/', import.meta.url));
 
 /**
  * The sender's dashboard: the page at /app (and every /app/* path, routed in the browser) and

@@ -1,9 +1,6 @@
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import express, { type Response, type Router } from 'express';
-
-/** The built signing page (services/web/dist), same relative place from src/ and dist/. */
-const WEB_DIST = fileURLToPath(new URL('../../../../../web/dist/', import.meta.url));
+import { WEB_DIST } from '../../web-dist.js';
 
 /** The signing page at /sign/{token} and its assets. Its token stays out of Referer headers and the page is never cached. */
 export function addSignPage(router: Router): void {

@@ -7,7 +7,7 @@
  * In a service's pod (NATS_URL is in its environment; node is /nodejs/bin/node in the distroless images,
  * /usr/local/bin/node in the ceremony and biometrics ones):
  * `kubectl exec deploy/<release>-ledger -- /nodejs/bin/node node_modules/@signet/kit/dist/dead-letters-cli.js list`.
- * From the repository: `node --conditions=@signet/source --import tsx services/kit/src/dead-letters-cli.ts list`.
+ * From the repository: `node --conditions=@signet/source --import tsx packages/kit/src/dead-letters-cli.ts list`.
  * Prints one JSON object per line (no payloads: they may hold personal data); replay prints each entry
  * it put back. Exit status 2 on a usage error, 1 on a failure.
  */

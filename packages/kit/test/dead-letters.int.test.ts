@@ -44,7 +44,7 @@ const event: EventEntry<string> = {
 function command(...args: string[]) {
   const r = spawnSync(
     process.execPath,
-    ['--conditions=@signet/source', '--import', 'tsx', 'services/kit/src/dead-letters-cli.ts', ...args],
+    ['--conditions=@signet/source', '--import', 'tsx', 'packages/kit/src/dead-letters-cli.ts', ...args],
     { cwd: ROOT, env: { ...process.env, NATS_URL: inject('infra').NATS_URL }, encoding: 'utf8', timeout: 30_000 },
   );
   const lines = r.stdout.split('\n').filter(Boolean);
