@@ -84,6 +84,11 @@ export interface ConsentAccepted {
   ip: string;
   userAgent: string;
   openedAt: string;
+  /**
+   * SHA-256 (hex) of the attestation sentence the page showed the signer (UTF-8): sealed in the
+   * certificate so the exact words agreed to can be checked. Empty on older events.
+   */
+  attestationTextSha256: string;
 }
 
 /** signet.ceremony.capture.submitted */
@@ -167,6 +172,18 @@ export interface CertifiedSigner {
   order: number;
   /** The checks this signer passed: liveness, face_match (against their own reference photo), webauthn. */
   checks: string[];
+  /**
+   * The media hashes the commitments above are made of (SHA-256 hex), revealed to the owner with the
+   * evidence so the commitments can be checked; never in the certificate. Absent on older events.
+   */
+  media: MediaHashes | undefined;
+}
+
+/** A signer's capture media and reference photo, hashed (SHA-256 hex; empty: none). */
+export interface MediaHashes {
+  videoSha256: string;
+  frameSha256: string;
+  referenceSha256: string;
 }
 
 /** One signer's recorded ceremony (times RFC 3339 UTC; empty when not recorded). */
@@ -182,6 +199,8 @@ export interface SignerTrail {
   captureUserAgent: string;
   /** The attempt that passed (1-based). */
   attempt: number;
+  /** SHA-256 (hex) of the attestation sentence the signer agreed to (ConsentAccepted.attestation_text_sha256). */
+  attestationTextSha256: string;
 }
 
 /** signet.transaction.verified: every signer has passed; the ledger issues the certificate. */
@@ -205,6 +224,11 @@ export interface TransactionVerified {
     | undefined;
   /** A test-mode transaction: the ledger seals it in its test log (own key and tree), never the live one. */
   test: boolean;
+  /**
+   * The salt of the media commitments (commitment = SHA-256("<salt>:<media sha256>")): kept by the
+   * ledger beside the certificate, revealed only to the owner with the evidence. Empty on older events.
+   */
+  commitmentSalt: string;
 }
 
 /** signet.ledger.certificate.issued */
@@ -358,6 +382,22 @@ export interface AccountSettingsChanged {
   occurredAt: string;
   userId: string;
   biometricRetentionDays: number;
+}
+
+/**
+ * signet.transaction.deleted: the owner deleted a whole finished transaction (issue 21). Every
+ * service that holds its data deletes it: the ledger its signed PDF and audit-trail PDF (the
+ * certificate stays in the append-only log). Consumers are idempotent: a redelivery changes nothing.
+ */
+export interface TransactionDeleted {
+  eventId: string;
+  occurredAt: string;
+  transactionId: number;
+  /** the certificate reference (the ledger keys its stored PDFs by it) */
+  reference: string;
+  /** why: "sender" (the owner's request) */
+  reason: string;
+  test: boolean;
 }
 
 function createBaseChallenge(): Challenge {
@@ -833,6 +873,7 @@ function createBaseConsentAccepted(): ConsentAccepted {
     ip: "",
     userAgent: "",
     openedAt: "",
+    attestationTextSha256: "",
   };
 }
 
@@ -861,6 +902,9 @@ export const ConsentAccepted: MessageFns<ConsentAccepted> = {
     }
     if (message.openedAt !== "") {
       writer.uint32(66).string(message.openedAt);
+    }
+    if (message.attestationTextSha256 !== "") {
+      writer.uint32(74).string(message.attestationTextSha256);
     }
     return writer;
   },
@@ -942,6 +986,14 @@ export const ConsentAccepted: MessageFns<ConsentAccepted> = {
             message.openedAt = reader.string();
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.attestationTextSha256 = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -967,6 +1019,7 @@ export const ConsentAccepted: MessageFns<ConsentAccepted> = {
     message.ip = object.ip ?? "";
     message.userAgent = object.userAgent ?? "";
     message.openedAt = object.openedAt ?? "";
+    message.attestationTextSha256 = object.attestationTextSha256 ?? "";
     return message;
   },
 };
@@ -1568,6 +1621,7 @@ function createBaseCertifiedSigner(): CertifiedSigner {
     role: "",
     order: 0,
     checks: [],
+    media: undefined,
   };
 }
 
@@ -1608,6 +1662,9 @@ export const CertifiedSigner: MessageFns<CertifiedSigner> = {
     }
     for (const v of message.checks) {
       writer.uint32(98).string(v!);
+    }
+    if (message.media !== undefined) {
+      MediaHashes.encode(message.media, writer.uint32(106).fork()).join();
     }
     return writer;
   },
@@ -1721,6 +1778,14 @@ export const CertifiedSigner: MessageFns<CertifiedSigner> = {
             message.checks.push(reader.string());
             continue;
           }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.media = MediaHashes.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1752,6 +1817,88 @@ export const CertifiedSigner: MessageFns<CertifiedSigner> = {
     message.role = object.role ?? "";
     message.order = object.order ?? 0;
     message.checks = object.checks?.map((e) => e) || [];
+    message.media = (object.media !== undefined && object.media !== null)
+      ? MediaHashes.fromPartial(object.media)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseMediaHashes(): MediaHashes {
+  return { videoSha256: "", frameSha256: "", referenceSha256: "" };
+}
+
+export const MediaHashes: MessageFns<MediaHashes> = {
+  encode(message: MediaHashes, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.videoSha256 !== "") {
+      writer.uint32(10).string(message.videoSha256);
+    }
+    if (message.frameSha256 !== "") {
+      writer.uint32(18).string(message.frameSha256);
+    }
+    if (message.referenceSha256 !== "") {
+      writer.uint32(26).string(message.referenceSha256);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MediaHashes {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMediaHashes();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.videoSha256 = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.frameSha256 = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.referenceSha256 = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<MediaHashes>): MediaHashes {
+    return MediaHashes.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<MediaHashes>): MediaHashes {
+    const message = createBaseMediaHashes();
+    message.videoSha256 = object.videoSha256 ?? "";
+    message.frameSha256 = object.frameSha256 ?? "";
+    message.referenceSha256 = object.referenceSha256 ?? "";
     return message;
   },
 };
@@ -1768,6 +1915,7 @@ function createBaseSignerTrail(): SignerTrail {
     captureIp: "",
     captureUserAgent: "",
     attempt: 0,
+    attestationTextSha256: "",
   };
 }
 
@@ -1802,6 +1950,9 @@ export const SignerTrail: MessageFns<SignerTrail> = {
     }
     if (message.attempt !== 0) {
       writer.uint32(80).int32(message.attempt);
+    }
+    if (message.attestationTextSha256 !== "") {
+      writer.uint32(90).string(message.attestationTextSha256);
     }
     return writer;
   },
@@ -1899,6 +2050,14 @@ export const SignerTrail: MessageFns<SignerTrail> = {
             message.attempt = reader.int32();
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.attestationTextSha256 = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1926,6 +2085,7 @@ export const SignerTrail: MessageFns<SignerTrail> = {
     message.captureIp = object.captureIp ?? "";
     message.captureUserAgent = object.captureUserAgent ?? "";
     message.attempt = object.attempt ?? 0;
+    message.attestationTextSha256 = object.attestationTextSha256 ?? "";
     return message;
   },
 };
@@ -1944,6 +2104,7 @@ function createBaseTransactionVerified(): TransactionVerified {
     documentName: undefined,
     documentKey: undefined,
     test: false,
+    commitmentSalt: "",
   };
 }
 
@@ -1984,6 +2145,9 @@ export const TransactionVerified: MessageFns<TransactionVerified> = {
     }
     if (message.test !== false) {
       writer.uint32(96).bool(message.test);
+    }
+    if (message.commitmentSalt !== "") {
+      writer.uint32(106).string(message.commitmentSalt);
     }
     return writer;
   },
@@ -2097,6 +2261,14 @@ export const TransactionVerified: MessageFns<TransactionVerified> = {
             message.test = reader.bool();
             continue;
           }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.commitmentSalt = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2126,6 +2298,7 @@ export const TransactionVerified: MessageFns<TransactionVerified> = {
     message.documentName = object.documentName ?? undefined;
     message.documentKey = object.documentKey ?? undefined;
     message.test = object.test ?? false;
+    message.commitmentSalt = object.commitmentSalt ?? "";
     return message;
   },
 };
@@ -3583,6 +3756,121 @@ export const AccountSettingsChanged: MessageFns<AccountSettingsChanged> = {
     message.occurredAt = object.occurredAt ?? "";
     message.userId = object.userId ?? "";
     message.biometricRetentionDays = object.biometricRetentionDays ?? 0;
+    return message;
+  },
+};
+
+function createBaseTransactionDeleted(): TransactionDeleted {
+  return { eventId: "", occurredAt: "", transactionId: 0, reference: "", reason: "", test: false };
+}
+
+export const TransactionDeleted: MessageFns<TransactionDeleted> = {
+  encode(message: TransactionDeleted, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.eventId !== "") {
+      writer.uint32(10).string(message.eventId);
+    }
+    if (message.occurredAt !== "") {
+      writer.uint32(18).string(message.occurredAt);
+    }
+    if (message.transactionId !== 0) {
+      writer.uint32(24).int64(message.transactionId);
+    }
+    if (message.reference !== "") {
+      writer.uint32(34).string(message.reference);
+    }
+    if (message.reason !== "") {
+      writer.uint32(42).string(message.reason);
+    }
+    if (message.test !== false) {
+      writer.uint32(48).bool(message.test);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TransactionDeleted {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTransactionDeleted();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.eventId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.occurredAt = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.transactionId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.reference = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.test = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<TransactionDeleted>): TransactionDeleted {
+    return TransactionDeleted.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<TransactionDeleted>): TransactionDeleted {
+    const message = createBaseTransactionDeleted();
+    message.eventId = object.eventId ?? "";
+    message.occurredAt = object.occurredAt ?? "";
+    message.transactionId = object.transactionId ?? 0;
+    message.reference = object.reference ?? "";
+    message.reason = object.reason ?? "";
+    message.test = object.test ?? false;
     return message;
   },
 };

@@ -41,6 +41,11 @@ export interface GetProofBundleRequest {
   reference: string;
   /** The first 16 hex characters of the document's SHA-256, or all 64 (then compared whole). */
   documentSha256Prefix: string;
+  /**
+   * The owner's copy (the caller checks ownership first; never on the public route): the bundle
+   * also opens the media commitments (their salt and the media hashes) so they can be checked.
+   */
+  revealCommitments: boolean;
 }
 
 export interface GetProofBundleResponse {
@@ -116,6 +121,23 @@ export interface GetPublicKeyResponse {
   verifierKey: string;
   publicKeyPem: string;
   publicKey: Buffer;
+  /**
+   * Every key of the log, the current one first, then the retired ones (key rotation): a certificate
+   * sealed or a checkpoint signed under a retired key keeps verifying with it within its period.
+   */
+  keys: LogKey[];
+}
+
+export interface LogKey {
+  keyId: string;
+  verifierKey: string;
+  publicKey: Buffer;
+  publicKeyPem: string;
+  /** The period the key signed in (RFC 3339; empty: open-ended). */
+  notBefore: string;
+  notAfter: string;
+  /** The key the log signs with now. */
+  current: boolean;
 }
 
 /** One entry of the transaction's event log, supplied by the transaction service (the ledger does not own it). */
@@ -313,7 +335,7 @@ export const SignedPdfChunk: MessageFns<SignedPdfChunk> = {
 };
 
 function createBaseGetProofBundleRequest(): GetProofBundleRequest {
-  return { reference: "", documentSha256Prefix: "" };
+  return { reference: "", documentSha256Prefix: "", revealCommitments: false };
 }
 
 export const GetProofBundleRequest: MessageFns<GetProofBundleRequest> = {
@@ -323,6 +345,9 @@ export const GetProofBundleRequest: MessageFns<GetProofBundleRequest> = {
     }
     if (message.documentSha256Prefix !== "") {
       writer.uint32(18).string(message.documentSha256Prefix);
+    }
+    if (message.revealCommitments !== false) {
+      writer.uint32(24).bool(message.revealCommitments);
     }
     return writer;
   },
@@ -356,6 +381,14 @@ export const GetProofBundleRequest: MessageFns<GetProofBundleRequest> = {
             message.documentSha256Prefix = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.revealCommitments = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -375,6 +408,7 @@ export const GetProofBundleRequest: MessageFns<GetProofBundleRequest> = {
     const message = createBaseGetProofBundleRequest();
     message.reference = object.reference ?? "";
     message.documentSha256Prefix = object.documentSha256Prefix ?? "";
+    message.revealCommitments = object.revealCommitments ?? false;
     return message;
   },
 };
@@ -1099,7 +1133,15 @@ export const GetPublicKeyRequest: MessageFns<GetPublicKeyRequest> = {
 };
 
 function createBaseGetPublicKeyResponse(): GetPublicKeyResponse {
-  return { origin: "", algorithm: "", keyId: "", verifierKey: "", publicKeyPem: "", publicKey: Buffer.alloc(0) };
+  return {
+    origin: "",
+    algorithm: "",
+    keyId: "",
+    verifierKey: "",
+    publicKeyPem: "",
+    publicKey: Buffer.alloc(0),
+    keys: [],
+  };
 }
 
 export const GetPublicKeyResponse: MessageFns<GetPublicKeyResponse> = {
@@ -1121,6 +1163,9 @@ export const GetPublicKeyResponse: MessageFns<GetPublicKeyResponse> = {
     }
     if (message.publicKey.length !== 0) {
       writer.uint32(50).bytes(message.publicKey);
+    }
+    for (const v of message.keys) {
+      LogKey.encode(v!, writer.uint32(58).fork()).join();
     }
     return writer;
   },
@@ -1186,6 +1231,14 @@ export const GetPublicKeyResponse: MessageFns<GetPublicKeyResponse> = {
             message.publicKey = Buffer.from(reader.bytes());
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.keys.push(LogKey.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1209,6 +1262,142 @@ export const GetPublicKeyResponse: MessageFns<GetPublicKeyResponse> = {
     message.verifierKey = object.verifierKey ?? "";
     message.publicKeyPem = object.publicKeyPem ?? "";
     message.publicKey = object.publicKey ?? Buffer.alloc(0);
+    message.keys = object.keys?.map((e) => LogKey.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseLogKey(): LogKey {
+  return {
+    keyId: "",
+    verifierKey: "",
+    publicKey: Buffer.alloc(0),
+    publicKeyPem: "",
+    notBefore: "",
+    notAfter: "",
+    current: false,
+  };
+}
+
+export const LogKey: MessageFns<LogKey> = {
+  encode(message: LogKey, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.keyId !== "") {
+      writer.uint32(10).string(message.keyId);
+    }
+    if (message.verifierKey !== "") {
+      writer.uint32(18).string(message.verifierKey);
+    }
+    if (message.publicKey.length !== 0) {
+      writer.uint32(26).bytes(message.publicKey);
+    }
+    if (message.publicKeyPem !== "") {
+      writer.uint32(34).string(message.publicKeyPem);
+    }
+    if (message.notBefore !== "") {
+      writer.uint32(42).string(message.notBefore);
+    }
+    if (message.notAfter !== "") {
+      writer.uint32(50).string(message.notAfter);
+    }
+    if (message.current !== false) {
+      writer.uint32(56).bool(message.current);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LogKey {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLogKey();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.keyId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.verifierKey = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.publicKey = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.publicKeyPem = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.notBefore = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.notAfter = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.current = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<LogKey>): LogKey {
+    return LogKey.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<LogKey>): LogKey {
+    const message = createBaseLogKey();
+    message.keyId = object.keyId ?? "";
+    message.verifierKey = object.verifierKey ?? "";
+    message.publicKey = object.publicKey ?? Buffer.alloc(0);
+    message.publicKeyPem = object.publicKeyPem ?? "";
+    message.notBefore = object.notBefore ?? "";
+    message.notAfter = object.notAfter ?? "";
+    message.current = object.current ?? false;
     return message;
   },
 };
