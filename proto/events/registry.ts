@@ -143,6 +143,12 @@ export const events = {
     producer: 'ceremony',
     consumers: [{ service: 'transaction', durable: 'transaction-media-erased' }],
   }),
+  transactionDeleted: entry({
+    subject: 'signet.transaction.deleted',
+    message: eventsV1.TransactionDeleted,
+    producer: 'transaction',
+    consumers: [{ service: 'ledger', durable: 'ledger-transaction-deleted' }],
+  }),
   pdfSealed: entry({
     subject: 'signet.ledger.pdf.sealed',
     message: eventsV1.SignedPdfSealed,

@@ -27,6 +27,30 @@ export const protobufPackage = "signet.transaction.v1";
 
 export const protobufFileName = "signet/transaction/v1/transaction.proto";
 
+export interface DeleteTransactionResponse {
+  /** when the transaction was deleted (RFC 3339) */
+  deletedAt: string;
+}
+
+export interface SetLegalHoldRequest {
+  ownerId: string;
+  id: number;
+  test: boolean;
+  /** why the data must be kept (at most 500 characters; may be empty) */
+  reason: string;
+}
+
+export interface LegalHold {
+  /** since when (RFC 3339) */
+  since: string;
+  reason: string;
+}
+
+export interface ReleaseLegalHoldResponse {
+  /** False when the transaction was not on hold. */
+  released: boolean;
+}
+
 export interface SignerErasureRequest {
   transactionId: number;
   /** the certificate reference the link names; must be the transaction's */
@@ -109,6 +133,8 @@ export interface TransactionDetail {
   nextReminderAt?: string | undefined;
   remindersSent: number;
   reminderMax: number;
+  /** The legal hold, absent when there is none: while held nothing of the transaction is deleted. */
+  legalHold: LegalHold | undefined;
 }
 
 export interface Viewer {
@@ -287,6 +313,274 @@ export interface DocumentChunk {
   name: string;
   size: number;
 }
+
+function createBaseDeleteTransactionResponse(): DeleteTransactionResponse {
+  return { deletedAt: "" };
+}
+
+export const DeleteTransactionResponse: MessageFns<DeleteTransactionResponse> = {
+  encode(message: DeleteTransactionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.deletedAt !== "") {
+      writer.uint32(10).string(message.deletedAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteTransactionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteTransactionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.deletedAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<DeleteTransactionResponse>): DeleteTransactionResponse {
+    return DeleteTransactionResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<DeleteTransactionResponse>): DeleteTransactionResponse {
+    const message = createBaseDeleteTransactionResponse();
+    message.deletedAt = object.deletedAt ?? "";
+    return message;
+  },
+};
+
+function createBaseSetLegalHoldRequest(): SetLegalHoldRequest {
+  return { ownerId: "", id: 0, test: false, reason: "" };
+}
+
+export const SetLegalHoldRequest: MessageFns<SetLegalHoldRequest> = {
+  encode(message: SetLegalHoldRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ownerId !== "") {
+      writer.uint32(10).string(message.ownerId);
+    }
+    if (message.id !== 0) {
+      writer.uint32(16).int64(message.id);
+    }
+    if (message.test !== false) {
+      writer.uint32(24).bool(message.test);
+    }
+    if (message.reason !== "") {
+      writer.uint32(34).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetLegalHoldRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetLegalHoldRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.ownerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.test = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<SetLegalHoldRequest>): SetLegalHoldRequest {
+    return SetLegalHoldRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SetLegalHoldRequest>): SetLegalHoldRequest {
+    const message = createBaseSetLegalHoldRequest();
+    message.ownerId = object.ownerId ?? "";
+    message.id = object.id ?? 0;
+    message.test = object.test ?? false;
+    message.reason = object.reason ?? "";
+    return message;
+  },
+};
+
+function createBaseLegalHold(): LegalHold {
+  return { since: "", reason: "" };
+}
+
+export const LegalHold: MessageFns<LegalHold> = {
+  encode(message: LegalHold, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.since !== "") {
+      writer.uint32(10).string(message.since);
+    }
+    if (message.reason !== "") {
+      writer.uint32(18).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LegalHold {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLegalHold();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.since = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<LegalHold>): LegalHold {
+    return LegalHold.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<LegalHold>): LegalHold {
+    const message = createBaseLegalHold();
+    message.since = object.since ?? "";
+    message.reason = object.reason ?? "";
+    return message;
+  },
+};
+
+function createBaseReleaseLegalHoldResponse(): ReleaseLegalHoldResponse {
+  return { released: false };
+}
+
+export const ReleaseLegalHoldResponse: MessageFns<ReleaseLegalHoldResponse> = {
+  encode(message: ReleaseLegalHoldResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.released !== false) {
+      writer.uint32(8).bool(message.released);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReleaseLegalHoldResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReleaseLegalHoldResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.released = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ReleaseLegalHoldResponse>): ReleaseLegalHoldResponse {
+    return ReleaseLegalHoldResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ReleaseLegalHoldResponse>): ReleaseLegalHoldResponse {
+    const message = createBaseReleaseLegalHoldResponse();
+    message.released = object.released ?? false;
+    return message;
+  },
+};
 
 function createBaseSignerErasureRequest(): SignerErasureRequest {
   return { transactionId: 0, reference: "", signerIndex: 0 };
@@ -931,6 +1225,7 @@ function createBaseTransactionDetail(): TransactionDetail {
     nextReminderAt: undefined,
     remindersSent: 0,
     reminderMax: 0,
+    legalHold: undefined,
   };
 }
 
@@ -977,6 +1272,9 @@ export const TransactionDetail: MessageFns<TransactionDetail> = {
     }
     if (message.reminderMax !== 0) {
       writer.uint32(264).int32(message.reminderMax);
+    }
+    if (message.legalHold !== undefined) {
+      LegalHold.encode(message.legalHold, writer.uint32(322).fork()).join();
     }
     return writer;
   },
@@ -1106,6 +1404,14 @@ export const TransactionDetail: MessageFns<TransactionDetail> = {
             message.reminderMax = reader.int32();
             continue;
           }
+          case 40: {
+            if (tag !== 322) {
+              break;
+            }
+
+            message.legalHold = LegalHold.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1139,6 +1445,9 @@ export const TransactionDetail: MessageFns<TransactionDetail> = {
     message.nextReminderAt = object.nextReminderAt ?? undefined;
     message.remindersSent = object.remindersSent ?? 0;
     message.reminderMax = object.reminderMax ?? 0;
+    message.legalHold = (object.legalHold !== undefined && object.legalHold !== null)
+      ? LegalHold.fromPartial(object.legalHold)
+      : undefined;
     return message;
   },
 };
@@ -3107,6 +3416,50 @@ export const TransactionServiceService = {
       Buffer.from(SignerErasureResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): SignerErasureResponse => SignerErasureResponse.decode(value),
   },
+  /**
+   * Deletes a whole finished transaction (the owner's request, issue 21): the document, reference
+   * photos and capture media, the ledger's stored PDFs (signet.transaction.deleted) and the signers'
+   * personal data; a tombstone stays so the certificate's log entry still resolves. NOT_FOUND for
+   * another owner's transaction or one already deleted; FAILED_PRECONDITION while it is pending
+   * (TRANSACTION_PENDING) or on legal hold (LEGAL_HOLD).
+   */
+  deleteTransaction: {
+    path: "/signet.transaction.v1.TransactionService/DeleteTransaction" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: TransactionActionRequest): Buffer =>
+      Buffer.from(TransactionActionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): TransactionActionRequest => TransactionActionRequest.decode(value),
+    responseSerialize: (value: DeleteTransactionResponse): Buffer =>
+      Buffer.from(DeleteTransactionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteTransactionResponse => DeleteTransactionResponse.decode(value),
+  },
+  /**
+   * Puts a transaction on legal hold: nothing of it is deleted (not the whole transaction, not its
+   * biometric data by retention or by anyone's request) until the hold is released. A transaction
+   * already on hold keeps its hold as it is. NOT_FOUND for another owner's transaction.
+   */
+  setLegalHold: {
+    path: "/signet.transaction.v1.TransactionService/SetLegalHold" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SetLegalHoldRequest): Buffer => Buffer.from(SetLegalHoldRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SetLegalHoldRequest => SetLegalHoldRequest.decode(value),
+    responseSerialize: (value: LegalHold): Buffer => Buffer.from(LegalHold.encode(value).finish()),
+    responseDeserialize: (value: Buffer): LegalHold => LegalHold.decode(value),
+  },
+  /** Releases the legal hold (none: nothing changes). NOT_FOUND for another owner's transaction. */
+  releaseLegalHold: {
+    path: "/signet.transaction.v1.TransactionService/ReleaseLegalHold" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: TransactionActionRequest): Buffer =>
+      Buffer.from(TransactionActionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): TransactionActionRequest => TransactionActionRequest.decode(value),
+    responseSerialize: (value: ReleaseLegalHoldResponse): Buffer =>
+      Buffer.from(ReleaseLegalHoldResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReleaseLegalHoldResponse => ReleaseLegalHoldResponse.decode(value),
+  },
 } as const;
 
 export interface TransactionServiceServer extends UntypedServiceImplementation {
@@ -3155,6 +3508,22 @@ export interface TransactionServiceServer extends UntypedServiceImplementation {
    * link names no ended transaction of that reference or no such signer; a repeat changes nothing.
    */
   requestSignerErasure: handleUnaryCall<SignerErasureRequest, SignerErasureResponse>;
+  /**
+   * Deletes a whole finished transaction (the owner's request, issue 21): the document, reference
+   * photos and capture media, the ledger's stored PDFs (signet.transaction.deleted) and the signers'
+   * personal data; a tombstone stays so the certificate's log entry still resolves. NOT_FOUND for
+   * another owner's transaction or one already deleted; FAILED_PRECONDITION while it is pending
+   * (TRANSACTION_PENDING) or on legal hold (LEGAL_HOLD).
+   */
+  deleteTransaction: handleUnaryCall<TransactionActionRequest, DeleteTransactionResponse>;
+  /**
+   * Puts a transaction on legal hold: nothing of it is deleted (not the whole transaction, not its
+   * biometric data by retention or by anyone's request) until the hold is released. A transaction
+   * already on hold keeps its hold as it is. NOT_FOUND for another owner's transaction.
+   */
+  setLegalHold: handleUnaryCall<SetLegalHoldRequest, LegalHold>;
+  /** Releases the legal hold (none: nothing changes). NOT_FOUND for another owner's transaction. */
+  releaseLegalHold: handleUnaryCall<TransactionActionRequest, ReleaseLegalHoldResponse>;
 }
 
 export interface TransactionServiceClient extends Client {
@@ -3359,6 +3728,64 @@ export interface TransactionServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SignerErasureResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Deletes a whole finished transaction (the owner's request, issue 21): the document, reference
+   * photos and capture media, the ledger's stored PDFs (signet.transaction.deleted) and the signers'
+   * personal data; a tombstone stays so the certificate's log entry still resolves. NOT_FOUND for
+   * another owner's transaction or one already deleted; FAILED_PRECONDITION while it is pending
+   * (TRANSACTION_PENDING) or on legal hold (LEGAL_HOLD).
+   */
+  deleteTransaction(
+    request: TransactionActionRequest,
+    callback: (error: ServiceError | null, response: DeleteTransactionResponse) => void,
+  ): ClientUnaryCall;
+  deleteTransaction(
+    request: TransactionActionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeleteTransactionResponse) => void,
+  ): ClientUnaryCall;
+  deleteTransaction(
+    request: TransactionActionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteTransactionResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Puts a transaction on legal hold: nothing of it is deleted (not the whole transaction, not its
+   * biometric data by retention or by anyone's request) until the hold is released. A transaction
+   * already on hold keeps its hold as it is. NOT_FOUND for another owner's transaction.
+   */
+  setLegalHold(
+    request: SetLegalHoldRequest,
+    callback: (error: ServiceError | null, response: LegalHold) => void,
+  ): ClientUnaryCall;
+  setLegalHold(
+    request: SetLegalHoldRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: LegalHold) => void,
+  ): ClientUnaryCall;
+  setLegalHold(
+    request: SetLegalHoldRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: LegalHold) => void,
+  ): ClientUnaryCall;
+  /** Releases the legal hold (none: nothing changes). NOT_FOUND for another owner's transaction. */
+  releaseLegalHold(
+    request: TransactionActionRequest,
+    callback: (error: ServiceError | null, response: ReleaseLegalHoldResponse) => void,
+  ): ClientUnaryCall;
+  releaseLegalHold(
+    request: TransactionActionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ReleaseLegalHoldResponse) => void,
+  ): ClientUnaryCall;
+  releaseLegalHold(
+    request: TransactionActionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ReleaseLegalHoldResponse) => void,
   ): ClientUnaryCall;
 }
 
