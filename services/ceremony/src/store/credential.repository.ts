@@ -30,7 +30,7 @@ export function createCredentialRepository(conn: Connection) {
   return {
     model: credentials,
     async init() {
-      await credentials.syncIndexes();
+      await credentials.createIndexes();
     },
     async credentialsOf(email: string): Promise<Credential[]> {
       const docs = (await credentials.find({ email: email.toLowerCase() }).lean()) as unknown as Credential[];

@@ -29,7 +29,7 @@ export function createForensicRepository(conn: Connection) {
   return {
     model: forensic,
     async init() {
-      await forensic.syncIndexes();
+      await forensic.createIndexes();
     },
     async append(doc: ForensicBatchRecord) {
       await forensic.create(doc);

@@ -57,7 +57,7 @@ export function createSessionRepository(conn: Connection) {
   return {
     model,
     async init() {
-      await model.syncIndexes();
+      await model.createIndexes();
     },
     async get(id: string): Promise<Session | null> {
       return plain(await model.findById(id).lean());
