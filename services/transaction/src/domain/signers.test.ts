@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { applyConsent, applyVerdict, applyCapture, newSigner, type Signer, type TxState } from './transaction.js';
+import { applyConsent, applyVerdict, applyCapture } from './ceremony-steps.js';
+import { newSigner, type Signer, type TxState } from './transaction.js';
 import {
   certifiedChecks,
   currentOrder,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { trailMessage, withTrail } from './trail.js';
-import { applyConsent, newSigner, type TxState } from './transaction.js';
+import { applyConsent } from './ceremony-steps.js';
+import { newSigner, type TxState } from './transaction.js';
 
 const state = (): TxState => ({
   status: 'created',

@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  applyCapture,
-  applyCertificate,
-  applyConsent,
-  applyForfeit,
-  applyVerdict,
-  deriveStatus,
-  type Signer,
-  type TxState,
-} from './transaction.js';
+import { applyCapture, applyCertificate, applyConsent, applyForfeit, applyVerdict } from './ceremony-steps.js';
+import { deriveStatus, type Signer, type TxState } from './transaction.js';
 
 const signer = (index: number, over: Partial<Signer> = {}): Signer => ({
   index,

@@ -1,20 +1,11 @@
 import type { Connection } from 'mongoose';
 import { isDuplicateKey, type OutboxEntry } from '@signet/kit';
 import type { LogEntry, Status } from '../domain/transaction.js';
-import {
-  accountSettingsSchema,
-  counterSchema,
-  idempotencySchema,
-  linkMailId,
-  linkMailSchema,
-  referenceSchema,
-  tokenSchema,
-  transactionSchema,
-  type IdempotencyRecord,
-  type LinkMailKey,
-  type TransactionRecord,
-} from './transaction.schema.js';
+import { counterSchema, referenceSchema, tokenSchema, transactionSchema, type TransactionRecord } from './transaction.schema.js';
 import { claimLease } from './lease.js';
+import { createAccountSettingsStore } from './account-settings.repository.js';
+import { createIdempotencyStore } from './idempotency.repository.js';
+import { createLinkMailStore } from './link-mail.repository.js';
 
 export { linkMailId, type IdempotencyRecord, type LinkMailKey, type TransactionRecord } from './transaction.schema.js';
 
@@ -58,9 +49,9 @@ export function createTransactionRepository(conn: Connection) {
   const counters = conn.model('Counter', counterSchema);
   const references = conn.model('Reference', referenceSchema);
   const tokens = conn.model('SigningToken', tokenSchema);
-  const idempotency = conn.model('IdempotencyKey', idempotencySchema);
-  const linkMails = conn.model('LinkMail', linkMailSchema);
-  const accountSettings = conn.model('AccountSettings', accountSettingsSchema);
+  const idempotencyKeys = createIdempotencyStore(conn);
+  const mails = createLinkMailStore(conn);
+  const settings = createAccountSettingsStore(conn);
 
   // See nextId.
   let idQueue: Promise<unknown> = Promise.resolve();
@@ -73,16 +64,18 @@ export function createTransactionRepository(conn: Connection) {
 
   return {
     model,
-    idempotency,
+    ...idempotencyKeys,
+    ...mails,
+    ...settings,
     async init() {
       await Promise.all([
         model.init(),
         counters.init(),
         references.init(),
         tokens.init(),
-        idempotency.init(),
-        linkMails.init(),
-        accountSettings.init(),
+        idempotencyKeys.idempotency.init(),
+        mails.initLinkMails(),
+        settings.initAccountSettings(),
       ]);
     },
 
@@ -189,22 +182,6 @@ export function createTransactionRepository(conn: Connection) {
       return rec;
     },
 
-    /** The account's biometric retention in days, or undefined when it never set one. */
-    async accountRetention(ownerId: string): Promise<number | undefined> {
-      const doc = await accountSettings.findOne({ _id: ownerId }).lean<{ retention_days?: number }>();
-      return doc?.retention_days ?? undefined;
-    },
-    /** Keeps the account's retention as of `at`; an older or repeated value changes nothing. */
-    async setAccountRetention(ownerId: string, days: number, at: Date): Promise<void> {
-      const r = await accountSettings.updateOne({ _id: ownerId, at: { $lt: at } }, { $set: { retention_days: days, at } });
-      if (r.matchedCount) return;
-      try {
-        await accountSettings.create({ _id: ownerId, retention_days: days, at });
-      } catch (err) {
-        if (!isDuplicateKey(err)) throw err; // it exists with a newer (or the same) value
-      }
-    },
-
     // Biometric erasure (jobs/biometric-erasure.job.ts): due records, a claim per record, one completing write.
     /** Ended transactions whose retention is over and whose biometric data is not yet erased, oldest due first. */
     async dueForErasure(now: Date, limit: number): Promise<DueErasure[]> {
@@ -250,52 +227,8 @@ export function createTransactionRepository(conn: Connection) {
       return new Set(found.filter((k): k is string => !!k && keys.includes(k)));
     },
 
-    // Signing-link mail records.
-    async linkMailResult(k: LinkMailKey): Promise<string | null> {
-      const doc = await linkMails.findOne({ _id: linkMailId(k) }).lean<{ result: string }>();
-      return doc?.result ?? null;
-    },
-    /** The mails handled for one transaction, oldest first (for its timeline). */
-    async linkMailsOf(transactionId: number): Promise<(LinkMailKey & { result: string; at: Date })[]> {
-      const docs = await linkMails
-        .find({ transaction_id: transactionId }, { _id: 0 })
-        .lean<(LinkMailKey & { result: string; at: Date })[]>();
-      return docs.sort((a, b) => new Date(a.at).getTime() - new Date(b.at).getTime());
-    },
-    /** Records that a mail was handled (idempotent: a second write of the same key changes nothing). */
-    async recordLinkMail(k: LinkMailKey, result: 'sent' | 'rejected'): Promise<void> {
-      try {
-        await linkMails.create({ _id: linkMailId(k), ...k, result, at: new Date() });
-      } catch (err) {
-        if (!isDuplicateKey(err)) throw err;
-      }
-    },
-
     async count(filter: Record<string, unknown> = {}): Promise<number> {
       return model.countDocuments(filter);
-    },
-
-    // Idempotency-Key records.
-    async findKey(ownerId: string, key: string): Promise<IdempotencyRecord | null> {
-      return idempotency.findOne({ owner_id: ownerId, key }).lean<IdempotencyRecord>();
-    },
-    async claimKey(ownerId: string, key: string, fingerprint: string): Promise<boolean> {
-      try {
-        await idempotency.create({ owner_id: ownerId, key, fingerprint, state: 'pending', result: null, created_at: new Date() });
-        return true;
-      } catch (err) {
-        if (isDuplicateKey(err)) return false;
-        throw err;
-      }
-    },
-    async completeKey(ownerId: string, key: string, result: Record<string, unknown>): Promise<void> {
-      await idempotency.updateOne({ owner_id: ownerId, key }, { $set: { state: 'done', result } });
-    },
-    async releaseKey(rec: Pick<IdempotencyRecord, '_id'>): Promise<void> {
-      await idempotency.deleteOne({ _id: rec._id });
-    },
-    async releaseKeyOf(ownerId: string, key: string): Promise<void> {
-      await idempotency.deleteOne({ owner_id: ownerId, key, state: 'pending' });
     },
   };
 }

@@ -1,4 +1,4 @@
-import { applyCapture } from '../domain/transaction.js';
+import { applyCapture } from '../domain/ceremony-steps.js';
 import { withTrail } from '../domain/trail.js';
 import { applyChange, type ChangeDeps } from './apply-change.js';
 

@@ -1,5 +1,5 @@
 import { withTrail } from '../domain/trail.js';
-import { applyConsent } from '../domain/transaction.js';
+import { applyConsent } from '../domain/ceremony-steps.js';
 import type { TransactionRepository } from '../store/transaction.repository.js';
 import { applyChange, type ChangeDeps } from './apply-change.js';
 

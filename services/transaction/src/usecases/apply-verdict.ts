@@ -1,4 +1,4 @@
-import { applyVerdict as verdictChange } from '../domain/transaction.js';
+import { applyVerdict as verdictChange } from '../domain/ceremony-steps.js';
 import { applyChange, type ChangeDeps } from './apply-change.js';
 
 /**

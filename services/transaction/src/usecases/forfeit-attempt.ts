@@ -1,4 +1,4 @@
-import { applyForfeit } from '../domain/transaction.js';
+import { applyForfeit } from '../domain/ceremony-steps.js';
 import { applyChange, type ChangeDeps } from './apply-change.js';
 
 /** The signer drew too many challenges in one attempt (ceremony): the attempt is spent as a failed capture. */

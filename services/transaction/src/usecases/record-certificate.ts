@@ -1,4 +1,4 @@
-import { applyCertificate } from '../domain/transaction.js';
+import { applyCertificate } from '../domain/ceremony-steps.js';
 import { applyChange, type ChangeDeps } from './apply-change.js';
 
 /** The ledger issued this transaction's certificate: capture_accepted with every signer passed → ledger_issued. */

@@ -5,7 +5,7 @@ import type { GatewayContext, RouteModule } from '../../context.js';
 import { HttpError } from '../../errors.js';
 import { RATE_LIMITS, rateLimitCheck } from '../../rate-limit.js';
 import { defineRoute, errorResponses, HEADERS, mountRoutes } from '../../route.js';
-import { summaryJson } from './transactions.routes.js';
+import { summaryJson } from './transactions.json.js';
 import { summarySchema, transactionId } from './transactions.schemas.js';
 
 const noSuchTransaction = () => new HttpError(404, 'no such transaction');

@@ -1,6 +1,5 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { transactionV1 } from '@signet/proto';
 import { callerOf, isTestMode, requireCaller } from '../../auth.js';
 import type { GatewayContext, RouteModule } from '../../context.js';
 import { badRequest, HttpError } from '../../errors.js';
@@ -8,7 +7,9 @@ import { defineRoute, errorResponses, HEADERS, mountRoutes } from '../../route.j
 import { bridgeUpload } from '../../upload/upload-bridge.js';
 import { creationForm } from './create.upload.js';
 import { testCreationLimit } from './test-mode.routes.js';
-import { csvRow } from './csv.js';
+import { exportCsvRoute } from './export-csv.routes.js';
+import { transactionActionRoutes } from './transaction-actions.routes.js';
+import { summaryJson } from './transactions.json.js';
 import {
   createdSchema,
   creationForm as creationFormSchema,
@@ -19,32 +20,15 @@ import {
   transactionId,
 } from './transactions.schemas.js';
 
-const EXPORT_DEADLINE_MS = 10 * 60 * 1000;
 const TAGS = ['Transactions'];
 const noSuchTransaction = () => new HttpError(404, 'no such transaction');
-
-/** The summary as the spec names its fields; verified_at only once verified. */
-export function summaryJson(s: transactionV1.TransactionSummary): z.input<typeof summarySchema> {
-  return {
-    id: Number(s.id),
-    token: s.token,
-    signer_name: s.signerName,
-    signer_email: s.signerEmail,
-    status: s.status as z.input<typeof summarySchema>['status'],
-    verification_mode: s.verificationMode,
-    created_at: s.createdAt,
-    ...(s.verifiedAt ? { verified_at: s.verifiedAt } : {}),
-    reference: s.reference,
-    test: s.test,
-  };
-}
 
 const multipartOnly = (req: Request, _res: Response, next: NextFunction) => {
   if (!req.is('multipart/form-data')) throw badRequest('the body must be multipart/form-data');
   next();
 };
 
-/** /api/transactions*: create (streamed multipart), list, detail, resend, cancel, CSV export. */
+/** /api/transactions*: create (streamed multipart), list, detail; resend and cancel (transaction-actions.routes.ts), CSV export (export-csv.routes.ts). */
 export function transactionsRoutes(ctx: GatewayContext): RouteModule {
   const auth = requireCaller(ctx);
   const noStore = { 'Cache-Control': HEADERS.cacheControl };
@@ -140,60 +124,6 @@ export function transactionsRoutes(ctx: GatewayContext): RouteModule {
     },
   });
 
-  // Before /{id}, so "export.csv" is not taken for an id.
-  const exportCsv = defineRoute({
-    method: 'get',
-    path: '/api/transactions/export.csv',
-    operationId: 'exportTransactions',
-    summary: "All of the caller's transactions as CSV",
-    description: 'Columns reference, signer, email, status, created, verified; streamed.',
-    tags: TAGS,
-    security: 'caller',
-    use: [auth],
-    responses: {
-      200: {
-        description: 'CSV (RFC 4180), one transaction a line',
-        content: { 'text/csv': z.string() },
-        headers: {
-          ...noStore,
-          'Content-Disposition': { description: 'attachment; filename="transactions.csv"', schema: z.string() },
-        },
-      },
-      ...errorResponses(401),
-    },
-    async handle(_input, req, res) {
-      const stream = ctx.transaction.serverStream(
-        transactionV1.TransactionServiceService.exportTransactions,
-        { ownerId: callerOf(res).userId, test: isTestMode(res) },
-        { deadlineMs: EXPORT_DEADLINE_MS },
-      );
-      const items = stream[Symbol.asyncIterator]();
-      req.on('close', () => stream.cancel());
-      // Before the first row: a failure is still an error answer.
-      let first = await items.next();
-      res.status(200);
-      res.setHeader('Content-Type', 'text/csv; charset=utf-8');
-      res.setHeader('Content-Disposition', 'attachment; filename="transactions.csv"');
-      res.setHeader('Cache-Control', 'no-store');
-      const send = async (line: string) => {
-        if (!res.write(line)) await new Promise((r) => res.once('drain', r));
-      };
-      await send(csvRow(['reference', 'signer', 'email', 'status', 'created', 'verified']));
-      try {
-        for (; !first.done; first = await items.next()) {
-          const s = first.value;
-          await send(csvRow([s.reference, s.signerName, s.signerEmail, s.status, s.createdAt, s.verifiedAt]));
-        }
-      } catch (err) {
-        ctx.logger.warn({ err }, 'csv export stopped midway');
-        res.destroy();
-        return undefined;
-      }
-      res.end();
-      return undefined;
-    },
-  });
-
   const detail = defineRoute({
     method: 'get',
     path: '/api/transactions/{id}',
@@ -244,57 +174,8 @@ export function transactionsRoutes(ctx: GatewayContext): RouteModule {
     },
   });
 
-  const resend = defineRoute({
-    method: 'post',
-    path: '/api/transactions/{id}/resend',
-    operationId: 'resendTransaction',
-    summary: 'Re-send the signing link',
-    description: 'Only for a transaction not yet in a terminal state, at most once a minute; the state does not change.',
-    tags: TAGS,
-    security: 'caller',
-    use: [auth],
-    params: transactionId,
-    invalidParams: noSuchTransaction,
-    responses: {
-      200: { description: 'The summary after re-sending', body: summarySchema, headers: noStore },
-      ...errorResponses(401, 404, 409, 429),
-    },
-    async handle({ params }, _req, res) {
-      const s = await ctx.transaction.resendTransaction({
-        ownerId: callerOf(res).userId,
-        id: Number(params.id),
-        test: isTestMode(res),
-      });
-      return { status: 200 as const, body: summaryJson(s) };
-    },
-  });
-
-  const cancel = defineRoute({
-    method: 'post',
-    path: '/api/transactions/{id}/cancel',
-    operationId: 'cancelTransaction',
-    summary: 'Cancel a pending transaction',
-    description: 'Irreversible: its signing links stop working and no certificate is issued.',
-    tags: TAGS,
-    security: 'caller',
-    use: [auth],
-    params: transactionId,
-    invalidParams: noSuchTransaction,
-    responses: {
-      200: { description: 'The summary, cancelled', body: summarySchema, headers: noStore },
-      ...errorResponses(401, 404, 409),
-    },
-    async handle({ params }, _req, res) {
-      const s = await ctx.transaction.cancelTransaction({
-        ownerId: callerOf(res).userId,
-        id: Number(params.id),
-        test: isTestMode(res),
-      });
-      return { status: 200 as const, body: summaryJson(s) };
-    },
-  });
-
-  const routes = [create, list, exportCsv, detail, resend, cancel];
+  // The export before /{id}, so "export.csv" is not taken for an id.
+  const routes = [create, list, exportCsvRoute(ctx, auth, TAGS), detail, ...transactionActionRoutes(ctx, auth, TAGS)];
   const router = Router();
   mountRoutes(router, routes, { validateResponses: ctx.validateResponses });
   return { router, routes };

@@ -1,0 +1,32 @@
+import type { Connection } from 'mongoose';
+import { isDuplicateKey } from '@signet/kit';
+import { linkMailId, linkMailSchema, type LinkMailKey } from './transaction.schema.js';
+
+/** The signing-link mails handled, one record per mail (events/link-mail.consumer.ts). Part of the transaction repository. */
+export function createLinkMailStore(conn: Connection) {
+  const linkMails = conn.model('LinkMail', linkMailSchema);
+  return {
+    async initLinkMails() {
+      await linkMails.init();
+    },
+    async linkMailResult(k: LinkMailKey): Promise<string | null> {
+      const doc = await linkMails.findOne({ _id: linkMailId(k) }).lean<{ result: string }>();
+      return doc?.result ?? null;
+    },
+    /** The mails handled for one transaction, oldest first (for its timeline). */
+    async linkMailsOf(transactionId: number): Promise<(LinkMailKey & { result: string; at: Date })[]> {
+      const docs = await linkMails
+        .find({ transaction_id: transactionId }, { _id: 0 })
+        .lean<(LinkMailKey & { result: string; at: Date })[]>();
+      return docs.sort((a, b) => new Date(a.at).getTime() - new Date(b.at).getTime());
+    },
+    /** Records that a mail was handled (idempotent: a second write of the same key changes nothing). */
+    async recordLinkMail(k: LinkMailKey, result: 'sent' | 'rejected'): Promise<void> {
+      try {
+        await linkMails.create({ _id: linkMailId(k), ...k, result, at: new Date() });
+      } catch (err) {
+        if (!isDuplicateKey(err)) throw err;
+      }
+    },
+  };
+}
