@@ -167,4 +167,19 @@ describe('applyReminderDue', () => {
     const s = [signer(0, { order: 1 }), signer(1, { order: 2 })];
     expect(toRemind(s).map((x) => x.index)).toEqual([0]);
   });
+  it('a later order waiting on an earlier one keeps the schedule without a reminder, and gets it once released', () => {
+    const waiting = [signer(0, { order: 1, state: 'capture_accepted' }), signer(1, { order: 2 })];
+    const c = applyReminderDue(tx(waiting), sec(10));
+    expect(c?.reminder).toBeUndefined();
+    expect(c?.log).toEqual([]);
+    expect(c?.timers).toEqual({ reminders_sent: 0, reminder_due_at: sec(20) });
+    const released = [signer(0, { order: 1, state: 'passed' }), signer(1, { order: 2 })];
+    const r = applyReminderDue(tx(released, { timers: timers({ reminder_due_at: sec(20) }) }), sec(20));
+    expect(r?.reminder).toEqual({ at: sec(20), signerIndexes: [1], automatic: true });
+    expect(r?.timers).toEqual({ reminders_sent: 1, reminder_due_at: sec(30) });
+  });
+  it('an earlier order still signing: only its signers are reminded, the later order not', () => {
+    const s = [signer(0, { order: 1 }), signer(1, { order: 1, state: 'passed' }), signer(2, { order: 2 })];
+    expect(applyReminderDue(tx(s), sec(10))?.reminder?.signerIndexes).toEqual([0]);
+  });
 });

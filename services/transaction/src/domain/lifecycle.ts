@@ -66,9 +66,11 @@ export function initialTimers(now: Date, req: LifecycleRequest, d: LifecycleDefa
 export const isExpired = (expiresAt: Date | null | undefined, now: Date): boolean =>
   !!expiresAt && new Date(expiresAt).getTime() <= now.getTime();
 
+/** A signer who has yet to consent or to capture (a reminder's link is of use to them). */
+const isUnfinished = (s: Signer): boolean => s.state === 'created' || s.state === 'consent_accepted';
+
 /** Signers who have not finished and whose link routing has released: the ones a reminder goes to. */
-export const toRemind = (signers: Signer[]): Signer[] =>
-  signers.filter((s) => (s.state === 'created' || s.state === 'consent_accepted') && isReleased(signers, s.index));
+export const toRemind = (signers: Signer[]): Signer[] => signers.filter((s) => isUnfinished(s) && isReleased(signers, s.index));
 
 /**
  * The signer declines, with an optional reason (≤ 500 characters): terminal for the transaction
@@ -121,18 +123,21 @@ export function applyExpire(state: TxState, at: Date): Change | null {
 }
 
 /**
- * The reminder schedule fell due: the link goes again to every signer who has not finished, and the
- * next reminder is due `every` later, until `max` were sent or the transaction would have expired.
- * Nobody left to remind stops the schedule. Not due, ended or expired → null.
+ * The reminder schedule fell due: the link goes again to every signer who has not finished and whose
+ * order is released, and the next reminder is due `every` later, until `max` were sent or the
+ * transaction would have expired. A signer whose order is not released yet gets none, but keeps the
+ * schedule going (nothing sent, nothing counted) so they are reminded once it is; nobody left to
+ * remind, now or later, stops it. Not due, ended or expired → null.
  */
 export function applyReminderDue(state: TxState, at: Date): Change | null {
   const t = state.timers;
   if (!t || !isPending(state.status) || !t.reminder_due_at || new Date(t.reminder_due_at) > at) return null;
   if (isExpired(t.expires_at, at)) return null;
   const to = toRemind(state.signers);
+  const later = state.signers.some((s) => isUnfinished(s) && !isReleased(state.signers, s.index));
   const sent = t.reminders_sent + (to.length ? 1 : 0);
   const next = new Date(at.getTime() + t.reminder_every_ms);
-  const more = to.length > 0 && sent < t.reminder_max && (!t.expires_at || next < new Date(t.expires_at));
+  const more = (to.length > 0 || later) && sent < t.reminder_max && (!t.expires_at || next < new Date(t.expires_at));
   return {
     signers: state.signers,
     status: state.status,
