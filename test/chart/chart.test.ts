@@ -1,7 +1,18 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CHART, KUBE_VERSION, ROOT, ciValues, helmBin, helmTemplate, parseManifests, run, type K8sObject } from './helm.ts';
+import {
+  CHART,
+  KUBE_VERSION,
+  ROOT,
+  THROWAWAY,
+  ciValues,
+  helmBin,
+  helmTemplate,
+  parseManifests,
+  run,
+  type K8sObject,
+} from './helm.ts';
 import { isImmutableImage, policyViolations } from './policy.ts';
 
 /** The part of a zod schema the completeness check uses (the test package does not depend on zod). */
@@ -19,14 +30,15 @@ const find = (objs: K8sObject[], kind: string, name: string) => {
   return o;
 };
 
-describe('charts/signet', () => {
+// helm lint and the renders take seconds each; beside other test files on two cores more than the default 5 s.
+describe('charts/signet', { timeout: 60_000 }, () => {
   it('has exactly the ci values files CI renders', () => {
     expect(Object.keys(values)).toEqual(['default', 'external-infra', 'gpu', 'minimal', 'production']);
   });
 
   it('passes helm lint --strict with the default values and every ci values file', () => {
     for (const file of [undefined, ...Object.values(values)]) {
-      const args = ['lint', '--strict', CHART, '--kube-version', KUBE_VERSION, ...(file ? ['-f', file] : [])];
+      const args = ['lint', '--strict', CHART, '--kube-version', KUBE_VERSION, ...THROWAWAY, ...(file ? ['-f', file] : [])];
       const r = run(helmBin(), args);
       expect(r.status, `${file ?? 'values.yaml'}\n${r.stdout}${r.stderr}`).toBe(0);
     }
@@ -106,6 +118,22 @@ describe('charts/signet', () => {
       }
     },
   );
+
+  it('refuses to generate secrets where no cluster can keep them (helm template, Argo CD), and says what to give', () => {
+    // Without a cluster lookup finds no earlier Secret, so a generated value would change on every render.
+    const bare = run(helmBin(), ['template', 'signet', CHART, '--kube-version', KUBE_VERSION]);
+    expect(bare.status).not.toBe(0);
+    expect(bare.stderr).toMatch(/no cluster to read the release's Secret from/);
+    expect(bare.stderr).toMatch(/jwtSecret, totpEncryptionKey, webhookSecret, ledgerSigningKey/);
+    expect(bare.stderr).toMatch(/secrets\.generateWhenTemplating=true/);
+    // Values given for some: only the rest are named.
+    const some = run(helmBin(), ['template', 'signet', CHART, '--kube-version', KUBE_VERSION, '-f', values.default!]);
+    expect(some.status).not.toBe(0);
+    expect(some.stderr).not.toMatch(/jwtSecret/);
+    // Every secret from an existing Secret (a GitOps install): renders without the switch.
+    const gitops = run(helmBin(), ['template', 'signet', CHART, '--kube-version', KUBE_VERSION, '-f', values.gpu!]);
+    expect(gitops.status, gitops.stderr).toBe(0);
+  });
 
   it('takes every secret from existingSecret when one is given (no chart Secret rendered)', () => {
     for (const name of ['external-infra', 'gpu']) {
@@ -271,7 +299,7 @@ describe('charts/signet', () => {
     expect(env(narrowed, 'gateway').TRUSTED_PROXIES).toBe('10.244.0.0/16,fd00::/8');
     for (const svc of SERVICES.filter((s) => s !== 'gateway')) expect(env(narrowed, svc).TRUSTED_PROXIES).toBeUndefined();
     for (const bad of ['ingress.trustedProxies={proxy.example.com}', 'ingress.trustedProxies={}']) {
-      const r = run(helmBin(), ['template', 'signet', CHART, '--kube-version', KUBE_VERSION, '--set', bad]);
+      const r = run(helmBin(), ['template', 'signet', CHART, '--kube-version', KUBE_VERSION, ...THROWAWAY, '--set', bad]);
       expect(r.status, bad).not.toBe(0);
     }
   });
@@ -286,10 +314,19 @@ describe('charts/signet', () => {
       ['--set', 'services.identity.env.JWT_SECRET=oops'],
     ];
     for (const extra of bad) {
-      const r = run(helmBin(), ['template', 'signet', CHART, '--kube-version', KUBE_VERSION, ...extra]);
+      const r = run(helmBin(), ['template', 'signet', CHART, '--kube-version', KUBE_VERSION, ...THROWAWAY, ...extra]);
       expect(r.status, extra.join(' ')).not.toBe(0);
     }
-    const noInfra = run(helmBin(), ['template', 'signet', CHART, '--kube-version', KUBE_VERSION, '--set', 'infra.enabled=false']);
+    const noInfra = run(helmBin(), [
+      'template',
+      'signet',
+      CHART,
+      '--kube-version',
+      KUBE_VERSION,
+      ...THROWAWAY,
+      '--set',
+      'infra.enabled=false',
+    ]);
     expect(noInfra.status).not.toBe(0);
     expect(noInfra.stderr).toMatch(/external endpoint|secrets\./);
   });

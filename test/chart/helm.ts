@@ -73,8 +73,14 @@ export function ciValues(): Record<string, string> {
   );
 }
 
+/**
+ * Renders here have no cluster, so the chart refuses to generate secrets (they would change on every render)
+ * unless told this render is throwaway; the refusal itself is tested in chart.test.ts.
+ */
+export const THROWAWAY = ['--set', 'secrets.generateWhenTemplating=true'];
+
 export function helmTemplate(valuesFile?: string, extra: string[] = []): string {
-  const args = ['template', RELEASE, CHART, '--namespace', NAMESPACE, '--kube-version', KUBE_VERSION];
+  const args = ['template', RELEASE, CHART, '--namespace', NAMESPACE, '--kube-version', KUBE_VERSION, ...THROWAWAY];
   if (valuesFile) args.push('-f', valuesFile);
   return execFileSync(helmBin(), [...args, ...extra], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
 }

@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SERVICES, eventEntries } from '@signet/proto';
@@ -16,10 +16,13 @@ function sourceFiles(dir: string): string[] {
 
 const strings = (text: string) => [...text.matchAll(/['"`]([A-Za-z_][\w]*)['"`]/g)].map((m) => m[1]!);
 
-/** Metrics declared in services/*\/src: `new Counter|Gauge|Histogram({ name: 'signet_…', labelNames })` and `metrics.counter|histogram|gauge('signet_…', help, [labels])`. */
+/** Metrics declared in services/*\/src and packages/*\/src (the kit's shared metrics): `new Counter|Gauge|Histogram({ name: 'signet_…', labelNames })` and `metrics.counter|histogram|gauge('signet_…', help, [labels])`. */
 export function declaredMetrics(): Declared {
   const out: Declared = new Map();
-  for (const file of readdirSync(join(ROOT, 'services')).flatMap((s) => sourceFiles(join(ROOT, 'services', s, 'src')))) {
+  const roots = ['services', 'packages']
+    .flatMap((top) => readdirSync(join(ROOT, top)).map((s) => join(ROOT, top, s, 'src')))
+    .filter((src) => existsSync(src));
+  for (const file of roots.flatMap((src) => sourceFiles(src))) {
     const text = readFileSync(file, 'utf8');
     const rel = relative(ROOT, file);
     for (const m of text.matchAll(/new (Counter|Gauge|Histogram)\(\{([\s\S]*?)\}\)/g)) {
@@ -135,7 +138,9 @@ export function exprProblems(where: string, expr: string, declared: Declared, pe
         .map((s) => (m.endsWith(s) ? m.slice(0, m.length - s.length) : ''))
         .find((b) => b && pending.has(b));
       if (!pendingBase && !pending.has(m))
-        problems.push(`${where}: ${m} is not declared in services/*/src (nor listed in metrics-declared-by-issue.txt)`);
+        problems.push(
+          `${where}: ${m} is not declared in services/*/src or packages/*/src (nor listed in metrics-declared-by-issue.txt)`,
+        );
       refs.labels.get(m)?.forEach((l) => known.add(l));
       continue;
     }
