@@ -17,6 +17,8 @@ export default defineConfig({
         sign: resolve(import.meta.dirname, 'sign.html'),
         dashboard: resolve(import.meta.dirname, 'dashboard.html'),
       },
+      // What both pages use (src/shared: styles, the path helper) is one chunk, named for what it is.
+      output: { manualChunks: (id) => (id.includes('/src/shared/') ? 'shared' : undefined) },
     },
   },
 });

@@ -1,4 +1,17 @@
-/** The dashboard's calls to the gateway: session token, CSRF for /api/admin/* mutations, errors. */
+/**
+ * The dashboard's calls to the gateway: session token, CSRF for /api/admin/* mutations, errors. Each
+ * call names its path template and method, and its request and answer types come from the SDK.
+ */
+import {
+  fill,
+  type Body,
+  type Method,
+  type Ok,
+  type Path,
+  type PathParams,
+  type Query,
+  type Schemas,
+} from '../shared/api-types.js';
 
 const TOKEN_KEY = 'signet.session';
 
@@ -11,73 +24,18 @@ export class ApiError extends Error {
   }
 }
 
-export type LoginResult = { token: string; email: string; org_name: string; expires_at?: string };
-export type MfaChallenge = { mfa_required: true; challenge: string; expires_at: string };
-export type Profile = {
-  user_id: string;
-  email: string;
-  name: string;
-  org_name: string;
-  two_factor_enabled: boolean;
-  session_ttl_hours?: number;
-  created_at?: string;
-  plan?: string;
-};
-export type Account = {
-  plan: string;
-  monthly_limit: number;
-  monthly_used: number;
-  signature_credits: number;
-  past_due: boolean;
-  past_due_since: string | null;
-  grace_ends_at: string | null;
-  checkout: { pro: string | null; firm: string | null; credits: string | null };
-};
-export type Summary = {
-  id: number;
-  token: string;
-  signer_name: string;
-  signer_email: string;
-  status: string;
-  verification_mode: string;
-  created_at: string;
-  verified_at?: string;
-  reference: string;
-};
-export type Detail = Summary & {
-  attestation_type: string;
-  document_name: string;
-  document_sha256: string;
-  signers: {
-    index: number;
-    name: string;
-    email: string;
-    state: string;
-    verification_mode: string;
-    attempts_left: number;
-    role?: string;
-    order?: number;
-    webauthn?: boolean;
-  }[];
-  /** Parties who only receive the result. */
-  viewers?: { name: string; email: string; order: number }[];
-  events: { type: string; at: string; actor: string; detail: string }[];
-  /** When the signing links stop working (null: created before expiry existed). */
-  expires_at?: string | null;
-  /** The automatic reminder schedule. */
-  reminders?: { sent: number; max: number; next_at: string | null };
-};
-export type Created = { id: number; reference: string; token: string; sign_url: string; status: string };
-export type ApiKey = {
-  id: string;
-  name: string;
-  prefix: string;
-  /** test: free, test data only (sgn_test_…). */
-  mode: 'live' | 'test';
-  created_at: string;
-  last_used_at: string | null;
-  key?: string;
-};
+/** Answers of the API, as the SDK's generated types name them (shared/api-types.ts). */
+export type LoginResult = Schemas['Session'];
+export type MfaChallenge = Schemas['MfaChallenge'];
+export type Profile = Ok<'/api/auth/me', 'post'>;
+export type Account = Ok<'/api/admin/account', 'get'>;
+export type Summary = Schemas['TransactionSummary'];
+export type Detail = Ok<'/api/transactions/{id}', 'get'>;
+export type Created = Ok<'/api/transactions', 'post'>;
+export type ApiKey = Schemas['ApiKey'];
+export type Settings = Ok<'/api/admin/account/settings', 'patch'>;
+export type SettingsChange = Body<'/api/admin/account/settings', 'patch'>;
+export type TwoFactorSetup = Ok<'/api/auth/2fa/setup', 'post'>;
 
 let token: string | null = localStorage.getItem(TOKEN_KEY);
 let csrf: string | null = null;
@@ -113,18 +71,30 @@ async function parse(res: Response): Promise<unknown> {
   }
 }
 
-type CallOpts = { body?: unknown; auth?: boolean; csrf?: boolean };
+type CallOpts<P extends Path, M extends Method> = {
+  path?: PathParams<P, M>;
+  query?: Record<string, string>;
+  body?: Body<P, M>;
+  auth?: boolean;
+  csrf?: boolean;
+};
 
-async function call<T>(method: string, path: string, o: CallOpts = {}, retried = false): Promise<{ body: T; headers: Headers }> {
+async function call<P extends Path, M extends Method>(
+  method: M,
+  template: P,
+  o: CallOpts<P, M> = {},
+  retried = false,
+): Promise<{ body: Ok<P, M>; headers: Headers }> {
   const headers: Record<string, string> = {};
   if (o.body !== undefined) headers['Content-Type'] = 'application/json';
   if (o.auth !== false && token) headers.Authorization = `Bearer ${token}`;
-  let url = path;
-  if (o.csrf) url += `${path.includes('?') ? '&' : '?'}csrf=${encodeURIComponent(await csrfToken())}`;
+  const query = new URLSearchParams(o.query);
+  if (o.csrf) query.set('csrf', await csrfToken());
+  const url = fill(template, o.path as Record<string, string | number> | undefined) + (query.size ? `?${query.toString()}` : '');
   let res: Response;
   try {
     res = await fetch(url, {
-      method,
+      method: method.toUpperCase(),
       headers,
       body: o.body === undefined ? undefined : JSON.stringify(o.body),
       credentials: 'omit',
@@ -135,11 +105,11 @@ async function call<T>(method: string, path: string, o: CallOpts = {}, retried =
   }
   const body = await parse(res);
   if (!res.ok) {
-    const detail = (body as { detail?: string } | undefined)?.detail ?? `request failed (${res.status})`;
+    const detail = (body as Partial<Schemas['Error']> | undefined)?.detail ?? `request failed (${res.status})`;
     // A CSRF token from an earlier session: fetch a fresh one once.
     if (res.status === 403 && o.csrf && !retried && /csrf/i.test(detail)) {
       csrf = null;
-      return call<T>(method, path, o, true);
+      return call(method, template, o, true);
     }
     if (res.status === 401 && o.auth !== false && token) {
       session.clear();
@@ -147,48 +117,44 @@ async function call<T>(method: string, path: string, o: CallOpts = {}, retried =
     }
     throw new ApiError(res.status, detail);
   }
-  return { body: body as T, headers: res.headers };
+  return { body: body as Ok<P, M>, headers: res.headers };
 }
 
 async function csrfToken(): Promise<string> {
-  if (!csrf) csrf = (await call<{ csrf: string }>('GET', '/api/admin/csrf')).body.csrf;
+  if (!csrf) csrf = (await call('get', '/api/admin/csrf')).body.csrf;
   return csrf;
 }
 
-const post = async <T>(path: string, body?: unknown, o: CallOpts = {}) => (await call<T>('POST', path, { ...o, body })).body;
-const get = async <T>(path: string) => (await call<T>('GET', path)).body;
+const post = async <P extends Path>(path: P, o: CallOpts<P, 'post'> = {}) => (await call('post', path, o)).body;
+const get = async <P extends Path>(path: P, o: CallOpts<P, 'get'> = {}) => (await call('get', path, o)).body;
+const txPath = (id: number) => ({ id: String(id) });
 
 export const api = {
   // Account
-  register: (b: { email: string; password: string; name: string }) =>
-    post<{ email: string }>('/api/auth/register', b, { auth: false }),
-  sendCode: (email: string) => post('/api/auth/send-code', { email }, { auth: false }),
-  verifyEmail: (email: string, code: string) =>
-    post<{ onboarding_token: string }>('/api/auth/verify-email', { email, code }, { auth: false }),
+  register: (body: Body<'/api/auth/register', 'post'>) => post('/api/auth/register', { body, auth: false }),
+  sendCode: (email: string) => post('/api/auth/send-code', { body: { email }, auth: false }),
+  verifyEmail: (email: string, code: string) => post('/api/auth/verify-email', { body: { email, code }, auth: false }),
   onboarding: (onboarding_token: string, org_name: string) =>
-    post<LoginResult>('/api/auth/onboarding', { onboarding_token, org_name }, { auth: false }),
-  login: (email: string, password: string) =>
-    post<LoginResult | MfaChallenge>('/api/auth/login', { email, password }, { auth: false }),
-  mfaLogin: (challenge: string, code: string) => post<LoginResult>('/api/auth/2fa/login', { challenge, code }, { auth: false }),
-  me: () => post<Profile>('/api/auth/me'),
+    post('/api/auth/onboarding', { body: { onboarding_token, org_name }, auth: false }),
+  login: (email: string, password: string) => post('/api/auth/login', { body: { email, password }, auth: false }),
+  mfaLogin: (challenge: string, code: string) => post('/api/auth/2fa/login', { body: { challenge, code }, auth: false }),
+  me: () => post('/api/auth/me'),
   changePassword: (current_password: string, new_password: string) =>
-    post<LoginResult>('/api/auth/change-password', { current_password, new_password }),
-  setup2fa: () => post<{ secret: string; otpauth_uri: string; qr_data_url: string }>('/api/auth/2fa/setup'),
-  enable2fa: (code: string) => post('/api/auth/2fa/enable', { code }),
-  disable2fa: (password: string, code: string) => post('/api/auth/2fa/disable', { password, code }),
-  sendResetCode: (email: string) => post('/api/auth/send-reset-code', { email }, { auth: false }),
+    post('/api/auth/change-password', { body: { current_password, new_password } }),
+  setup2fa: () => post('/api/auth/2fa/setup'),
+  enable2fa: (code: string) => post('/api/auth/2fa/enable', { body: { code } }),
+  disable2fa: (password: string, code: string) => post('/api/auth/2fa/disable', { body: { password, code } }),
+  sendResetCode: (email: string) => post('/api/auth/send-reset-code', { body: { email }, auth: false }),
   resetPassword: (email: string, code: string, new_password: string) =>
-    post('/api/auth/reset-password-code', { email, code, new_password }, { auth: false }),
+    post('/api/auth/reset-password-code', { body: { email, code, new_password }, auth: false }),
 
   // Dashboard (/api/admin: session only; mutations carry the CSRF token)
-  account: () => get<Account>('/api/admin/account'),
-  apiKeys: async () => (await get<{ api_keys: ApiKey[] }>('/api/admin/api-keys')).api_keys,
-  createApiKey: (name: string, mode: 'live' | 'test' = 'live') =>
-    post<ApiKey & { key: string }>('/api/admin/api-keys', { name, mode }, { csrf: true }),
-  revokeApiKey: async (id: string) =>
-    void (await call('DELETE', `/api/admin/api-keys/${encodeURIComponent(id)}`, { csrf: true })),
-  updateSettings: async (b: { session_ttl_hours: number }) =>
-    (await call<{ session_ttl_hours: number }>('PATCH', '/api/admin/account/settings', { body: b, csrf: true })).body,
+  account: () => get('/api/admin/account'),
+  apiKeys: async () => (await get('/api/admin/api-keys')).api_keys,
+  createApiKey: (name: string, mode: ApiKey['mode'] = 'live') =>
+    post('/api/admin/api-keys', { body: { name, mode }, csrf: true }),
+  revokeApiKey: async (id: string) => void (await call('delete', '/api/admin/api-keys/{id}', { path: { id }, csrf: true })),
+  updateSettings: async (body: SettingsChange) => (await call('patch', '/api/admin/account/settings', { body, csrf: true })).body,
 
   // Transactions
   /** One page of the list, filtered by the server (status, search text q); `next` is the following page's cursor. */
@@ -197,35 +163,28 @@ export const api = {
     cursor?: string,
     filter: { q?: string; status?: string } = {},
   ): Promise<{ items: Summary[]; next: string | null }> {
-    const q = new URLSearchParams({
-      limit: String(limit),
-      ...(filter.status ? { status: filter.status } : {}),
+    const query: Query<'/api/transactions', 'get'> = {
+      limit,
+      ...(filter.status ? { status: filter.status as Summary['status'] } : {}),
       ...(filter.q ? { q: filter.q } : {}),
       ...(cursor ? { cursor } : {}),
+    };
+    const r = await call('get', '/api/transactions', {
+      query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])),
     });
-    const r = await call<Summary[]>('GET', `/api/transactions?${q.toString()}`);
     return { items: r.body, next: r.headers.get('X-Next-Cursor') };
   },
-  transaction: (id: number) => get<Detail>(`/api/transactions/${id}`),
-  resend: (id: number) => post<Summary>(`/api/transactions/${id}/resend`),
-  cancel: (id: number) => post<Summary>(`/api/transactions/${id}/cancel`),
+  transaction: (id: number) => get('/api/transactions/{id}', { path: txPath(id) }),
+  resend: (id: number) => post('/api/transactions/{id}/resend', { path: txPath(id) }),
+  cancel: (id: number) => post('/api/transactions/{id}/cancel', { path: txPath(id) }),
   /** The CSV as a Blob (the route needs the Authorization header, so a plain link cannot fetch it). */
-  async exportCsv(): Promise<Blob> {
-    let res: Response;
-    try {
-      res = await fetch('/api/transactions/export.csv', {
-        headers: { Authorization: `Bearer ${token ?? ''}` },
-        cache: 'no-store',
-      });
-    } catch {
-      throw new ApiError(0, 'The network is unavailable. Check your connection and try again.');
-    }
-    if (!res.ok) {
-      const b = (await parse(res)) as { detail?: string } | undefined;
-      throw new ApiError(res.status, b?.detail ?? `export failed (${res.status})`);
-    }
-    return res.blob();
-  },
+  exportCsv: () => fetchBlob('/api/transactions/export.csv'),
+  /**
+   * A PDF of the transaction as a Blob (the route needs the Authorization header). 409 until the
+   * ledger has sealed it.
+   */
+  pdf: (id: number, file: 'signed.pdf' | 'audit-trail.pdf') =>
+    fetchBlob(fill(`/api/transactions/{id}/${file}` satisfies Path, txPath(id))),
   /**
    * Multipart creation with upload progress (XMLHttpRequest: fetch reports none). The
    * Idempotency-Key makes a retry after a lost answer return the same transaction.
@@ -233,7 +192,7 @@ export const api = {
   createTransaction(form: FormData, idempotencyKey: string, onProgress: (fraction: number) => void): Promise<Created> {
     return new Promise((resolve, reject) => {
       const xhr = new XMLHttpRequest();
-      xhr.open('POST', '/api/transactions');
+      xhr.open('POST', '/api/transactions' satisfies Path);
       if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
       xhr.setRequestHeader('Idempotency-Key', idempotencyKey);
       xhr.upload.onprogress = (e) => {
@@ -241,7 +200,7 @@ export const api = {
       };
       xhr.onerror = () => reject(new ApiError(0, 'The upload failed: the network is unavailable. Try again.'));
       xhr.onload = () => {
-        let body: { detail?: string } & Partial<Created> = {};
+        let body: Partial<Schemas['Error']> & Partial<Created> = {};
         try {
           body = JSON.parse(xhr.responseText) as typeof body;
         } catch {
@@ -259,37 +218,33 @@ export const api = {
   },
 };
 
+/** GET of a file that needs the Authorization header, as a Blob; errors as ApiError with the answer's detail. */
+async function fetchBlob(url: string): Promise<Blob> {
+  let res: Response;
+  try {
+    res = await fetch(url, { headers: { Authorization: `Bearer ${token ?? ''}` }, cache: 'no-store' });
+  } catch {
+    throw new ApiError(0, 'The network is unavailable. Check your connection and try again.');
+  }
+  if (!res.ok) {
+    const b = (await parse(res)) as Partial<Schemas['Error']> | undefined;
+    throw new ApiError(res.status, b?.detail ?? `download failed (${res.status})`);
+  }
+  return res.blob();
+}
+
 // Outgoing webhooks (/api/webhook-endpoints: the session is a caller like an API key).
-export type WebhookEndpoint = {
-  id: string;
-  url: string;
-  event_types: string[];
-  description: string;
-  enabled: boolean;
-  disabled_reason: '' | 'failing' | 'owner';
-  created_at: string;
-  updated_at: string;
-  secret?: string;
-};
-export type WebhookDelivery = {
-  id: string;
-  webhook_id: string;
-  event_type: string;
-  transaction_id: number;
-  status: 'pending' | 'delivered' | 'failed' | 'cancelled';
-  created_at: string;
-  next_attempt_at: string | null;
-  attempts: { at: string; status: number; latency_ms: number; result: string; response_snippet: string }[];
-};
-const endpointPath = (id: string) => `/api/webhook-endpoints/${encodeURIComponent(id)}`;
+export type WebhookEndpoint = Schemas['WebhookEndpoint'];
+export type WebhookDelivery = Schemas['WebhookDelivery'];
+export type WebhookEndpointCreate = Body<'/api/webhook-endpoints', 'post'>;
+const endpoint = (id: string) => ({ path: { id } });
 export const webhooksApi = {
-  list: () => get<WebhookEndpoint[]>('/api/webhook-endpoints'),
-  create: (b: { url: string; event_types: string[]; description: string }) =>
-    post<WebhookEndpoint & { secret: string }>('/api/webhook-endpoints', b),
-  update: async (id: string, b: { enabled?: boolean }) =>
-    (await call<WebhookEndpoint>('PATCH', endpointPath(id), { body: b })).body,
-  remove: async (id: string) => void (await call('DELETE', endpointPath(id))),
-  deliveries: (id: string) => get<WebhookDelivery[]>(`${endpointPath(id)}/deliveries?limit=20`),
+  list: () => get('/api/webhook-endpoints'),
+  create: (body: WebhookEndpointCreate) => post('/api/webhook-endpoints', { body }),
+  update: async (id: string, body: Body<'/api/webhook-endpoints/{id}', 'patch'>) =>
+    (await call('patch', '/api/webhook-endpoints/{id}', { ...endpoint(id), body })).body,
+  remove: async (id: string) => void (await call('delete', '/api/webhook-endpoints/{id}', endpoint(id))),
+  deliveries: (id: string) => get('/api/webhook-endpoints/{id}/deliveries', { ...endpoint(id), query: { limit: '20' } }),
   redeliver: (id: string, deliveryId: string) =>
-    post<WebhookDelivery>(`${endpointPath(id)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`),
+    post('/api/webhook-endpoints/{id}/deliveries/{delivery_id}/redeliver', { path: { id, delivery_id: deliveryId } }),
 };

@@ -1,5 +1,5 @@
 /** Small DOM helpers: elements, labelled fields with their error slot, confirmation dialogs, dates. */
-import { ApiError } from './api.js';
+import { ApiError, type Summary } from './api.js';
 
 type Attrs = Record<string, string | number | boolean | null | undefined | ((e: Event) => void)>;
 type Child = Node | string | null | undefined | false;
@@ -163,7 +163,8 @@ export const fmtDay = (iso: string | null | undefined) => {
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleDateString(undefined, { dateStyle: 'long' });
 };
 
-export const STATUS_LABEL: Record<string, string> = {
+/** Every status of a transaction (the SDK's enum: a new one is a type error here until it has a label). */
+export const STATUS_LABEL: Record<Summary['status'], string> = {
   created: 'Sent',
   consent_accepted: 'Consented',
   capture_accepted: 'In review',
@@ -173,10 +174,16 @@ export const STATUS_LABEL: Record<string, string> = {
   declined: 'Declined',
   expired: 'Expired',
 };
-export const TERMINAL = new Set(['ledger_issued', 'failed', 'cancelled', 'declined', 'expired']);
+export const TERMINAL = new Set<string>([
+  'ledger_issued',
+  'failed',
+  'cancelled',
+  'declined',
+  'expired',
+] satisfies Summary['status'][]);
 
 export function chip(status: string) {
-  return h('span', { class: `chip chip-${status}`, 'data-status': status }, STATUS_LABEL[status] ?? status);
+  return h('span', { class: `chip chip-${status}`, 'data-status': status }, STATUS_LABEL[status as Summary['status']] ?? status);
 }
 
 export function download(blob: Blob, filename: string) {

@@ -1,61 +1,16 @@
-/** The signing page's calls to /api/sign/{token}/*. */
-export type Summary = {
-  signer_name: string;
-  issuer_name: string;
-  document_name: string;
-  document_sha256_prefix: string;
-  attestation_type: string;
-  attestation_text: string;
-  step: 'consent' | 'challenge' | 'verifying' | 'passed' | 'failed';
-  attempts_left: number;
-  attempt: number;
-  webauthn_offered: boolean;
-  webauthn_done: boolean;
-  /** The sender asked for the device confirmation: it cannot be skipped. */
-  webauthn_required?: boolean;
-  verification_mode: string;
-  outcome: string | null;
-  consent_text_version: string;
-  consent_text: string;
-  /** new challenges left in this attempt */
-  draws_left: number;
-  /** after a failed verdict: face | action | words | light | challenge */
-  redo: string[];
-};
+/**
+ * The signing page's calls to /api/sign/{token}/*. Each call names its path template and method; its
+ * request and answer types come from the SDK (shared/api-types.ts).
+ */
+import { fill, type Body, type Method, type Ok, type Path, type Schemas } from '../shared/api-types.js';
 
+export type Summary = Ok<'/api/sign/{token}/summary', 'get'>;
 /** What the page shows during one segment of the live recording. */
-export type Reveal = {
-  segment: number;
-  colour: string;
-  prompt: 'neutral' | 'words' | 'action' | 'hold';
-  words: string[];
-  action: string | null;
-  action_number: number;
-  action_count: number;
-};
-
-export type LiveStart = {
-  nonce: string;
-  expires_at: string;
-  attempt: number;
-  segment_ms: number;
-  segments: number;
-  draws_left: number;
-  reveal: Reveal;
-};
-
-export type LiveAck = { seq: number; done: boolean; reveal: Reveal | null };
-
-export type Challenge = {
-  words: string[];
-  actions: string[];
-  nonce: string;
-  expires_at: string;
-  attempt: number;
-  action_seconds: number;
-  /** seconds the words stay on screen before the first action */
-  read_seconds?: number;
-};
+export type Reveal = Schemas['LiveReveal'];
+export type LiveStart = Ok<'/api/sign/{token}/live', 'post'>;
+export type LiveAck = Ok<'/api/sign/{token}/live/{nonce}/chunks/{seq}', 'post'>;
+export type Challenge = Ok<'/api/sign/{token}/challenge', 'get'>;
+export type CaptureReceipt = Ok<'/api/sign/{token}/capture', 'post'>;
 
 export class ApiError extends Error {
   constructor(
@@ -66,66 +21,75 @@ export class ApiError extends Error {
   }
 }
 
+type SignPath = Extract<Path, `/api/sign/{token}/${string}`>;
+
 export function api(token: string) {
-  const base = `/api/sign/${encodeURIComponent(token)}`;
-  const call = async <T>(path: string, init: RequestInit = {}): Promise<T> => {
+  const base = fill('/api/sign/{token}', { token });
+  const call = async <P extends SignPath, M extends Method>(
+    method: M,
+    template: P,
+    init: { path?: Record<string, string | number>; query?: string; headers?: Record<string, string>; body?: BodyInit } = {},
+  ): Promise<Ok<P, M>> => {
+    const url = fill(template, { token, ...init.path }) + (init.query ? `?${init.query}` : '');
     let res: Response;
     try {
-      res = await fetch(base + path, { ...init, credentials: 'omit', cache: 'no-store' });
+      res = await fetch(url, {
+        method: method.toUpperCase(),
+        headers: init.headers,
+        body: init.body,
+        credentials: 'omit',
+        cache: 'no-store',
+      });
     } catch {
       throw new ApiError(0, 'The network is unavailable. Check your connection.');
     }
-    const body = (await res.json().catch(() => ({}))) as { detail?: string };
+    const body = (await res.json().catch(() => ({}))) as Partial<Schemas['Error']>;
     if (!res.ok) throw new ApiError(res.status, body.detail ?? `request failed (${res.status})`);
-    return body as T;
+    return body as Ok<P, M>;
   };
-  const post = <T>(path: string, body?: unknown) =>
-    call<T>(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body ?? {}) });
+  const post = <P extends SignPath>(template: P, body?: Body<P, 'post'>) =>
+    call('post', template, { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body ?? {}) });
   return {
     base,
-    summary: () => call<Summary>('/summary'),
-    consent: (version: string) => post<Summary>('/consent', { consent_text_version: version }),
-    decline: (reason: string) => post<{ status: 'declined'; declined_at: string }>('/decline', reason ? { reason } : {}),
-    challenge: () => call<Challenge>('/challenge'),
-    webauthnOptions: () =>
-      post<{ kind: 'registration' | 'authentication'; options: Record<string, unknown> }>('/webauthn/options'),
-    webauthnVerify: (response: unknown) =>
-      post<{ verified: boolean; verification_mode: string }>('/webauthn/verify', { response }),
-    forensic: (events: unknown[]) => post<unknown>('/forensic', { events }),
-    live: () => post<LiveStart>('/live'),
+    summary: () => call('get', '/api/sign/{token}/summary'),
+    consent: (version: string) => post('/api/sign/{token}/consent', { consent_text_version: version }),
+    decline: (reason: string) => post('/api/sign/{token}/decline', reason ? { reason } : {}),
+    challenge: () => call('get', '/api/sign/{token}/challenge'),
+    webauthnOptions: () => post('/api/sign/{token}/webauthn/options'),
+    webauthnVerify: (response: Body<'/api/sign/{token}/webauthn/verify', 'post'>['response']) =>
+      post('/api/sign/{token}/webauthn/verify', { response }),
+    forensic: (events: Body<'/api/sign/{token}/forensic', 'post'>['events']) => post('/api/sign/{token}/forensic', { events }),
+    live: () => post('/api/sign/{token}/live'),
     /** One recorder timeslice; `shown` lists the segments shown since the last chunk, at recording times (ms). */
     chunk: (nonce: string, seq: number, data: Blob, shown: [number, number][]) =>
-      call<LiveAck>(
-        `/live/${nonce}/chunks/${seq}${shown.length ? `?shown=${shown.map(([k, ms]) => `${k}:${Math.round(ms)}`).join(',')}` : ''}`,
-        { method: 'POST', headers: { 'Content-Type': 'application/octet-stream' }, body: data },
-      ),
+      call('post', '/api/sign/{token}/live/{nonce}/chunks/{seq}', {
+        path: { nonce, seq },
+        query: shown.length ? `shown=${shown.map(([k, ms]) => `${k}:${Math.round(ms)}`).join(',')}` : '',
+        headers: { 'Content-Type': 'application/octet-stream' },
+        body: data,
+      }),
     finish: (nonce: string, frame: Blob) =>
-      call<{ capture_id: string; attempt: number; assurance: string }>(`/live/${nonce}/finish`, {
-        method: 'POST',
+      call('post', '/api/sign/{token}/live/{nonce}/finish', {
+        path: { nonce },
         headers: { 'Content-Type': frame.type || 'image/jpeg' },
         body: frame,
       }),
     /** Multipart upload with progress (XHR: fetch has no upload progress). Rejects with ApiError; status 0 is a network failure. */
-    capture(
-      nonce: string,
-      video: Blob,
-      frame: Blob,
-      onProgress: (fraction: number) => void,
-    ): Promise<{ capture_id: string; attempt: number }> {
+    capture(nonce: string, video: Blob, frame: Blob, onProgress: (fraction: number) => void): Promise<CaptureReceipt> {
       const form = new FormData();
       form.append('nonce', nonce);
       form.append('video', video, video.type.includes('mp4') ? 'video.mp4' : 'video.webm');
       form.append('frame', frame, 'frame.jpg');
       return new Promise((resolve, reject) => {
         const xhr = new XMLHttpRequest();
-        xhr.open('POST', `${base}/capture`);
+        xhr.open('POST', fill('/api/sign/{token}/capture' satisfies SignPath, { token }));
         xhr.responseType = 'json';
         xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
         xhr.onerror = () => reject(new ApiError(0, 'The connection was lost during the upload.'));
         xhr.ontimeout = () => reject(new ApiError(0, 'The upload timed out.'));
         xhr.onload = () => {
-          const body = (xhr.response ?? {}) as { detail?: string };
-          if (xhr.status >= 200 && xhr.status < 300) resolve(xhr.response);
+          const body = (xhr.response ?? {}) as Partial<Schemas['Error']>;
+          if (xhr.status >= 200 && xhr.status < 300) resolve(xhr.response as CaptureReceipt);
           else reject(new ApiError(xhr.status, body.detail ?? `upload failed (${xhr.status})`));
         };
         xhr.timeout = 180_000;

@@ -333,7 +333,7 @@ async function record(live: LiveStart) {
   rec.ondataavailable = (e) => e.data.size && send(e.data);
   rec.start(live.segment_ms);
   t0 = performance.now();
-  showReveal(live.reveal);
+  if (live.reveal) showReveal(live.reveal);
   // A stalled network must not keep the camera recording: the service allows the segments plus a margin.
   const guard = window.setTimeout(() => rec.state === 'recording' && rec.stop(), live.segments * live.segment_ms + 15_000);
   await stopped;

@@ -16,7 +16,7 @@ export const webauthnSupported = () => typeof window.PublicKeyCredential === 'fu
 
 type Json = Record<string, any>;
 
-export async function runWebauthn(kind: 'registration' | 'authentication', o: Json): Promise<Json> {
+export async function runWebauthn(kind: string, o: Json): Promise<Json> {
   if (kind === 'registration') {
     const publicKey: PublicKeyCredentialCreationOptions = {
       ...(o as PublicKeyCredentialCreationOptions),

@@ -3,20 +3,24 @@ import { webhooksApi, type WebhookDelivery, type WebhookEndpoint } from '../api.
 import { announce, confirmDialog, field, fmtDate, formError, h, message, onSubmit, value } from '../dom.js';
 import type { App, View } from '../main.js';
 
-const EVENT_TYPES = [
-  'transaction.created',
-  'signer.link_sent',
-  'signer.opened',
-  'signer.consented',
-  'signer.verified',
-  'signer.failed',
-  'signer.declined',
-  'transaction.completed',
-  'transaction.expired',
-  'transaction.cancelled',
-  'certificate.issued',
-  'signed_document.ready',
-];
+type EventType = WebhookEndpoint['event_types'][number];
+/** Every event type, in the order the form lists them (the record makes the list complete). */
+const EVENT_LIST: Record<EventType, true> = {
+  'transaction.created': true,
+  'signer.link_sent': true,
+  'signer.opened': true,
+  'signer.consented': true,
+  'signer.verified': true,
+  'signer.failed': true,
+  'signer.declined': true,
+  'transaction.completed': true,
+  'transaction.expired': true,
+  'transaction.cancelled': true,
+  'certificate.issued': true,
+  'signed_document.ready': true,
+};
+const EVENT_TYPES = Object.keys(EVENT_LIST) as EventType[];
+const isEventType = (v: string): v is EventType => v in EVENT_LIST;
 
 const DELIVERY_LABEL: Record<WebhookDelivery['status'], string> = {
   pending: 'Retrying',
@@ -191,7 +195,9 @@ export async function webhooksView(_app: App): Promise<View> {
   };
 
   onSubmit(form, async (f) => {
-    const types = [...f.querySelectorAll<HTMLInputElement>('input[name="event_types"]:checked')].map((c) => c.value);
+    const types = [...f.querySelectorAll<HTMLInputElement>('input[name="event_types"]:checked')]
+      .map((c) => c.value)
+      .filter(isEventType);
     const e = await webhooksApi.create({
       url: value(f, 'url').trim(),
       event_types: types,
