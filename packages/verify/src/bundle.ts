@@ -4,17 +4,23 @@
  */
 import { createRequire } from 'node:module';
 import { leafHash, rootFromInclusionProof } from './merkle.js';
-import { parseSeal, verifyCheckpoint, verifySeal, type Checkpoint, type VerifierKey } from './note.js';
+import { mismatchedCommitments, openedHashes, parseOpenings, type CommitmentOpenings } from './commitments.js';
+import { cosignedBeforeKey, describeKey, keyList, outsidePeriod, sealKey, verifyCheckpointWith, type LogKeys } from './keys.js';
+import { parseSeal, verifySeal, type Checkpoint } from './note.js';
 import { checkConsistentWithRemembered, type ConsistencyProof, type RememberedCheckpoint } from './state.js';
-import { checkWitnessQuorum, type WitnessPolicy } from './witness.js';
+import { checkWitnessQuorum, verifyCosignature, type WitnessPolicy } from './witness.js';
 
 // RFC 8785 (JSON Canonicalization Scheme); a CommonJS module whose export is the function.
 const canonicalizeJson = createRequire(import.meta.url)('canonicalize') as (value: unknown) => string | undefined;
 
-export const BUNDLE_FORMAT = 'signet-certificate-bundle/v1';
+/** v2 (issue 17): certificates of version 2 and, in the owner's copy, the commitment openings. */
+export const BUNDLE_FORMAT = 'signet-certificate-bundle/v2';
+/** Bundles served before v2: the same fields; still verified. */
+export const BUNDLE_FORMAT_V1 = 'signet-certificate-bundle/v1';
+export const BUNDLE_FORMATS = [BUNDLE_FORMAT, BUNDLE_FORMAT_V1] as const;
 
 export type CertificateBundle = {
-  format: typeof BUNDLE_FORMAT;
+  format: (typeof BUNDLE_FORMATS)[number];
   /** The certificate exactly as sealed; its RFC 8785 canonical JSON is the leaf. */
   certificate: { reference: string; document_sha256: string } & Record<string, unknown>;
   ledger_seal: string;
@@ -24,6 +30,8 @@ export type CertificateBundle = {
   inclusion_proof: string[];
   /** The C2SP signed checkpoint of the tree of tree_size. */
   checkpoint: string;
+  /** v2, the owner's copy only: the salt and media hashes the certificate's commitments are made of. Not part of the leaf. */
+  commitment_openings?: CommitmentOpenings;
 };
 
 /** The leaf bytes of a certificate: its canonical JSON (RFC 8785), UTF-8. */
@@ -38,13 +46,16 @@ export type Check = { name: string; ok: boolean; detail: string };
 export type BundleReport = { ok: boolean; reference?: string; checks: Check[]; checkpoint?: Checkpoint };
 
 export type VerifyOptions = {
-  key: VerifierKey;
+  /** The log key, or every key of the log with its period (after a rotation): each signature picks its key by key id. */
+  key: LogKeys;
   documentSha256?: string;
   /** The witnesses whose cosignatures the checkpoint must carry, and how many of them (check `witnesses`). */
   witnesses?: WitnessPolicy;
   /** A checkpoint seen before, which this one must be consistent with (check `consistency`). */
   remembered?: RememberedCheckpoint;
   consistency?: ConsistencyProof;
+  /** SHA-256 (hex) of media files to match against the opened commitments (check `media`; needs the openings). */
+  media?: string[];
 };
 
 const isIndex = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
@@ -53,7 +64,8 @@ const isIndex = (n: unknown): n is number => typeof n === 'number' && Number.isS
 export function parseBundle(value: unknown): CertificateBundle {
   if (typeof value !== 'object' || value === null) throw new Error('bundle must be a JSON object');
   const b = value as Record<string, unknown>;
-  if (b.format !== BUNDLE_FORMAT) throw new Error(`bundle format must be ${BUNDLE_FORMAT}`);
+  if (!BUNDLE_FORMATS.includes(b.format as CertificateBundle['format']))
+    throw new Error(`bundle format must be ${BUNDLE_FORMAT} or ${BUNDLE_FORMAT_V1}`);
   const cert = b.certificate as Record<string, unknown> | undefined;
   if (typeof cert !== 'object' || cert === null || Array.isArray(cert)) throw new Error('bundle certificate must be an object');
   if (typeof cert.reference !== 'string') throw new Error('certificate reference must be a string');
@@ -65,6 +77,10 @@ export function parseBundle(value: unknown): CertificateBundle {
   if (!Array.isArray(b.inclusion_proof) || b.inclusion_proof.some((h) => typeof h !== 'string'))
     throw new Error('inclusion_proof must be an array of base64 strings');
   if (typeof b.checkpoint !== 'string') throw new Error('checkpoint must be a string');
+  if (b.commitment_openings !== undefined) {
+    if (b.format === BUNDLE_FORMAT_V1) throw new Error('commitment_openings needs a v2 bundle');
+    parseOpenings(b.commitment_openings);
+  }
   return b as unknown as CertificateBundle;
 }
 
@@ -80,23 +96,39 @@ export function verifyBundle(value: unknown, opts: VerifyOptions): BundleReport 
   } catch (err) {
     return { ok: false, checks: [{ name: 'bundle', ok: false, detail: (err as Error).message }] };
   }
-  checks.push({ name: 'bundle', ok: true, detail: `${BUNDLE_FORMAT} for ${bundle.certificate.reference}` });
+  checks.push({
+    name: 'bundle',
+    ok: true,
+    detail: `${bundle.format} for ${bundle.certificate.reference} (certificate version ${String(bundle.certificate.version ?? 1)})`,
+  });
+  const keys = keyList(opts.key);
+  const names = [...new Set(keys.map((k) => k.name))].join(', ');
+  const ids = keys.map(describeKey).join(', ');
 
   const leaf = leafHash(certificateLeaf(bundle.certificate));
   checks.push({ name: 'leaf', ok: true, detail: `leaf hash ${leaf.toString('hex')} = SHA-256(0x00 ‖ RFC 8785 certificate)` });
 
-  const cp = verifyCheckpoint(bundle.checkpoint, opts.key);
+  const signed = verifyCheckpointWith(bundle.checkpoint, keys);
+  const cosignTimes = opts.witnesses
+    ? opts.witnesses.witnesses.map((w) => verifyCosignature(bundle.checkpoint, w)).filter((t): t is number => t !== null)
+    : [];
+  const refused = signed
+    ? (outsidePeriod(signed.key, bundle.certificate.verified_at) ?? cosignedBeforeKey(signed.key, cosignTimes))
+    : null;
+  const cp = signed && !refused ? signed.cp : null;
   checks.push(
     cp
       ? {
           name: 'checkpoint',
           ok: true,
-          detail: `checkpoint of ${cp.origin} at size ${cp.size} signed by key ${opts.key.keyId.toString('hex')}`,
+          detail: `checkpoint of ${cp.origin} at size ${cp.size} signed by key ${describeKey(signed!.key)}`,
         }
       : {
           name: 'checkpoint',
           ok: false,
-          detail: `checkpoint is not a valid note signed by ${opts.key.name} (key ${opts.key.keyId.toString('hex')})`,
+          detail: refused
+            ? `checkpoint signed outside its key's period: ${refused}`
+            : `checkpoint is not a valid note signed by ${names} (key ${ids})`,
         },
   );
 
@@ -125,10 +157,18 @@ export function verifyBundle(value: unknown, opts: VerifyOptions): BundleReport 
   }
 
   const seal = parseSeal(bundle.ledger_seal);
+  const sk = sealKey(bundle.ledger_seal, keys);
+  const sealRefused = sk ? outsidePeriod(sk, bundle.certificate.verified_at) : null;
   checks.push(
-    seal && verifySeal(bundle.ledger_seal, opts.key, bundle.leaf_index, leaf)
-      ? { name: 'seal', ok: true, detail: `ledger seal signs leaf ${bundle.leaf_index} of ${opts.key.name}` }
-      : { name: 'seal', ok: false, detail: 'ledger seal is not the log key’s signature over this certificate and leaf index' },
+    seal && sk && !sealRefused && verifySeal(bundle.ledger_seal, sk, bundle.leaf_index, leaf)
+      ? { name: 'seal', ok: true, detail: `ledger seal signs leaf ${bundle.leaf_index} of ${sk.name} (key ${describeKey(sk)})` }
+      : {
+          name: 'seal',
+          ok: false,
+          detail: sealRefused
+            ? `ledger seal made outside its key's period: ${sealRefused}`
+            : 'ledger seal is not the log key’s signature over this certificate and leaf index',
+        },
   );
 
   if (opts.documentSha256 !== undefined) {
@@ -143,6 +183,7 @@ export function verifyBundle(value: unknown, opts: VerifyOptions): BundleReport 
           },
     );
   }
+  checks.push(...commitmentChecks(bundle, opts.media));
   if (opts.witnesses) {
     const q = checkWitnessQuorum(bundle.checkpoint, opts.witnesses);
     const who = q.cosigned.length ? q.cosigned.join(', ') : 'none';
@@ -160,4 +201,39 @@ export function verifyBundle(value: unknown, opts: VerifyOptions): BundleReport 
     );
   }
   return { ok: checks.every((c) => c.ok), reference: bundle.certificate.reference, checks, ...(cp ? { checkpoint: cp } : {}) };
+}
+
+/** With the owner's openings: the commitments open to them (`commitments`); with media hashes too, each is an opened one (`media`). */
+function commitmentChecks(bundle: CertificateBundle, media: string[] | undefined): Check[] {
+  const o = bundle.commitment_openings;
+  if (!o)
+    return media?.length
+      ? [
+          {
+            name: 'media',
+            ok: false,
+            detail: 'media given but the bundle has no commitment openings (the owner’s evidence has them)',
+          },
+        ]
+      : [];
+  const bad = mismatchedCommitments(bundle.certificate, o);
+  const out: Check[] = [
+    bad.length
+      ? { name: 'commitments', ok: false, detail: `the openings do not give the certified commitments: ${bad.join(', ')}` }
+      : {
+          name: 'commitments',
+          ok: true,
+          detail: `every media commitment of the ${o.signers.length} signer(s) opens with the salt and media hashes given`,
+        },
+  ];
+  if (media?.length) {
+    const opened = openedHashes(o);
+    const missing = media.map((m) => m.toLowerCase()).filter((m) => !opened.has(m));
+    out.push(
+      missing.length
+        ? { name: 'media', ok: false, detail: `media SHA-256 ${missing.join(', ')} is not among the committed media` }
+        : { name: 'media', ok: true, detail: `${media.length} media file(s) match committed media hashes` },
+    );
+  }
+  return out;
 }

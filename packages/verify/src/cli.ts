@@ -1,19 +1,21 @@
 #!/usr/bin/env node
 /**
  * signet-verify cert.json document.pdf --key <verifier key | file>
- *   [--witness <witness key | file>]… [--quorum <n>] [--state <file>] [--consistency <file | URL>] [--json]
+ *   [--witness <witness key | file>]… [--quorum <n>] [--state <file>] [--consistency <file | URL>] [--media <file>]… [--json]
  * Exit 0 when every check holds, 1 when any fails, 2 on a usage or input error.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { parseVerifierKey, type VerifierKey } from './note.js';
+import { parseServedKeys, type LogKey } from './keys.js';
+import { parseVerifierKey } from './note.js';
 import { verifyBundle } from './bundle.js';
 import { parseState, rememberCheckpoint, type ConsistencyProof, type RememberedCheckpoint } from './state.js';
 import { witnessPolicy, type WitnessPolicy } from './witness.js';
 
 const USAGE = `usage: signet-verify <cert.json> <document.pdf> --key <verifier key, or a file holding it>
   [--witness <witness key, or a file of keys one a line>]... [--quorum <n, default: every witness>]
-  [--state <file remembering the last checkpoint seen>] [--consistency <proof JSON file or URL>] [--json]`;
+  [--state <file remembering the last checkpoint seen>] [--consistency <proof JSON file or URL>]
+  [--media <video, frame or photo file, checked against the owner's commitment openings>]... [--json]`;
 
 async function sha256File(path: string): Promise<string> {
   const h = createHash('sha256');
@@ -22,17 +24,18 @@ async function sha256File(path: string): Promise<string> {
 }
 
 /**
- * The log key: a verifier key, or a file holding one, or the JSON GET /api/ledger/public-key serves
- * (its `verifier_key`).
+ * The log keys: a verifier key, a file of them one a line, or the JSON GET /api/ledger/public-key
+ * serves, saved as is (every key in `keys` with its period; a server before rotation: `verifier_key`).
  */
-function loadKey(arg: string): VerifierKey {
+function loadKeys(arg: string): LogKey[] {
   const text = existsSync(arg) ? readFileSync(arg, 'utf8').trim() : arg.trim();
-  if (text.startsWith('{')) {
-    const served = JSON.parse(text) as { verifier_key?: unknown };
-    if (typeof served.verifier_key !== 'string') throw new Error('the public-key file has no verifier_key');
-    return parseVerifierKey(served.verifier_key);
-  }
-  return parseVerifierKey(text);
+  if (text.startsWith('{')) return parseServedKeys(JSON.parse(text));
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
+  if (lines.length === 0) throw new Error('no log key given');
+  return lines.map(parseVerifierKey);
 }
 
 /** Witness keys: each argument a key or a file of keys, one a line (blank lines and # comments skipped). */
@@ -64,12 +67,13 @@ type Args = {
   quorum?: number;
   state?: string;
   consistency?: string;
+  media: string[];
   json: boolean;
 };
 
 function parseArgs(argv: string[]): Args | null {
   const positional: string[] = [];
-  const a: Partial<Args> & { witnesses: string[]; json: boolean } = { witnesses: [], json: false };
+  const a: Partial<Args> & { witnesses: string[]; media: string[]; json: boolean } = { witnesses: [], media: [], json: false };
   const value = (i: number, name: string) => {
     const v = argv[i];
     if (v === undefined) throw new Error(`${name} needs a value`);
@@ -90,6 +94,7 @@ function parseArgs(argv: string[]): Args | null {
       a.quorum = Number(q);
     } else if (flag === '--state') a.state = next();
     else if (flag === '--consistency') a.consistency = next();
+    else if (flag === '--media') a.media.push(next());
     else if (flag === '--json') a.json = true;
     else if (flag === '-h' || flag === '--help') return null;
     else if (flag.startsWith('--')) throw new Error(`unknown option ${flag}`);
@@ -102,7 +107,8 @@ function parseArgs(argv: string[]): Args | null {
 
 export async function main(argv: string[]): Promise<number> {
   let args: Args | null;
-  let key: VerifierKey;
+  let key: LogKey[];
+  let media: string[];
   let bundle: unknown;
   let docHash: string;
   let witnesses: WitnessPolicy | undefined;
@@ -114,17 +120,18 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`${USAGE}\n`);
       return 2;
     }
-    key = loadKey(args.key);
+    key = loadKeys(args.key);
     if (args.witnesses.length) witnesses = witnessPolicy(loadWitnessKeys(args.witnesses), args.quorum);
     if (args.state && existsSync(args.state)) remembered = parseState(JSON.parse(readFileSync(args.state, 'utf8')));
     if (args.consistency) consistency = await loadConsistency(args.consistency);
     bundle = JSON.parse(readFileSync(args.certPath, 'utf8'));
     docHash = await sha256File(args.pdfPath);
+    media = await Promise.all(args.media.map(sha256File));
   } catch (err) {
     process.stderr.write(`signet-verify: ${(err as Error).message}\n`);
     return 2;
   }
-  const report = verifyBundle(bundle, { key, documentSha256: docHash, witnesses, remembered, consistency });
+  const report = verifyBundle(bundle, { key, documentSha256: docHash, witnesses, remembered, consistency, media });
   // Only a checkpoint that passed every check is remembered, and only when it moves the log forward.
   if (args.state && report.ok && report.checkpoint && (!remembered || report.checkpoint.size > remembered.tree_size)) {
     const tmp = `${args.state}.tmp`;
