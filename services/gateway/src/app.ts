@@ -30,6 +30,7 @@ import { signedPdfRoutes } from './http/routes/transactions/signed-pdf.routes.js
 import { downloadRoutes } from './http/routes/downloads/download.routes.js';
 import { erasureRoutes } from './http/routes/privacy/erasure.routes.js';
 import { biometricsRoutes } from './http/routes/transactions/biometrics.routes.js';
+import { deletionRoutes } from './http/routes/transactions/deletion.routes.js';
 import { testModeRoutes } from './http/routes/transactions/test-mode.routes.js';
 import { verifyRoutes } from './http/routes/verify/verify.routes.js';
 import { webhooksRoutes } from './http/routes/webhooks/webhooks.routes.js';
@@ -59,6 +60,7 @@ export function buildApp(ctx: GatewayContext, checks: ReadinessCheck[]): Express
     downloadRoutes(ctx),
     erasureRoutes(ctx),
     biometricsRoutes(ctx),
+    deletionRoutes(ctx),
     testModeRoutes(ctx),
     signRoutes(ctx),
     webhooksRoutes(ctx),

@@ -37,6 +37,8 @@ import { declineHandler } from './grpc/decline.handler.js';
 import { SENDER_MAIL_DURABLE, SENDER_MAIL_EVENTS, senderMailConsumer } from './events/sender-mail.consumer.js';
 import { createLifecycleTimerJob } from './jobs/lifecycle-timers.job.js';
 import { createTimerStore } from './store/timers.repository.js';
+import { deletionHandlers } from './grpc/deletion.handler.js';
+import { createDeletionStore } from './store/deletion.repository.js';
 
 export type TransactionOptions = { logger?: Logger; ackWaitMs?: number };
 
@@ -153,6 +155,8 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
           createTransaction: createTransactionHandler({ ...common, objects, billing, biometrics, metrics }),
           exportTransactions: exportHandler(common),
           eraseBiometrics: erasureHandler(erasureDeps),
+          // The owner deletes a finished transaction, or holds it from any deletion (issue 21).
+          ...deletionHandlers({ ...erasureDeps, logger, tokens: createDeletionStore(conn) }),
           declineSigning: declineHandler(common),
           requestSignerErasure: signerErasureHandler({
             requests: createErasureRequestRepository(conn),

@@ -10,6 +10,7 @@ export type TransactionMetrics = {
   orphanSweeps: Counter<'result'>;
   uploadsAborted: Counter<'bucket'>;
   erasures: Counter<'reason'>;
+  deletions: Counter<'reason'>;
   erasureOverdue: Counter<never>;
   reminders: Counter<never>;
   expiries: Counter<never>;
@@ -43,6 +44,11 @@ export function transactionMetrics(metrics: Metrics): TransactionMetrics {
     erasures: metrics.counter(
       'signet_transaction_biometric_erasures_total',
       'Transactions whose reference photo was erased and capture media erasure requested, by reason (retention, sender)',
+      ['reason'],
+    ),
+    deletions: metrics.counter(
+      'signet_transaction_deletions_total',
+      'Whole transactions deleted (document, photos, media, stored PDFs, personal data; a tombstone stays), by reason (sender)',
       ['reason'],
     ),
     erasureOverdue: metrics.counter(

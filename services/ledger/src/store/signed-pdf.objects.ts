@@ -27,6 +27,10 @@ export function createSignedPdfObjects(cfg: S3Config, buckets: { documents: stri
     async openSigned(key: string): Promise<Readable> {
       return s3.getObject(buckets.signed, key);
     },
+    /** Deletes a stored PDF for good (its transaction was deleted); a missing one is no error. */
+    async removeSigned(key: string): Promise<void> {
+      await s3.removeObject(buckets.signed, key);
+    },
   };
 }
 

@@ -105,6 +105,10 @@ export function createSignedPdfRepository(conn: Connection) {
         { $set: { status: 'sealed', ...sealed }, $unset: { signer_emails: 1, trails: 1 }, $push: { outbox: { $each: [entry] } } },
       );
     },
+    /** Drops the record of a deleted transaction's PDFs (they are deleted first); none is no error. */
+    async remove(reference: string): Promise<void> {
+      await model.deleteOne({ _id: reference });
+    },
     async find(reference: string): Promise<SignedPdfRecord | null> {
       return model.findOne({ _id: reference }, { _id: 0, outbox: 0 }).lean<SignedPdfRecord>();
     },

@@ -77,6 +77,9 @@ export function toDetail(
     nextReminderAt: rec.reminder_due_at ? new Date(rec.reminder_due_at).toISOString() : undefined,
     remindersSent: rec.reminders_sent ?? 0,
     reminderMax: rec.reminder_max ?? 0,
+    legalHold: rec.legal_hold
+      ? { since: new Date(rec.legal_hold.since).toISOString(), reason: rec.legal_hold.reason ?? '' }
+      : undefined,
   };
 }
 

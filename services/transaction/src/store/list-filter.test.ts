@@ -3,18 +3,19 @@ import { listFilter } from './transaction.repository.js';
 
 describe('listFilter', () => {
   it('is the owner and the live mode without a page bound or a match', () => {
-    expect(listFilter('u1', undefined, {})).toEqual({ owner_id: 'u1', test: { $ne: true } });
+    expect(listFilter('u1', undefined, {})).toEqual({ owner_id: 'u1', test: { $ne: true }, deleted_at: null });
   });
 
   it('test mode: only test transactions; live: everything not marked test (records from before test mode too)', () => {
-    expect(listFilter('u1', undefined, { test: true })).toEqual({ owner_id: 'u1', test: true });
-    expect(listFilter('u1', undefined, { test: false })).toEqual({ owner_id: 'u1', test: { $ne: true } });
+    expect(listFilter('u1', undefined, { test: true })).toEqual({ owner_id: 'u1', test: true, deleted_at: null });
+    expect(listFilter('u1', undefined, { test: false })).toEqual({ owner_id: 'u1', test: { $ne: true }, deleted_at: null });
   });
 
   it('adds the page bound and the status beside the owner', () => {
     expect(listFilter('u1', 42, { status: 'cancelled' })).toEqual({
       owner_id: 'u1',
       test: { $ne: true },
+      deleted_at: null,
       _id: { $lt: 42 },
       status: 'cancelled',
     });

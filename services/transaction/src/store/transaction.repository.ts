@@ -16,8 +16,12 @@ const ERASURE_LEASE = { holder: 'erasure_lease', until: 'erasure_lease_until' };
 /** `test`: only test-mode transactions; otherwise only live ones (records without the flag are live). */
 export type ListMatch = { status?: Status; query?: string; test?: boolean };
 
-/** The mode part of an owner's filter: test and live transactions are never mixed. */
-export const modeFilter = (test: boolean | undefined) => (test ? { test: true } : { test: { $ne: true } });
+/**
+ * The mode part of an owner's filter: test and live transactions are never mixed, and a deleted one
+ * (a tombstone, domain/deletion.ts) is no longer the owner's to read, list, export or act on.
+ */
+export const modeFilter = (test: boolean | undefined) =>
+  test ? { test: true, deleted_at: null } : { test: { $ne: true }, deleted_at: null };
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -187,7 +191,8 @@ export function createTransactionRepository(conn: Connection) {
     async dueForErasure(now: Date, limit: number): Promise<DueErasure[]> {
       return model
         .find(
-          { biometrics_delete_after: { $lte: now }, biometrics_erased_at: null },
+          // a legal hold suspends the erasure until released (docs/privacy.md)
+          { biometrics_delete_after: { $lte: now }, biometrics_erased_at: null, legal_hold: null },
           { _id: 1, biometrics_delete_after: 1, erasure_request: 1 },
         )
         .sort({ biometrics_delete_after: 1 })
@@ -200,7 +205,8 @@ export function createTransactionRepository(conn: Connection) {
      */
     async claimErasure(id: number, lease: string, now: Date, until: Date): Promise<TransactionRecord | null> {
       const claim = { holder: lease, now, until };
-      return claimLease<TransactionRecord>(model, ERASURE_LEASE, id, { biometrics_erased_at: null }, claim);
+      const filter = { biometrics_erased_at: null, legal_hold: null };
+      return claimLease<TransactionRecord>(model, ERASURE_LEASE, id, filter, claim);
     },
     /** Marks the claimed erasure done with its log entry and event; false when the claim was lost or it is done. */
     async completeErasure(id: number, lease: string, at: Date, log: LogEntry, outbox: OutboxEntry[]): Promise<boolean> {

@@ -1,6 +1,7 @@
 // The stored shapes of the transaction service: its records, their schemas and the indexes each query needs.
 import { Schema } from 'mongoose';
 import { outboxField, outboxIndex } from '@signet/kit';
+import type { LegalHold } from '../domain/deletion.js';
 import type { ErasureRequest } from '../domain/retention.js';
 import type { AttestationType, LogEntry, Signer, Status, Viewer } from '../domain/transaction.js';
 
@@ -52,6 +53,12 @@ export type TransactionRecord = {
   /** The replica running this record's due timer now, and until when its claim holds. */
   timer_lease?: string | null;
   timer_lease_until?: Date | null;
+  /** The owner's legal hold: while set nothing of the transaction is deleted (domain/deletion.ts). */
+  legal_hold?: LegalHold | null;
+  /** Set when the owner deleted the transaction: the record is a tombstone from then on (domain/deletion.ts). */
+  deleted_at?: Date | null;
+  /** When it ended (its last status change), kept on the tombstone. */
+  ended_at?: Date | null;
 };
 
 const signerSchema = new Schema(
@@ -125,6 +132,9 @@ export const transactionSchema = new Schema(
     reminders_sent: { type: Number, default: 0 },
     timer_lease: { type: String, default: null },
     timer_lease_until: { type: Date, default: null },
+    legal_hold: { type: { _id: false, since: Date, reason: String, by: String }, default: null },
+    deleted_at: { type: Date, default: null },
+    ended_at: { type: Date },
     outbox: outboxField,
   },
   { collection: 'transactions', versionKey: false },

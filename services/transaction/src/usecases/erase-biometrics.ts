@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { KeyedLock, OutboxRelay } from '@signet/kit';
+import { onLegalHold } from '../domain/deletion.js';
 import { notPendingErasure, transactionNotFound } from '../domain/errors.js';
 import { referenceErasedEntry, type ErasureReason } from '../domain/retention.js';
 import { isPending } from '../domain/transaction.js';
@@ -66,6 +67,8 @@ export async function eraseOnRequest(
   const rec = req.ownerId && req.id > 0 ? await deps.repo.findOwned(req.ownerId, req.id, req.test ?? false) : null;
   if (!rec) throw transactionNotFound();
   if (isPending(rec.status)) throw notPendingErasure(rec.status);
+  // A legal hold suspends every deletion (docs/privacy.md): the owner releases it first.
+  if (rec.legal_hold) throw onLegalHold('erase its biometric data', rec.legal_hold.since);
   if (rec.biometrics_erased_at) return false;
   return (await eraseTransactionBiometrics(deps, rec._id, 'sender')) === 'erased';
 }

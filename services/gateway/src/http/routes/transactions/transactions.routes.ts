@@ -169,6 +169,7 @@ export function transactionsRoutes(ctx: GatewayContext): RouteModule {
           ...(d.biometricsErasedAt ? { biometrics_erased_at: d.biometricsErasedAt } : {}),
           expires_at: d.expiresAt ?? null,
           reminders: { sent: d.remindersSent, max: d.reminderMax, next_at: d.nextReminderAt ?? null },
+          legal_hold: d.legalHold ? { since: d.legalHold.since, reason: d.legalHold.reason } : null,
         },
       };
     },

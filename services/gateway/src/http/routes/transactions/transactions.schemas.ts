@@ -182,6 +182,14 @@ export const summarySchema = z
   })
   .meta({ id: 'TransactionSummary' });
 
+/** A transaction's legal hold (issue 21): nothing of it is deleted while it is set. */
+export const legalHoldSchema = z
+  .object({
+    since: timestamp.meta({ description: 'Since when' }),
+    reason: z.string().meta({ description: 'Why the data must be kept (may be empty)' }),
+  })
+  .meta({ id: 'LegalHold' });
+
 export const detailSchema = summarySchema
   .extend({
     attestation_type: z.string(),
@@ -217,6 +225,9 @@ export const detailSchema = summarySchema
     expires_at: timestamp
       .nullable()
       .meta({ description: 'When the signing links stop working; null for transactions created before expiry existed' }),
+    legal_hold: legalHoldSchema
+      .nullable()
+      .meta({ description: 'The legal hold: while set nothing of the transaction is deleted; null when there is none' }),
     reminders: z
       .object({
         sent: z.int().meta({ description: 'Automatic reminders sent so far' }),
