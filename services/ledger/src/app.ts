@@ -13,8 +13,9 @@ import {
 import { events, ledgerV1 } from '@signet/proto';
 import type { LedgerConfig } from './config.js';
 import { EMPTY_ROOT } from './domain/merkle.js';
-import { createLogSigner, parseSigningKey } from './domain/signer.js';
+import { createLogSigner, parseRetiredKeys, parseSigningKey } from './domain/signer.js';
 import { verifiedConsumer } from './events/verified.consumer.js';
+import { TRANSACTION_DELETED_DURABLE, transactionDeletedConsumer } from './events/transaction-deleted.consumer.js';
 import { createCosignJob } from './jobs/cosign.job.js';
 import { createSealJob } from './jobs/seal.job.js';
 import { createCosigner } from './log/cosign.js';
@@ -41,7 +42,10 @@ export async function startLedger(cfg: LedgerConfig, opts: LedgerOptions = {}) {
   const bus = await connectBus(cfg.NATS_URL, 'ledger');
   const certs = createCertificateRepository(conn);
   await certs.init();
-  const signer = createLogSigner(parseSigningKey(cfg.LEDGER_SIGNING_KEY), cfg.LEDGER_ORIGIN);
+  const signer = createLogSigner(parseSigningKey(cfg.LEDGER_SIGNING_KEY), cfg.LEDGER_ORIGIN, {
+    retired: parseRetiredKeys(cfg.LEDGER_RETIRED_KEYS, cfg.LEDGER_ORIGIN),
+    notBefore: cfg.LEDGER_SIGNING_KEY_NOT_BEFORE ? new Date(cfg.LEDGER_SIGNING_KEY_NOT_BEFORE) : undefined,
+  });
   const tree = createTreeRepository(conn);
   await tree.init(EMPTY_ROOT, signer.checkpoint(0, EMPTY_ROOT));
   const witnessing = witnessSettings(cfg);
@@ -130,6 +134,16 @@ export async function startLedger(cfg: LedgerConfig, opts: LedgerOptions = {}) {
     { metrics, logger },
   );
 
+  // The owner deleted a transaction: its stored PDFs go (issue 21); none are stored while sealing is off.
+  const deletions = sealing
+    ? await startConsumer(
+        bus,
+        { durable: TRANSACTION_DELETED_DURABLE, events: [events.transactionDeleted], ackWaitMs: opts.ackWaitMs },
+        transactionDeletedConsumer({ signedPdfs: sealing.signedPdfs, objects: sealing.objects, logger }),
+        { metrics, logger },
+      )
+    : null;
+
   const served = await serveGrpc({
     name: 'ledger',
     logger,
@@ -173,6 +187,7 @@ export async function startLedger(cfg: LedgerConfig, opts: LedgerOptions = {}) {
     async stop() {
       await served.stop();
       await consumer.stop();
+      await deletions?.stop();
       await sealJob.stop();
       await testLog?.stop();
       await sealing?.job.stop();

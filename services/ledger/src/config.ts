@@ -1,7 +1,8 @@
+import { createPublicKey } from 'node:crypto';
 import { z } from 'zod';
 import { baseSchema, env } from '@signet/kit';
 import { sealingConfigSchema, sealingConfigIssues } from './seal.config.js';
-import { parseSigningKey } from './domain/signer.js';
+import { parseRetiredKeys, parseSigningKey, type RetiredKey } from './domain/signer.js';
 import { witnessConfigFields } from './witness/witness.config.js';
 
 export const ledgerConfigSchema = baseSchema
@@ -22,6 +23,13 @@ export const ledgerConfigSchema = baseSchema
           return false;
         }
       }, 'must be an Ed25519 private key (PKCS#8 PEM, base64 PKCS#8 DER, or base64 32-byte seed)'),
+    /** Since when LEDGER_SIGNING_KEY signs (RFC 3339), listed with it by the public-key route; unset: open. */
+    LEDGER_SIGNING_KEY_NOT_BEFORE: z.iso.datetime({ offset: true }).optional(),
+    /**
+     * Key rotation: the log's earlier public keys, still listed by the public-key route so what they
+     * signed keeps verifying. JSON `[{"verifier_key", "not_before", "not_after"}]` (see domain/signer.ts parseRetiredKeys).
+     */
+    LEDGER_RETIRED_KEYS: z.string().optional(),
     /** The log's origin (C2SP checkpoint first line and signed-note key name): schema-less URL, no spaces or "+". */
     LEDGER_ORIGIN: z
       .string()
@@ -66,6 +74,19 @@ export const ledgerConfigSchema = baseSchema
   .superRefine((c, ctx) => {
     if (c.LEDGER_TEST_SIGNING_KEY && c.LEDGER_TEST_SIGNING_KEY.trim() === c.LEDGER_SIGNING_KEY.trim())
       ctx.addIssue({ code: 'custom', path: ['LEDGER_TEST_SIGNING_KEY'], message: 'must not be the live log key' });
+    let retired: RetiredKey[] = [];
+    try {
+      retired = parseRetiredKeys(c.LEDGER_RETIRED_KEYS, c.LEDGER_ORIGIN);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', path: ['LEDGER_RETIRED_KEYS'], message: (err as Error).message });
+    }
+    try {
+      const spki = createPublicKey(parseSigningKey(c.LEDGER_SIGNING_KEY)).export({ format: 'der', type: 'spki' });
+      if (retired.some((r) => r.publicKey.equals(spki.subarray(-32))))
+        ctx.addIssue({ code: 'custom', path: ['LEDGER_RETIRED_KEYS'], message: 'must not list the current signing key' });
+    } catch {
+      // A bad signing key is reported on its own field.
+    }
     if (c.LEDGER_TEST_ORIGIN === c.LEDGER_ORIGIN)
       ctx.addIssue({ code: 'custom', path: ['LEDGER_TEST_ORIGIN'], message: 'must differ from LEDGER_ORIGIN' });
   });

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /**
  * The consent text the page shows; its version (the template) and the retention days it states are
  * recorded with the consent, so the exact text accepted can be rebuilt.
@@ -25,4 +27,11 @@ const SENTENCES: Record<string, (name: string, doc: string) => string> = {
 
 export function attestationText(type: string, signerName: string, documentName: string): string {
   return (SENTENCES[type] ?? SENTENCES.signature!)(signerName, documentName);
+}
+
+/** SHA-256 (hex) of the attestation sentence's UTF-8 bytes: what the certificate seals of the words agreed to. */
+export function attestationTextSha256(type: string, signerName: string, documentName: string): string {
+  return createHash('sha256')
+    .update(attestationText(type || 'signature', signerName, documentName), 'utf8')
+    .digest('hex');
 }

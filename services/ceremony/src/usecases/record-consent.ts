@@ -1,5 +1,5 @@
 import { invalid } from '@signet/kit';
-import { CONSENT_TEXT_VERSION } from '../domain/attestation.js';
+import { attestationTextSha256, CONSENT_TEXT_VERSION } from '../domain/attestation.js';
 import { consentAlreadyRecorded } from '../domain/errors.js';
 import { clientOf } from '../domain/session.js';
 import { summarize, type CeremonySummary } from '../domain/summary.js';
@@ -38,6 +38,7 @@ export async function recordConsent(
       ip: client.ip,
       userAgent: client.user_agent,
       openedAt: new Date(session.created_at),
+      attestationTextSha256: attestationTextSha256(ctx.attestationType, ctx.signerName, ctx.documentName),
     }),
   );
   if (!updated) {

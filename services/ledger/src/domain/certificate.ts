@@ -15,12 +15,27 @@ export type CertificateSigner = {
   role?: string;
   order?: number;
   checks?: string[];
+  // Version 2 (issue 17 item 6); '' where the ceremony did not record it.
+  /** Whether the signer also confirmed with a WebAuthn credential (the `webauthn` check). */
+  webauthn?: boolean;
+  /** The consent text's version and when the signer accepted it (RFC 3339). */
+  consent_text_version?: string;
+  consented_at?: string;
+  /** SHA-256 (hex) of the attestation sentence the signer agreed to, as the signing page showed it (UTF-8). */
+  attestation_text_sha256?: string;
 };
 
+/**
+ * The sealed certificate; its RFC 8785 canonical JSON is the ledger leaf (docs/certificate-format.md).
+ * Version 1 before issue 17 item 6; version 2 adds the document name and, per signer, the consent,
+ * the attestation text hash and WebAuthn. Both stay in the log and verify alike.
+ */
 export type Certificate = {
-  version: 1;
+  version: 1 | 2;
   reference: string;
   document_sha256: string;
+  /** Version 2: the document's name as the sender gave it. */
+  document_name?: string;
   issuer_name: string;
   attestation_type: string;
   signers: CertificateSigner[];

@@ -1,5 +1,6 @@
 import { events, eventsV1 } from '@signet/proto';
 import type { DeliveredEvent, Logger, Metrics } from '@signet/kit';
+import type { CommitmentOpenings } from '@signet/verify';
 import { maskEmail, type Certificate } from '../domain/certificate.js';
 import type { LedgerLog } from '../log/ledger-log.js';
 import type { SignerTrail } from '../pdf/audit-trail.js';
@@ -8,8 +9,9 @@ import type { CertificateRepository } from '../store/certificate.repository.js';
 import { issueCertificate, type IssueCertificateDeps } from '../usecases/issue-certificate.js';
 
 /**
- * The event as a certificate (the document hash lower-cased; e-mails masked). Commitments arrive
- * already salted and hashed by the transaction service.
+ * The event as a certificate of version 2 (docs/certificate-format.md): the document hash lower-cased,
+ * e-mails masked, per signer the consent and attestation recorded by the ceremony ('' where it was not).
+ * Commitments arrive already salted and hashed by the transaction service.
  */
 export function certificateFromEvent(ev: eventsV1.TransactionVerified): Certificate {
   const verifiedAt =
@@ -18,9 +20,10 @@ export function certificateFromEvent(ev: eventsV1.TransactionVerified): Certific
       .sort()
       .at(-1) ?? ev.occurredAt;
   return {
-    version: 1,
+    version: 2,
     reference: ev.reference,
     document_sha256: ev.documentSha256.toLowerCase(),
+    document_name: ev.documentName ?? '',
     issuer_name: ev.issuerName,
     attestation_type: ev.attestationType,
     signers: ev.signers.map((s) => ({
@@ -32,10 +35,31 @@ export function certificateFromEvent(ev: eventsV1.TransactionVerified): Certific
       video_commitment: s.videoSha256,
       frame_commitment: s.frameSha256,
       reference_commitment: s.referenceSha256,
-      // Who each signer was and what they passed (issue 18); events before it carry no checks.
-      ...(s.checks.length ? { role: s.role || 'signer', order: s.order || 1, checks: s.checks } : {}),
+      role: s.role || 'signer',
+      order: s.order || 1,
+      checks: s.checks,
+      webauthn: s.checks.includes('webauthn'),
+      consent_text_version: s.trail?.consentTextVersion ?? '',
+      consented_at: s.trail?.consentedAt ?? '',
+      attestation_text_sha256: s.trail?.attestationTextSha256 ?? '',
     })),
     verified_at: verifiedAt,
+  };
+}
+
+/**
+ * The salt and media hashes the event's commitments are made of, for the owner's evidence; none when
+ * the event predates them or a signer's hashes are missing (an opening that cannot open is not kept).
+ */
+export function openingsFromEvent(ev: eventsV1.TransactionVerified): CommitmentOpenings | undefined {
+  if (!ev.commitmentSalt || ev.signers.some((s) => !s.media)) return undefined;
+  return {
+    salt: ev.commitmentSalt,
+    signers: ev.signers.map((s) => ({
+      video_sha256: s.media!.videoSha256.toLowerCase(),
+      frame_sha256: s.media!.frameSha256.toLowerCase(),
+      reference_sha256: s.media!.referenceSha256.toLowerCase(),
+    })),
   };
 }
 
@@ -85,6 +109,7 @@ export function verifiedConsumer(deps: {
       eventId: delivered.eventId,
       transactionId: ev.transactionId,
       certificate: certificateFromEvent(ev),
+      openings: openingsFromEvent(ev),
       signedPdf: {
         documentKey: ev.documentKey ?? '',
         documentName: ev.documentName ?? '',

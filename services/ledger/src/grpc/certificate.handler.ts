@@ -18,7 +18,11 @@ export function certificateHandlers(deps: LedgerDeps) {
       return { certificateJson: JSON.stringify(rec.certificate), ledgerSeal: rec.ledger_seal, leafIndex: rec.leaf_index ?? -1 };
     },
     async getProofBundle(req: ledgerV1.GetProofBundleRequest): Promise<ledgerV1.GetProofBundleResponse> {
-      const bundle = await getProofBundle(deps, { reference: req.reference, hashPrefix: req.documentSha256Prefix });
+      const bundle = await getProofBundle(deps, {
+        reference: req.reference,
+        hashPrefix: req.documentSha256Prefix,
+        revealCommitments: req.revealCommitments,
+      });
       return { bundleJson: JSON.stringify(bundle) };
     },
     async renderCertificatePdf(req: ledgerV1.RenderCertificatePdfRequest): Promise<ledgerV1.RenderCertificatePdfResponse> {

@@ -35,7 +35,7 @@ export function logHandlers(deps: LedgerDeps) {
         nextFromSize: page.nextFrom ?? 0,
       };
     },
-    /** The public half of the configured key: no use case, nothing is read or decided. */
+    /** The public half of the configured key, and every key of the log with its period: no use case, nothing is read or decided. */
     async getPublicKey(_req?: ledgerV1.GetPublicKeyRequest): Promise<ledgerV1.GetPublicKeyResponse> {
       const s = deps.signer;
       return {
@@ -45,6 +45,7 @@ export function logHandlers(deps: LedgerDeps) {
         verifierKey: s.verifierKey,
         publicKeyPem: s.publicKeyPem,
         publicKey: Buffer.from(s.publicKey),
+        keys: s.keys.map((k) => ({ ...k, publicKey: Buffer.from(k.publicKey) })),
       };
     },
   };

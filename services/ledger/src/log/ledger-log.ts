@@ -180,8 +180,9 @@ export function createLedgerLog(
     /**
      * The bundle a verifier needs: certificate, seal, inclusion proof and the checkpoint it leads to —
      * the published one when it covers the leaf, else the head (with the cosignatures it has so far).
+     * `revealCommitments` (the owner's copy): with the openings of the media commitments.
      */
-    async bundle(reference: string): Promise<CertificateBundle> {
+    async bundle(reference: string, opts: { revealCommitments?: boolean } = {}): Promise<CertificateBundle> {
       const rec = await certs.findByReference(reference);
       const head = await tree.head();
       if (!rec || rec.leaf_index === null || rec.leaf_index >= head.size) throw notFound('no certificate for this reference');
@@ -197,6 +198,7 @@ export function createLedgerLog(
         tree_size: target.size,
         inclusion_proof: ranges.map((r) => rangeHash(r, get).toString('base64')),
         checkpoint: target.checkpoint,
+        ...(opts.revealCommitments && rec.commitment_openings ? { commitment_openings: rec.commitment_openings } : {}),
       };
     },
 

@@ -1,5 +1,6 @@
 import { Schema, type Connection } from 'mongoose';
 import { isDuplicateKey, outboxField, outboxIndex, type OutboxEntry } from '@signet/kit';
+import type { CommitmentOpenings } from '@signet/verify';
 import type { Certificate } from '../domain/certificate.js';
 
 export type CertificateRecord = {
@@ -11,6 +12,8 @@ export type CertificateRecord = {
   leaf_index: number | null;
   issued_at: Date;
   source_event_id: string;
+  /** The salt and media hashes of the certificate's commitments: only ever in the owner's bundle. */
+  commitment_openings?: CommitmentOpenings;
 };
 
 const certificateSchema = new Schema(
@@ -25,6 +28,7 @@ const certificateSchema = new Schema(
     leaf_index: { type: Number, default: null },
     issued_at: { type: Date, required: true },
     source_event_id: { type: String, required: true },
+    commitment_openings: { type: Object, default: undefined },
     outbox: outboxField,
   },
   { collection: 'certificates', versionKey: false },

@@ -1,5 +1,5 @@
 import type { Logger } from '@signet/kit';
-import { certificateLeaf } from '@signet/verify';
+import { certificateLeaf, type CommitmentOpenings } from '@signet/verify';
 import { isIssuable, type Certificate } from '../domain/certificate.js';
 import { certificateIssuedEvent } from '../events/certificate-issued.publisher.js';
 import type { LedgerLog } from '../log/ledger-log.js';
@@ -40,7 +40,14 @@ export type IssueResult = 'issued' | 'duplicate' | 'rejected';
  */
 export async function issueCertificate(
   deps: IssueCertificateDeps,
-  input: { eventId: string; transactionId: number; certificate: Certificate; signedPdf?: SignedPdfSource },
+  input: {
+    eventId: string;
+    transactionId: number;
+    certificate: Certificate;
+    signedPdf?: SignedPdfSource;
+    /** Kept beside the certificate (not in the leaf) for the owner's evidence. */
+    openings?: CommitmentOpenings;
+  },
 ): Promise<IssueResult> {
   const { transactionId } = input;
   const reference = input.certificate.reference;
@@ -72,6 +79,7 @@ export async function issueCertificate(
       leaf_index: leaf.index,
       issued_at: new Date(),
       source_event_id: input.eventId,
+      ...(input.openings ? { commitment_openings: input.openings } : {}),
     },
     [certificateIssuedEvent({ transactionId, reference, leafIndex: leaf.index, ledgerSeal: leaf.seal })],
   );

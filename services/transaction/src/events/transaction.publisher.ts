@@ -118,6 +118,8 @@ function verifiedEvent(rec: TransactionRecord, change: Change): OutboxEntry {
     documentName: rec.document_name,
     documentKey: rec.document_key,
     test: rec.test === true,
+    // The opening of the commitments: the ledger keeps it beside the certificate for the owner's evidence only.
+    commitmentSalt: rec.commitment_salt,
     signers: change.signers.map((s) => ({
       name: s.name,
       email: s.email,
@@ -126,6 +128,11 @@ function verifiedEvent(rec: TransactionRecord, change: Change): OutboxEntry {
       frameSha256: commitment(rec.commitment_salt, s.frame_sha256),
       // Each signer's own photo (issue 18); the record's for the first signer of older records.
       referenceSha256: commitment(rec.commitment_salt, signerReference(rec, s).sha256),
+      media: {
+        videoSha256: s.video_sha256 ?? '',
+        frameSha256: s.frame_sha256 ?? '',
+        referenceSha256: signerReference(rec, s).sha256 ?? '',
+      },
       verifiedAt: (s.verified_at ?? new Date()).toISOString(),
       assurance: s.assurance || 'recorded',
       trail: trailMessage(s),
