@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Model } from 'mongoose';
+import type { Model, mongo } from 'mongoose';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import { eventEntries, type EventEntry } from '@signet/proto';
@@ -113,8 +113,8 @@ export type OutboxRelayOptions<K> = {
 };
 
 /**
- * Publishes pending outbox entries of the given collections, then removes each from its document.
- * A crash between publish and removal republishes the same event id, which JetStream drops as a
+ * Publishes pending outbox entries of the given collections, then removes them from their document
+ * in one write. A crash between publish and removal republishes the same event id, which JetStream drops as a
  * duplicate (and consumers are idempotent beyond the dedup window). A failed publish leaves the
  * entry in place for the next pass. Three ways to run it:
  * - the periodic sweep catches anything a crashed process or a failed publish left behind;
@@ -124,17 +124,50 @@ export type OutboxRelayOptions<K> = {
  *   the sweep.
  */
 export function createOutboxRelay<K = unknown>(bus: Bus, models: Model<any>[], deps: OutboxRelayOptions<K>) {
-  /** Publishes entries in order and pops each (given: a snapshot read by the caller; else read now). */
-  const publishDoc = async (model: Model<any>, id: unknown, given?: OutboxEntry[]) => {
-    const entries = given ?? (await model.findOne({ _id: id }, { outbox: 1 }).lean<{ outbox?: OutboxEntry[] }>())?.outbox ?? [];
+  /**
+   * Publishes entries in order, then removes the published ones in one `$pullAll` (exact elements, so
+   * entries appended meanwhile stay; FerretDB 1.x has no `$pull` by condition). A failed publish stops
+   * the pass: what was published before it is removed, the rest stays for the sweep. `stored`: the
+   * elements as read from the store; `written`: the caller's entries, shaped here as the store keeps
+   * them, and checked by one re-read only if the removal matched nothing.
+   */
+  const publishDoc = async (model: Model<any>, id: unknown, entries: OutboxEntry[], from: 'stored' | 'written') => {
+    const sent: OutboxEntry[] = [];
+    let failure: unknown;
     for (const entry of entries) {
       const payload = entry.payload as unknown as { buffer?: Uint8Array } | Buffer;
       const bytes = Buffer.isBuffer(payload) ? payload : Buffer.from((payload as { buffer: Uint8Array }).buffer);
-      await publishToSubject(bus, entry.subject, { eventId: entry.event_id, payload: bytes, trace: entry.trace }, deps.metrics);
-      // Entries are published in order, so the one just sent is the first. FerretDB 1.x does not
-      // support $pull with a condition; popping the first element guarded by its id is exact.
-      await model.updateOne({ _id: id, 'outbox.0.event_id': entry.event_id }, { $pop: { outbox: -1 } });
+      try {
+        await publishToSubject(bus, entry.subject, { eventId: entry.event_id, payload: bytes, trace: entry.trace }, deps.metrics);
+      } catch (err) {
+        failure = err;
+        break;
+      }
+      sent.push(entry);
     }
+    if (sent.length) await removePublished(model, id, sent, from);
+    if (failure) throw failure;
+  };
+
+  const readEntries = async (model: Model<any>, id: unknown): Promise<OutboxEntry[]> =>
+    (await model.findOne({ _id: id }, { outbox: 1 }).lean<{ outbox?: OutboxEntry[] }>())?.outbox ?? [];
+
+  /** $pullAll by the native collection: mongoose would cast the elements as new subdocuments (defaults, key order). */
+  const pullAll = (model: Model<any>, _id: unknown, elements: object[]) => {
+    const filter: mongo.Document = { _id };
+    const update: mongo.Document = { $pullAll: { outbox: elements } };
+    return model.collection.updateOne(filter, update);
+  };
+
+  const removePublished = async (model: Model<any>, id: unknown, sent: OutboxEntry[], from: 'stored' | 'written') => {
+    const _id = model.schema.path('_id')?.cast(id) ?? id;
+    const elements = from === 'stored' ? sent : sent.map((e) => asStored(model, e));
+    const res = await pullAll(model, _id, elements);
+    if (res.modifiedCount > 0 || from === 'stored') return;
+    // Nothing matched the shape assumed: remove the stored elements of the events just published.
+    const ids = new Set(sent.map((e) => e.event_id));
+    const stored = (await readEntries(model, id)).filter((e) => ids.has(e.event_id));
+    if (stored.length) await pullAll(model, _id, stored);
   };
 
   const pass = async () => {
@@ -156,8 +189,9 @@ export function createOutboxRelay<K = unknown>(bus: Bus, models: Model<any>[], d
       );
       for (const doc of docs) {
         // Under the lock the entries are re-read: a write or flush may have changed them since the find.
-        if (deps.lock) await deps.lock(doc._id as K, () => publishDoc(model, doc._id));
-        else await publishDoc(model, doc._id, (doc.outbox ?? []) as OutboxEntry[]);
+        if (deps.lock)
+          await deps.lock(doc._id as K, async () => publishDoc(model, doc._id, await readEntries(model, doc._id), 'stored'));
+        else await publishDoc(model, doc._id, (doc.outbox ?? []) as OutboxEntry[], 'stored');
       }
     }
   };
@@ -180,13 +214,16 @@ export function createOutboxRelay<K = unknown>(bus: Bus, models: Model<any>[], d
     /**
      * Publishes one document's pending entries now. With a lock, call it inside lock(id) right after
      * the write that added them (it does not take the lock itself). `model` may be left out when the
-     * relay has one collection.
+     * relay has one collection. `written`: the document's whole outbox as the caller just wrote it (a
+     * record inserted with its entries), published without reading the document back; leave it out
+     * when other entries may be pending on it (they must go first).
      */
-    async flush(id: K, model?: Model<any>): Promise<void> {
+    async flush(id: K, model?: Model<any>, written?: readonly OutboxEntry[]): Promise<void> {
       const target = model ?? (models.length === 1 ? models[0] : undefined);
       if (!target) throw new TypeError('outbox flush: name the model, the relay has several');
       try {
-        await publishDoc(target, id);
+        if (written) await publishDoc(target, id, [...written], 'written');
+        else await publishDoc(target, id, await readEntries(target, id), 'stored');
       } catch (err) {
         // The entries stay on the record; the sweep publishes them later.
         deps.logger.warn({ err, collection: target.collection.name, id }, 'outbox publish failed; the sweep will retry');
@@ -203,3 +240,18 @@ export function createOutboxRelay<K = unknown>(bus: Bus, models: Model<any>[], d
 }
 
 export type OutboxRelay<K = unknown> = ReturnType<typeof createOutboxRelay<K>>;
+
+/**
+ * An entry as mongoose stores it on a document of `model`: the schema's field order, and an empty
+ * `trace` left out when the schema minimizes (mongoose's default), so `$pullAll` matches it exactly.
+ */
+function asStored(model: Model<any>, e: OutboxEntry): Record<string, unknown> {
+  const keep = model.schema.get('minimize') === false || Object.keys(e.trace ?? {}).length > 0;
+  return {
+    event_id: e.event_id,
+    subject: e.subject,
+    payload: e.payload,
+    occurred_at: e.occurred_at,
+    ...(keep ? { trace: e.trace ?? {} } : {}),
+  };
+}

@@ -5,7 +5,7 @@
  * 1.x applies updates as read-modify-write, so an overlapping pop could undo a write).
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { Schema, type Connection, type Model } from 'mongoose';
 import {
   connectBus,
@@ -197,6 +197,94 @@ describe('outbox relay', () => {
       expect(new Set(published)).toEqual(new Set(ids));
       expect(published).toHaveLength(N);
     } finally {
+      relay.stop();
+    }
+  });
+
+  it('flush with the entries just written publishes them and removes them in one write, without reading the record back', async () => {
+    // The shapes mongoose stores: an empty trace left out (default schema) or kept (minimize: false).
+    const kept = conn.model<Doc>(
+      'KeptDoc',
+      new Schema<Doc>({ _id: Number, count: Number, outbox: outboxField }, { minimize: false }),
+      'kept_docs',
+    );
+    for (const [model, id] of [
+      [docs, 6],
+      [kept, 7],
+    ] as const) {
+      const relay = createOutboxRelay(bus, [model], { metrics: new Metrics('kittest'), logger, pollMs: 60_000, lagOf: [] });
+      const reads = vi.spyOn(model, 'findOne');
+      try {
+        const subj = subject(`written${id}`);
+        const traced = { ...entry(subj), trace: { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' } };
+        const written = [{ ...entry(subj), trace: {} }, traced, entry(subj)];
+        await model.create({ _id: id, outbox: written });
+
+        await relay.flush(id, undefined, written);
+
+        expect(reads).not.toHaveBeenCalled();
+        expect((await model.findById(id).lean<Doc>())!.outbox).toEqual([]);
+        expect(await publishedIds(bus, subj)).toEqual(written.map((e) => e.event_id));
+      } finally {
+        reads.mockRestore();
+        relay.stop();
+      }
+    }
+  });
+
+  it('entries appended to a record while its entries are being published stay on it for the next pass', async () => {
+    const subj = subject('appended');
+    const [a, b, late] = [entry(subj), entry(subj), entry(subj)];
+    // A bus whose first publish lets another writer append to the record before it completes.
+    let appended = false;
+    const slowBus: Bus = {
+      ...bus,
+      js: {
+        publish: async (...args: Parameters<Bus['js']['publish']>) => {
+          if (!appended) {
+            appended = true;
+            await docs.updateOne({ _id: 8 }, { $push: { outbox: late } });
+          }
+          return bus.js.publish(...args);
+        },
+      } as Bus['js'],
+    };
+    const relay = createOutboxRelay(slowBus, [docs], { metrics: new Metrics('kittest'), logger, pollMs: 60_000, lagOf: [] });
+    try {
+      await docs.create({ _id: 8, outbox: [a, b] });
+      await relay.flush(8);
+      expect((await outboxOf(8)).map((e) => e.event_id)).toEqual([late.event_id]);
+      expect(await publishedIds(bus, subj)).toEqual([a.event_id, b.event_id]);
+
+      await relay.drain();
+      expect(await outboxOf(8)).toEqual([]);
+      expect(await publishedIds(bus, subj)).toEqual([a.event_id, b.event_id, late.event_id]);
+    } finally {
+      relay.stop();
+    }
+  });
+
+  it('a crash between publishing and removing leaves the entries; the next pass publishes them again under the same event ids, which the stream drops', async () => {
+    const relay = createOutboxRelay(bus, [docs], { metrics: new Metrics('kittest'), logger, pollMs: 60_000, lagOf: [] });
+    const subj = subject('crash');
+    const written = [entry(subj), entry(subj)];
+    const removal = vi.spyOn(docs.collection, 'updateOne').mockRejectedValueOnce(new Error('process died'));
+    try {
+      await docs.create({ _id: 9, outbox: written });
+      await relay.flush(9, undefined, written);
+      expect(removal).toHaveBeenCalledTimes(1);
+      expect((await outboxOf(9)).map((e) => e.event_id)).toEqual(written.map((e) => e.event_id));
+      expect(await publishedIds(bus, subj)).toEqual(written.map((e) => e.event_id));
+
+      const published = vi.spyOn(bus.js, 'publish');
+      await relay.drain();
+      // Both sent again, with their event ids as message ids; JetStream keeps one copy of each.
+      expect(published.mock.calls.map((c) => (c[2] as { msgID?: string }).msgID)).toEqual(written.map((e) => e.event_id));
+      published.mockRestore();
+      expect(await outboxOf(9)).toEqual([]);
+      expect(await publishedIds(bus, subj)).toEqual(written.map((e) => e.event_id));
+    } finally {
+      removal.mockRestore();
       relay.stop();
     }
   });
