@@ -14,9 +14,13 @@ import { createAccount, type Account } from '../harness/accounts.js';
 import { eventually, infra, startServices } from '../harness/services.js';
 import { send } from '../support/ceremony-helpers.js';
 import { tinyPdf } from '../fixtures/ceremony-media.js';
-import { makeGenuineCapture, type ServerTimeline } from '../../services/biometrics/test/corpus/make-corpus.js';
+import {
+  loadModels,
+  makeGenuineCapture,
+  type LoadedModels,
+  type ServerTimeline,
+} from '../../services/biometrics/test/corpus/make-corpus.js';
 import { packagePhotos } from '../../services/biometrics/test/corpus/faces.js';
-import { loadModels, type LoadedModels } from '../../services/biometrics/src/analysis/models.js';
 
 type Actions = NonNullable<Parameters<typeof makeGenuineCapture>[1]>;
 type Party = { name: string; email: string; order: number };

@@ -21,10 +21,13 @@ import { events, eventsV1 } from '@signet/proto';
 import type { Account } from '../../harness/accounts.js';
 import { eventually, startServices, infra } from '../../harness/services.js';
 import { createTransaction, send, senderAccount, transactionStatus, type CreatedTx } from '../../support/ceremony-helpers.js';
-import { prepareCameraFeed } from '../../../services/biometrics/test/corpus/make-corpus.js';
-import { drawContent } from '../../../services/ceremony/src/domain/challenge.js';
-import { seededDraw } from '../../../services/ceremony/src/domain/timeline.js';
-import { loadModels, type LoadedModels } from '../../../services/biometrics/src/analysis/models.js';
+import {
+  drawContent,
+  loadModels,
+  prepareCameraFeed,
+  seededDraw,
+  type LoadedModels,
+} from '../../../services/biometrics/test/corpus/make-corpus.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const ARTIFACTS = join(ROOT, 'test-artifacts/ceremony-verdict');

@@ -20,6 +20,12 @@ import { ACTION_COUNT, WORD_COUNT, drawContent, randomActions, randomWords } fro
 import { drawTimeline, seededDraw } from '../../../ceremony/src/domain/timeline.js';
 import { rewriteMp4Duration } from '../../../../test/fixtures/mp4-duration.js';
 import { findSourceFaces, type SourceFace } from './faces.js';
+
+// The corpus is the tests' one door to the renderer's dependencies: end-to-end and browser tests render
+// captures through it and draw the ceremony's seeded challenge (CHALLENGE_TEST_SEED) with it, so none of
+// them imports a service's src/ (issue 14).
+export { loadModels, type LoadedModels };
+export { drawContent, seededDraw };
 import {
   H,
   W,
