@@ -135,7 +135,7 @@ describe('sealed certificates, verified online and offline', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-disposition')).toBe(`attachment; filename="${ref}.cert.json"`);
     const bundle = (await res.json()) as Record<string, unknown> & { certificate: Record<string, unknown> };
-    expect(bundle).toMatchObject({ format: 'signet-certificate-bundle/v1', ledger_seal: seal });
+    expect(bundle).toMatchObject({ format: 'signet-certificate-bundle/v2', ledger_seal: seal });
     expect(bundle.certificate).toMatchObject({ reference: ref, document_sha256: sha });
     // Masked emails and commitments only: no address, no face data.
     expect(JSON.stringify(bundle)).not.toContain('ada@example.com');

@@ -163,12 +163,16 @@ export async function startServices(names: ServiceName[], opts: Partial<Omit<Sta
       await running[n]?.stop();
       running[n] = undefined;
     },
-    /** Starts a backend stopped by stopService again, on its port and with its database. */
-    async startService(n: Exclude<ServiceName, 'gateway'>) {
-      const env = envOf[n];
-      if (!env) throw new Error(`${n} was not started by this stack`);
+    /**
+     * Starts a backend stopped by stopService again, on its port and with its database; `env` changes
+     * its configuration from then on (a restart with a rotated key, say).
+     */
+    async startService(n: Exclude<ServiceName, 'gateway'>, env?: Record<string, string>) {
+      if (!envOf[n]) throw new Error(`${n} was not started by this stack`);
       if (running[n]) return;
-      const svc = await starters[n](env, o);
+      if (env) envOf[n] = { ...envOf[n], ...env };
+      const current = envOf[n]!;
+      const svc = await starters[n](current, o);
       running[n] = svc;
       out.opsPorts[n] = svc.opsPort;
     },

@@ -21,6 +21,7 @@ import { openapiDocument } from './http/openapi.js';
 import { adminRoutes } from './http/routes/admin/admin.routes.js';
 import { authRoutes } from './http/routes/auth/auth.routes.js';
 import { certificateRoutes } from './http/routes/certificate/certificate.routes.js';
+import { evidenceRoutes } from './http/routes/ledger/evidence.routes.js';
 import { dashboardRoutes } from './http/routes/dashboard/dashboard.routes.js';
 import { ledgerRoutes } from './http/routes/ledger/ledger.routes.js';
 import { ledgerCheckpointRoutes } from './http/routes/ledger/checkpoints.routes.js';
@@ -55,6 +56,7 @@ export function buildApp(ctx: GatewayContext, checks: ReadinessCheck[]): Express
     adminRoutes(ctx),
     dashboardRoutes(ctx), // after adminRoutes: its /api/admin route relies on the admin guard
     certificateRoutes(ctx),
+    evidenceRoutes(ctx),
     transactionsRoutes(ctx),
     signedPdfRoutes(ctx),
     downloadRoutes(ctx),

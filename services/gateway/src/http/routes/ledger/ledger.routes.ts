@@ -41,9 +41,11 @@ const consistencyQuery = z
 const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64');
 const b64s = z.string().meta({ contentEncoding: 'base64' });
 
-const bundleSchema = z
+export const bundleSchema = z
   .object({
-    format: z.literal('signet-certificate-bundle/v1'),
+    format: z
+      .enum(['signet-certificate-bundle/v2', 'signet-certificate-bundle/v1'])
+      .meta({ description: 'v2 since issue 17 (certificates of version 2); v1 bundles saved before it keep verifying' }),
     certificate: z
       .record(z.string(), z.unknown())
       .meta({ description: 'The sealed certificate; its RFC 8785 canonical JSON is the leaf' }),
@@ -52,6 +54,16 @@ const bundleSchema = z
     tree_size: z.int(),
     inclusion_proof: z.array(b64s),
     checkpoint: z.string().meta({ description: 'C2SP tlog-checkpoint as a signed note' }),
+    commitment_openings: z
+      .object({
+        salt: z.string(),
+        signers: z.array(z.object({ video_sha256: z.string(), frame_sha256: z.string(), reference_sha256: z.string() })),
+      })
+      .optional()
+      .meta({
+        description:
+          'Only in the owner’s copy (GET /api/transactions/{id}/evidence.json): the salt and media hashes the certificate’s commitments are made of',
+      }),
   })
   .meta({ id: 'CertificateBundle' });
 const checkpointSchema = z
@@ -72,13 +84,26 @@ const consistencySchema = z.object({
   from_checkpoint: z.string().nullable(),
   to_checkpoint: z.string().nullable(),
 });
-const publicKeySchema = z.object({
-  origin: z.string(),
-  algorithm: z.string().meta({ example: 'Ed25519' }),
+const logKeySchema = z.object({
   key_id: z.string(),
   verifier_key: z.string(),
   public_key: b64s,
   public_key_pem: z.string(),
+  not_before: z.string().nullable().meta({ description: 'Since when the key signs (RFC 3339); null: open' }),
+  not_after: z.string().nullable().meta({ description: 'When the key stopped signing (RFC 3339); null for the current key' }),
+  current: z.boolean().meta({ description: 'The key the log signs new checkpoints and seals with' }),
+});
+const publicKeySchema = z.object({
+  origin: z.string(),
+  algorithm: z.string().meta({ example: 'Ed25519' }),
+  key_id: z.string().meta({ description: 'The current key (as before key rotation); every key is in keys' }),
+  verifier_key: z.string(),
+  public_key: b64s,
+  public_key_pem: z.string(),
+  keys: z.array(logKeySchema).meta({
+    description:
+      'Every key of the log, the current one first, then the retired ones with their periods: what a retired key signed keeps verifying. signet-verify --key takes this document as saved.',
+  }),
 });
 const cacheControl = (description: string) => ({ 'Cache-Control': { description, schema: z.string() } });
 
@@ -101,7 +126,11 @@ export function ledgerRoutes(ctx: GatewayContext): RouteModule {
       ...errorResponses(400, 404),
     },
     async handle({ params: { reference }, query: q }, _req, res) {
-      const { bundleJson } = await ctx.ledger.getProofBundle({ reference, documentSha256Prefix: q.hash.toLowerCase() });
+      const { bundleJson } = await ctx.ledger.getProofBundle({
+        reference,
+        documentSha256Prefix: q.hash.toLowerCase(),
+        revealCommitments: false,
+      });
       if (q.download === '1') res.setHeader('Content-Disposition', `attachment; filename="${reference}.cert.json"`);
       res.setHeader('Cache-Control', 'no-cache');
       // Sent as the ledger serialized it: the bundle's bytes are what a verifier reads.
@@ -182,7 +211,7 @@ export function ledgerRoutes(ctx: GatewayContext): RouteModule {
     method: 'get',
     path: '/api/ledger/public-key',
     operationId: 'getLedgerPublicKey',
-    summary: 'The log’s Ed25519 public key, as a signed-note verifier key and PEM',
+    summary: 'The log’s Ed25519 public keys (current and retired, with their periods), as signed-note verifier keys and PEM',
     query: logQuery,
     responses: {
       200: { description: 'The key', body: publicKeySchema, headers: cacheControl('public, max-age=300') },
@@ -200,6 +229,15 @@ export function ledgerRoutes(ctx: GatewayContext): RouteModule {
           verifier_key: k.verifierKey,
           public_key: b64(k.publicKey),
           public_key_pem: k.publicKeyPem,
+          keys: k.keys.map((e) => ({
+            key_id: e.keyId,
+            verifier_key: e.verifierKey,
+            public_key: b64(e.publicKey),
+            public_key_pem: e.publicKeyPem,
+            not_before: e.notBefore || null,
+            not_after: e.notAfter || null,
+            current: e.current,
+          })),
         },
       };
     },
