@@ -54,6 +54,42 @@ describe('consumeSignature', () => {
       message: expect.stringMatching(/^consumption_id/),
     });
   });
+
+  it('reads the consumption, its refund, the account and the month’s slots together, then takes a slot', async () => {
+    const { deps, consumptions } = setup();
+    await consume(deps, 'a');
+    const started: string[] = [];
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    const held =
+      <A extends unknown[], R>(name: string, read: (...a: A) => Promise<R>) =>
+      async (...a: A) => {
+        started.push(name);
+        await gate;
+        return read(...a);
+      };
+    const gated = {
+      ...deps,
+      accounts: { latest: held('latest', deps.accounts.latest) },
+      consumptions: {
+        ...consumptions,
+        find: held('find', consumptions.find),
+        findRefund: held('findRefund', consumptions.findRefund),
+        takenSlots: held('takenSlots', consumptions.takenSlots),
+      },
+    };
+    const pending = consumeSignature(gated, { userId: 'u1', consumptionId: 'b' });
+    await new Promise((r) => setImmediate(r));
+    expect(started.sort()).toEqual(['find', 'findRefund', 'latest', 'takenSlots']);
+    open();
+    expect(await pending).toEqual({ source: 'quota' });
+    // The slot taken is the free one after 'a', and the month's slots were read once.
+    expect(consumptions.all.map((c) => [c.consumption_id, c.slot])).toEqual([
+      ['a', 0],
+      ['b', 1],
+    ]);
+    expect(started.filter((n) => n === 'takenSlots')).toHaveLength(1);
+  });
 });
 
 describe('refundSignature', () => {

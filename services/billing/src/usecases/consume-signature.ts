@@ -13,9 +13,20 @@ export type ConsumeDeps = Pick<BillingDeps, 'metrics'> & {
   consumptions: Consumptions;
 };
 
-/** Tries the free slots below `limit` in order; the existing consumption when the id was used already. */
-async function takeSlot(consumptions: Consumptions, userId: string, id: string, source: Source, period: string, limit: number) {
-  const taken = await consumptions.takenSlots(userId, source, period);
+/**
+ * Tries the free slots below `limit` in order; the existing consumption when the id was used already.
+ * `taken`: the period's taken slots when already read (a snapshot either way: the insert decides).
+ */
+async function takeSlot(
+  consumptions: Consumptions,
+  userId: string,
+  id: string,
+  source: Source,
+  period: string,
+  limit: number,
+  known?: Set<number>,
+) {
+  const taken = known ?? (await consumptions.takenSlots(userId, source, period));
   for (let slot = 0; slot < limit; slot++) {
     if (taken.has(slot)) continue;
     const r = await consumptions.take({ user_id: userId, consumption_id: id, source, period, slot, created_at: new Date() });
@@ -38,12 +49,20 @@ export async function consumeSignature(
   const userId = checkId('user_id', input.userId);
   const id = checkId('consumption_id', input.consumptionId);
   const { consumptions } = deps;
-  const prior = await consumptions.find(userId, id);
+  const period = usagePeriod(new Date());
+  // The reads are independent: one round trip instead of four. Their answers are judged in the
+  // same order as before (a repeated id first, then a refunded one).
+  const [prior, refunded, latest, quotaTaken] = await Promise.all([
+    consumptions.find(userId, id),
+    consumptions.findRefund(userId, id),
+    deps.accounts.latest(userId),
+    consumptions.takenSlots(userId, 'quota', period),
+  ]);
   if (prior) return { source: prior.source };
-  if (await consumptions.findRefund(userId, id)) throw conflict('this consumption was refunded; use a new consumption id');
-  const state = (await deps.accounts.latest(userId)) ?? newAccount(userId);
+  if (refunded) throw conflict('this consumption was refunded; use a new consumption id');
+  const state = latest ?? newAccount(userId);
   const got =
-    (await takeSlot(consumptions, userId, id, 'quota', usagePeriod(new Date()), MONTHLY_LIMIT[state.plan])) ??
+    (await takeSlot(consumptions, userId, id, 'quota', period, MONTHLY_LIMIT[state.plan], quotaTaken)) ??
     (await takeSlot(consumptions, userId, id, 'credit', CREDIT_PERIOD, state.credits_granted));
   if (!got) {
     deps.metrics.quotaRejections.inc();
