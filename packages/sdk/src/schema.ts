@@ -21,6 +21,26 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/api/verify/signed-pdf': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Verify a signed PDF: its PAdES seal, timestamp and embedded certificate evidence
+     * @description The body is the signed PDF as downloaded (application/pdf). The seal must cover the whole file (a later update may only add validation data), chain to the operator’s trusted roots, carry an RFC 3161 timestamp from a trusted authority, and the embedded cert.json must be included in the log and name the certificate the seal is for. Not a PDF, unsigned, or changed after sealing: 400. Rate limit: 20 a minute per client address.
+     */
+    post: operations['verifySignedPdf'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/auth/register': {
     parameters: {
       query?: never;
@@ -349,8 +369,8 @@ export type paths = {
     options?: never;
     head?: never;
     /**
-     * Change the account’s settings: session length and biometric retention
-     * @description session_ttl_hours applies to sessions issued from then on (login, two-factor login, password change); sessions already issued keep their expiry and are not ended. biometric_retention_days applies to transactions created from then on (shown to their signers in the consent text). The current values are in POST /api/auth/me. Unknown fields, no field, or a value out of range: 400 and nothing changes.
+     * Change the account’s settings: session length, biometric retention, expiry and reminder defaults
+     * @description session_ttl_hours applies to sessions issued from then on (login, two-factor login, password change); sessions already issued keep their expiry and are not ended. biometric_retention_days applies to transactions created from then on (shown to their signers in the consent text). expiry_days and the reminder schedule (reminder_first_after_hours, reminder_every_hours, reminder_max) apply to transactions created from then on without expires_at or reminder fields of their own. The current values are in POST /api/auth/me. Unknown fields, no field, or a value out of range: 400 and nothing changes.
      */
     patch: operations['updateAccountSettings'];
     trace?: never;
@@ -384,6 +404,26 @@ export type paths = {
     };
     /** Certificate of completion (PDF) of an issued transaction */
     get: operations['getCertificatePdf'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/transactions/{id}/evidence.json': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The owner’s evidence bundle: cert.json with the openings of the media commitments
+     * @description The bundle of GET /api/ledger/proof/{reference} plus commitment_openings: the salt and, per signer, the SHA-256 of the capture video, still frame and reference photo the certificate’s commitments are made of. Verify with `signet-verify evidence.json document.pdf --key <key file> [--media video.webm]`.
+     */
+    get: operations['getEvidenceBundle'];
     put?: never;
     post?: never;
     delete?: never;
@@ -447,7 +487,11 @@ export type paths = {
     get: operations['getTransaction'];
     put?: never;
     post?: never;
-    delete?: never;
+    /**
+     * Delete a whole finished transaction: document, photos, capture media, signed PDF and personal data
+     * @description Only once the transaction has ended (cancel a pending one first) and while it is not on legal hold (409 otherwise, nothing changed). The document and reference photos are deleted before the answer; the capture media and the signed PDF and audit trail right after, through events the other services apply. The certificate stays in the append-only log and /api/verify still answers for it. Afterwards the transaction is gone from the API (404, also for a second DELETE), its signing links and downloads answer 404.
+     */
+    delete: operations['deleteTransaction'];
     options?: never;
     head?: never;
     patch?: never;
@@ -488,6 +532,30 @@ export type paths = {
      */
     post: operations['cancelTransaction'];
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/transactions/{id}/legal-hold': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Put a transaction on legal hold: nothing of it is deleted until the hold is released
+     * @description For a pending or finished transaction. While held, DELETE of the transaction and of its biometric data answer 409, the retention job skips it and a signer’s erasure request is recorded but waits. Already held: the hold stays as it was.
+     */
+    put: operations['setLegalHold'];
+    post?: never;
+    /**
+     * Release the legal hold: deletion and erasure apply again
+     * @description An erasure that fell due while held runs on the retention job’s next pass. Not held: 204, nothing changes.
+     */
+    delete: operations['releaseLegalHold'];
     options?: never;
     head?: never;
     patch?: never;
@@ -908,7 +976,7 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    /** The log’s Ed25519 public key, as a signed-note verifier key and PEM */
+    /** The log’s Ed25519 public keys (current and retired, with their periods), as signed-note verifier keys and PEM */
     get: operations['getLedgerPublicKey'];
     put?: never;
     post?: never;
@@ -993,6 +1061,10 @@ export type paths = {
 export type webhooks = Record<string, never>;
 export type components = {
   schemas: {
+    LegalHoldRequest: {
+      /** @description Why the data must be kept (at most 500 characters) */
+      reason?: string;
+    };
     TestCompletion: {
       /**
        * @description verified: every signer passes and the test log seals the certificate; failed: the transaction fails
@@ -1065,6 +1137,27 @@ export type components = {
        */
       log: 'live' | 'test';
     };
+    SignedPdfVerification: {
+      /** @description Every check passed */
+      valid: boolean;
+      /** @description The certificate reference cert.json carries */
+      reference: string | null;
+      /** @description The log of the certificate: test for a test-mode one (no real signing) */
+      log: ('live' | 'test') | null;
+      /** @description The sealing certificate’s subject */
+      sealed_by: string | null;
+      /**
+       * Format: date-time
+       * @description The RFC 3161 time of the seal, ISO 8601 UTC
+       */
+      timestamp: string | null;
+      /** @description coverage, integrity, timestamp, certificate, evidence … (cert.json: bundle, leaf, checkpoint, inclusion, seal), consistency */
+      checks: {
+        name: string;
+        ok: boolean;
+        detail: string;
+      }[];
+    };
     Session: {
       /** @description Session JWT (HS256) */
       token: string;
@@ -1089,6 +1182,10 @@ export type components = {
       two_factor_enabled: boolean;
       session_ttl_hours: number;
       biometric_retention_days: number;
+      expiry_days: number;
+      reminder_first_after_hours: number;
+      reminder_every_hours: number;
+      reminder_max: number;
       /** Format: date-time */
       created_at: string;
       /** @enum {string} */
@@ -1153,6 +1250,32 @@ export type components = {
         firm: string | null;
         /** Format: uri */
         credits: string | null;
+      };
+    };
+    CertificateBundle: {
+      /**
+       * @description v2 since issue 17 (certificates of version 2); v1 bundles saved before it keep verifying
+       * @enum {string}
+       */
+      format: 'signet-certificate-bundle/v2' | 'signet-certificate-bundle/v1';
+      /** @description The sealed certificate; its RFC 8785 canonical JSON is the leaf */
+      certificate: {
+        [key: string]: unknown;
+      };
+      ledger_seal: string;
+      leaf_index: number;
+      tree_size: number;
+      inclusion_proof: string[];
+      /** @description C2SP tlog-checkpoint as a signed note */
+      checkpoint: string;
+      /** @description Only in the owner’s copy (GET /api/transactions/{id}/evidence.json): the salt and media hashes the certificate’s commitments are made of */
+      commitment_openings?: {
+        salt: string;
+        signers: {
+          video_sha256: string;
+          frame_sha256: string;
+          reference_sha256: string;
+        }[];
       };
     };
     TransactionCreated: {
@@ -1250,6 +1373,8 @@ export type components = {
       biometrics_erased_at?: string;
       /** @description When the signing links stop working; null for transactions created before expiry existed */
       expires_at: string | null;
+      /** @description The legal hold: while set nothing of the transaction is deleted; null when there is none */
+      legal_hold: components['schemas']['LegalHold'] | null;
       /** @description The automatic reminder schedule (to signers who have not finished) */
       reminders: {
         /** @description Automatic reminders sent so far */
@@ -1269,6 +1394,15 @@ export type components = {
       at: string;
       actor: string;
       detail: string;
+    };
+    LegalHold: {
+      /**
+       * Format: date-time
+       * @description Since when
+       */
+      since: string;
+      /** @description Why the data must be kept (may be empty) */
+      reason: string;
     };
     SigningSummary: {
       signer_name: string;
@@ -1450,20 +1584,6 @@ export type components = {
       /** @description At most 1 KB of the response body, or the error */
       response_snippet: string;
     };
-    CertificateBundle: {
-      /** @constant */
-      format: 'signet-certificate-bundle/v1';
-      /** @description The sealed certificate; its RFC 8785 canonical JSON is the leaf */
-      certificate: {
-        [key: string]: unknown;
-      };
-      ledger_seal: string;
-      leaf_index: number;
-      tree_size: number;
-      inclusion_proof: string[];
-      /** @description C2SP tlog-checkpoint as a signed note */
-      checkpoint: string;
-    };
     Checkpoint: {
       origin: string;
       tree_size: number;
@@ -1592,6 +1712,79 @@ export interface operations {
       /** @description Not found (also for another owner’s resource) */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  verifySignedPdf: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/pdf': string;
+      };
+    };
+    responses: {
+      /** @description Every check and its outcome */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SignedPdfVerification'];
+        };
+      };
+      /** @description The request is malformed or a field is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limited: wait Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
           [name: string]: unknown;
         };
         content: {
@@ -2953,6 +3146,14 @@ export interface operations {
           session_ttl_hours?: number;
           /** @description Days the face video, frames and reference photo of transactions created from now on are kept after they end (the operator sets the maximum; an answer of 400 names it) */
           biometric_retention_days?: number;
+          /** @description Days from creation to expiry of transactions created without expires_at (the operator sets the maximum) */
+          expiry_days?: number;
+          /** @description Hours from creation to the first automatic reminder */
+          reminder_first_after_hours?: number;
+          /** @description Hours between automatic reminders */
+          reminder_every_hours?: number;
+          /** @description Automatic reminders per transaction at most; 0: none */
+          reminder_max?: number;
         };
       };
     };
@@ -2968,6 +3169,10 @@ export interface operations {
           'application/json': {
             session_ttl_hours: number;
             biometric_retention_days: number;
+            expiry_days: number;
+            reminder_first_after_hours: number;
+            reminder_every_hours: number;
+            reminder_max: number;
           };
         };
       };
@@ -3092,6 +3297,87 @@ export interface operations {
         };
         content: {
           'application/pdf': string;
+        };
+      };
+      /** @description A path parameter is not valid percent-encoded UTF-8 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (also for another owner’s resource) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The resource is not in a state that allows this */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getEvidenceBundle: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Transaction id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The bundle with the openings */
+      200: {
+        headers: {
+          /** @description private, no-store */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CertificateBundle'];
         };
       };
       /** @description A path parameter is not valid percent-encoded UTF-8 */
@@ -3544,6 +3830,83 @@ export interface operations {
       };
     };
   };
+  deleteTransaction: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Transaction id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A path parameter is not valid percent-encoded UTF-8 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (also for another owner’s resource) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The resource is not in a state that allows this */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   resendTransaction: {
     parameters: {
       query?: never;
@@ -3688,6 +4051,150 @@ export interface operations {
       };
       /** @description The resource is not in a state that allows this */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  setLegalHold: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Transaction id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['LegalHoldRequest'];
+      };
+    };
+    responses: {
+      /** @description The hold */
+      200: {
+        headers: {
+          /** @description Always no-store: the answer carries tokens or personal data */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['LegalHold'];
+        };
+      };
+      /** @description The request is malformed or a field is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (also for another owner’s resource) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  releaseLegalHold: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Transaction id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Released, or there was no hold */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A path parameter is not valid percent-encoded UTF-8 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (also for another owner’s resource) */
+      404: {
         headers: {
           [name: string]: unknown;
         };
@@ -5710,10 +6217,24 @@ export interface operations {
             origin: string;
             /** @example Ed25519 */
             algorithm: string;
+            /** @description The current key (as before key rotation); every key is in keys */
             key_id: string;
             verifier_key: string;
             public_key: string;
             public_key_pem: string;
+            /** @description Every key of the log, the current one first, then the retired ones with their periods: what a retired key signed keeps verifying. signet-verify --key takes this document as saved. */
+            keys: {
+              key_id: string;
+              verifier_key: string;
+              public_key: string;
+              public_key_pem: string;
+              /** @description Since when the key signs (RFC 3339); null: open */
+              not_before: string | null;
+              /** @description When the key stopped signing (RFC 3339); null for the current key */
+              not_after: string | null;
+              /** @description The key the log signs new checkpoints and seals with */
+              current: boolean;
+            }[];
           };
         };
       };

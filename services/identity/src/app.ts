@@ -56,6 +56,13 @@ export async function startIdentity(cfg: IdentityConfig, opts: { logger?: Logger
       defaultDays: Math.min(cfg.BIOMETRIC_RETENTION_DAYS, cfg.BIOMETRIC_RETENTION_MAX_DAYS),
       maxDays: cfg.BIOMETRIC_RETENTION_MAX_DAYS,
     },
+    lifecycle: {
+      expirySeconds: cfg.EXPIRY_DEFAULT_SECONDS,
+      expiryMaxSeconds: cfg.EXPIRY_MAX_SECONDS,
+      reminderFirstSeconds: cfg.REMINDER_FIRST_AFTER_SECONDS,
+      reminderEverySeconds: cfg.REMINDER_EVERY_SECONDS,
+      reminderMax: cfg.REMINDER_MAX,
+    },
     metrics: identityMetrics(metrics),
     logger,
     onUserCreated: relay.kick,

@@ -80,7 +80,7 @@ export const transactionConfigSchema = baseSchema
     /**
      * Expiry and reminders (issue 18; domain/lifecycle.ts), in seconds so tests can make them short:
      * the default and longest time from creation to expiry, and the default reminder schedule (first
-     * after, then every, at most; 0 reminders = none). Accounts cannot set their own yet.
+     * after, then every, at most; 0 reminders = none). An account's own (identity.settings.changed) take their place.
      */
     EXPIRY_DEFAULT_SECONDS: z.coerce
       .number()

@@ -18,7 +18,15 @@ export function accountHandlers(deps: IdentityDeps) {
     },
 
     async updateAccountSettings(req: identityV1.UpdateAccountSettingsRequest): Promise<identityV1.Profile> {
-      return profileOut(await updateAccountSettings(deps, req.userId, req.sessionTtlHours, req.biometricRetentionDays));
+      return profileOut(
+        await updateAccountSettings(deps, req.userId, req.sessionTtlHours, {
+          biometric_retention_days: req.biometricRetentionDays,
+          expiry_days: req.expiryDays,
+          reminder_first_after_hours: req.reminderFirstAfterHours,
+          reminder_every_hours: req.reminderEveryHours,
+          reminder_max: req.reminderMax,
+        }),
+      );
     },
   };
 }

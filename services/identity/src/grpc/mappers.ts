@@ -27,6 +27,10 @@ export function profileOut(p: Profile): identityV1.Profile {
     twoFactorEnabled: p.twoFactorEnabled,
     sessionTtlHours: p.sessionTtlHours,
     biometricRetentionDays: p.biometricRetentionDays,
+    expiryDays: p.lifecycle.expiry_days,
+    reminderFirstAfterHours: p.lifecycle.reminder_first_after_hours,
+    reminderEveryHours: p.lifecycle.reminder_every_hours,
+    reminderMax: p.lifecycle.reminder_max,
     createdAt: iso(p.createdAt),
   };
 }

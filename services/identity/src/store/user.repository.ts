@@ -13,6 +13,11 @@ export type UserRecord = {
   session_ttl_hours: number;
   /** Biometric retention of the account's new transactions, in days; null: the operator's default. */
   biometric_retention_days?: number | null;
+  /** The account's transaction lifecycle defaults (domain/lifecycle-settings.ts); null: the operator's. */
+  expiry_days?: number | null;
+  reminder_first_after_hours?: number | null;
+  reminder_every_hours?: number | null;
+  reminder_max?: number | null;
   totp_enabled: boolean;
   /** AES-256-GCM sealed base32 secrets (see domain/secrets.ts). */
   totp_secret: string | null;
@@ -35,6 +40,10 @@ const userSchema = new Schema(
     password_version: { type: Number, default: 0 },
     session_ttl_hours: { type: Number, required: true },
     biometric_retention_days: { type: Number, default: null },
+    expiry_days: { type: Number, default: null },
+    reminder_first_after_hours: { type: Number, default: null },
+    reminder_every_hours: { type: Number, default: null },
+    reminder_max: { type: Number, default: null },
     totp_enabled: { type: Boolean, default: false },
     totp_secret: { type: String, default: null },
     totp_pending_secret: { type: String, default: null },
@@ -52,6 +61,10 @@ userSchema.index({ email: 1 }, { unique: true });
 userSchema.index(...outboxIndex);
 
 const NO_OUTBOX = { outbox: 0 } as const;
+
+/** The settings of the account that the transaction service applies (identity.settings.changed). */
+export type AccountSetting =
+  'biometric_retention_days' | 'expiry_days' | 'reminder_first_after_hours' | 'reminder_every_hours' | 'reminder_max';
 
 export function createUserRepository(conn: Connection) {
   const model = conn.model('User', userSchema);
@@ -117,14 +130,21 @@ export function createUserRepository(conn: Connection) {
       return doc ? { previous: doc.session_ttl_hours } : null;
     },
     /**
-     * Sets the account's biometric retention with the event that carries it to the transaction
-     * service, in one update; the previous value (null: the default), or undefined when there is no such user.
+     * Sets account settings the transaction service applies (biometric retention, lifecycle defaults)
+     * with the event that carries them there, in one update; each one's previous value (null: the
+     * default), or undefined when there is no such user.
      */
-    async setBiometricRetention(id: string, days: number, event: OutboxEntry): Promise<{ previous: number | null } | undefined> {
+    async setAccountSettings(
+      id: string,
+      set: Partial<Record<AccountSetting, number>>,
+      event: OutboxEntry,
+    ): Promise<{ previous: Partial<Record<AccountSetting, number | null>> } | undefined> {
       const doc = await model
-        .findOneAndUpdate({ _id: id }, { $set: { biometric_retention_days: days }, $push: { outbox: event } }, { new: false })
-        .lean<{ biometric_retention_days?: number | null }>();
-      return doc ? { previous: doc.biometric_retention_days ?? null } : undefined;
+        .findOneAndUpdate({ _id: id }, { $set: set, $push: { outbox: event } }, { new: false })
+        .lean<Partial<Record<AccountSetting, number | null>>>();
+      if (!doc) return undefined;
+      const previous = Object.fromEntries(Object.keys(set).map((k) => [k, doc[k as AccountSetting] ?? null]));
+      return { previous };
     },
     async setPendingTotp(id: string, sealed: string) {
       await model.updateOne({ _id: id }, { $set: { totp_pending_secret: sealed } });

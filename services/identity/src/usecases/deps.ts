@@ -1,3 +1,4 @@
+import type { LifecycleOperator } from '../domain/lifecycle-settings.js';
 import type { Logger, Mailer } from '@signet/kit';
 import type { PasswordHasher, SecretBox } from '../domain/secrets.js';
 import type { Sessions } from '../domain/session.js';
@@ -23,6 +24,8 @@ export type IdentityDeps = {
   mailer: Pick<Mailer, 'send'>;
   /** BIOMETRIC_RETENTION_DAYS and BIOMETRIC_RETENTION_MAX_DAYS: the default and the bound of an account's retention. */
   biometricRetention?: { defaultDays: number; maxDays: number };
+  /** The operator's transaction lifecycle defaults and maximum expiry (domain/lifecycle-settings.ts). */
+  lifecycle?: LifecycleOperator;
   /** SESSION_TTL_HOURS: the session length of accounts that have not set one. */
   defaultSessionTtlHours: number;
   metrics: IdentityMetrics;

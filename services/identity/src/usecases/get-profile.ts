@@ -1,3 +1,4 @@
+import { effectiveLifecycle, type LifecycleOperator } from '../domain/lifecycle-settings.js';
 import { sessionTtlHours } from '../domain/session.js';
 import type { UserRecord, UserRepository } from '../store/user.repository.js';
 import type { IdentityDeps } from './deps.js';
@@ -13,10 +14,26 @@ export type Profile = {
   sessionTtlHours: number;
   /** The account's biometric retention in days, or the default when it has none. */
   biometricRetentionDays: number;
+  /** The account's expiry and reminder defaults, or the operator's where it has none. */
+  lifecycle: ReturnType<typeof effectiveLifecycle>;
   createdAt: Date;
 };
 
-function profileOf(user: UserRecord, defaultSessionTtlHours: number, defaultRetentionDays: number): Profile {
+/** The transaction service's defaults, when the operator's are not given (tests). */
+export const OPERATOR_LIFECYCLE: LifecycleOperator = {
+  expirySeconds: 30 * 86_400,
+  expiryMaxSeconds: 180 * 86_400,
+  reminderFirstSeconds: 3 * 86_400,
+  reminderEverySeconds: 3 * 86_400,
+  reminderMax: 3,
+};
+
+function profileOf(
+  user: UserRecord,
+  defaultSessionTtlHours: number,
+  defaultRetentionDays: number,
+  lifecycle: LifecycleOperator,
+): Profile {
   return {
     userId: user._id,
     email: user.email,
@@ -25,14 +42,22 @@ function profileOf(user: UserRecord, defaultSessionTtlHours: number, defaultRete
     twoFactorEnabled: user.totp_enabled,
     sessionTtlHours: sessionTtlHours(user.session_ttl_hours, defaultSessionTtlHours),
     biometricRetentionDays: user.biometric_retention_days ?? defaultRetentionDays,
+    lifecycle: effectiveLifecycle(user, lifecycle),
     createdAt: user.created_at,
   };
 }
 
 /** The account as its owner sees it on the settings page. */
 export async function getProfile(
-  deps: Pick<IdentityDeps, 'defaultSessionTtlHours' | 'biometricRetention'> & { users: Pick<UserRepository, 'byId'> },
+  deps: Pick<IdentityDeps, 'defaultSessionTtlHours' | 'biometricRetention' | 'lifecycle'> & {
+    users: Pick<UserRepository, 'byId'>;
+  },
   userId: string,
 ): Promise<Profile> {
-  return profileOf(await getUser(deps, userId), deps.defaultSessionTtlHours, deps.biometricRetention?.defaultDays ?? 30);
+  return profileOf(
+    await getUser(deps, userId),
+    deps.defaultSessionTtlHours,
+    deps.biometricRetention?.defaultDays ?? 30,
+    deps.lifecycle ?? OPERATOR_LIFECYCLE,
+  );
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { eventsV1 } from '@signet/proto';
 import type { OutboxEntry } from '@signet/kit';
-import type { UserRecord } from '../store/user.repository.js';
+import type { AccountSetting, UserRecord } from '../store/user.repository.js';
 import { updateAccountSettings } from './update-account-settings.js';
 
 function setup() {
@@ -20,6 +20,13 @@ function setup() {
   const deps = {
     defaultSessionTtlHours: 24,
     biometricRetention: { defaultDays: 30, maxDays: 90 },
+    lifecycle: {
+      expirySeconds: 30 * 86_400,
+      expiryMaxSeconds: 60 * 86_400,
+      reminderFirstSeconds: 2 * 3_600,
+      reminderEverySeconds: 86_400,
+      reminderMax: 3,
+    },
     metrics: { settings: { inc: (l: { setting: string }) => void changed.push(l.setting) } } as never,
     logger: { info: () => undefined, warn: () => undefined },
     onUserCreated: () => void kicks++,
@@ -31,10 +38,10 @@ function setup() {
         user.session_ttl_hours = hours;
         return { previous };
       },
-      setBiometricRetention: async (id: string, days: number, event: OutboxEntry) => {
+      setAccountSettings: async (id: string, set: Partial<Record<AccountSetting, number>>, event: OutboxEntry) => {
         if (id !== user._id) return undefined;
-        const previous = user.biometric_retention_days ?? null;
-        user.biometric_retention_days = days;
+        const previous = Object.fromEntries(Object.keys(set).map((k) => [k, user[k as AccountSetting] ?? null]));
+        Object.assign(user, set);
         outbox.push(event);
         return { previous };
       },
@@ -48,7 +55,7 @@ describe('updateAccountSettings: the biometric retention', () => {
     const t = setup();
     expect((await updateAccountSettings(t.deps, 'u1', 24)).biometricRetentionDays).toBe(30);
     expect(t.outbox).toHaveLength(0);
-    const p = await updateAccountSettings(t.deps, 'u1', 0, 7);
+    const p = await updateAccountSettings(t.deps, 'u1', 0, { biometric_retention_days: 7 });
     expect(p).toMatchObject({ biometricRetentionDays: 7, sessionTtlHours: 24 });
     expect(eventsV1.AccountSettingsChanged.decode(t.outbox[0]!.payload)).toMatchObject({
       userId: 'u1',
@@ -60,11 +67,57 @@ describe('updateAccountSettings: the biometric retention', () => {
 
   it('refuses a retention above the maximum or not whole, and writes nothing', async () => {
     const t = setup();
-    await expect(updateAccountSettings(t.deps, 'u1', 48, 91)).rejects.toMatchObject({ kind: 'invalid_argument' });
-    await expect(updateAccountSettings(t.deps, 'u1', 0, 1.5)).rejects.toMatchObject({ kind: 'invalid_argument' });
+    await expect(updateAccountSettings(t.deps, 'u1', 48, { biometric_retention_days: 91 })).rejects.toMatchObject({
+      kind: 'invalid_argument',
+    });
+    await expect(updateAccountSettings(t.deps, 'u1', 0, { biometric_retention_days: 1.5 })).rejects.toMatchObject({
+      kind: 'invalid_argument',
+    });
     await expect(updateAccountSettings(t.deps, 'u1', 0)).rejects.toMatchObject({ kind: 'invalid_argument' });
     expect(t.user.session_ttl_hours).toBe(24);
     expect(t.outbox).toHaveLength(0);
-    await expect(updateAccountSettings(t.deps, 'nobody', 0, 7)).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(updateAccountSettings(t.deps, 'nobody', 0, { biometric_retention_days: 7 })).rejects.toMatchObject({
+      kind: 'not_found',
+    });
+  });
+});
+
+describe('updateAccountSettings: the expiry and reminder defaults', () => {
+  it('shows the operator’s until set, then sets the given ones with one event carrying only them', async () => {
+    const t = setup();
+    expect((await updateAccountSettings(t.deps, 'u1', 24)).lifecycle).toEqual({
+      expiry_days: 30,
+      reminder_first_after_hours: 2,
+      reminder_every_hours: 24,
+      reminder_max: 3,
+    });
+    const p = await updateAccountSettings(t.deps, 'u1', 0, { expiry_days: 5, reminder_max: 0 });
+    expect(p.lifecycle).toEqual({ expiry_days: 5, reminder_first_after_hours: 2, reminder_every_hours: 24, reminder_max: 0 });
+    expect(p.sessionTtlHours).toBe(24);
+    expect(t.outbox).toHaveLength(1);
+    const e = eventsV1.AccountSettingsChanged.decode(t.outbox[0]!.payload);
+    expect(e).toMatchObject({ userId: 'u1', expiryDays: 5, reminderMax: 0 });
+    expect(e.biometricRetentionDays).toBeUndefined();
+    expect(e.reminderEveryHours).toBeUndefined();
+    expect(t.changed).toEqual(['expiry_days', 'reminder_max']);
+  });
+
+  it('refuses an expiry beyond the operator’s maximum, a zero or fractional value, and writes nothing', async () => {
+    const t = setup();
+    for (const bad of [
+      { expiry_days: 61 },
+      { expiry_days: 0 },
+      { reminder_every_hours: 0 },
+      { reminder_first_after_hours: 1.5 },
+      { reminder_max: 21 },
+      { reminder_max: -1 },
+      { expiry_days: 5, reminder_max: 99 },
+    ])
+      await expect(updateAccountSettings(t.deps, 'u1', 0, bad)).rejects.toMatchObject({ kind: 'invalid_argument' });
+    await expect(updateAccountSettings(t.deps, 'u1', 0, { expiry_days: 61 })).rejects.toThrow(
+      'expiry_days must be a whole number of days from 1 to 60',
+    );
+    expect(t.outbox).toHaveLength(0);
+    expect(t.user.expiry_days).toBeUndefined();
   });
 });

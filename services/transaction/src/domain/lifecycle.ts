@@ -18,7 +18,7 @@ export type Timers = {
   reminders_sent: number;
 };
 
-/** The operator's (and, until accounts store their own, every account's) defaults; all durations in ms. */
+/** The defaults of a creation that asks for none: the operator's, or the account's own (accountDefaults); all durations in ms. */
 export type LifecycleDefaults = {
   expiryMs: number;
   maxExpiryMs: number;
@@ -199,3 +199,26 @@ export const lifecycleDefaults = (c: LifecycleConfig): LifecycleDefaults => ({
   reminderEveryMs: c.REMINDER_EVERY_SECONDS * 1000,
   reminderMax: c.REMINDER_MAX,
 });
+
+/** An account's own defaults (identity.settings.changed); absent: the operator's. */
+export type AccountLifecycle = {
+  expiry_days?: number;
+  reminder_first_after_hours?: number;
+  reminder_every_hours?: number;
+  reminder_max?: number;
+};
+
+/**
+ * The operator's defaults with the account's own in their place. The account's expiry is bounded by
+ * the operator's maximum as it is now (it may have been lowered since the account set it).
+ */
+export function accountDefaults(d: LifecycleDefaults, a: AccountLifecycle): LifecycleDefaults {
+  const hours = (h: number | undefined, fallback: number) => (h && h > 0 ? h * 3_600_000 : fallback);
+  return {
+    expiryMs: a.expiry_days && a.expiry_days > 0 ? Math.min(a.expiry_days * 86_400_000, d.maxExpiryMs) : d.expiryMs,
+    maxExpiryMs: d.maxExpiryMs,
+    reminderFirstMs: hours(a.reminder_first_after_hours, d.reminderFirstMs),
+    reminderEveryMs: hours(a.reminder_every_hours, d.reminderEveryMs),
+    reminderMax: a.reminder_max !== undefined ? Math.min(Math.max(0, a.reminder_max), MAX_REMINDERS) : d.reminderMax,
+  };
+}

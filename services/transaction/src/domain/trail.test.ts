@@ -36,7 +36,7 @@ describe("a signer's trail", () => {
     const s = {
       ...newSigner(0, 'Ada', 'a@example.com', 't', 3, { mode: 'liveness' }),
       attempt: 2,
-      trail: { opened_at: new Date('2026-01-02T03:04:05Z'), consent_ip: '10.0.0.1' },
+      trail: { opened_at: new Date('2026-01-02T03:04:05Z'), consent_ip: '10.0.0.1', attestation_text_sha256: 'ab'.repeat(32) },
     };
     expect(trailMessage(s)).toEqual({
       linkSentAt: '',
@@ -45,11 +45,15 @@ describe("a signer's trail", () => {
       consentTextVersion: '',
       consentIp: '10.0.0.1',
       consentUserAgent: '',
+      attestationTextSha256: 'ab'.repeat(32),
       capturedAt: '',
       captureIp: '',
       captureUserAgent: '',
       attempt: 2,
     });
-    expect(trailMessage(newSigner(0, 'Ada', 'a@example.com', 't', 3, { mode: 'liveness' })).openedAt).toBe('');
+    expect(trailMessage(newSigner(0, 'Ada', 'a@example.com', 't', 3, { mode: 'liveness' }))).toMatchObject({
+      openedAt: '',
+      attestationTextSha256: '',
+    });
   });
 });

@@ -13,6 +13,8 @@ export type SignerTrail = {
   consent_text_version?: string;
   consent_ip?: string;
   consent_user_agent?: string;
+  /** SHA-256 (hex) of the attestation sentence the signer agreed to (empty: not recorded). */
+  attestation_text_sha256?: string;
   captured_at?: Date | null;
   capture_ip?: string;
   capture_user_agent?: string;
@@ -43,6 +45,7 @@ export function trailMessage(s: Signer) {
     consentTextVersion: t.consent_text_version ?? '',
     consentIp: t.consent_ip ?? '',
     consentUserAgent: t.consent_user_agent ?? '',
+    attestationTextSha256: t.attestation_text_sha256 ?? '',
     capturedAt: iso(t.captured_at),
     captureIp: t.capture_ip ?? '',
     captureUserAgent: t.capture_user_agent ?? '',

@@ -32,6 +32,7 @@ export function stateConsumer(deps: ChangeDeps) {
           ip: e.ip,
           userAgent: e.userAgent,
           openedAt: e.openedAt ? new Date(e.openedAt) : null,
+          attestationTextSha256: e.attestationTextSha256,
         };
         return acceptConsent(deps, { transactionId: Number(e.transactionId), signerIndex: e.signerIndex, at, trail });
       }

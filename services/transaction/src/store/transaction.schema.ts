@@ -161,9 +161,22 @@ transactionSchema.index({ expires_at: 1 });
 transactionSchema.index({ reminder_due_at: 1 });
 
 // An account's settings this service applies, as identity.settings.changed carried them: _id is the
-// owner id; `at` is the event's time, so an older event arriving late does not overwrite a newer one.
+// owner id; `at` (the retention's) and `<setting>_at` are the event's time, so an older event arriving
+// late does not overwrite a newer one (store/account-settings.repository.ts).
 export const accountSettingsSchema = new Schema(
-  { _id: String, retention_days: Number, at: Date },
+  {
+    _id: String,
+    retention_days: Number,
+    at: Date,
+    expiry_days: Number,
+    expiry_days_at: Date,
+    reminder_first_after_hours: Number,
+    reminder_first_after_hours_at: Date,
+    reminder_every_hours: Number,
+    reminder_every_hours_at: Date,
+    reminder_max: Number,
+    reminder_max_at: Date,
+  },
   { collection: 'account_settings', versionKey: false },
 );
 

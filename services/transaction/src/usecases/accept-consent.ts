@@ -4,7 +4,14 @@ import type { TransactionRepository } from '../store/transaction.repository.js';
 import { applyChange, type ChangeDeps } from './apply-change.js';
 
 /** What the ceremony recorded with the consent (consent.accepted), for the audit trail. */
-export type ConsentTrail = { textVersion: string; ip: string; userAgent: string; openedAt: Date | null };
+export type ConsentTrail = {
+  textVersion: string;
+  ip: string;
+  userAgent: string;
+  openedAt: Date | null;
+  /** SHA-256 (hex) of the attestation sentence agreed to; empty: not recorded. */
+  attestationTextSha256?: string;
+};
 
 /**
  * A signer consented (ceremony): created → consent_accepted, with the consent's trail (and when the
@@ -27,6 +34,7 @@ export async function acceptConsent(
       consent_text_version: ev.trail?.textVersion ?? '',
       consent_ip: ev.trail?.ip ?? '',
       consent_user_agent: ev.trail?.userAgent ?? '',
+      attestation_text_sha256: ev.trail?.attestationTextSha256 ?? '',
     }),
   );
 }

@@ -11,7 +11,13 @@ import {
 } from '../domain/creation.js';
 import { fieldInvalid, idempotencyInProgress, idempotencyMismatch } from '../domain/errors.js';
 import { photoField, type PhotoSlot } from '../domain/photos.js';
-import { initialTimers, lifecycleDefaults, lifecycleRequest, type LifecycleConfig } from '../domain/lifecycle.js';
+import {
+  accountDefaults,
+  initialTimers,
+  lifecycleDefaults,
+  lifecycleRequest,
+  type LifecycleConfig,
+} from '../domain/lifecycle.js';
 import { retentionDays } from '../domain/retention.js';
 import { initialInvites, modeOf } from '../domain/signers.js';
 import { newSigner, type Signer, type Viewer } from '../domain/transaction.js';
@@ -71,7 +77,9 @@ export async function createTransaction(
     const { begin, rawFields, doc, docHead, photos } = await readUpload(deps.objects, parts, cleanups);
     if (isCancelled()) throw invalid('cancelled by the client');
     const fields = validateFields(rawFields, new Set(photos.keys()));
-    const timers = initialTimers(deps.clock(), lifecycleRequest(rawFields.lifecycle), lifecycleDefaults(deps.cfg));
+    // The account's own expiry and reminder defaults, where it set them, stand in for the operator's.
+    const defaults = accountDefaults(lifecycleDefaults(deps.cfg), await deps.repo.accountLifecycle(begin.ownerId));
+    const timers = initialTimers(deps.clock(), lifecycleRequest(rawFields.lifecycle), defaults);
     if (!doc)
       throw docHead.length
         ? fieldInvalid('document', 'is not a PDF (it must begin with %PDF-)')
@@ -160,9 +168,13 @@ async function commit(
     });
   }
 
-  const id = await deps.repo.nextId();
-  const reference = await allocateReference(deps);
-  const rec = newRecord(deps, id, reference, begin, fields, doc, refs, await deps.repo.accountRetention(owner));
+  // Independent round trips, run together (after the consumption, so a refusal takes no id).
+  const [id, reference, accountDays] = await Promise.all([
+    deps.repo.nextId(),
+    allocateReference(deps),
+    deps.repo.accountRetention(owner),
+  ]);
+  const rec = newRecord(deps, id, reference, begin, fields, doc, refs, accountDays);
   await insertRecord(deps, rec);
   deps.tm.transitions.inc({ to: 'created' });
 
@@ -279,8 +291,10 @@ async function insertRecord(deps: CreateDeps, rec: TransactionRecord): Promise<v
   for (let attempt = 0; ; attempt++) {
     const id = rec._id;
     const inserted = await deps.lock(id, async () => {
-      if (!(await deps.repo.insert(rec, creationOutbox(rec)))) return false;
-      await deps.outbox.flush(id);
+      const outbox = creationOutbox(rec);
+      if (!(await deps.repo.insert(rec, outbox))) return false;
+      // A new record holds only these entries: published without reading it back.
+      await deps.outbox.flush(id, undefined, outbox);
       return true;
     });
     if (inserted) return;

@@ -375,13 +375,22 @@ export interface CaptureMediaErased {
 
 /**
  * signet.identity.settings.changed: an account's settings that other services apply changed; the
- * transaction service keeps the biometric retention for the transactions the account creates.
+ * transaction service keeps them for the transactions the account creates. An event carries the
+ * settings that changed (absent: unchanged); one from before the lifecycle settings always meant the
+ * retention, so an event with none of them set is a retention of 0.
  */
 export interface AccountSettingsChanged {
   eventId: string;
   occurredAt: string;
   userId: string;
-  biometricRetentionDays: number;
+  biometricRetentionDays?:
+    | number
+    | undefined;
+  /** The account's lifecycle defaults (identity.proto UpdateAccountSettingsRequest). */
+  expiryDays?: number | undefined;
+  reminderFirstAfterHours?: number | undefined;
+  reminderEveryHours?: number | undefined;
+  reminderMax?: number | undefined;
 }
 
 /**
@@ -3670,7 +3679,16 @@ export const CaptureMediaErased: MessageFns<CaptureMediaErased> = {
 };
 
 function createBaseAccountSettingsChanged(): AccountSettingsChanged {
-  return { eventId: "", occurredAt: "", userId: "", biometricRetentionDays: 0 };
+  return {
+    eventId: "",
+    occurredAt: "",
+    userId: "",
+    biometricRetentionDays: undefined,
+    expiryDays: undefined,
+    reminderFirstAfterHours: undefined,
+    reminderEveryHours: undefined,
+    reminderMax: undefined,
+  };
 }
 
 export const AccountSettingsChanged: MessageFns<AccountSettingsChanged> = {
@@ -3684,8 +3702,20 @@ export const AccountSettingsChanged: MessageFns<AccountSettingsChanged> = {
     if (message.userId !== "") {
       writer.uint32(26).string(message.userId);
     }
-    if (message.biometricRetentionDays !== 0) {
+    if (message.biometricRetentionDays !== undefined) {
       writer.uint32(32).int32(message.biometricRetentionDays);
+    }
+    if (message.expiryDays !== undefined) {
+      writer.uint32(40).int32(message.expiryDays);
+    }
+    if (message.reminderFirstAfterHours !== undefined) {
+      writer.uint32(48).int32(message.reminderFirstAfterHours);
+    }
+    if (message.reminderEveryHours !== undefined) {
+      writer.uint32(56).int32(message.reminderEveryHours);
+    }
+    if (message.reminderMax !== undefined) {
+      writer.uint32(64).int32(message.reminderMax);
     }
     return writer;
   },
@@ -3735,6 +3765,38 @@ export const AccountSettingsChanged: MessageFns<AccountSettingsChanged> = {
             message.biometricRetentionDays = reader.int32();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.expiryDays = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.reminderFirstAfterHours = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.reminderEveryHours = reader.int32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.reminderMax = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3755,7 +3817,11 @@ export const AccountSettingsChanged: MessageFns<AccountSettingsChanged> = {
     message.eventId = object.eventId ?? "";
     message.occurredAt = object.occurredAt ?? "";
     message.userId = object.userId ?? "";
-    message.biometricRetentionDays = object.biometricRetentionDays ?? 0;
+    message.biometricRetentionDays = object.biometricRetentionDays ?? undefined;
+    message.expiryDays = object.expiryDays ?? undefined;
+    message.reminderFirstAfterHours = object.reminderFirstAfterHours ?? undefined;
+    message.reminderEveryHours = object.reminderEveryHours ?? undefined;
+    message.reminderMax = object.reminderMax ?? undefined;
     return message;
   },
 };

@@ -141,6 +141,15 @@ export interface Profile {
   createdAt: string;
   /** The account's biometric retention in days, or the default when it has none. */
   biometricRetentionDays: number;
+  /**
+   * The account's defaults for a transaction created without its own expiry or reminder schedule (the
+   * operator's when it set none): days to expiry, hours to the first reminder and between reminders,
+   * and how many at most (0: none).
+   */
+  expiryDays: number;
+  reminderFirstAfterHours: number;
+  reminderEveryHours: number;
+  reminderMax: number;
 }
 
 export interface ChangePasswordRequest {
@@ -243,14 +252,25 @@ export interface UpdateAccountSettingsRequest {
   userId: string;
   /**
    * Validity of sessions issued from now on, in hours: 1..720 (30 days); 0 leaves it unchanged when
-   * biometric_retention_days is set.
+   * another setting is set.
    */
   sessionTtlHours: number;
   /**
    * Days the biometric data of the account's transactions created from now on is kept after they
    * end: 0..BIOMETRIC_RETENTION_MAX_DAYS. Absent: unchanged.
    */
-  biometricRetentionDays?: number | undefined;
+  biometricRetentionDays?:
+    | number
+    | undefined;
+  /**
+   * Defaults of transactions created from now on without their own: days to expiry
+   * (1..EXPIRY_MAX_SECONDS in days), hours to the first reminder and between reminders (1..the same
+   * bound in hours), reminders at most (0..20; 0: none). Absent: unchanged.
+   */
+  expiryDays?: number | undefined;
+  reminderFirstAfterHours?: number | undefined;
+  reminderEveryHours?: number | undefined;
+  reminderMax?: number | undefined;
 }
 
 function createBaseAuthenticateRequest(): AuthenticateRequest {
@@ -1600,6 +1620,10 @@ function createBaseProfile(): Profile {
     sessionTtlHours: 0,
     createdAt: "",
     biometricRetentionDays: 0,
+    expiryDays: 0,
+    reminderFirstAfterHours: 0,
+    reminderEveryHours: 0,
+    reminderMax: 0,
   };
 }
 
@@ -1628,6 +1652,18 @@ export const Profile: MessageFns<Profile> = {
     }
     if (message.biometricRetentionDays !== 0) {
       writer.uint32(64).int32(message.biometricRetentionDays);
+    }
+    if (message.expiryDays !== 0) {
+      writer.uint32(72).int32(message.expiryDays);
+    }
+    if (message.reminderFirstAfterHours !== 0) {
+      writer.uint32(80).int32(message.reminderFirstAfterHours);
+    }
+    if (message.reminderEveryHours !== 0) {
+      writer.uint32(88).int32(message.reminderEveryHours);
+    }
+    if (message.reminderMax !== 0) {
+      writer.uint32(96).int32(message.reminderMax);
     }
     return writer;
   },
@@ -1709,6 +1745,38 @@ export const Profile: MessageFns<Profile> = {
             message.biometricRetentionDays = reader.int32();
             continue;
           }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.expiryDays = reader.int32();
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.reminderFirstAfterHours = reader.int32();
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.reminderEveryHours = reader.int32();
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.reminderMax = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1734,6 +1802,10 @@ export const Profile: MessageFns<Profile> = {
     message.sessionTtlHours = object.sessionTtlHours ?? 0;
     message.createdAt = object.createdAt ?? "";
     message.biometricRetentionDays = object.biometricRetentionDays ?? 0;
+    message.expiryDays = object.expiryDays ?? 0;
+    message.reminderFirstAfterHours = object.reminderFirstAfterHours ?? 0;
+    message.reminderEveryHours = object.reminderEveryHours ?? 0;
+    message.reminderMax = object.reminderMax ?? 0;
     return message;
   },
 };
@@ -2897,7 +2969,15 @@ export const RevokeApiKeyResponse: MessageFns<RevokeApiKeyResponse> = {
 };
 
 function createBaseUpdateAccountSettingsRequest(): UpdateAccountSettingsRequest {
-  return { userId: "", sessionTtlHours: 0, biometricRetentionDays: undefined };
+  return {
+    userId: "",
+    sessionTtlHours: 0,
+    biometricRetentionDays: undefined,
+    expiryDays: undefined,
+    reminderFirstAfterHours: undefined,
+    reminderEveryHours: undefined,
+    reminderMax: undefined,
+  };
 }
 
 export const UpdateAccountSettingsRequest: MessageFns<UpdateAccountSettingsRequest> = {
@@ -2910,6 +2990,18 @@ export const UpdateAccountSettingsRequest: MessageFns<UpdateAccountSettingsReque
     }
     if (message.biometricRetentionDays !== undefined) {
       writer.uint32(24).int32(message.biometricRetentionDays);
+    }
+    if (message.expiryDays !== undefined) {
+      writer.uint32(32).int32(message.expiryDays);
+    }
+    if (message.reminderFirstAfterHours !== undefined) {
+      writer.uint32(40).int32(message.reminderFirstAfterHours);
+    }
+    if (message.reminderEveryHours !== undefined) {
+      writer.uint32(48).int32(message.reminderEveryHours);
+    }
+    if (message.reminderMax !== undefined) {
+      writer.uint32(56).int32(message.reminderMax);
     }
     return writer;
   },
@@ -2951,6 +3043,38 @@ export const UpdateAccountSettingsRequest: MessageFns<UpdateAccountSettingsReque
             message.biometricRetentionDays = reader.int32();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.expiryDays = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.reminderFirstAfterHours = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.reminderEveryHours = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.reminderMax = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2971,6 +3095,10 @@ export const UpdateAccountSettingsRequest: MessageFns<UpdateAccountSettingsReque
     message.userId = object.userId ?? "";
     message.sessionTtlHours = object.sessionTtlHours ?? 0;
     message.biometricRetentionDays = object.biometricRetentionDays ?? undefined;
+    message.expiryDays = object.expiryDays ?? undefined;
+    message.reminderFirstAfterHours = object.reminderFirstAfterHours ?? undefined;
+    message.reminderEveryHours = object.reminderEveryHours ?? undefined;
+    message.reminderMax = object.reminderMax ?? undefined;
     return message;
   },
 };

@@ -26,8 +26,24 @@ describe('account settings body', () => {
     });
   });
 
+  it('accepts the expiry and reminder defaults alone or together, reminder_max 0 for none', () => {
+    expect(parseSettings({ expiry_days: 3 })).toEqual({ expiry_days: 3 });
+    const all = { expiry_days: 14, reminder_first_after_hours: 24, reminder_every_hours: 48, reminder_max: 0 };
+    expect(parseSettings(all)).toEqual(all);
+  });
+
   it.each([
-    [{}, /^session_ttl_hours or biometric_retention_days is required$/],
+    [
+      {},
+      /^session_ttl_hours or another setting is required; the settings are session_ttl_hours, biometric_retention_days, expiry_days, reminder_first_after_hours, reminder_every_hours, reminder_max$/,
+    ],
+    [{ expiry_days: 0 }, /^expiry_days: must be at least 1$/],
+    [{ expiry_days: 2.5 }, /^expiry_days: must be a whole number of days$/],
+    [{ expiry_days: '7' }, /^expiry_days: must be a whole number of days$/],
+    [{ reminder_every_hours: 0 }, /^reminder_every_hours: must be at least 1$/],
+    [{ reminder_first_after_hours: -1 }, /^reminder_first_after_hours: must be at least 1$/],
+    [{ reminder_max: 21 }, /^reminder_max: must be at most 20$/],
+    [{ reminder_max: -1 }, /^reminder_max: must be at least 0$/],
     [{ biometric_retention_days: -1 }, /^biometric_retention_days: must be at least 0$/],
     [{ biometric_retention_days: 7.5 }, /^biometric_retention_days: must be a whole number of days$/],
     [{ session_ttl_hours: null }, /^session_ttl_hours: must be a whole number of hours$/],

@@ -7,6 +7,7 @@ import { csrfTokenFor, requireCsrf } from '../../csrf.js';
 import { HttpError, badRequest } from '../../errors.js';
 import { parseBody } from '../../parse-body.js';
 import { defineRoute, errorResponses, HEADERS, mountRoutes } from '../../route.js';
+import { lifecycleOf, lifecycleSettingsFields, lifecycleSettingsOut } from './lifecycle-settings.js';
 
 const keyMode = z.enum(['live', 'test']).meta({
   description:
@@ -37,9 +38,10 @@ const settingsFields = {
       'Days the face video, frames and reference photo of transactions created from now on are kept after they end ' +
       '(the operator sets the maximum; an answer of 400 names it)',
   }),
+  ...lifecycleSettingsFields,
 };
 const SETTINGS_FIELDS = Object.keys(settingsFields);
-const ONE_SETTING = `${SETTINGS_FIELDS.join(' or ')} is required`;
+const ONE_SETTING = `${SETTINGS_FIELDS[0]} or another setting is required; the settings are ${SETTINGS_FIELDS.join(', ')}`;
 const settings = z.strictObject(settingsFields).refine((b) => SETTINGS_FIELDS.some((k) => b[k as keyof typeof b] !== undefined), {
   message: ONE_SETTING,
   path: [SETTINGS_FIELDS[0]!],
@@ -172,11 +174,13 @@ export function adminRoutes(ctx: GatewayContext): RouteModule {
     method: 'patch',
     path: '/api/admin/account/settings',
     operationId: 'updateAccountSettings',
-    summary: 'Change the account’s settings: session length and biometric retention',
+    summary: 'Change the account’s settings: session length, biometric retention, expiry and reminder defaults',
     description:
       'session_ttl_hours applies to sessions issued from then on (login, two-factor login, password change); ' +
       'sessions already issued keep their expiry and are not ended. biometric_retention_days applies to ' +
-      'transactions created from then on (shown to their signers in the consent text). The current values are in ' +
+      'transactions created from then on (shown to their signers in the consent text). expiry_days and the reminder ' +
+      'schedule (reminder_first_after_hours, reminder_every_hours, reminder_max) apply to transactions created from then ' +
+      'on without expires_at or reminder fields of their own. The current values are in ' +
       'POST /api/auth/me. Unknown fields, no field, or a value out of range: 400 and nothing changes.',
     use: [settingsFirst],
     query: csrfQuery,
@@ -184,7 +188,7 @@ export function adminRoutes(ctx: GatewayContext): RouteModule {
     responses: {
       200: {
         description: 'The settings now in force',
-        body: z.object({ session_ttl_hours: z.int(), biometric_retention_days: z.int() }),
+        body: z.object({ session_ttl_hours: z.int(), biometric_retention_days: z.int(), ...lifecycleSettingsOut }),
         headers: noStore,
       },
       ...mutationErrors,
@@ -192,13 +196,17 @@ export function adminRoutes(ctx: GatewayContext): RouteModule {
     async handle({ body: b }, _req, res) {
       const p = await ctx.identity.updateAccountSettings({
         userId: callerOf(res).userId,
-        // 0 keeps the session length when only the retention changes (identity.proto)
+        // 0 keeps the session length when only other settings change (identity.proto)
         sessionTtlHours: b.session_ttl_hours ?? 0,
         biometricRetentionDays: b.biometric_retention_days,
+        expiryDays: b.expiry_days,
+        reminderFirstAfterHours: b.reminder_first_after_hours,
+        reminderEveryHours: b.reminder_every_hours,
+        reminderMax: b.reminder_max,
       });
       return {
         status: 200 as const,
-        body: { session_ttl_hours: p.sessionTtlHours, biometric_retention_days: p.biometricRetentionDays },
+        body: { session_ttl_hours: p.sessionTtlHours, biometric_retention_days: p.biometricRetentionDays, ...lifecycleOf(p) },
       };
     },
   });

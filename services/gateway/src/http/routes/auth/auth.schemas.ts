@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lifecycleSettingsOut } from '../admin/lifecycle-settings.js';
 
 /** Field rules of the /api/auth/* bodies. */
 export const fields = {
@@ -61,6 +62,7 @@ export const profile = z
     two_factor_enabled: z.boolean(),
     session_ttl_hours: z.int(),
     biometric_retention_days: z.int(),
+    ...lifecycleSettingsOut,
     created_at: time,
     auth_method: z.enum(['session', 'api_key']),
     plan: z.enum(['Free', 'Pro', 'Firm']).optional(),

@@ -4,6 +4,7 @@ import { AUTH_LIMITS } from '../../rate-limit.js';
 import { defineRoute, errorResponses } from '../../route.js';
 import { loginResult, mfaChallenge, profile, schemas } from './auth.schemas.js';
 import { type AuthKit, sessionJson, planOf, limited, TAGS } from './auth.shared.js';
+import { lifecycleOf } from '../admin/lifecycle-settings.js';
 
 /** Login (with TOTP), the profile, password change. */
 export function sessionRoutes(ctx: GatewayContext, { json, limit, session, noStore, ok, publicOp, sessionOp }: AuthKit) {
@@ -76,6 +77,7 @@ export function sessionRoutes(ctx: GatewayContext, { json, limit, session, noSto
           two_factor_enabled: p.twoFactorEnabled,
           session_ttl_hours: p.sessionTtlHours,
           biometric_retention_days: p.biometricRetentionDays,
+          ...lifecycleOf(p),
           created_at: p.createdAt,
           auth_method: caller.method,
           ...plan,
