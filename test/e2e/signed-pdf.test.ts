@@ -53,6 +53,8 @@ describe('the signed PDF of a completed transaction, downloaded through the gate
         LEDGER_SEAL_CERT: join(pki, 'certs/seal.pem'),
         LEDGER_SEAL_KEY: join(pki, 'keys/seal.key.pem'),
         LEDGER_TSA_URLS: infra().TSA_URL!,
+        VERIFY_TRUST_ROOTS: join(pki, 'certs/root.pem'),
+        VERIFY_SIGNED_PDF_MAX_BYTES: String(30 * 1024 * 1024),
         // A signer's erasure request (issue 21) falls due after 3 s here instead of 7 days.
         ERASURE_NOTICE_SECONDS: '3',
         ERASURE_INTERVAL_MS: '1000',
@@ -206,6 +208,55 @@ describe('the signed PDF of a completed transaction, downloaded through the gate
     const refused = await fetch(url, { headers: { 'x-api-key': other.apiKey } });
     expect(refused.status).toBe(404);
     expect(((await refused.json()) as { detail: string }).detail).toBeTruthy();
+  }, 120_000);
+
+  it('checks a dropped signed PDF on /verify: every check passes for the download; changed, unsigned, junk and oversized files are refused', async () => {
+    expect(done.signed, 'the first test did not complete a transaction').toBeDefined();
+    const url = `${stack.gatewayUrl}/api/verify/signed-pdf`;
+    const post = (body: Buffer, headers: Record<string, string> = {}) =>
+      fetch(url, { method: 'POST', headers: { 'content-type': 'application/pdf', ...headers }, body });
+    const ok = await post(done.signed!);
+    const report = (await ok.json()) as {
+      valid: boolean;
+      reference: string;
+      log: string;
+      timestamp: string;
+      checks: { name: string; ok: boolean }[];
+    };
+    expect(ok.status, JSON.stringify(report)).toBe(200);
+    expect(report).toMatchObject({ valid: true, reference: done.certRef, log: 'live', sealed_by: 'Signet Dev Document Seal' });
+    expect(report.checks.filter((c) => !c.ok)).toEqual([]);
+    expect(report.checks.map((c) => c.name)).toEqual(
+      expect.arrayContaining(['coverage', 'integrity', 'timestamp', 'certificate', 'evidence inclusion', 'consistency']),
+    );
+
+    // One changed byte inside the signed range: 400, the seal is invalid.
+    const tampered = Buffer.from(done.signed!);
+    tampered[tampered.indexOf(Buffer.from(`Signet certificate ${done.certRef}`))] = 's'.charCodeAt(0);
+    const bad = await post(tampered);
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { detail: string }).detail).toMatch(/seal is invalid.*changed after sealing/);
+    // The original, unsigned: 400.
+    const unsigned = await post(pdf);
+    expect(unsigned.status).toBe(400);
+    expect(((await unsigned.json()) as { detail: string }).detail).toContain('no signature');
+    // 20 MB of junk: refused at once from its first bytes; a declared size over the cap: 413 at once.
+    const started = Date.now();
+    const junk = await post(Buffer.alloc(20 * 1024 * 1024, 0x41));
+    expect(junk.status).toBe(400);
+    expect(((await junk.json()) as { detail: string }).detail).toContain('not a PDF');
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const big = await post(Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(31 * 1024 * 1024)]));
+    expect(big.status).toBe(413);
+    expect(((await big.json()) as { detail: string }).detail).toContain('at most 30 MB');
+
+    // The page offers the drop and sends a signed PDF to this route; its CSP still pins the script.
+    const page = await fetch(`${stack.gatewayUrl}/verify`);
+    const html = await page.text();
+    expect(html).toContain('/api/verify/signed-pdf');
+    const hash = /script-src 'sha256-([^']+)'/.exec(page.headers.get('content-security-policy') ?? '')?.[1];
+    const script = /<script>([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';
+    expect(createHash('sha256').update(script).digest('base64')).toBe(hash);
   }, 120_000);
 
   it('mails the signer and the sender a link that downloads the signed PDF without an account; a bad or expired link does not', async () => {

@@ -35,6 +35,20 @@ const gatewayFields = baseSchema.extend({
    * with; the gateway checks them with it (GET /api/downloads/{token}). Unset: download links are off.
    */
   DOWNLOAD_LINK_SECRET: env.secret(32).optional(),
+  /**
+   * The roots a dropped signed PDF's seal and timestamp must chain to (POST /api/verify/signed-pdf):
+   * PEM text or the path of a PEM file (the seal CA and the TSA's CA). Unset: that route answers 503.
+   */
+  VERIFY_TRUST_ROOTS: z
+    .string()
+    .optional()
+    .transform((v) => (v?.trim() ? v : undefined)),
+  /** Largest signed PDF POST /api/verify/signed-pdf reads, in bytes (larger: 413 at once). */
+  VERIFY_SIGNED_PDF_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(64 * 1024 * 1024),
   /** Deadline for calls to the services, in milliseconds. */
   RPC_DEADLINE_MS: z.coerce.number().int().positive().default(5000),
   /**

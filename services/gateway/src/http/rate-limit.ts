@@ -39,6 +39,8 @@ export const RATE_LIMITS = {
   sign_token: { key: 'sign_token', points: 120, durationSec: 60, per: 'token' },
   sign_capture: { key: 'sign_capture', points: 10, durationSec: 600, per: 'token' },
   erasure_ip: { key: 'erasure_ip', points: 20, durationSec: 60, per: 'ip' },
+  // POST /api/verify/signed-pdf reads and parses up to VERIFY_SIGNED_PDF_MAX_BYTES per request: a few a minute per address.
+  verify_signed_pdf: { key: 'verify_signed_pdf', points: 20, durationSec: 60, per: 'ip' },
   // Test mode: test transactions use no quota, so this alone bounds what a test key's account creates.
   test_create: { key: 'test_create', points: 120, durationSec: 60, per: 'caller' },
 } as const satisfies Record<string, RateLimitRule & { per: RateLimitScope }>;

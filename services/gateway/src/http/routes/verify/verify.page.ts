@@ -1,9 +1,10 @@
 /**
  * The public /verify page: plain HTML and an inline script, no external assets. A person types the
- * reference and the hash prefix, or drops the PDF (hashed in the browser with WebCrypto), and sees the
+ * reference and the hash prefix, or drops the original PDF (hashed in the browser with WebCrypto), and sees the
  * result and every check made: the online answer, the document hash, the leaf recomputed from the
  * certificate (RFC 8785 + RFC 9162), the inclusion proof up to the checkpoint root, and the Ed25519
- * signatures of the checkpoint and the seal (where the browser supports Ed25519 in WebCrypto).
+ * signatures of the checkpoint and the seal (where the browser supports Ed25519 in WebCrypto). A
+ * dropped signed PDF is instead sent to POST /api/verify/signed-pdf and every check it answers is shown.
  */
 import { createHash } from 'node:crypto';
 
@@ -96,7 +97,7 @@ async function run(ev) {
   if (ev) ev.preventDefault();
   var ref = $('ref').value.trim().toUpperCase();
   var prefix = $('hash').value.trim().toLowerCase();
-  $('checks').innerHTML = ''; $('result').textContent = ''; $('result').className = ''; $('details').innerHTML = ''; $('download').hidden = true;
+  clear();
   if (!/^[A-Z0-9]{2,8}-TX-\d{8}$/.test(ref)) { $('result').textContent = 'The reference looks like ABC-TX-00000001.'; $('result').className = 'bad'; return; }
   if (!/^[0-9a-f]{16}$/.test(prefix)) { $('result').textContent = 'Enter the first 16 characters of the document SHA-256, or drop the PDF.'; $('result').className = 'bad'; return; }
   $('result').textContent = 'Checking\u2026';
@@ -117,10 +118,47 @@ async function run(ev) {
   }
 }
 
+function clear() { $('checks').innerHTML = ''; $('result').textContent = ''; $('result').className = ''; $('details').innerHTML = ''; $('download').hidden = true; }
+function row(name, value) { var dt = document.createElement('dt'); dt.textContent = name; var dd = document.createElement('dd'); dd.textContent = value; $('details').appendChild(dt); $('details').appendChild(dd); }
+
+// A signed PDF (it has a signature's /ByteRange) is sent to the server, which checks the seal, its
+// timestamp, its certificate chain and the embedded cert.json, and answers every check.
+function isSigned(bytes) {
+  var needle = enc.encode('/ByteRange');
+  outer: for (var i = 0; i + needle.length <= bytes.length; i++) {
+    if (bytes[i] !== 47) continue;
+    for (var j = 1; j < needle.length; j++) if (bytes[i + j] !== needle[j]) continue outer;
+    return true;
+  }
+  return false;
+}
+
+async function checkSigned(file, bytes) {
+  clear();
+  $('file').textContent = file.name + ': a signed PDF, sent to this server to check its seal, timestamp and embedded evidence (it is not kept)';
+  $('result').textContent = 'Checking the signed PDF\u2026';
+  try {
+    var res = await fetch('/api/verify/signed-pdf', { method: 'POST', headers: { 'Content-Type': 'application/pdf' }, body: bytes });
+    var body = await res.json().catch(function () { return { detail: 'the server answered ' + res.status }; });
+    if (res.status !== 200) { check(false, body.detail); $('result').textContent = 'Not verified: ' + body.detail; $('result').className = 'bad'; return; }
+    body.checks.forEach(function (c) { check(c.ok, c.name + ': ' + c.detail); });
+    if (body.reference) { row('Certificate', body.reference); $('ref').value = body.reference; }
+    if (body.sealed_by) row('Sealed by', body.sealed_by);
+    if (body.timestamp) row('Trusted time (UTC)', body.timestamp);
+    if (body.log) row('Log', body.log === 'test' ? 'TEST log (test mode: no real signing took place)' : 'live');
+    $('result').textContent = body.valid ? (body.log === 'test' ? 'TEST certificate, signed PDF verified in the test log: ' : 'Verified signed PDF: ') + body.reference : 'Not verified: see the failed check below';
+    $('result').className = body.valid ? 'ok' : 'bad';
+  } catch (e) {
+    $('result').textContent = 'The check could not be completed: ' + e.message; $('result').className = 'bad';
+  }
+}
+
 async function takeFile(file) {
   if (!file) return;
+  var bytes = new Uint8Array(await file.arrayBuffer());
+  if (isSigned(bytes)) return checkSigned(file, bytes);
   $('file').textContent = 'Hashing ' + file.name + '\u2026';
-  var digest = hex(await crypto.subtle.digest('SHA-256', await file.arrayBuffer()));
+  var digest = hex(await crypto.subtle.digest('SHA-256', bytes));
   fullHash = digest;
   $('hash').value = digest.slice(0, 16);
   $('file').textContent = file.name + ': SHA-256 ' + digest + ' (computed in this browser; the file is not uploaded)';
@@ -164,11 +202,11 @@ export const verifyPageHtml = `<!doctype html>
 </head>
 <body>
 <h1>Verify a certificate</h1>
-<p>Enter the certificate reference and the first 16 characters of the document’s SHA-256, or drop the signed PDF to compute it here.</p>
+<p>Drop the signed PDF to check its seal, trusted time and embedded evidence. Or enter the certificate reference and the first 16 characters of the original document’s SHA-256 (drop the original to compute it here).</p>
 <form id="form" autocomplete="off">
   <label for="ref">Reference</label>
   <input type="text" id="ref" name="ref" placeholder="ABC-TX-00000001" spellcheck="false">
-  <div id="drop">Drop the PDF here, or <label class="pick"><u>choose a file</u><input type="file" id="pdf" accept="application/pdf" hidden></label>
+  <div id="drop">Drop the signed PDF (or the original) here, or <label class="pick"><u>choose a file</u><input type="file" id="pdf" accept="application/pdf" hidden></label>
     <div id="file"></div></div>
   <label for="hash">Document SHA-256, first 16 characters</label>
   <input type="text" id="hash" name="hash" placeholder="0123456789abcdef" maxlength="16" spellcheck="false">

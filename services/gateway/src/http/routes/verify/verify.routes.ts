@@ -4,6 +4,7 @@ import { RpcError } from '@signet/kit';
 import type { GatewayContext, RouteModule } from '../../context.js';
 import { httpStatusOf } from '../../errors.js';
 import { defineRoute, errorResponses, mountRoutes } from '../../route.js';
+import { signedPdfRoute } from './signed-pdf.routes.js';
 import { verifyPageHtml, verifyPageScriptHash, verifyPageStyleHash } from './verify.page.js';
 
 const verifyParams = z.object({
@@ -134,7 +135,8 @@ export function verifyRoutes(ctx: GatewayContext): RouteModule {
       return undefined;
     },
   });
-  mountRoutes(r, [verify], { validateResponses: ctx.validateResponses });
+  const signedPdf = signedPdfRoute(ctx);
+  mountRoutes(r, [verify, signedPdf], { validateResponses: ctx.validateResponses });
 
   const csp = [
     "default-src 'none'",
@@ -154,5 +156,5 @@ export function verifyRoutes(ctx: GatewayContext): RouteModule {
     res.type('html').send(verifyPageHtml);
   });
 
-  return { router: r, routes: [verify] };
+  return { router: r, routes: [verify, signedPdf] };
 }

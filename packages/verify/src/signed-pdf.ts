@@ -1,0 +1,212 @@
+/**
+ * A Signet signed PDF, checked as a whole (issue 17): the PAdES seal (pades.ts) over the byte ranges
+ * its /ByteRange names, which must cover the whole file but the signature itself — or be followed
+ * only by an update that adds validation data (DSS, PAdES B-LT); the embedded cert.json (read from
+ * the sealed revision) checked against the log's key (bundle.ts); and the two agreeing: the seal's
+ * /Reason names the certificate that cert.json carries.
+ */
+import {
+  PDFArray,
+  PDFDict,
+  PDFDocument,
+  PDFHexString,
+  PDFName,
+  PDFRawStream,
+  PDFRef,
+  PDFString,
+  decodePDFRawStream,
+} from 'pdf-lib';
+import type * as pkijs from 'pkijs';
+import { verifyBundle, type Check } from './bundle.js';
+import type { VerifierKey } from './note.js';
+import { verifyPadesCms } from './pades.js';
+
+export { parsePemCertificates } from './pades.js';
+
+/** Not a signed PDF at all (not a PDF, no signature, a malformed signature): nothing to report on. */
+export class SignedPdfError extends Error {}
+
+export type LogKey = { key: VerifierKey; log: 'live' | 'test' };
+
+export type SignedPdfOptions = {
+  /** The roots the sealing certificate and the time-stamping authority must chain to. */
+  trustRoots: pkijs.Certificate[];
+  /** The logs' keys; cert.json's checkpoint names its log (origin). */
+  logKeys: LogKey[];
+};
+
+export type SignedPdfReport = {
+  ok: boolean;
+  checks: Check[];
+  reference?: string;
+  log?: 'live' | 'test';
+  signer?: string;
+  timestamp?: string;
+};
+
+const BYTE_RANGE = /\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/;
+
+/** The first signature's byte range, checked for shape: [0, a] [b, c] with a hex string between. */
+function byteRange(pdf: Buffer): [number, number, number, number] {
+  if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-')
+    throw new SignedPdfError('the file is not a PDF (it does not start with %PDF-)');
+  const m = BYTE_RANGE.exec(pdf.toString('latin1'));
+  if (!m) throw new SignedPdfError('the PDF carries no signature (no /ByteRange)');
+  const r = m.slice(1, 5).map(Number) as [number, number, number, number];
+  const end = r[2] + r[3];
+  const gap = r[1] < r[2] ? pdf.subarray(r[1], r[2]).toString('latin1') : '';
+  if (r[0] !== 0 || r[1] >= r[2] || end > pdf.length || !/^<[0-9a-fA-F]*>$/.test(gap))
+    throw new SignedPdfError('the signature’s /ByteRange does not frame its /Contents: the file was changed or is malformed');
+  return r;
+}
+
+const text = (o: unknown) => (o instanceof PDFString || o instanceof PDFHexString ? o.decodeText() : undefined);
+
+/** The signature dictionary whose /ByteRange is `r`, in the sealed revision. */
+function signatureDict(doc: PDFDocument, r: number[]): PDFDict | undefined {
+  for (const [, obj] of doc.context.enumerateIndirectObjects()) {
+    if (!(obj instanceof PDFDict)) continue;
+    const br = obj.get(PDFName.of('ByteRange'));
+    if (br instanceof PDFArray && br.asArray().every((n, i) => n.toString() === String(r[i]))) return obj;
+  }
+  return undefined;
+}
+
+/** The embedded file of this name (the catalog's /Names /EmbeddedFiles name tree), decoded. */
+function embeddedFile(doc: PDFDocument, name: string): Buffer | undefined {
+  const lookup = (o: unknown) => (o instanceof PDFRef ? doc.context.lookup(o) : o);
+  const names = lookup(doc.catalog.get(PDFName.of('Names')));
+  const walk = (node: unknown, depth: number): Buffer | undefined => {
+    const n = lookup(node);
+    if (!(n instanceof PDFDict) || depth > 8) return undefined;
+    const pairs = lookup(n.get(PDFName.of('Names')));
+    if (pairs instanceof PDFArray)
+      for (let i = 0; i + 1 < pairs.size(); i += 2) {
+        if (text(lookup(pairs.get(i))) !== name) continue;
+        const spec = lookup(pairs.get(i + 1));
+        const ef = spec instanceof PDFDict ? lookup(spec.get(PDFName.of('EF'))) : undefined;
+        const stream = ef instanceof PDFDict ? lookup(ef.get(PDFName.of('F'))) : undefined;
+        if (stream instanceof PDFRawStream) return Buffer.from(decodePDFRawStream(stream).decode());
+      }
+    const kids = lookup(n.get(PDFName.of('Kids')));
+    if (kids instanceof PDFArray)
+      for (const k of kids.asArray()) {
+        const found = walk(k, depth + 1);
+        if (found) return found;
+      }
+    return undefined;
+  };
+  return names instanceof PDFDict ? walk(names.get(PDFName.of('EmbeddedFiles')), 0) : undefined;
+}
+
+/**
+ * What the bytes after the sealed revision do. Allowed: an incremental update whose only change to
+ * an existing object is a /DSS entry added to the catalog (new objects then hang from it). Anything
+ * else — a changed page, annotation, form field or metadata — is reported.
+ */
+async function appendedUpdate(sealed: PDFDocument, whole: Buffer): Promise<string | null> {
+  let full: PDFDocument;
+  try {
+    full = await PDFDocument.load(whole, { updateMetadata: false, ignoreEncryption: true });
+  } catch {
+    return 'bytes after the sealed revision that are not a readable PDF update';
+  }
+  const root = sealed.context.trailerInfo.Root;
+  if (String(full.context.trailerInfo.Root) !== String(root)) return 'an update replaces the document catalog';
+  if (String(full.context.trailerInfo.Info) !== String(sealed.context.trailerInfo.Info))
+    return 'an update replaces the document information';
+  for (const [ref, obj] of full.context.enumerateIndirectObjects()) {
+    const before = sealed.context.lookup(ref);
+    if (!before || before.toString() === obj.toString()) continue;
+    if (String(ref) !== String(root) || !(before instanceof PDFDict) || !(obj instanceof PDFDict))
+      return `an update changes object ${ref.objectNumber} of the sealed document`;
+    for (const [k, v] of obj.entries()) {
+      if (k.asString() === '/DSS') continue;
+      if (before.get(k)?.toString() !== v.toString()) return `an update changes the catalog’s ${k.asString()}`;
+    }
+    for (const [k] of before.entries()) if (!obj.has(k)) return `an update removes the catalog’s ${k.asString()}`;
+  }
+  return null;
+}
+
+/** Checks a signed PDF; throws SignedPdfError when it is not one. Every check is reported; `ok` when all pass. */
+export async function verifySignedPdf(bytes: Uint8Array, opts: SignedPdfOptions): Promise<SignedPdfReport> {
+  const pdf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const r = byteRange(pdf);
+  const end = r[2] + r[3];
+  const signedBytes = Buffer.concat([pdf.subarray(0, r[1]), pdf.subarray(r[2], end)]);
+  const der = Buffer.from(pdf.subarray(r[1] + 1, r[2] - 1).toString('latin1'), 'hex');
+
+  let cms;
+  try {
+    cms = await verifyPadesCms(der, signedBytes, opts.trustRoots);
+  } catch (err) {
+    throw new SignedPdfError((err as Error).message);
+  }
+  let sealed: PDFDocument;
+  try {
+    sealed = await PDFDocument.load(pdf.subarray(0, end), { updateMetadata: false, ignoreEncryption: true });
+  } catch (err) {
+    throw new SignedPdfError(`the sealed revision is not a readable PDF: ${(err as Error).message}`);
+  }
+
+  const checks: Check[] = [];
+  const after = end === pdf.length ? null : await appendedUpdate(sealed, pdf);
+  checks.push({
+    name: 'coverage',
+    ok: after === null,
+    detail:
+      after !== null
+        ? `the seal does not cover the whole file: ${pdf.length - end} bytes were added after sealing (${after})`
+        : end === pdf.length
+          ? `the seal covers the whole file (${pdf.length} bytes) but its own signature value`
+          : `the seal covers the whole file but its own signature value and a later update (${pdf.length - end} bytes) that only adds validation data (DSS)`,
+  });
+  checks.push(...cms.checks);
+
+  const report: SignedPdfReport = {
+    ok: false,
+    checks,
+    ...(cms.signer ? { signer: cms.signer } : {}),
+    ...(cms.timestamp ? { timestamp: cms.timestamp.toISOString() } : {}),
+  };
+  const json = embeddedFile(sealed, 'cert.json');
+  let bundle: { checkpoint?: unknown; certificate?: { reference?: unknown } } | undefined;
+  try {
+    bundle = json ? (JSON.parse(json.toString('utf8')) as typeof bundle) : undefined;
+  } catch {
+    bundle = undefined;
+  }
+  if (!bundle || typeof bundle !== 'object') {
+    checks.push({
+      name: 'evidence',
+      ok: false,
+      detail: json ? 'the embedded cert.json is not JSON' : 'no embedded cert.json in the sealed revision',
+    });
+    return report;
+  }
+  const origin = typeof bundle.checkpoint === 'string' ? bundle.checkpoint.split('\n')[0] : undefined;
+  const logKey = opts.logKeys.find((k) => k.key.name === origin);
+  if (!logKey) {
+    checks.push({ name: 'evidence', ok: false, detail: `cert.json's checkpoint is of an unknown log (${origin ?? 'none'})` });
+    return report;
+  }
+  const proof = verifyBundle(bundle, { key: logKey.key });
+  checks.push(...proof.checks.map((c) => ({ ...c, name: `evidence ${c.name}` })));
+  report.log = logKey.log;
+  if (proof.reference) report.reference = proof.reference;
+
+  const reason = text(signatureDict(sealed, r)?.get(PDFName.of('Reason')));
+  const named = /\b([A-Z0-9]{2,8}-TX-\d{8})\b/.exec(reason ?? '')?.[1];
+  checks.push(
+    named && named === proof.reference
+      ? { name: 'consistency', ok: true, detail: `the seal is for certificate ${named}, the one cert.json carries` }
+      : {
+          name: 'consistency',
+          ok: false,
+          detail: `the seal is for ${named ? `certificate ${named}` : 'no named certificate'}, but cert.json carries ${proof.reference ?? 'none'}`,
+        },
+  );
+  report.ok = checks.every((c) => c.ok);
+  return report;
+}
