@@ -3,7 +3,7 @@
  * each step of an append, proofs from stored nodes, and the certificate PDF over gRPC.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Connection } from 'mongoose';
 import { PDFDocument } from 'pdf-lib';
 import { connectMongo, createClient, createLogger, Metrics, parseConfig } from '@signet/kit';
@@ -131,6 +131,42 @@ describe('the Merkle log in the store', () => {
     const any = (await certs.model.findOne({ leaf_index: 77 }).lean<{ reference: string; document_sha256: string }>())!;
     const report = verifyBundle(await a.bundle(any.reference), { key, documentSha256: any.document_sha256 });
     expect(report.checks.filter((c) => !c.ok)).toEqual([]);
+  });
+
+  it('claims the leaves of certificates waiting together in one insert: consecutive indexes, one leaf per reference, an index another writer took skipped without a gap', async () => {
+    const own = await connectMongo(infra().MONGO_URL, `${db}_claims`);
+    try {
+      const t = createTreeRepository(own);
+      await t.init(EMPTY_ROOT, signer.checkpoint(0, EMPTY_ROOT));
+      const log = newLog(t);
+      const leafOf = (r: string) => certificateLeaf(cert(r));
+      const earlier = reference();
+      const first = await log.claim(earlier, leafOf(earlier));
+      expect(first.index).toBe(0);
+      // Another replica takes index 3.
+      await own.collection('ledger_leaves').insertOne({ _id: 3 as never, reference: 'OTHER-TX-00000001', h: Buffer.alloc(32) });
+      const inserts = vi.spyOn(own.collection('ledger_leaves'), 'insertMany');
+      const refs = Array.from({ length: 30 }, reference);
+      // 30 new certificates, the earlier one again (a redelivery) and one of the 30 twice, all at once.
+      const got = await Promise.all([...refs, earlier, refs[5]!].map((r) => log.claim(r, leafOf(r))));
+      // The first waits alone; the rest go in one insert, which stops once at index 3 and once at each repeat.
+      expect(inserts.mock.calls.length).toBeLessThanOrEqual(5);
+      expect(got[30]).toMatchObject({ index: 0, reference: earlier });
+      expect(got[31]!.index).toBe(got[5]!.index);
+      const indexes = got.slice(0, 30).map((l) => l.index);
+      expect(new Set(indexes).size).toBe(30);
+      expect([...indexes, 0, 3].sort((a, b) => a - b)).toEqual(Array.from({ length: 32 }, (_, i) => i));
+      got.forEach((l, i) => {
+        const r = [...refs, earlier, refs[5]!][i]!;
+        expect(l.leaf).toBe(leafOf(r).toString('utf8'));
+        expect(l.seal).toBe(signer.seal(l.index, leafHash(leafOf(r))));
+      });
+      // No gap: one pass checkpoints all 32.
+      expect(await log.sealPending()).toBe(32);
+    } finally {
+      await own.dropDatabase();
+      await own.close();
+    }
   });
 
   it('reuses the leaf a killed consumer claimed, with the leaf’s own bytes, and appends nothing twice', async () => {

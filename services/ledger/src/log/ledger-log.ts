@@ -34,6 +34,9 @@ import { LeaseLost, type LeafRecord, type TreeHead, type TreeRepository } from '
 
 export type LedgerLogOptions = { batchMax?: number; leaseMs?: number };
 
+/** At most this many leaves claimed by one insert. */
+const CLAIM_BATCH_MAX = 256;
+
 /** The witnesses whose cosignatures make a checkpoint servable (their key ids, hex) and how many are needed. */
 export type WitnessQuorum = { kids: string[]; quorum: number };
 
@@ -85,21 +88,41 @@ export function createLedgerLog(
     );
   }
 
-  /** The leaf of a certificate: claimed now, or the one a previous attempt claimed. */
-  // Claims in this process run one at a time: each inserts at (last claimed or largest index) + 1, which
-  // exists, so the leaves never have a gap the checkpoints would stall at. Replicas race on the unique _id.
-  let queue: Promise<unknown> = Promise.resolve();
+  /**
+   * The leaf of a certificate: claimed now, or the one a previous attempt claimed. Claims in this
+   * process are batched: the ones waiting while an insert runs go together in the next, with one
+   * ordered insert at (last claimed or largest index) + 1, + 2, …, so the leaves never have a gap the
+   * checkpoints would stall at. Replicas race on the unique _id.
+   */
+  let waiting: { reference: string; leaf: Buffer; done: (r: Promise<LeafRecord & { seal: string }>) => void }[] = [];
+  let claiming = false;
+  async function claimWaiting(): Promise<void> {
+    claiming = true;
+    try {
+      while (waiting.length) {
+        const batch = waiting.slice(0, CLAIM_BATCH_MAX);
+        waiting = waiting.slice(batch.length);
+        const run = (async () => {
+          if (hint === null) hint = await tree.nextIndex();
+          const items = batch.map((w) => ({ reference: w.reference, leaf: w.leaf.toString('utf8'), hash: leafHash(w.leaf) }));
+          const r = await tree.claimLeaves(items, hint);
+          for (const l of r.leaves) hint = Math.max(hint, l.index + 1);
+          claimed.inc(r.inserted);
+          return r.leaves.map((l) => ({ ...l, seal: signer.seal(l.index, l.hash) }));
+        })();
+        // A failed insert may have taken some indexes: the next batch asks for the largest again.
+        await run.catch(() => (hint = null));
+        batch.forEach((w, i) => w.done(run.then((leaves) => leaves[i]!)));
+      }
+    } finally {
+      claiming = false;
+    }
+  }
   function claim(reference: string, leafBytes: Buffer): Promise<LeafRecord & { seal: string }> {
-    const run = async () => {
-      if (hint === null) hint = await tree.nextIndex();
-      const leaf = await tree.claimLeaf(reference, leafBytes.toString('utf8'), leafHash(leafBytes), hint);
-      hint = Math.max(hint, leaf.index + 1);
-      claimed.inc();
-      return { ...leaf, seal: signer.seal(leaf.index, leaf.hash) };
-    };
-    const next = queue.then(run, run);
-    queue = next.catch(() => undefined);
-    return next;
+    return new Promise((resolve) => {
+      waiting.push({ reference, leaf: leafBytes, done: resolve });
+      if (!claiming) void claimWaiting();
+    });
   }
 
   /** One checkpoint under the lease: covers the claimed leaves beyond the head, in order, without gaps. */

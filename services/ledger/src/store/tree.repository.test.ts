@@ -7,7 +7,7 @@ import { createTreeRepository } from './tree.repository.js';
 function alwaysTaken(): { conn: Connection; inserts: () => number } {
   let inserts = 0;
   const leaves = {
-    insertOne: async () => {
+    insertMany: async () => {
       inserts++;
       throw Object.assign(new Error('E11000 duplicate key error'), { code: 11000 });
     },
@@ -22,7 +22,8 @@ describe('claiming a leaf index', () => {
   it('gives up under endless contention with a retryable error, not an internal one', async () => {
     const { conn, inserts } = alwaysTaken();
     const repo = createTreeRepository(conn);
-    const err = await repo.claimLeaf('SIG-TX-00000001', 'leaf', Buffer.alloc(32), 0).catch((e: unknown) => e);
+    const item = { reference: 'SIG-TX-00000001', leaf: 'leaf', hash: Buffer.alloc(32) };
+    const err = await repo.claimLeaves([item], 0).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ContentionError);
     expect((err as ContentionError).reason).toBe('CONTENTION');
     expect(inserts()).toBe(50);

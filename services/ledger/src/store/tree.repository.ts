@@ -31,6 +31,17 @@ function buf(v: unknown): Buffer {
   throw new Error('not a binary value');
 }
 
+/** A certificate's leaf to claim: its reference, canonical bytes (as text) and leaf hash. */
+export type ClaimItem = { reference: string; leaf: string; hash: Buffer };
+const leafOf = (i: ClaimItem) => ({ reference: i.reference, hash: i.hash, leaf: i.leaf });
+
+/** How many documents of an ordered insert went in before the duplicate that stopped it. */
+function firstFailed(err: unknown): number {
+  const e = err as { writeErrors?: { index: number }[] | { index: number }; insertedCount?: number };
+  const first = Array.isArray(e.writeErrors) ? e.writeErrors[0] : e.writeErrors;
+  return first?.index ?? e.insertedCount ?? 0;
+}
+
 export class LeaseLost extends Error {
   constructor() {
     super('the log append lease was lost to another writer');
@@ -107,25 +118,53 @@ export function createTreeRepository(conn: Connection) {
     },
 
     /**
-     * Claims the next leaf index for a certificate with one insert (`_id` = index). Tries `hint` first;
-     * when another writer took it, asks for the largest index and tries the next one. A reference that
-     * already has a leaf (a retry after a crash) gets that leaf back: nothing is appended twice.
+     * Claims the next leaf indexes for certificates, in their order, with one ordered insert
+     * (`_id` = index): `hint`, `hint` + 1, … When the insert stops at a duplicate, the leaves before it
+     * are claimed; if that certificate's reference already has a leaf (a retry after a crash, or the
+     * same certificate twice in the batch) it gets that leaf back and the rest go on from the same
+     * free index; otherwise another writer took the index and the rest go on from the largest index + 1.
+     * Nothing is appended twice and no index is skipped. Returns the leaves in order and how many are new.
      */
-    async claimLeaf(reference: string, leaf: string, hash: Buffer, hint: number): Promise<LeafRecord> {
+    async claimLeaves(items: ClaimItem[], hint: number): Promise<{ leaves: LeafRecord[]; inserted: number }> {
+      const out: LeafRecord[] = new Array<LeafRecord>(items.length);
+      let pending = items.map((_, i) => i);
       let index = hint;
-      for (let attempt = 0; attempt < 50; attempt++) {
+      let inserted = 0;
+      // 50 tries for one certificate; each one found already claimed costs one more.
+      for (let attempt = 0; pending.length && attempt < 49 + items.length; attempt++) {
+        const docs = pending.map((p, k) => ({
+          _id: index + k,
+          reference: items[p]!.reference,
+          h: items[p]!.hash,
+          c: items[p]!.leaf,
+        }));
+        let done = docs.length;
         try {
-          await leaves.insertOne({ _id: index, reference, h: hash, c: leaf });
-          return { index, reference, hash, leaf };
+          await leaves.insertMany(docs, { ordered: true });
         } catch (err) {
           if (!isDuplicateKey(err)) throw err;
-          const mine = await leaves.findOne({ reference });
-          if (mine) return { index: mine._id, reference, hash: buf(mine.h), leaf: mine.c };
+          done = firstFailed(err);
+        }
+        pending.slice(0, done).forEach((p, k) => (out[p] = { index: index + k, ...leafOf(items[p]!) }));
+        inserted += done;
+        if (done === docs.length) {
+          pending = [];
+          break;
+        }
+        const stopped = pending[done]!;
+        const mine = await leaves.findOne({ reference: items[stopped]!.reference });
+        if (mine) {
+          out[stopped] = { index: mine._id, reference: mine.reference, hash: buf(mine.h), leaf: mine.c };
+          pending = pending.slice(done + 1);
+          index += done;
+        } else {
+          pending = pending.slice(done);
           index = await nextIndex();
         }
       }
       // retryable (gRPC UNAVAILABLE, 503 with Retry-After at the gateway), never a 500
-      throw contention('could not claim a leaf index: too much contention; retry shortly');
+      if (pending.length) throw contention('could not claim a leaf index: too much contention; retry shortly');
+      return { leaves: out, inserted };
     },
 
     nextIndex,

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { events, eventsV1 } from '@signet/proto';
 import { certificateLeaf } from '@signet/verify';
 import type { Certificate } from '../domain/certificate.js';
@@ -67,11 +67,14 @@ describe('issueCertificate', () => {
     expect(s.records.get('ACME-TX-00000001')!.rec.certificate.issuer_name).toBe('Acme (as first claimed)');
   });
 
-  it('issues nothing twice: an existing certificate is a duplicate and claims no leaf; a lost insert race is one too', async () => {
+  it('issues nothing twice: an existing certificate is a duplicate (its claim gets the same leaf back, nothing is looked up first); a lost insert race is one too', async () => {
     const s = setup();
+    const lookups = vi.spyOn(s.deps.certs, 'findByReference');
     await issue(s.deps, cert());
     expect(await issue(s.deps, cert())).toBe('duplicate');
-    expect(s.claims).toHaveLength(1);
+    expect(s.records.size).toBe(1);
+    expect(s.counted).toEqual(['issued', 'duplicate']);
+    expect(lookups).not.toHaveBeenCalled();
     expect(s.issuedCalls()).toBe(2);
     const race = setup({ insertWins: false });
     expect(await issue(race.deps, cert())).toBe('duplicate');

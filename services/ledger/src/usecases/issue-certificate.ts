@@ -33,7 +33,7 @@ export type IssueResult = 'issued' | 'duplicate' | 'rejected';
 
 /**
  * Issues the certificate of a verified transaction: claims its leaf in the log (one insert, unique
- * reference), then inserts the certificate with its leaf index, seal and certificate.issued event
+ * reference; batched with other claims waiting), then inserts the certificate with its leaf index, seal and certificate.issued event
  * (one insert, keyed by the reference). A redelivery after a crash at any point issues nothing twice:
  * the certificate exists (duplicate), or its leaf does and is reused — with the leaf's own bytes, so
  * the record always matches what the log holds. The sealing pass then checkpoints the leaf.
@@ -60,15 +60,15 @@ export async function issueCertificate(
     );
     return 'rejected';
   }
-  if (await deps.certs.findByReference(reference)) {
-    issued.inc({ result: 'duplicate' });
-    deps.logger.info({ transaction_id: transactionId, duplicate: true }, 'certificate already issued');
-    await enqueueSignedPdf(deps, input); // a crash after the certificate and before this is repaired here
-    deps.onIssued?.();
-    return 'duplicate';
-  }
+  // No lookup first: the claim returns the leaf a reference already has, and the certificate's own
+  // unique key makes a second insert a duplicate.
   const leaf = await deps.log.claim(reference, certificateLeaf(input.certificate));
-  const certificate = JSON.parse(leaf.leaf!) as Certificate;
+  if (leaf.leaf === undefined) {
+    // A leaf without its bytes (stored before they were kept): only a certificate issued from it can exist.
+    if (!(await deps.certs.findByReference(reference))) throw new Error(`leaf ${leaf.index} has no certificate bytes`);
+    return duplicate(deps, input);
+  }
+  const certificate = JSON.parse(leaf.leaf) as Certificate;
   const inserted = await deps.certs.insertOnce(
     {
       reference,
@@ -83,11 +83,24 @@ export async function issueCertificate(
     },
     [certificateIssuedEvent({ transactionId, reference, leafIndex: leaf.index, ledgerSeal: leaf.seal })],
   );
-  issued.inc({ result: inserted ? 'issued' : 'duplicate' });
-  deps.logger.info({ transaction_id: transactionId, leaf_index: leaf.index, duplicate: !inserted }, 'certificate issued');
+  if (!inserted) return duplicate(deps, input);
+  issued.inc({ result: 'issued' });
+  deps.logger.info({ transaction_id: transactionId, leaf_index: leaf.index, duplicate: false }, 'certificate issued');
   await enqueueSignedPdf(deps, input);
   deps.onIssued?.();
-  return inserted ? 'issued' : 'duplicate';
+  return 'issued';
+}
+
+/** The certificate exists already (a redelivery, or a racing delivery won). */
+async function duplicate(
+  deps: IssueCertificateDeps,
+  input: { transactionId: number; certificate: Certificate; signedPdf?: SignedPdfSource },
+): Promise<IssueResult> {
+  deps.metrics.certificatesIssued.inc({ result: 'duplicate' });
+  deps.logger.info({ transaction_id: input.transactionId, duplicate: true }, 'certificate already issued');
+  await enqueueSignedPdf(deps, input); // a crash after the certificate and before this is repaired here
+  deps.onIssued?.();
+  return 'duplicate';
 }
 
 async function enqueueSignedPdf(
