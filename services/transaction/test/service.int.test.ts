@@ -233,6 +233,8 @@ describe('transaction service over gRPC, with real billing, MinIO, Mongo and NAT
     expect(r.signUrl).toBe(`${stack.gatewayUrl}/sign/${r.token}`);
     const rec = await conn.collection('transactions').findOne({ _id: r.id as never });
     expect(rec!.document_sha256).toBe(createHash('sha256').update(pdf).digest('hex'));
+    // The creation's events were published and removed from the record before the answer.
+    expect(rec!.outbox).toEqual([]);
     const stored: Buffer[] = [];
     for await (const c of await objects.client.getObject(BUCKETS.BUCKET_DOCUMENTS, rec!.document_key)) stored.push(c as Buffer);
     expect(createHash('sha256').update(Buffer.concat(stored)).digest('hex')).toBe(rec!.document_sha256);
