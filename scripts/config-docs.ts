@@ -53,6 +53,7 @@ const descriptions: Record<string, string> = {
   TOTP_ENCRYPTION_KEY: 'AES-256-GCM key for TOTP secrets at rest, 64 hex (secret)',
   SESSION_TTL_HOURS: 'default session validity',
   WEBHOOK_SECRET: 'payment provider Standard Webhooks secret whsec_… (secret)',
+  WEBHOOK_ENDPOINT_KEY: "AES-256-GCM key sealing the outgoing webhook endpoints' signing secrets at rest, 64 hex (secret)",
   PRODUCT_CATALOG: 'JSON product id → plan or credit pack',
   GRACE_PERIOD_DAYS: 'days past due before downgrade',
   SWEEP_INTERVAL_MS: 'period of the billing downgrade sweep (one replica at a time)',
@@ -136,10 +137,15 @@ const descriptions: Record<string, string> = {
   LEDGER_SEAL_KEY: 'signed PDF: the sealing private key (RSA or ECDSA P-256), PKCS#8 PEM text or file path (secret)',
   LEDGER_TSA_URLS: 'signed PDF: RFC 3161 time-stamping authorities, comma-separated, tried in order (required with the seal)',
   BUCKET_SIGNED: "bucket of the signed PDFs (the ledger's own)",
+  LEDGER_SEAL_LTV:
+    "signed PDF: on adds the validation data (the seal's and the TSA's certificates and CRLs) after the seal as a DSS update (PAdES B-LT)",
   LEDGER_SEAL_RETRY_MS: 'signed PDF: first wait before sealing again when no TSA answered (doubles per attempt, at most 1 h)',
   DOWNLOAD_LINK_SECRET:
     "HS256 key of the completion mails' download links, the same in transaction and gateway, 32+ characters; unset: no completion mails (secret)",
   DOWNLOAD_LINK_TTL_SECONDS: "how long a completion mail's download link works",
+  VERIFY_TRUST_ROOTS:
+    "the roots a signed PDF dropped on /verify must chain to (the seal's and the TSA's CA), PEM text or file path; unset: that check answers 503",
+  VERIFY_SIGNED_PDF_MAX_BYTES: 'largest signed PDF POST /api/verify/signed-pdf reads (larger: 413)',
 };
 
 type Row = { services: string[]; required: boolean; def: string };

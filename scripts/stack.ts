@@ -62,6 +62,7 @@ function secrets(): Record<string, string> {
     const added: Record<string, string> = {};
     if (!kept.DOWNLOAD_LINK_SECRET) added.DOWNLOAD_LINK_SECRET = randomBytes(32).toString('base64url');
     if (!kept.LEDGER_TEST_SIGNING_KEY) added.LEDGER_TEST_SIGNING_KEY = testLogKey();
+    if (!kept.WEBHOOK_ENDPOINT_KEY) added.WEBHOOK_ENDPOINT_KEY = randomBytes(32).toString('hex');
     if (!Object.keys(added).length) return kept;
     const s = { ...kept, ...added };
     writeFileSync(secretsFile, JSON.stringify(s, null, 2), { mode: 0o600 });
@@ -76,6 +77,7 @@ function secrets(): Record<string, string> {
     S3_SECRET_KEY: randomBytes(18).toString('base64url'),
     DOWNLOAD_LINK_SECRET: randomBytes(32).toString('base64url'),
     LEDGER_TEST_SIGNING_KEY: testLogKey(),
+    WEBHOOK_ENDPOINT_KEY: randomBytes(32).toString('hex'),
   };
   writeFileSync(secretsFile, JSON.stringify(s, null, 2), { mode: 0o600 });
   return s;
@@ -149,6 +151,10 @@ async function up() {
     LEDGER_SEAL_CERT: join(infra.urls.DEV_PKI_DIR!, 'certs/seal.pem'),
     LEDGER_SEAL_KEY: join(infra.urls.DEV_PKI_DIR!, 'keys/seal.key.pem'),
     LEDGER_TSA_URLS: infra.urls.TSA_URL!,
+    // PAdES B-LT: the dev root's CRL (served by certomancer beside the TSA) goes into each signed PDF.
+    LEDGER_SEAL_LTV: 'on',
+    // The /verify page's signed-PDF check trusts the dev root (the seal's and the TSA's CA).
+    VERIFY_TRUST_ROOTS: join(infra.urls.DEV_PKI_DIR!, 'certs/root.pem'),
     // Outgoing webhooks may reach a receiver on this machine (the policy refuses loopback by default).
     WEBHOOK_ALLOW_NETWORKS: process.env.WEBHOOK_ALLOW_NETWORKS ?? '127.0.0.0/8,::1/128',
     ...Object.fromEntries(services.map((s) => [`${s.name.toUpperCase()}_ADDR`, `127.0.0.1:${s.grpc}`])),

@@ -8,8 +8,9 @@
 #   scripts/tsa.sh install          build the venv (scripts/install.sh calls this)
 #   scripts/tsa.sh pki DIR          first start: RSA keys (openssl) and the certificates into DIR:
 #                                   DIR/keys/{root,tsa,seal}.key.pem, DIR/certs/{root,tsa,seal}.pem
-#   scripts/tsa.sh serve DIR PORT   pki DIR, then runs `certomancer animate` on 127.0.0.1:PORT
-#                                   (the TSA answers at http://127.0.0.1:PORT/signet-dev/tsa/tsa)
+#   scripts/tsa.sh serve DIR PORT   pki DIR for PORT, then runs `certomancer animate` on 127.0.0.1:PORT
+#                                   (the TSA answers at http://127.0.0.1:PORT/signet-dev/tsa/tsa, the
+#                                   root's CRL at http://127.0.0.1:PORT/signet-dev/crls/root/latest.crl)
 # The keys are test-only, made on the machine at first start and never committed.
 set -euo pipefail
 
@@ -49,9 +50,15 @@ install() {
 }
 
 pki() {
-  local dir="$1" k c
+  local dir="$1" port="${2:-}" k c want
   mkdir -p "$dir/keys" "$dir/certs"
-  cp "$CONFIG" "$dir/certomancer.yml"
+  # The certificates name the CRL's URL, so they carry the served port: a new port (or a changed
+  # config) re-issues them with the same keys.
+  want="$(sed "s#^external-url-prefix: 'http://127.0.0.1'#external-url-prefix: 'http://127.0.0.1${port:+:$port}'#" "$CONFIG")"
+  if [ "$want" != "$(cat "$dir/certomancer.yml" 2>/dev/null)" ]; then
+    printf '%s\n' "$want" >"$dir/certomancer.yml"
+    rm -f "$dir/certs/root.pem" "$dir/certs/tsa.pem" "$dir/certs/seal.pem"
+  fi
   for k in root tsa seal; do
     if [ ! -s "$dir/keys/$k.key.pem" ]; then
       (umask 077 && openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$dir/keys/$k.key.pem" 2>/dev/null)
@@ -67,7 +74,7 @@ case "${1:-install}" in
   pki) install && pki "${2:?usage: tsa.sh pki DIR}" ;;
   serve)
     install
-    pki "${2:?usage: tsa.sh serve DIR PORT}"
+    pki "${2:?usage: tsa.sh serve DIR PORT}" "${3:?usage: tsa.sh serve DIR PORT}"
     exec "$VENV/bin/certomancer" --config "$2/certomancer.yml" animate --port "${3:?usage: tsa.sh serve DIR PORT}" --no-web-ui
     ;;
   *) echo "usage: tsa.sh [install | pki DIR | serve DIR PORT]" >&2; exit 2 ;;

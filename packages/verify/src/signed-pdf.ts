@@ -18,7 +18,7 @@ import {
 } from 'pdf-lib';
 import type * as pkijs from 'pkijs';
 import { verifyBundle, type Check } from './bundle.js';
-import type { VerifierKey } from './note.js';
+import type { LogKey } from './keys.js';
 import { verifyPadesCms } from './pades.js';
 
 export { parsePemCertificates } from './pades.js';
@@ -26,13 +26,14 @@ export { parsePemCertificates } from './pades.js';
 /** Not a signed PDF at all (not a PDF, no signature, a malformed signature): nothing to report on. */
 export class SignedPdfError extends Error {}
 
-export type LogKey = { key: VerifierKey; log: 'live' | 'test' };
+/** A log's keys (after a rotation: every key with its period), and which log it is. */
+export type LogKeySet = { keys: readonly LogKey[]; log: 'live' | 'test' };
 
 export type SignedPdfOptions = {
   /** The roots the sealing certificate and the time-stamping authority must chain to. */
   trustRoots: pkijs.Certificate[];
   /** The logs' keys; cert.json's checkpoint names its log (origin). */
-  logKeys: LogKey[];
+  logKeys: LogKeySet[];
 };
 
 export type SignedPdfReport = {
@@ -186,12 +187,12 @@ export async function verifySignedPdf(bytes: Uint8Array, opts: SignedPdfOptions)
     return report;
   }
   const origin = typeof bundle.checkpoint === 'string' ? bundle.checkpoint.split('\n')[0] : undefined;
-  const logKey = opts.logKeys.find((k) => k.key.name === origin);
+  const logKey = opts.logKeys.find((k) => k.keys.some((key) => key.name === origin));
   if (!logKey) {
     checks.push({ name: 'evidence', ok: false, detail: `cert.json's checkpoint is of an unknown log (${origin ?? 'none'})` });
     return report;
   }
-  const proof = verifyBundle(bundle, { key: logKey.key });
+  const proof = verifyBundle(bundle, { key: logKey.keys });
   checks.push(...proof.checks.map((c) => ({ ...c, name: `evidence ${c.name}` })));
   report.log = logKey.log;
   if (proof.reference) report.reference = proof.reference;

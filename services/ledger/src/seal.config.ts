@@ -25,6 +25,12 @@ export const sealingConfigSchema = z.object({
   BUCKET_DOCUMENTS: z.string().default('signet-documents'),
   /** The ledger's own bucket of signed PDFs. */
   BUCKET_SIGNED: z.string().default('signet-signed'),
+  /**
+   * on: PAdES B-LT — after the B-T seal, the certificates of the seal's and the TSA's chains and the
+   * CRLs their distribution points serve are appended as a DSS update (a CRL that cannot be fetched
+   * makes the sealing wait and retry, like a TSA that does not answer). off: B-T only.
+   */
+  LEDGER_SEAL_LTV: z.enum(['on', 'off']).default('off'),
   /** Wait before sealing again after no TSA answered (doubles per attempt, at most 1 h). */
   LEDGER_SEAL_RETRY_MS: env.duration.default(30_000),
 });
@@ -59,6 +65,8 @@ export type SealingSettings = {
   documentsBucket: string;
   signedBucket: string;
   retryMs: number;
+  /** Add the validation data (B-LT). */
+  ltv: boolean;
 };
 
 /** The settings when sealing is on (values, or the files they name, read once at start), else null. */
@@ -81,5 +89,6 @@ export function sealingSettings(cfg: SealingInput, readFile: (path: string) => s
     documentsBucket: cfg.BUCKET_DOCUMENTS,
     signedBucket: cfg.BUCKET_SIGNED,
     retryMs: cfg.LEDGER_SEAL_RETRY_MS,
+    ltv: cfg.LEDGER_SEAL_LTV === 'on',
   };
 }

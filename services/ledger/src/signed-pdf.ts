@@ -9,6 +9,7 @@ import type { LedgerConfig } from './config.js';
 import type { LedgerLog } from './log/ledger-log.js';
 import { signedPdfMetrics } from './metrics.js';
 import { CadesSigner, loadSealKey } from './pdf/cades-signer.js';
+import { addValidationData, fetchBytes } from './pdf/dss.js';
 import { sealingSettings } from './seal.config.js';
 import { createSignedPdfJob } from './jobs/signed-pdf.job.js';
 import type { CertificateRepository } from './store/certificate.repository.js';
@@ -42,6 +43,7 @@ export async function startSignedPdfs(
     key.certificates[0]!.subject.typesAndValues.find((t) => t.type === '2.5.4.3')?.value.valueBlock.value ?? 'Signet';
   const signer = new CadesSigner(key, createTsaClient(settings.tsaUrls));
   const metrics = signedPdfMetrics(deps.metrics);
+  const fetchCrl = fetchBytes();
   const job = createSignedPdfJob(
     () =>
       sealSignedPdfs({
@@ -57,6 +59,7 @@ export async function startSignedPdfs(
         origin: cfg.LEDGER_ORIGIN,
         publicBaseUrl: cfg.PUBLIC_BASE_URL,
         retryMs: settings.retryMs,
+        ...(settings.ltv ? { validationData: (pdf: Buffer) => addValidationData(pdf, fetchCrl) } : {}),
         onSealed: deps.onSealed,
       }),
     { logger: deps.logger, pollMs: cfg.LEDGER_SEAL_POLL_MS },

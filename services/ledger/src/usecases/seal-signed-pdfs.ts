@@ -26,6 +26,8 @@ export type SealSignedPdfsDeps = {
   publicBaseUrl: string;
   /** First wait after a failed attempt; doubles per attempt up to an hour. */
   retryMs: number;
+  /** B-LT where configured: appends the validation data (DSS) to the B-T sealed PDF before it is stored. */
+  validationData?: (sealed: Buffer) => Promise<Buffer>;
   /** Called after a PDF is stored and its pdf.sealed outbox entry written (the relay publishes it). */
   onSealed?: () => void;
 };
@@ -87,7 +89,8 @@ async function sealOne(deps: SealSignedPdfsDeps, rec: SignedPdfRecord): Promise<
       sealedAt,
       sealName: deps.sealName,
     });
-    const pdf = await sealPdf(prepared, deps.signer, sealedAt);
+    const bt = await sealPdf(prepared, deps.signer, sealedAt);
+    const pdf = deps.validationData ? await deps.validationData(bt) : bt;
     // The same pages on their own: the audit-trail PDF, stored once beside the signed PDF.
     const audit = await renderAuditTrailPdf({ ...trail, pageCount: await pageCountOf(document), sealedAt });
     const objectKey = `${rec.reference}.pdf`;

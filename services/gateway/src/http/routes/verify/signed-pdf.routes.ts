@@ -8,8 +8,8 @@
 import { readFileSync } from 'node:fs';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
-import { parseVerifierKey } from '@signet/verify';
-import { parsePemCertificates, SignedPdfError, verifySignedPdf, type LogKey } from '@signet/verify/signed-pdf';
+import { parseVerifierKey, type LogKey } from '@signet/verify';
+import { parsePemCertificates, SignedPdfError, verifySignedPdf, type LogKeySet } from '@signet/verify/signed-pdf';
 import type { GatewayContext } from '../../context.js';
 import { badRequest, HttpError } from '../../errors.js';
 import { RATE_LIMITS, rateLimitCheck } from '../../rate-limit.js';
@@ -65,17 +65,25 @@ export function signedPdfRoute(ctx: GatewayContext): AnyRoute {
     : null;
   if (rootsPem && !roots?.length) throw new Error('VERIFY_TRUST_ROOTS holds no PEM certificate');
   const limit = rateLimitCheck(ctx, RATE_LIMITS.verify_signed_pdf);
-  let keys: { at: number; list: LogKey[] } | undefined;
-  const logKeys = async (): Promise<LogKey[]> => {
+  let keys: { at: number; list: LogKeySet[] } | undefined;
+  const logKeys = async (): Promise<LogKeySet[]> => {
     if (keys && Date.now() - keys.at < KEYS_TTL_MS) return keys.list;
-    const list: LogKey[] = [];
+    const list: LogKeySet[] = [];
     for (const log of ['live', 'test'] as const) {
       // The test log is optional (no key configured: no test certificates to check).
       const k = await ctx.ledger.getPublicKey({ log }).catch((err: unknown) => {
         if (log === 'live') throw err;
         return null;
       });
-      if (k) list.push({ key: parseVerifierKey(k.verifierKey), log });
+      if (!k) continue;
+      // Every key of the log with its period (a certificate sealed before a rotation names a retired key).
+      const all: LogKey[] = k.keys.map((e) => ({
+        ...parseVerifierKey(e.verifierKey),
+        ...(e.notBefore ? { notBefore: new Date(e.notBefore) } : {}),
+        ...(e.notAfter ? { notAfter: new Date(e.notAfter) } : {}),
+        current: e.current,
+      }));
+      list.push({ keys: all.length ? all : [parseVerifierKey(k.verifierKey)], log });
     }
     keys = { at: Date.now(), list };
     return list;

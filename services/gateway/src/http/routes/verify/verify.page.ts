@@ -68,7 +68,10 @@ async function verifyLog(ref, prefix, log) {
   if (!res.ok) { check(false, 'proof bundle could not be fetched (' + res.status + ')'); return false; }
   var bundle = await res.json();
   var keyInfo = await (await fetch('/api/ledger/public-key' + (log === 'test' ? '?log=test' : ''))).json();
-  var pub = unb64(keyInfo.public_key);
+  // After a key rotation the log serves every key with its id: each signature names the key it was made with.
+  var served = keyInfo.keys && keyInfo.keys.length ? keyInfo.keys : [keyInfo];
+  var keyFor = function (id) { for (var i = 0; i < served.length; i++) if (served[i].key_id === id) return served[i]; return null; };
+  var keyName = function (k) { return k.key_id + (k.current === false ? ' (retired)' : ''); };
   $('download').href = '/api/ledger/proof/' + encodeURIComponent(ref) + '?hash=' + prefix + '&download=1';
   $('download').hidden = false;
   var all = true;
@@ -84,12 +87,14 @@ async function verifyLog(ref, prefix, log) {
   var text = enc.encode(bundle.checkpoint.slice(0, split + 1));
   var m = /^\u2014 (\S+) (\S+)$/.exec(bundle.checkpoint.slice(split + 2).split('\n')[0] || '');
   var cpSig = m ? unb64(m[2]).slice(4) : new Uint8Array(0);
-  var cpOk = m && m[1] === keyInfo.origin && hex(unb64(m[2]).slice(0, 4)) === keyInfo.key_id ? await ed25519(pub, cpSig, text) : false;
-  all = (check(cpOk, cpOk === null ? 'checkpoint signature not checked: this browser has no Ed25519 in WebCrypto (use signet-verify)' : 'checkpoint signed by the log key ' + keyInfo.key_id + ' (' + keyInfo.origin + ')') !== false) && all;
+  var cpKey = m ? keyFor(hex(unb64(m[2]).slice(0, 4))) : null;
+  var cpOk = m && m[1] === keyInfo.origin && cpKey ? await ed25519(unb64(cpKey.public_key), cpSig, text) : false;
+  all = (check(cpOk, cpOk === null ? 'checkpoint signature not checked: this browser has no Ed25519 in WebCrypto (use signet-verify)' : cpKey ? 'checkpoint signed by the log key ' + keyName(cpKey) + ' (' + keyInfo.origin + ')' : 'checkpoint is not signed by a key of ' + keyInfo.origin) !== false) && all;
   var seal = /^v1\.([0-9a-f]{8})\.(\d+)\.([A-Za-z0-9_-]+)$/.exec(bundle.ledger_seal);
   var sealMsg = enc.encode('signet-ledger-seal/v1\n' + keyInfo.origin + '\n' + bundle.leaf_index + '\n' + b64(leaf) + '\n');
-  var sealOk = seal && seal[1] === keyInfo.key_id && Number(seal[2]) === bundle.leaf_index ? await ed25519(pub, unb64(seal[3]), sealMsg) : false;
-  all = (check(sealOk, sealOk === null ? 'seal signature not checked in this browser' : 'ledger seal is the log key\u2019s signature over this certificate at leaf ' + bundle.leaf_index) !== false) && all;
+  var sealKey = seal ? keyFor(seal[1]) : null;
+  var sealOk = seal && sealKey && Number(seal[2]) === bundle.leaf_index ? await ed25519(unb64(sealKey.public_key), unb64(seal[3]), sealMsg) : false;
+  all = (check(sealOk, sealOk === null ? 'seal signature not checked in this browser' : 'ledger seal is the signature of the log key ' + (sealKey ? keyName(sealKey) : '(unknown)') + ' over this certificate at leaf ' + bundle.leaf_index) !== false) && all;
   return all;
 }
 
