@@ -39,6 +39,7 @@ describe('account settings store', () => {
     await repo.setAccountSettings(u, { expiry_days: 3, reminder_max: 0 }, t(5));
     expect(await repo.accountLifecycle(u)).toEqual({ expiry_days: 5, reminder_max: 0 });
     expect(await repo.accountRetention(u)).toBe(9);
+    expect(await repo.accountSettingsOf(u)).toEqual({ retentionDays: 9, lifecycle: await repo.accountLifecycle(u) });
     await repo.setAccountSettings(u, { expiry_days: 7, reminder_every_hours: 12 }, t(20));
     await repo.setAccountSettings(u, { expiry_days: 8 }, t(20));
     expect(await repo.accountLifecycle(u)).toEqual({ expiry_days: 7, reminder_max: 0, reminder_every_hours: 12 });

@@ -44,6 +44,13 @@ export function createAccountSettingsStore(conn: Connection) {
     async initAccountSettings() {
       await accountSettings.init();
     },
+    /** Both of the below in one read (creation needs both). */
+    async accountSettingsOf(ownerId: string): Promise<{ retentionDays: number | undefined; lifecycle: AccountLifecycle }> {
+      const doc = await accountSettings.findOne({ _id: ownerId }).lean<Record<string, unknown>>();
+      const lifecycle: AccountLifecycle = {};
+      for (const k of LIFECYCLE) if (typeof doc?.[k] === 'number') lifecycle[k] = doc[k];
+      return { retentionDays: typeof doc?.retention_days === 'number' ? doc.retention_days : undefined, lifecycle };
+    },
     /** The account's biometric retention in days, or undefined when it never set one. */
     async accountRetention(ownerId: string): Promise<number | undefined> {
       const doc = await accountSettings.findOne({ _id: ownerId }).lean<{ retention_days?: number }>();

@@ -1,10 +1,9 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { type KeyedLock, type Logger, type OutboxRelay, type ServiceClient, invalid } from '@signet/kit';
 import type { billingV1, biometricsV1 } from '@signet/proto';
 import {
   checkReferenceImage,
   newReference,
-  newSigningToken,
   requestFingerprint,
   validateFields,
   type CreationFields,
@@ -18,14 +17,12 @@ import {
   lifecycleRequest,
   type LifecycleConfig,
 } from '../domain/lifecycle.js';
-import { retentionDays } from '../domain/retention.js';
-import { initialInvites, modeOf } from '../domain/signers.js';
-import { newSigner, type Signer, type Viewer } from '../domain/transaction.js';
 import { creationOutbox } from '../events/transaction.publisher.js';
 import type { TransactionMetrics } from '../metrics.js';
 import type { ObjectStore } from '../store/object.store.js';
 import type { TransactionRecord, TransactionRepository } from '../store/transaction.repository.js';
 import { readUpload, type Begin, type Cleanups, type CreationPart } from './creation-upload.js';
+import { newRecord } from './creation-record.js';
 
 export type { CreationPart } from './creation-upload.js';
 
@@ -54,7 +51,7 @@ export type CreateDeps = {
 
 export type CreationResult = { id: number; reference: string; token: string; signUrl: string; status: string; replayed: boolean };
 /** A stored reference photo, by the position of its party in the fields' party list. */
-type StoredRefs = Map<number, { key: string; sha256: string }>;
+export type StoredRefs = Map<number, { key: string; sha256: string }>;
 
 /**
  * Creates a transaction from its upload stream (creation-upload.ts reads it). Each reference photo is
@@ -77,8 +74,10 @@ export async function createTransaction(
     const { begin, rawFields, doc, docHead, photos } = await readUpload(deps.objects, parts, cleanups);
     if (isCancelled()) throw invalid('cancelled by the client');
     const fields = validateFields(rawFields, new Set(photos.keys()));
-    // The account's own expiry and reminder defaults, where it set them, stand in for the operator's.
-    const defaults = accountDefaults(lifecycleDefaults(deps.cfg), await deps.repo.accountLifecycle(begin.ownerId));
+    // The account's own expiry and reminder defaults, where it set them, stand in for the operator's
+    // (its retention is read in the same round trip, for the record).
+    const account = await deps.repo.accountSettingsOf(begin.ownerId);
+    const defaults = accountDefaults(lifecycleDefaults(deps.cfg), account.lifecycle);
     const timers = initialTimers(deps.clock(), lifecycleRequest(rawFields.lifecycle), defaults);
     if (!doc)
       throw docHead.length
@@ -101,7 +100,7 @@ export async function createTransaction(
       await checkOneFace(deps, ref.key, describe(slot));
     }
     if (isCancelled()) throw invalid('cancelled by the client');
-    const result = await commit(deps, { ...begin, timers }, fields, stored, refs, cleanups);
+    const result = await commit(deps, { ...begin, timers }, fields, stored, refs, cleanups, account.retentionDays);
     // A replay returns the first result; this request's uploads are removed.
     if (result.replayed) await cleanup();
     return result;
@@ -138,6 +137,8 @@ async function commit(
   doc: { key: string; sha256: string; size: number },
   refs: StoredRefs,
   cleanups: Cleanups,
+  /** The account's biometric retention (identity.settings.changed), if it set one. */
+  accountDays: number | undefined,
 ): Promise<CreationResult> {
   const owner = begin.ownerId;
   // Test and live requests never answer each other, even under the same Idempotency-Key.
@@ -169,11 +170,7 @@ async function commit(
   }
 
   // Independent round trips, run together (after the consumption, so a refusal takes no id).
-  const [id, reference, accountDays] = await Promise.all([
-    deps.repo.nextId(),
-    allocateReference(deps),
-    deps.repo.accountRetention(owner),
-  ]);
+  const [id, reference] = await Promise.all([deps.repo.nextId(), allocateReference(deps)]);
   const rec = newRecord(deps, id, reference, begin, fields, doc, refs, accountDays);
   await insertRecord(deps, rec);
   deps.tm.transitions.inc({ to: 'created' });
@@ -216,71 +213,6 @@ async function allocateReference(deps: CreateDeps): Promise<string> {
     if (await deps.repo.claimReference(candidate)) return candidate;
   }
   throw new Error('could not allocate a unique reference');
-}
-
-function newRecord(
-  deps: CreateDeps,
-  id: number,
-  reference: string,
-  begin: Begin,
-  fields: CreationFields,
-  doc: { key: string; sha256: string; size: number },
-  refs: StoredRefs,
-  /** The account's biometric retention (identity.settings.changed), if it set one. */
-  accountDays: number | undefined,
-): TransactionRecord {
-  const now = deps.clock();
-  const signers: Signer[] = [];
-  const viewers: Viewer[] = [];
-  fields.parties.forEach((p, i) => {
-    if (p.role === 'viewer') return viewers.push({ name: p.name, email: p.email, order: p.order });
-    const opts = { role: p.role, order: p.order, webauthn: p.webauthn, reference: refs.get(i) };
-    const mode = modeOf(p.verification === 'none' ? 'liveness_only' : p.verification);
-    signers.push(newSigner(signers.length, p.name, p.email, newSigningToken(), deps.cfg.MAX_ATTEMPTS, { mode, ...opts }));
-  });
-  const invited = new Set(initialInvites(signers));
-  const first = signers[0]!;
-  return {
-    _id: id,
-    owner_id: begin.ownerId,
-    issuer_name: begin.orgName,
-    reference,
-    status: 'created',
-    attestation_type: fields.attestation_type,
-    document_name: fields.document_name,
-    document_key: doc.key,
-    document_sha256: doc.sha256,
-    document_size: doc.size,
-    // The first signer's photo, where records before issue 18 kept the only one.
-    reference_key: first.reference_key ?? '',
-    reference_sha256: first.reference_sha256 ?? '',
-    commitment_salt: randomBytes(16).toString('hex'),
-    signers,
-    ...(viewers.length ? { viewers } : {}),
-    log: [
-      {
-        type: 'created',
-        at: now,
-        actor: 'sender',
-        detail: `created for ${signers.length} signer(s)${viewers.length ? ` and ${viewers.length} viewer(s)` : ''}`,
-      },
-      // Requested here for the first order; the link-mail consumer sends it, and the timeline shows the mail from its record.
-      ...signers
-        .filter((s) => invited.has(s.index))
-        .map((s) => ({ type: 'link_requested', at: now, actor: 'system', detail: `signing link queued for ${s.email}` })),
-    ],
-    certificate_issued: false,
-    created_at: now,
-    verified_at: null,
-    last_resent_at: null,
-    version: 0,
-    retention_days: retentionDays(accountDays, deps.cfg.BIOMETRIC_RETENTION_DAYS, deps.cfg.BIOMETRIC_RETENTION_MAX_DAYS),
-    biometrics_delete_after: null,
-    biometrics_erased_at: null,
-    ...(begin.test ? { test: true } : {}),
-    ...(begin.senderEmail ? { sender_email: begin.senderEmail } : {}),
-    ...begin.timers,
-  };
 }
 
 /**
