@@ -3,6 +3,7 @@
  * signed PDF and audit trail leave the signed bucket and their record goes, so GetSignedPdf answers
  * NOT_FOUND. A consumer killed between deleting the objects and dropping the record leaves the
  * record; the redelivered event finishes it without error, and further redeliveries change nothing.
+ * A PDF the sealing job is sealing at that moment is deleted again once the job's claim expired.
  */
 import { randomUUID } from 'node:crypto';
 import type { Connection } from 'mongoose';
@@ -11,7 +12,7 @@ import { connectMongo, createLogger, createS3, listKeys, type S3Config } from '@
 import { infra } from '../../../test/harness/services.js';
 import { createSignedPdfObjects } from '../src/store/signed-pdf.objects.js';
 import { createSignedPdfRepository, type SignedPdfRepository } from '../src/store/signed-pdf.repository.js';
-import { deleteSignedPdfs, type DeleteSignedPdfsDeps } from '../src/usecases/delete-signed-pdfs.js';
+import { deleteSignedPdfs, SEAL_LEASE_MS, type DeleteSignedPdfsDeps } from '../src/usecases/delete-signed-pdfs.js';
 import { getSignedPdf } from '../src/usecases/get-signed-pdf.js';
 
 const suffix = Math.random().toString(16).slice(2, 8);
@@ -104,5 +105,46 @@ describe('deleting a transaction’s stored PDFs (ledger, FerretDB, MinIO)', () 
     expect(await deleteSignedPdfs({ signedPdfs: repo, objects, logger }, reference)).toBe(0);
     // a reference the ledger never sealed: nothing to do, no error
     expect(await deleteSignedPdfs({ signedPdfs: repo, objects, logger }, 'SIG-TX-NEVER')).toBe(0);
+  }, 30_000);
+
+  it('a PDF being sealed at the moment of deletion: kept for a redelivery until the claim expired, then deleted', async () => {
+    const reference = `SIG-TX-${randomUUID().slice(0, 8)}`;
+    await repo.enqueue({
+      reference,
+      transaction_id: 8,
+      document_key: 'docs/y',
+      document_name: 'y.pdf',
+      signer_emails: ['grace@example.com'],
+      next_attempt_at: new Date(),
+    });
+    // the sealing job claims it (its next attempt moves one lease ahead) …
+    const t0 = new Date();
+    expect(await repo.claimDue(t0, SEAL_LEASE_MS)).not.toBeNull();
+    const deps = (now: Date): DeleteSignedPdfsDeps => ({ signedPdfs: repo, objects, logger, now: () => now });
+    // … the deletion arrives meanwhile: marked deleted, and redelivered rather than finished
+    await expect(deleteSignedPdfs(deps(t0), reference)).rejects.toThrow(/being sealed right now/);
+    expect(await repo.find(reference)).toMatchObject({ status: 'deleted' });
+    expect(await repo.claimDue(new Date(t0.getTime() + 10 * SEAL_LEASE_MS), SEAL_LEASE_MS)).toBeNull();
+    // … the job still writes its PDFs; marking them sealed changes nothing
+    await objects.putSigned(`${reference}.pdf`, Buffer.from('%PDF-1.7 late'));
+    await objects.putSigned(`${reference}-audit-trail.pdf`, Buffer.from('%PDF-1.7 late'));
+    const sealedAt = new Date();
+    await repo.markSealed(
+      { reference, transaction_id: 8 },
+      {
+        object_key: `${reference}.pdf`,
+        size: 13,
+        audit_object_key: `${reference}-audit-trail.pdf`,
+        audit_size: 13,
+        sealed_at: sealedAt,
+      },
+    );
+    expect(await repo.find(reference)).toMatchObject({ status: 'deleted', object_key: null });
+    // the redelivery after the claim expired deletes what the job wrote, and the record
+    await deleteSignedPdfs(deps(new Date(t0.getTime() + SEAL_LEASE_MS + 1000)), reference);
+    expect(await repo.find(reference)).toBeNull();
+    const left = await signedKeys();
+    expect(left).not.toContain(`${reference}.pdf`);
+    expect(left).not.toContain(`${reference}-audit-trail.pdf`);
   }, 30_000);
 });

@@ -13,7 +13,8 @@ export type SignedPdfRecord = {
   signer_emails: string[];
   /** What each signer's ceremony recorded (addresses, browsers, times); removed once sealed, like the e-mails. */
   trails?: SignerTrail[];
-  status: 'pending' | 'sealed';
+  /** deleted: its transaction was deleted before it was sealed (usecases/delete-signed-pdfs.ts). */
+  status: 'pending' | 'sealed' | 'deleted';
   attempts: number;
   next_attempt_at: Date;
   object_key: string | null;
@@ -104,6 +105,16 @@ export function createSignedPdfRepository(conn: Connection) {
         { _id: rec.reference, status: 'pending' },
         { $set: { status: 'sealed', ...sealed }, $unset: { signer_emails: 1, trails: 1 }, $push: { outbox: { $each: [entry] } } },
       );
+    },
+    /**
+     * A pending record whose transaction was deleted: never claimed or sealed again (claimDue,
+     * retryAt and markSealed all require pending). The record as it was, or null when not pending.
+     */
+    async markDeleted(reference: string): Promise<SignedPdfRecord | null> {
+      const doc = await model
+        .findOneAndUpdate({ _id: reference, status: 'pending' }, { $set: { status: 'deleted' } })
+        .lean<SignedPdfRecord & { _id?: string }>();
+      return doc ? { ...doc, status: 'deleted' } : null;
     },
     /** Drops the record of a deleted transaction's PDFs (they are deleted first); none is no error. */
     async remove(reference: string): Promise<void> {

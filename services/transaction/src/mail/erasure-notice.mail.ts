@@ -15,11 +15,16 @@ export function erasureNoticeMail(p: {
   signer: { name: string; email: string };
   due: Date;
   dashboardUrl: string;
+  /** The transaction's legal hold: the erasure waits until the sender releases it. */
+  legalHold?: { since: Date } | null;
 }): Mail {
   const org = orgOf(p.orgName);
   const when = `${p.due.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
   const who = `${p.signer.name} <${p.signer.email}>`;
-  const line = `${who} asked for their biometric data (face and voice recordings, their reference photo) of "${p.documentName}" (${p.reference}) to be erased. It will be erased on ${when}.`;
+  const held = p.legalHold
+    ? ` The transaction is on legal hold since ${new Date(p.legalHold.since).toISOString().slice(0, 10)}: the data is kept while the hold lasts and erased once you release it (not before ${when}).`
+    : ` It will be erased on ${when}.`;
+  const line = `${who} asked for their biometric data (face and voice recordings, their reference photo) of "${p.documentName}" (${p.reference}) to be erased.${held}`;
   const keep = 'The certificate, the signed PDF and its audit trail stay and keep verifying: they hold no biometric data.';
   const footer = `You receive this because you sent this document for signature with ${org} on Signet.`;
   const text = [`${org}:`, '', line, '', keep, '', `Details: ${p.dashboardUrl}`, '', footer].join('\n');

@@ -23,6 +23,7 @@ export type ErasureSubject = Pick<
   | 'biometrics_delete_after'
   | 'biometrics_erased_at'
   | 'erasure_request'
+  | 'legal_hold'
 >;
 
 export interface ErasureRequestRepository {
@@ -51,6 +52,7 @@ export function createErasureRequestRepository(conn: Connection): ErasureRequest
             biometrics_delete_after: 1,
             biometrics_erased_at: 1,
             erasure_request: 1,
+            legal_hold: 1,
           },
         },
       );

@@ -62,6 +62,16 @@ describe("a signer's erasure request", () => {
     expect(sent[0]!.to).toBe('sender@example.com');
   });
 
+  it('under a legal hold: recorded, and the sender is told the erasure waits for the release', async () => {
+    const { rec, sent, deps } = setup(() => false);
+    (rec as { legal_hold: unknown }).legal_hold = { since: new Date('2026-02-10T00:00:00Z'), reason: 'court', by: 'sender' };
+    await requestSignerErasure(deps, req);
+    expect(rec.erasure_request).not.toBeNull();
+    expect(sent[0]!.text).toContain('on legal hold since 2026-02-10');
+    expect(sent[0]!.text).toContain('erased once you release it');
+    expect(sent[0]!.text).not.toContain('It will be erased on');
+  });
+
   it('answers a retryable error when the notice cannot be mailed, and the next press mails it', async () => {
     let down = true;
     const { rec, sent, deps } = setup(() => down);

@@ -69,6 +69,7 @@ export async function requestSignerErasure(
           reference: rec.reference,
           signer: { name: requester.name, email: requester.email },
           due: new Date(request.due),
+          legalHold: rec.legal_hold ?? null,
           dashboardUrl: `${deps.cfg.PUBLIC_BASE_URL.replace(/\/$/, '')}/app/transactions/${rec._id}`,
         }),
       )
