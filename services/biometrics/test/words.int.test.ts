@@ -1,7 +1,8 @@
 /**
  * The words check on real recordings: speech synthesised by espeak-ng from BIP-39 words, placed in
  * a quiet room, encoded to Opus in WebM as the page records it, decoded by voice.ts decodeAudio,
- * then verified by the real pocketsphinx worker (the venv scripts/install.sh builds).
+ * then verified by the real worker (the venv scripts/install.sh builds): pocketsphinx's alignment
+ * and Whisper base as its second recogniser, judged by the fused rule of words.ts.
  */
 import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -9,7 +10,13 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeAudio } from '../src/analysis/voice.js';
-import { SPEECH_SAMPLE_RATE as SR, SpeechUnavailableError, SpeechWorker, WORDS_THRESHOLD } from '../src/analysis/words.js';
+import {
+  SPEECH_SAMPLE_RATE as SR,
+  SpeechUnavailableError,
+  SpeechWorker,
+  WORDS_FUSED,
+  WORDS_THRESHOLD,
+} from '../src/analysis/words.js';
 import { FFMPEG } from '../src/analysis/media.js';
 
 const run = promisify(execFile);
@@ -122,8 +129,10 @@ async function captured(pcm: Int16Array): Promise<Int16Array> {
 
 const WINDOW: [number, number] = [2, 7.5];
 
-describe('verifyWords with the pocketsphinx worker', () => {
+describe('verifyWords with the speech worker (pocketsphinx + Whisper)', () => {
   const worker = new SpeechWorker({ python: process.env.SPEECH_PYTHON, timeoutMs: 20_000 });
+  /** The threshold of the rule the worker's answers are judged by. */
+  const threshold = () => (worker.second ? WORDS_FUSED.threshold : WORDS_THRESHOLD);
   let list: string[] = [];
   const r = rng(15);
   const draw = (n: number, avoid: string[] = []) => {
@@ -141,12 +150,16 @@ describe('verifyWords with the pocketsphinx worker', () => {
   beforeAll(async () => {
     list = await bip39();
     await worker.start();
-  }, 60_000);
+  }, 90_000);
   afterAll(() => worker.close());
 
   it('knows every BIP-39 word (the one cmudict lacks, artefact, comes from speech/extra.dict)', async () => {
     expect(list).toHaveLength(2048);
     expect(await worker.missingWords(list)).toEqual([]);
+  });
+
+  it('runs Whisper base as its second recogniser (installed from speech/requirements.txt)', () => {
+    expect(worker.second).toBe('whisper-base');
   });
 
   it.each([
@@ -156,9 +169,17 @@ describe('verifyWords with the pocketsphinx worker', () => {
   ])('accepts the issued words spoken by espeak-ng (%s, %i wpm)', async (voice, speed) => {
     const words = draw(4);
     const res = await worker.verify(await clip(words, voice, speed), words, WINDOW);
-    expect(res, res.detail).toMatchObject({ passed: true, threshold: WORDS_THRESHOLD });
-    expect(res.score).toBeGreaterThanOrEqual(WORDS_THRESHOLD);
+    expect(res, res.detail).toMatchObject({ passed: true, threshold: threshold() });
+    expect(res.score).toBeGreaterThanOrEqual(threshold());
     expect(res.detail).toMatch(/^4\/4 words heard/);
+    expect(res.detail).toMatch(/: whisper -?\d+\.\d\d, pocketsphinx -?\d+\.\d\d\)/);
+  });
+
+  it('scores a window longer than 10 s (Whisper then reads 30 s instead of 10 s)', async () => {
+    const words = draw(4);
+    const pcm = await captured(recording(16, [[await speak(words, 'en-us', 150), 5]]));
+    const res = await worker.verify(pcm, words, [1, 15], { timeoutMs: 60_000 });
+    expect(res, res.detail).toMatchObject({ passed: true, threshold: threshold() });
   });
 
   const nonSpeech: [string, () => Float32Array][] = [

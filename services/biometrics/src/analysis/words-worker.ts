@@ -15,7 +15,8 @@ import type { Logger, Metrics } from '@signet/kit';
 /** Default interpreter: the venv scripts/speech-venv.sh builds (SPEECH_PYTHON overrides it). */
 export const DEFAULT_SPEECH_PYTHON = '~/.cache/signet/speech-venv/bin/python';
 const DEFAULT_TIMEOUT_MS = 10_000;
-const START_TIMEOUT_MS = 20_000;
+/** Loading Whisper's weights (145 MB) takes a few seconds idle and about 20 s on a busy machine. */
+const START_TIMEOUT_MS = 60_000;
 
 /** The worker could not answer (not installed, did not start, died, timed out): not a verdict on
  *  the signer; the caller decides whether to retry or fail the analysis as an error. */
@@ -46,12 +47,16 @@ export interface WordAnswer {
   start: number;
   end: number;
   score: number | null;
+  /** Whisper's mean token log-probability of the word; absent without the second recogniser. */
+  second?: number | null;
 }
 export interface VerifyAnswer {
   ok: boolean;
   error?: string;
   aligned: boolean;
   score: number | null;
+  /** Whisper's lowest word; null when the worker has no second recogniser or nothing aligned. */
+  second?: number | null;
   words: WordAnswer[];
   missing: string[];
   ms: number;
@@ -72,6 +77,8 @@ export class SpeechProcess {
   private nextId = 1;
   private closed = false;
   private stderrTail = '';
+  /** The second recogniser the running worker reported ('whisper-base'), null without one. */
+  second: string | null = null;
   private readonly python: string;
   protected readonly timeoutMs: number;
   protected readonly logger?: Logger;
@@ -135,7 +142,11 @@ export class SpeechProcess {
         if (!started && msg.ready) {
           started = true;
           clearTimeout(timer);
-          this.logger?.info({ pid: child.pid, pocketsphinx: msg.pocketsphinx }, 'speech worker ready');
+          this.second = typeof msg.second === 'string' ? msg.second : null;
+          this.logger?.info(
+            { pid: child.pid, pocketsphinx: msg.pocketsphinx, second: this.second },
+            this.second ? 'speech worker ready' : 'speech worker ready without its second recogniser (pocketsphinx alone)',
+          );
           return resolve();
         }
         const p = this.pending;

@@ -6,14 +6,17 @@
  * samples are sent to it, so speech outside the window cannot count. The worker force-aligns the
  * expected words in order, scores each aligned phone against a free phone loop over the same
  * frames (a per-frame log-likelihood ratio) and averages a word's phones; the rule here
- * (wordsVerdict) takes the lowest word, so one wrong word fails the phrase. Method, threshold and
- * the measured accept/reject table: docs/decisions.md ("Words verified") and
+ * (wordsVerdict) takes the lowest word, so one wrong word fails the phrase. When the worker has its
+ * second recogniser (Whisper base, speech/whisper_score.py), each word's score is Whisper's
+ * log-probability of it plus a quarter of pocketsphinx's ratio, which refuses far more phrases with
+ * one wrong word at the same genuine acceptance. Method, thresholds and the measured accept/reject
+ * table: docs/decisions.md ("Words verified", "Words gate: a second recogniser") and
  * docs/words-evaluation.md (eval/words_eval.py).
  *
  * Audio is never logged. `detail` is for the forensic record (which words were heard, where, their
  * scores); the signer is only told that the words were not heard.
  */
-import { SpeechProcess, SpeechUnavailableError, type SpeechOptions, type VerifyAnswer } from './words-worker.js';
+import { SpeechProcess, SpeechUnavailableError, type SpeechOptions, type VerifyAnswer, type WordAnswer } from './words-worker.js';
 
 export {
   DEFAULT_SPEECH_PYTHON,
@@ -23,10 +26,14 @@ export {
   type WordAnswer,
 } from './words-worker.js';
 
-/** Lowest word score accepted (mean over the word's phones of the per-frame log-likelihood ratio);
- *  chosen on the tuning split of eval/words_eval.py, reported on its test split
- *  (docs/words-evaluation.md). */
+/** Pocketsphinx alone (a worker without Whisper): lowest word score accepted (mean over the word's
+ *  phones of the per-frame log-likelihood ratio); chosen on the tuning split of eval/words_eval.py,
+ *  reported on its test split (docs/words-evaluation.md). */
 export const WORDS_THRESHOLD = -10;
+/** Both recognisers: a word is heard when Whisper's mean token log-probability plus `weight` times
+ *  pocketsphinx's ratio reaches `threshold`; chosen on the same tuning split (eval/words_eval.py
+ *  reads these two lines). */
+export const WORDS_FUSED = { weight: 0.25, threshold: -7 } as const;
 export const SPEECH_SAMPLE_RATE = 16_000;
 
 export interface WordsResult {
@@ -40,17 +47,28 @@ export type WordsOutcome = 'passed' | 'not_heard' | 'not_aligned' | 'no_audio' |
 
 export type WordsDecision = WordsResult & { outcome: WordsOutcome; missing?: string[] };
 
+/** A word's score under the rule in force: fused when the answer carries Whisper's scores. */
+function wordScore(w: WordAnswer, fused: boolean, weight: number): number | null {
+  if (!fused) return w.score;
+  return w.score === null || w.second === null || w.second === undefined ? null : w.second + weight * w.score;
+}
+
 /**
  * The verdict on one worker answer (pure; unit-tested): every word must score at least the
  * threshold. `offset` is the window's start in the recording (seconds), `span` its printed range.
+ * An answer with Whisper's scores (`second`) is judged by the fused rule, one without by
+ * pocketsphinx's alone.
  */
 export function wordsVerdict(
-  r: Pick<VerifyAnswer, 'aligned' | 'score' | 'words' | 'missing'>,
+  r: Pick<VerifyAnswer, 'aligned' | 'score' | 'words' | 'missing'> & { second?: number | null },
   words: readonly string[],
   offset: number,
   span: string,
-  threshold = WORDS_THRESHOLD,
+  psThreshold = WORDS_THRESHOLD,
+  rule: { weight: number; threshold: number } = WORDS_FUSED,
 ): WordsDecision {
+  const fused = r.second !== null && r.second !== undefined;
+  const threshold = fused ? rule.threshold : psThreshold;
   if (r.missing.length)
     return {
       passed: false,
@@ -69,18 +87,23 @@ export function wordsVerdict(
       detail: `words not heard in ${span}: the audio cannot be aligned to the ${words.length} words in order`,
     };
   const heardWord = (s: number | null) => s !== null && s >= threshold;
-  const per = r.words.map((w) => {
+  const fmt = (s: number | null | undefined) => (s === null || s === undefined ? 'n/a' : s.toFixed(2));
+  const scores = r.words.map((w) => wordScore(w, fused, rule.weight));
+  const per = r.words.map((w, i) => {
     const at = `${(offset + w.start).toFixed(2)}–${(offset + w.end).toFixed(2)} s`;
-    return `${w.word} ${heardWord(w.score) ? 'heard' : 'not heard'} ${at} (${w.score === null ? 'n/a' : w.score.toFixed(2)})`;
+    const parts = fused ? `: whisper ${fmt(w.second)}, pocketsphinx ${fmt(w.score)}` : '';
+    return `${w.word} ${heardWord(scores[i]!) ? 'heard' : 'not heard'} ${at} (${fmt(scores[i])}${parts})`;
   });
-  const heard = r.words.filter((w) => heardWord(w.score)).length;
-  const passed = r.score >= threshold && heard === words.length;
+  const heard = scores.filter(heardWord).length;
+  const lowest = fused ? Math.min(...scores.map((s) => s ?? -Infinity)) : r.score;
+  const passed = lowest >= threshold && heard === words.length && r.words.length === words.length;
+  const how = fused ? ` (whisper + ${rule.weight} × pocketsphinx)` : '';
   return {
     passed,
-    score: r.score,
+    score: Number.isFinite(lowest) ? Math.round(lowest * 1000) / 1000 : null,
     threshold,
     outcome: passed ? 'passed' : 'not_heard',
-    detail: `${heard}/${words.length} words heard in ${span}: ${per.join('; ')}; lowest ${r.score.toFixed(2)}, threshold ${threshold}`,
+    detail: `${heard}/${words.length} words heard in ${span}: ${per.join('; ')}; lowest ${fmt(Number.isFinite(lowest) ? lowest : null)}, threshold ${threshold}${how}`,
   };
 }
 
