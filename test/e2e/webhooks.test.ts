@@ -138,6 +138,19 @@ describe('outgoing webhooks (loopback allowed, as on the local stack)', () => {
     expect(rolled.status).toBe(200);
     expect(rolled.body.secret).toMatch(/^whsec_/);
     expect(rolled.body.secret).not.toBe(created.body.secret);
+    // The default overlap: the old secret still signs for a day; overlap_seconds=0 stops it at once.
+    const overlapEnd = Date.parse(rolled.body.previous_secret_expires_at);
+    expect(overlapEnd - Date.now()).toBeGreaterThan(86_000_000);
+    expect(overlapEnd - Date.now()).toBeLessThanOrEqual(86_400_000);
+    for (const bad of ['-1', '604801', 'soon', '1.5']) {
+      const res = await api(acct, 'POST', `/api/webhook-endpoints/${id}/roll-secret?overlap_seconds=${bad}`);
+      expect(res.status, bad).toBe(400);
+      expect(res.body.detail).toMatch(/^overlap_seconds/);
+    }
+    const now = await api(acct, 'POST', `/api/webhook-endpoints/${id}/roll-secret?overlap_seconds=0`);
+    expect(now.status).toBe(200);
+    expect(now.body.previous_secret_expires_at).toBeNull();
+    expect((await api(acct, 'GET', `/api/webhook-endpoints/${id}`)).body.previous_secret_expires_at).toBeNull();
 
     // Another account: 404 for everything, and nothing changes.
     for (const [m, p, body] of [

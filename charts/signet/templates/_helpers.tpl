@@ -62,7 +62,7 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{- define "signet.catalog" -}}
 gateway:     { port: 8080,  protocol: http, public: true, calls: [identity, billing, transaction, ceremony, ledger], uses: [redis], secrets: [downloadLinkSecret] }
 identity:    { port: 50051, protocol: grpc, public: true, calls: [], uses: [mongodb, nats, redis, smtp], secrets: [mongoUrl, jwtSecret, totpEncryptionKey] }
-transaction: { port: 50052, protocol: grpc, public: true, calls: [billing, biometrics], uses: [mongodb, nats, redis, smtp, s3], secrets: [mongoUrl, s3AccessKey, s3SecretKey, downloadLinkSecret] }
+transaction: { port: 50052, protocol: grpc, public: true, calls: [billing, biometrics], uses: [mongodb, nats, redis, smtp, s3], secrets: [mongoUrl, s3AccessKey, s3SecretKey, downloadLinkSecret, webhookEndpointKey] }
 ceremony:    { port: 50053, protocol: grpc, webauthn: true, calls: [transaction], uses: [mongodb, nats, redis, s3], secrets: [mongoUrl, s3AccessKey, s3SecretKey] }
 biometrics:  { port: 50054, protocol: grpc, calls: [], uses: [mongodb, nats, s3], secrets: [mongoUrl, s3AccessKey, s3SecretKey] }
 ledger:      { port: 50055, protocol: grpc, public: true, ledgerOrigin: true, calls: [], uses: [mongodb, nats, s3], secrets: [mongoUrl, ledgerSigningKey, ledgerTestSigningKey, s3AccessKey, s3SecretKey] }
@@ -77,6 +77,7 @@ webhookSecret: WEBHOOK_SECRET
 ledgerSigningKey: LEDGER_SIGNING_KEY
 ledgerTestSigningKey: LEDGER_TEST_SIGNING_KEY
 downloadLinkSecret: DOWNLOAD_LINK_SECRET
+webhookEndpointKey: WEBHOOK_ENDPOINT_KEY
 s3AccessKey: S3_ACCESS_KEY
 s3SecretKey: S3_SECRET_KEY
 mongoUrl: MONGO_URL

@@ -866,7 +866,7 @@ export type paths = {
     put?: never;
     /**
      * Replace the endpoint’s signing secret
-     * @description The new secret is shown only in this answer; deliveries are signed with it from now on.
+     * @description The new secret is shown only in this answer; deliveries are signed with it from now on. During the overlap (overlap_seconds, default a day) each delivery’s webhook-signature carries both signatures, space-separated as Standard Webhooks allows, so a receiver can switch secrets without losing a delivery; afterwards only the new one.
      */
     post: operations['rollWebhookSecret'];
     delete?: never;
@@ -1517,6 +1517,8 @@ export type components = {
       disabled_reason: '' | 'failing' | 'owner';
       created_at: string;
       updated_at: string;
+      /** @description After a roll: until when deliveries also carry the previous secret’s signature (null: no overlap) */
+      previous_secret_expires_at: string | null;
       /** @description The Standard Webhooks signing secret (whsec_…), shown only in this answer */
       secret: string;
     };
@@ -1546,6 +1548,8 @@ export type components = {
       disabled_reason: '' | 'failing' | 'owner';
       created_at: string;
       updated_at: string;
+      /** @description After a roll: until when deliveries also carry the previous secret’s signature (null: no overlap) */
+      previous_secret_expires_at: string | null;
     };
     WebhookDelivery: {
       id: string;
@@ -5764,7 +5768,10 @@ export interface operations {
   };
   rollWebhookSecret: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description How long deliveries still carry the old secret’s signature beside the new one’s (default 86400, a day; at most 604800; 0: the old one stops at once) */
+        overlap_seconds?: number;
+      };
       header?: never;
       path: {
         id: string;
@@ -5784,7 +5791,7 @@ export interface operations {
           'application/json': components['schemas']['WebhookEndpointWithSecret'];
         };
       };
-      /** @description A path parameter is not valid percent-encoded UTF-8 */
+      /** @description The request is malformed or a field is not valid */
       400: {
         headers: {
           [name: string]: unknown;

@@ -13,6 +13,7 @@ const env = {
   S3_ENDPOINT: 'http://127.0.0.1:9000',
   S3_ACCESS_KEY: 'access-key',
   S3_SECRET_KEY: 'secret-key-for-tests',
+  WEBHOOK_ENDPOINT_KEY: '00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff',
 };
 
 describe('transaction configuration: expiry', () => {

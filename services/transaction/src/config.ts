@@ -76,6 +76,8 @@ export const transactionConfigSchema = baseSchema
     WEBHOOK_POLL_MS: z.coerce.number().int().min(50).default(1000),
     WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
     /** Days an ended delivery (its payload names signers) stays in the endpoint's log. */
+    /** AES-256-GCM key sealing the outgoing webhook endpoints' signing secrets at rest: 64 hex characters, no default. */
+    WEBHOOK_ENDPOINT_KEY: z.string({ error: 'required' }).regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)'),
     WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
     /**
      * Expiry and reminders (issue 18; domain/lifecycle.ts), in seconds so tests can make them short:

@@ -84,6 +84,7 @@ describe('completion mails', () => {
         LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
         PUBLIC_BASE_URL: 'http://signet.test',
         IDENTITY_ADDR: '127.0.0.1:1',
+        WEBHOOK_ENDPOINT_KEY: randomBytes(32).toString('hex'),
         BILLING_ADDR: '127.0.0.1:1',
         BIOMETRICS_ADDR: '127.0.0.1:1',
         REFERENCE_FACE_CHECK: 'off',

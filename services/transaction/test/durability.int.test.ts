@@ -63,6 +63,7 @@ function commonEnv(): Record<string, string> {
     PUBLIC_BASE_URL: 'http://signet.test',
     IDENTITY_ADDR: '127.0.0.1:1',
     WEBHOOK_SECRET: `whsec_${randomBytes(24).toString('base64')}`,
+    WEBHOOK_ENDPOINT_KEY: randomBytes(32).toString('hex'),
     ...BUCKETS,
     REFERENCE_PREFIX: 'TST',
   };

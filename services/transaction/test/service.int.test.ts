@@ -47,6 +47,7 @@ async function startStack() {
     REFERENCE_FACE_CHECK: 'off',
     IDENTITY_ADDR: '127.0.0.1:1',
     WEBHOOK_SECRET: `whsec_${randomBytes(24).toString('base64')}`,
+    WEBHOOK_ENDPOINT_KEY: randomBytes(32).toString('hex'),
     ...BUCKETS,
     REFERENCE_PREFIX: 'TST',
   };

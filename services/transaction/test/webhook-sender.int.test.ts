@@ -36,7 +36,13 @@ afterAll(async () => {
 
 const loopbackOk = { policy: addressPolicy('127.0.0.0/8') };
 const secret = newEndpointSecret();
-const req = (url: string) => ({ url, secret, webhookId: 'msg_test', payload: '{"type":"transaction.created"}', at: new Date() });
+const req = (url: string) => ({
+  url,
+  secrets: [secret],
+  webhookId: 'msg_test',
+  payload: '{"type":"transaction.created"}',
+  at: new Date(),
+});
 
 describe('webhook sender', () => {
   it('connects to the address it resolved and checked, with the URL’s host name, and signs verifiably', async () => {

@@ -10,6 +10,7 @@ import { webhookHandlers } from './grpc/webhook.handler.js';
 import { createDeliveryJob } from './jobs/delivery.job.js';
 import { createWebhookRepository } from './store/webhook.repository.js';
 import { createSignerOpenRepository } from './store/signer-open.repository.js';
+import { createSecretSeal } from './domain/secret-seal.js';
 
 /**
  * Outgoing customer webhooks inside the transaction process: the endpoint store, the durable
@@ -29,6 +30,9 @@ export async function startWebhooks(d: {
 }) {
   const store = createWebhookRepository(d.conn);
   await store.init();
+  const seal = createSecretSeal(d.cfg.WEBHOOK_ENDPOINT_KEY);
+  const sealed = await store.sealPlaintextSecrets(seal.seal);
+  if (sealed) d.logger.info({ sealed }, 'webhook endpoint secrets stored in plaintext are now sealed');
   const opens = createSignerOpenRepository(d.conn);
   await opens.init();
   // The opens' outbox has a relay of its own (written once per signer, no lock needed); the main
@@ -47,6 +51,7 @@ export async function startWebhooks(d: {
     },
     leaseMs: d.cfg.WEBHOOK_LEASE_MS,
     clock: d.clock,
+    seal,
     wm,
     mailer: d.mailer,
     logger: d.logger,
@@ -63,7 +68,7 @@ export async function startWebhooks(d: {
   return {
     store,
     job,
-    handlers: webhookHandlers({ store, policy, clock: d.clock, kick: job.kick }),
+    handlers: webhookHandlers({ store, policy, clock: d.clock, kick: job.kick, seal }),
     /**
      * Called when a signing token resolved (the ceremony asks on every signer request): the first
      * time per signer it records signet.transaction.signer.opened. Never fails the resolution.

@@ -18,7 +18,8 @@ export type AttemptOutcome = { result: AttemptResult; status: number; latencyMs:
 
 export type SendRequest = {
   url: string;
-  secret: string;
+  /** The whsec_ secrets to sign with: the current one, then the previous one during a roll's overlap. */
+  secrets: string[];
   webhookId: string;
   payload: string;
   at: Date;
@@ -29,7 +30,7 @@ export type SenderDeps = { policy: AddressPolicy; resolver?: Resolver; timeoutMs
 
 /**
  * One delivery attempt, signed per Standard Webhooks (webhook-id, webhook-timestamp,
- * webhook-signature with the endpoint's whsec_ secret). The host is resolved once; the address is
+ * webhook-signature with the endpoint's whsec_ secret, and its previous one during a roll's overlap). The host is resolved once; the address is
  * checked against the policy and is the one connected to (the lookup of the request returns it);
  * redirects are not followed (a 3xx is a failed attempt); at most 64 KB of the body is read and
  * 1 KB kept; a 2xx within the timeout is a success. Aborting `signal` (the process stopping) rejects.
@@ -40,7 +41,8 @@ export async function sendWebhook(req: SendRequest, deps: SenderDeps): Promise<A
   const url = new URL(req.url);
   const resolved = await resolveAllowed(hostOf(url), deps.policy, deps.resolver ?? systemResolver);
   if ('refused' in resolved) return { result: 'refused_address', status: 0, latencyMs: took(), snippet: resolved.refused };
-  const signature = new Webhook(req.secret).sign(req.webhookId, req.at, req.payload);
+  // Standard Webhooks: several `v1,` signatures separated by spaces; a receiver accepts any that verifies.
+  const signature = req.secrets.map((s) => new Webhook(s).sign(req.webhookId, req.at, req.payload)).join(' ');
   const lookup: LookupFunction = (_host, opts, cb) => {
     if ((opts as { all?: boolean }).all) (cb as any)(null, [{ address: resolved.address, family: resolved.family }]);
     else cb(null, resolved.address, resolved.family);

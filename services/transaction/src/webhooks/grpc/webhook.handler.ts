@@ -25,6 +25,7 @@ const toEndpoint = (v: EndpointView): wh.WebhookEndpoint => ({
   createdAt: iso(v.created_at),
   updatedAt: iso(v.updated_at),
   secret: v.secret ?? '',
+  previousSecretExpiresAt: v.previous_secret_until ? iso(v.previous_secret_until) : '',
 });
 
 const toDelivery = (d: Omit<DeliveryRecord, 'payload'>): wh.WebhookDelivery => ({
@@ -52,7 +53,7 @@ export type WebhookHandlers = {
   getWebhookEndpoint: Unary<wh.WebhookEndpointRequest, wh.WebhookEndpoint>;
   updateWebhookEndpoint: Unary<wh.UpdateWebhookEndpointRequest, wh.WebhookEndpoint>;
   deleteWebhookEndpoint: Unary<wh.WebhookEndpointRequest, wh.DeleteWebhookEndpointResponse>;
-  rollWebhookSecret: Unary<wh.WebhookEndpointRequest, wh.WebhookEndpoint>;
+  rollWebhookSecret: Unary<wh.RollWebhookSecretRequest, wh.WebhookEndpoint>;
   listWebhookDeliveries: Unary<wh.ListWebhookDeliveriesRequest, wh.ListWebhookDeliveriesResponse>;
   redeliverWebhook: Unary<wh.RedeliverWebhookRequest, wh.WebhookDelivery>;
 };
@@ -93,8 +94,8 @@ export function webhookHandlers(deps: EndpointDeps & { kick: () => void }): Webh
       await deleteEndpoint(deps, req.ownerId, req.id);
       return {};
     },
-    async rollWebhookSecret(req: wh.WebhookEndpointRequest): Promise<wh.WebhookEndpoint> {
-      return toEndpoint(await rollSecret(deps, req.ownerId, req.id));
+    async rollWebhookSecret(req: wh.RollWebhookSecretRequest): Promise<wh.WebhookEndpoint> {
+      return toEndpoint(await rollSecret(deps, req.ownerId, req.id, req.overlapSeconds));
     },
     async listWebhookDeliveries(req: wh.ListWebhookDeliveriesRequest): Promise<wh.ListWebhookDeliveriesResponse> {
       await getEndpoint(deps, req.ownerId, req.endpointId);

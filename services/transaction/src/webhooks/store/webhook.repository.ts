@@ -7,8 +7,13 @@ export type EndpointRecord = {
   url: string;
   event_types: string[];
   description: string;
-  /** The whsec_ signing secret: read only to sign and returned only by create and roll. */
+  /**
+   * The whsec_ signing secret, sealed (domain/secret-seal.ts): opened only to sign; shown only by
+   * create and roll. `previous_secret` (sealed) still signs too until `previous_secret_until` (a roll's overlap).
+   */
   secret: string;
+  previous_secret?: string | null;
+  previous_secret_until?: Date | null;
   enabled: boolean;
   disabled_reason: string;
   created_at: Date;
@@ -47,6 +52,8 @@ const endpointSchema = new Schema(
     event_types: [String],
     description: { type: String, default: '' },
     secret: { type: String, required: true },
+    previous_secret: { type: String, default: null },
+    previous_secret_until: { type: Date, default: null },
     enabled: { type: Boolean, default: true },
     disabled_reason: { type: String, default: '' },
     created_at: { type: Date, required: true },
@@ -81,12 +88,21 @@ deliverySchema.index({ status: 1, next_attempt_at: 1 });
 // An endpoint's delivery log, most recent first.
 deliverySchema.index({ endpoint_id: 1, created_at: -1 });
 
-const noSecret = { secret: 0 } as const;
+const noSecret = { secret: 0, previous_secret: 0 } as const;
+type Secrets = 'secret' | 'previous_secret';
 
 /** Webhook endpoints and deliveries, in the transaction service's database; plain objects out. */
 export function createWebhookRepository(conn: Connection) {
   const endpoints = conn.model('WebhookEndpoint', endpointSchema);
   const deliveries = conn.model('WebhookDelivery', deliverySchema);
+  /** Updates the endpoint matching `filter`, its secrets left out of the answer; null when none matches. */
+  const updateIf = async (filter: Record<string, unknown>, set: Partial<EndpointRecord>) => {
+    // FerretDB 1.x refuses a projection on findAndModify: the secrets are dropped here instead.
+    const doc = await endpoints.findOneAndUpdate(filter, { $set: set }, { new: true }).lean<EndpointRecord>();
+    if (!doc) return null;
+    const { secret: _secret, previous_secret: _previous, ...rest } = doc;
+    return rest;
+  };
   return {
     async init() {
       await endpoints.createIndexes();
@@ -97,10 +113,10 @@ export function createWebhookRepository(conn: Connection) {
     async insertEndpoint(rec: EndpointRecord): Promise<void> {
       await endpoints.create(rec);
     },
-    async listEndpoints(ownerId: string): Promise<Omit<EndpointRecord, 'secret'>[]> {
+    async listEndpoints(ownerId: string): Promise<Omit<EndpointRecord, Secrets>[]> {
       return endpoints.find({ owner_id: ownerId }, noSecret).sort({ created_at: -1 }).limit(100).lean<EndpointRecord[]>();
     },
-    async findEndpoint(ownerId: string, id: string): Promise<Omit<EndpointRecord, 'secret'> | null> {
+    async findEndpoint(ownerId: string, id: string): Promise<Omit<EndpointRecord, Secrets> | null> {
       return endpoints.findOne({ _id: id, owner_id: ownerId }, noSecret).lean<EndpointRecord>();
     },
     /** The endpoint with its secret, for signing. */
@@ -117,14 +133,37 @@ export function createWebhookRepository(conn: Connection) {
       ownerId: string,
       id: string,
       set: Partial<EndpointRecord>,
-    ): Promise<Omit<EndpointRecord, 'secret'> | null> {
-      // FerretDB 1.x refuses a projection on findAndModify: the secret is dropped here instead.
-      const doc = await endpoints
-        .findOneAndUpdate({ _id: id, owner_id: ownerId }, { $set: set }, { new: true })
-        .lean<EndpointRecord>();
-      if (!doc) return null;
-      const { secret: _secret, ...rest } = doc;
-      return rest;
+    ): Promise<Omit<EndpointRecord, Secrets> | null> {
+      return updateIf({ _id: id, owner_id: ownerId }, set);
+    },
+    /** A roll: replaces the secrets unless the current one changed since it was read (null then, or when gone). */
+    async rollEndpointSecret(
+      ownerId: string,
+      id: string,
+      from: string,
+      set: Pick<EndpointRecord, 'secret' | 'previous_secret' | 'previous_secret_until' | 'updated_at'>,
+    ): Promise<Omit<EndpointRecord, Secrets> | null> {
+      return updateIf({ _id: id, owner_id: ownerId, secret: from }, set);
+    },
+    /** The owner's endpoint with its sealed secrets (for a roll). */
+    async endpointWithSecret(ownerId: string, id: string): Promise<EndpointRecord | null> {
+      return endpoints.findOne({ _id: id, owner_id: ownerId }).lean<EndpointRecord>();
+    },
+    /**
+     * Seals the secrets stored in plaintext before they were sealed (once at start; each update is
+     * conditional on the plaintext it replaces, so replicas starting together do it once). How many.
+     */
+    async sealPlaintextSecrets(seal: (secret: string, id: string) => string): Promise<number> {
+      let n = 0;
+      for (const field of ['secret', 'previous_secret'] as const) {
+        const docs = await endpoints.find({ [field]: { $regex: '^whsec_' } }, { _id: 1, [field]: 1 }).lean<EndpointRecord[]>();
+        for (const d of docs) {
+          const plain = d[field]!;
+          const r = await endpoints.updateOne({ _id: d._id, [field]: plain }, { $set: { [field]: seal(plain, d._id) } });
+          n += r.modifiedCount;
+        }
+      }
+      return n;
     },
     async deleteEndpoint(ownerId: string, id: string): Promise<boolean> {
       const r = await endpoints.deleteOne({ _id: id, owner_id: ownerId });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger, Mailer } from '@signet/kit';
 import { retryDelayMs, type RetrySchedule } from '../domain/backoff.js';
+import { signingSecrets, type SecretSeal } from '../domain/secret-seal.js';
 import { sendWebhook, type AttemptOutcome, type SendRequest, type SenderDeps } from '../delivery/http-sender.js';
 import type { AttemptRecord, DeliveryRecord, WebhookRepository } from '../store/webhook.repository.js';
 import type { WebhookMetrics } from '../../metrics.js';
@@ -15,6 +16,8 @@ export type DeliverDeps = {
   wm: WebhookMetrics;
   mailer: Pick<Mailer, 'send'>;
   logger: Logger;
+  /** Opens the endpoints' sealed secrets to sign (WEBHOOK_ENDPOINT_KEY). */
+  seal: SecretSeal;
   /** Aborted when the process stops: an attempt in flight is dropped unrecorded, its claim expires. */
   signal?: AbortSignal;
   send?: (req: SendRequest, deps: SenderDeps) => Promise<AttemptOutcome>;
@@ -52,7 +55,14 @@ async function attempt(deps: DeliverDeps, d: DeliveryRecord, lease: string): Pro
   const at = deps.clock();
   const send = deps.send ?? sendWebhook;
   const o = await send(
-    { url: ep.url, secret: ep.secret, webhookId: d.webhook_id, payload: d.payload, at, signal: deps.signal },
+    {
+      url: ep.url,
+      secrets: signingSecrets(ep, at, deps.seal),
+      webhookId: d.webhook_id,
+      payload: d.payload,
+      at,
+      signal: deps.signal,
+    },
     deps.sender,
   );
   deps.wm.deliveries.inc({ result: o.result });

@@ -41,6 +41,13 @@ export interface WebhookEndpointRequest {
   id: string;
 }
 
+export interface RollWebhookSecretRequest {
+  ownerId: string;
+  id: string;
+  /** How long the old secret still signs, 0..604800 (7 days); absent: 86400 (a day); 0: it stops at once. */
+  overlapSeconds?: number | undefined;
+}
+
 export interface UpdateWebhookEndpointRequest {
   ownerId: string;
   id: string;
@@ -66,6 +73,8 @@ export interface WebhookEndpoint {
   updatedAt: string;
   /** Only in the answers of CreateWebhookEndpoint and RollWebhookSecret. */
   secret: string;
+  /** Until when deliveries still carry the previous secret's signature too (a roll's overlap); empty: none. */
+  previousSecretExpiresAt: string;
 }
 
 export interface ListWebhookEndpointsResponse {
@@ -341,6 +350,85 @@ export const WebhookEndpointRequest: MessageFns<WebhookEndpointRequest> = {
   },
 };
 
+function createBaseRollWebhookSecretRequest(): RollWebhookSecretRequest {
+  return { ownerId: "", id: "", overlapSeconds: undefined };
+}
+
+export const RollWebhookSecretRequest: MessageFns<RollWebhookSecretRequest> = {
+  encode(message: RollWebhookSecretRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ownerId !== "") {
+      writer.uint32(10).string(message.ownerId);
+    }
+    if (message.id !== "") {
+      writer.uint32(18).string(message.id);
+    }
+    if (message.overlapSeconds !== undefined) {
+      writer.uint32(24).int32(message.overlapSeconds);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RollWebhookSecretRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRollWebhookSecretRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.ownerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.overlapSeconds = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<RollWebhookSecretRequest>): RollWebhookSecretRequest {
+    return RollWebhookSecretRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RollWebhookSecretRequest>): RollWebhookSecretRequest {
+    const message = createBaseRollWebhookSecretRequest();
+    message.ownerId = object.ownerId ?? "";
+    message.id = object.id ?? "";
+    message.overlapSeconds = object.overlapSeconds ?? undefined;
+    return message;
+  },
+};
+
 function createBaseUpdateWebhookEndpointRequest(): UpdateWebhookEndpointRequest {
   return {
     ownerId: "",
@@ -487,6 +575,7 @@ function createBaseWebhookEndpoint(): WebhookEndpoint {
     createdAt: "",
     updatedAt: "",
     secret: "",
+    previousSecretExpiresAt: "",
   };
 }
 
@@ -518,6 +607,9 @@ export const WebhookEndpoint: MessageFns<WebhookEndpoint> = {
     }
     if (message.secret !== "") {
       writer.uint32(74).string(message.secret);
+    }
+    if (message.previousSecretExpiresAt !== "") {
+      writer.uint32(82).string(message.previousSecretExpiresAt);
     }
     return writer;
   },
@@ -607,6 +699,14 @@ export const WebhookEndpoint: MessageFns<WebhookEndpoint> = {
             message.secret = reader.string();
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.previousSecretExpiresAt = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -633,6 +733,7 @@ export const WebhookEndpoint: MessageFns<WebhookEndpoint> = {
     message.createdAt = object.createdAt ?? "";
     message.updatedAt = object.updatedAt ?? "";
     message.secret = object.secret ?? "";
+    message.previousSecretExpiresAt = object.previousSecretExpiresAt ?? "";
     return message;
   },
 };
@@ -1273,14 +1374,17 @@ export const WebhookServiceService = {
       Buffer.from(DeleteWebhookEndpointResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DeleteWebhookEndpointResponse => DeleteWebhookEndpointResponse.decode(value),
   },
-  /** A new secret (shown this once); the old one stops signing at once. */
+  /**
+   * A new secret (shown this once). During the overlap every delivery carries the old one's signature
+   * too; after it only the new one's.
+   */
   rollWebhookSecret: {
     path: "/signet.transaction.v1.WebhookService/RollWebhookSecret" as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: WebhookEndpointRequest): Buffer =>
-      Buffer.from(WebhookEndpointRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): WebhookEndpointRequest => WebhookEndpointRequest.decode(value),
+    requestSerialize: (value: RollWebhookSecretRequest): Buffer =>
+      Buffer.from(RollWebhookSecretRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RollWebhookSecretRequest => RollWebhookSecretRequest.decode(value),
     responseSerialize: (value: WebhookEndpoint): Buffer => Buffer.from(WebhookEndpoint.encode(value).finish()),
     responseDeserialize: (value: Buffer): WebhookEndpoint => WebhookEndpoint.decode(value),
   },
@@ -1318,8 +1422,11 @@ export interface WebhookServiceServer extends UntypedServiceImplementation {
   updateWebhookEndpoint: handleUnaryCall<UpdateWebhookEndpointRequest, WebhookEndpoint>;
   /** Deletes the endpoint; its pending deliveries are dropped. */
   deleteWebhookEndpoint: handleUnaryCall<WebhookEndpointRequest, DeleteWebhookEndpointResponse>;
-  /** A new secret (shown this once); the old one stops signing at once. */
-  rollWebhookSecret: handleUnaryCall<WebhookEndpointRequest, WebhookEndpoint>;
+  /**
+   * A new secret (shown this once). During the overlap every delivery carries the old one's signature
+   * too; after it only the new one's.
+   */
+  rollWebhookSecret: handleUnaryCall<RollWebhookSecretRequest, WebhookEndpoint>;
   /** The endpoint's deliveries, most recent first, with their attempts. */
   listWebhookDeliveries: handleUnaryCall<ListWebhookDeliveriesRequest, ListWebhookDeliveriesResponse>;
   /** Sends a delivery again now (same webhook-id), whatever its state. */
@@ -1405,18 +1512,21 @@ export interface WebhookServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DeleteWebhookEndpointResponse) => void,
   ): ClientUnaryCall;
-  /** A new secret (shown this once); the old one stops signing at once. */
+  /**
+   * A new secret (shown this once). During the overlap every delivery carries the old one's signature
+   * too; after it only the new one's.
+   */
   rollWebhookSecret(
-    request: WebhookEndpointRequest,
+    request: RollWebhookSecretRequest,
     callback: (error: ServiceError | null, response: WebhookEndpoint) => void,
   ): ClientUnaryCall;
   rollWebhookSecret(
-    request: WebhookEndpointRequest,
+    request: RollWebhookSecretRequest,
     metadata: Metadata,
     callback: (error: ServiceError | null, response: WebhookEndpoint) => void,
   ): ClientUnaryCall;
   rollWebhookSecret(
-    request: WebhookEndpointRequest,
+    request: RollWebhookSecretRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: WebhookEndpoint) => void,

@@ -13,6 +13,7 @@ import {
   endpointParams,
   endpointSchema,
   endpointWithSecretSchema,
+  rollQuery,
   updateBody,
 } from './webhook-endpoints.schemas.js';
 
@@ -30,6 +31,7 @@ const endpointJson = (e: wh.WebhookEndpoint): EndpointJson => ({
   disabled_reason: e.disabledReason as EndpointJson['disabled_reason'],
   created_at: e.createdAt,
   updated_at: e.updatedAt,
+  previous_secret_expires_at: e.previousSecretExpiresAt || null,
 });
 
 type DeliveryJson = z.input<typeof deliverySchema>;
@@ -185,16 +187,24 @@ export function webhookEndpointsRoutes(ctx: GatewayContext): RouteModule {
     path: '/api/webhook-endpoints/{id}/roll-secret',
     operationId: 'rollWebhookSecret',
     summary: 'Replace the endpoint’s signing secret',
-    description: 'The new secret is shown only in this answer; deliveries are signed with it from now on.',
+    description:
+      'The new secret is shown only in this answer; deliveries are signed with it from now on. During the overlap ' +
+      '(overlap_seconds, default a day) each delivery’s webhook-signature carries both signatures, space-separated as ' +
+      'Standard Webhooks allows, so a receiver can switch secrets without losing a delivery; afterwards only the new one.',
     use: [auth],
     params: endpointParams,
+    query: rollQuery,
     invalidParams: noSuchEndpoint,
     responses: {
       200: { description: 'The endpoint with its new secret', body: endpointWithSecretSchema, headers: noStore },
-      ...errorResponses(401, 404),
+      ...errorResponses(400, 401, 404),
     },
-    async handle({ params }, _req, res) {
-      const e = await ctx.webhooks.rollWebhookSecret({ ownerId: owner(res), id: params.id });
+    async handle({ params, query }, _req, res) {
+      const e = await ctx.webhooks.rollWebhookSecret({
+        ownerId: owner(res),
+        id: params.id,
+        overlapSeconds: query.overlap_seconds,
+      });
       return { status: 200 as const, body: { ...endpointJson(e), secret: e.secret } };
     },
   });

@@ -59,6 +59,9 @@ export const endpointSchema = z
     }),
     created_at: z.string(),
     updated_at: z.string(),
+    previous_secret_expires_at: z.string().nullable().meta({
+      description: 'After a roll: until when deliveries also carry the previous secret’s signature (null: no overlap)',
+    }),
   })
   .meta({ id: 'WebhookEndpoint' });
 
@@ -104,4 +107,18 @@ export const deliveriesQuery = z.object({
     .min(1, 'limit must be between 1 and 200')
     .max(200, 'limit must be between 1 and 200')
     .optional(),
+});
+
+/** A roll's overlap: how long the old secret still signs beside the new one. */
+export const rollQuery = z.object({
+  overlap_seconds: z.coerce
+    .number({ error: 'overlap_seconds must be a number' })
+    .int('overlap_seconds must be a whole number of seconds')
+    .min(0, 'overlap_seconds must be between 0 and 604800')
+    .max(604_800, 'overlap_seconds must be between 0 and 604800')
+    .optional()
+    .meta({
+      description:
+        'How long deliveries still carry the old secret’s signature beside the new one’s (default 86400, a day; at most 604800; 0: the old one stops at once)',
+    }),
 });
