@@ -10,15 +10,7 @@
  * a checkpoint that a witness cosigned before the key's not_before was signed before the key was in
  * use. Both refuse the bundle.
  */
-import {
-  parseCheckpoint,
-  parseNote,
-  parseSeal,
-  parseVerifierKey,
-  verifyCheckpoint,
-  type Checkpoint,
-  type VerifierKey,
-} from './note.js';
+import { parseNote, parseSeal, parseVerifierKey, verifyCheckpoint, type Checkpoint, type VerifierKey } from './note.js';
 
 /** A log key with the period it signed in (absent bound: open). */
 export type LogKey = VerifierKey & { notBefore?: Date; notAfter?: Date; current?: boolean };
@@ -106,13 +98,4 @@ export function cosignedBeforeKey(key: LogKey, times: number[]): string | null {
   if (first * 1000 < key.notBefore.getTime())
     return `a witness cosigned the checkpoint at ${new Date(first * 1000).toISOString()}, before key ${describeKey(key)} came into use (${key.notBefore.toISOString()})`;
   return null;
-}
-
-/** The checkpoint's origin, for messages about a note none of the keys verifies. */
-export function noteOrigin(note: string): string | null {
-  try {
-    return parseCheckpoint(parseNote(note).text).origin;
-  } catch {
-    return null;
-  }
 }
