@@ -147,7 +147,10 @@ export const events = {
     subject: 'signet.transaction.deleted',
     message: eventsV1.TransactionDeleted,
     producer: 'transaction',
-    consumers: [{ service: 'ledger', durable: 'ledger-transaction-deleted' }],
+    consumers: [
+      { service: 'ledger', durable: 'ledger-transaction-deleted' },
+      { service: 'ceremony', durable: 'ceremony-transaction-deleted' },
+    ],
   }),
   pdfSealed: entry({
     subject: 'signet.ledger.pdf.sealed',

@@ -21,6 +21,8 @@ import { signingTokensOver } from './grpc/transaction.client.js';
 import { createOrphanSweep } from './jobs/orphan.sweep.js';
 import { createErasureJob } from './jobs/biometric-erasure.job.js';
 import { ERASURE_DURABLE, erasureConsumer } from './events/erasure.consumer.js';
+import { TRANSACTION_DELETED_DURABLE, transactionDeletedConsumer } from './events/transaction-deleted.consumer.js';
+import { createSessionDeletionStore } from './store/session-deletion.repository.js';
 import { ceremonyMetrics, erasureMetrics } from './metrics.js';
 import { ceremonyHandlers, RAW_RPCS } from './server.js';
 import { createCaptureObjects } from './store/capture.objects.js';
@@ -113,6 +115,13 @@ export async function startCeremony(cfg: CeremonyConfig, opts: { logger?: Logger
     erasureConsumer({ sessions, now: Date.now, onRequested: () => void erasure.run() }),
     { metrics, logger },
   );
+  // The owner deleted a transaction: its sessions' personal data and forensic batches go (issue 21).
+  const deletions = await startConsumer(
+    bus,
+    { durable: TRANSACTION_DELETED_DURABLE, events: [events.transactionDeleted] },
+    transactionDeletedConsumer({ deletion: createSessionDeletionStore(conn), now: Date.now }),
+    { metrics, logger },
+  );
   const checks = [
     { name: 'mongo', check: () => pingMongo(conn) },
     { name: 'nats', check: async () => bus.nc.flush() },
@@ -141,6 +150,7 @@ export async function startCeremony(cfg: CeremonyConfig, opts: { logger?: Logger
       await erasure.stop();
       await consumer.stop();
       await erasureRequests.stop();
+      await deletions.stop();
       relay.stop();
       transaction.close();
       await bus.nc.drain();

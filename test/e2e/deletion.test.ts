@@ -1,0 +1,242 @@
+/**
+ * Deleting a whole finished transaction, and the legal hold (issue 21 item 3, docs/privacy.md), on the
+ * whole stack. After a real ceremony and the sealed signed PDF, the owner deletes the transaction while
+ * the ledger and the ceremony are down (their consumers killed): the answer is 204 and the transaction
+ * is gone from the API at once; once both run again they finish their part — the download link and the
+ * signed PDF answer 404, the signed bucket holds neither PDF, the capture media are erased (logged on the
+ * tombstone, reason sender) — and /api/verify still answers for the certificate. Another account gets
+ * 404, a pending transaction 409 with nothing changed, a held one 409 until the hold is released.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Connection } from 'mongoose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectMongo, createS3, listKeys } from '@signet/kit';
+import { createAccount, type Account } from '../harness/accounts.js';
+import { eventually, infra, startServices } from '../harness/services.js';
+import { createTransaction, send } from '../support/ceremony-helpers.js';
+import { tinyPdf } from '../fixtures/ceremony-media.js';
+import { drawChallenge, makeGenuineCapture, type ServerTimeline } from '../../services/biometrics/test/corpus/make-corpus.js';
+
+type Actions = NonNullable<Parameters<typeof makeGenuineCapture>[1]>;
+type LogEvent = { type: string; at: string; actor: string; detail: string };
+
+const SEED = 'signature-e2e-seed-v1';
+/** JSON with object keys sorted, to compare a challenge as served with one drawn here. */
+const canonical = (v: unknown): string =>
+  JSON.stringify(v, (_k, x: unknown) =>
+    x && typeof x === 'object' && !Array.isArray(x)
+      ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
+      : x,
+  );
+
+describe('deleting a whole transaction, and the legal hold', () => {
+  let stack: Awaited<ReturnType<typeof startServices>>;
+  let acct: Account;
+  let other: Account;
+  let dir: string;
+  let conn: Connection;
+  const ip = { 'x-forwarded-for': '10.79.0.1' };
+  const pki = infra().DEV_PKI_DIR ?? '';
+  const call = (method: string, path: string, key = acct.apiKey, json?: unknown) =>
+    send(stack.gatewayUrl, method, path, { headers: { 'x-api-key': key }, ...(json === undefined ? {} : { json }) });
+  const mailpit = infra().MAILPIT_URL;
+  const mails = async (query: string) =>
+    (
+      (await (await fetch(`${mailpit}/api/v1/search?query=${encodeURIComponent(query)}`)).json()) as {
+        messages: { ID: string }[] | null;
+      }
+    ).messages ?? [];
+  const textOf = async (id: string) => ((await (await fetch(`${mailpit}/api/v1/message/${id}`)).json()) as { Text: string }).Text;
+
+  beforeAll(async () => {
+    if (!infra().TSA_URL || !pki)
+      throw new Error('no local TSA: the harness starts one with scripts/tsa.sh (run scripts/install.sh)');
+    dir = mkdtempSync(join(tmpdir(), 'signet-deletion-e2e-'));
+    stack = await startServices(['identity', 'billing', 'transaction', 'ceremony', 'biometrics', 'ledger', 'gateway'], {
+      env: {
+        CHALLENGE_TEST_SEED: SEED,
+        LEDGER_SEAL_CERT: join(pki, 'certs/seal.pem'),
+        LEDGER_SEAL_KEY: join(pki, 'keys/seal.key.pem'),
+        LEDGER_TSA_URLS: infra().TSA_URL!,
+        ERASURE_INTERVAL_MS: '1000',
+      },
+    });
+    acct = await createAccount(stack.gatewayUrl, mailpit, { orgName: 'Deletion Ltd', tag: 'deletion' });
+    other = await createAccount(stack.gatewayUrl, mailpit, { orgName: 'Other Ltd', tag: 'deletion-other' });
+    conn = await connectMongo(infra().MONGO_URL, stack.dbs.transaction!);
+  }, 300_000);
+  afterAll(async () => {
+    await conn?.close();
+    await stack?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('deletes a signed transaction with the ledger and ceremony down; they finish on restart; the certificate still verifies', async () => {
+    const pdf = tinyPdf(`Signet deletion ${randomUUID()}`);
+    const sha = createHash('sha256').update(pdf).digest('hex');
+    const signerEmail = `ada-${randomUUID().slice(0, 8)}@example.com`;
+    const { reference } = await makeGenuineCapture(join(dir, 'ref'), null);
+    const r = await send(stack.gatewayUrl, 'POST', '/api/transactions', {
+      headers: { 'x-api-key': acct.apiKey },
+      parts: [
+        { name: 'signer_name', value: 'Ada Lovelace' },
+        { name: 'signer_email', value: signerEmail },
+        { name: 'document', filename: 'Agreement.pdf', contentType: 'application/pdf', data: pdf },
+        { name: 'reference', filename: 'reference.jpg', contentType: 'image/jpeg', data: readFileSync(reference) },
+      ],
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    const { id, token, reference: certRef } = r.body as { id: number; token: string; reference: string };
+
+    const summary = await send(stack.gatewayUrl, 'GET', `/api/sign/${token}/summary`, { headers: ip });
+    const consent = await send(stack.gatewayUrl, 'POST', `/api/sign/${token}/consent`, {
+      headers: ip,
+      json: { consent_text_version: summary.body.consent_text_version },
+    });
+    expect(consent.status).toBeLessThan(300);
+    // Rendering the capture takes minutes on a loaded machine, longer than a challenge lives (2 min):
+    // the first challenge is drawn from the test seed exactly as the ceremony draws it (session
+    // `<id>:0`, attempt 1, draw 0) and rendered before it is asked for; should the ceremony draw
+    // something else, the capture is rendered for what it drew.
+    const predicted = drawChallenge(`${id}:0|1|0`, undefined, SEED);
+    const ready = await makeGenuineCapture(join(dir, 'capture-predicted'), predicted.actions, {
+      words: predicted.words,
+      serverTimeline: predicted.timeline,
+    });
+    let cap: Awaited<ReturnType<typeof send>> | undefined;
+    for (let i = 0; i < 3 && (!cap || cap.status === 409); i++) {
+      const challenge = await send(stack.gatewayUrl, 'GET', `/api/sign/${token}/challenge`, { headers: ip });
+      expect(challenge.status).toBe(200);
+      const { actions, nonce, words, timeline } = challenge.body as {
+        actions: Actions;
+        nonce: string;
+        words: string[];
+        timeline: ServerTimeline;
+      };
+      const same = canonical([actions, words, timeline]) === canonical([predicted.actions, predicted.words, predicted.timeline]);
+      // (the log says which was used, for whoever reads a failure)
+      console.info(`challenge draw ${i}: ${same ? 'as predicted, rendered beforehand' : 'not as predicted, rendered now'}`);
+      const media = same
+        ? ready
+        : await makeGenuineCapture(join(dir, `capture-${i}`), actions, { words, serverTimeline: timeline });
+      cap = await send(stack.gatewayUrl, 'POST', `/api/sign/${token}/capture`, {
+        headers: ip,
+        parts: [
+          { name: 'nonce', value: nonce },
+          { name: 'video', filename: 'video.webm', contentType: 'video/webm', data: readFileSync(media.video!) },
+          { name: 'frame', filename: 'frame.jpg', contentType: 'image/jpeg', data: readFileSync(media.finalFrame!) },
+        ],
+      });
+    }
+    expect(cap!.status, JSON.stringify(cap!.body)).toBeLessThan(300);
+    const done = await eventually(
+      async () => {
+        const d = await call('GET', `/api/transactions/${id}`);
+        const failed = (d.body.events as LogEvent[]).some((e) => e.type === 'verdict_failed');
+        return d.body.status === 'ledger_issued' || d.body.status === 'failed' || failed ? d.body : undefined;
+      },
+      400_000,
+      1000,
+    );
+    expect(done.status, `the verdict did not pass: ${JSON.stringify(done)}`).toBe('ledger_issued');
+
+    // Sealed and mailed: the download link works, and so do the owner's PDFs and /api/verify.
+    const [mail] = await eventually(async () => {
+      const m = await mails(`to:"${signerEmail}" subject:"Completed"`);
+      return m.length ? m : undefined;
+    }, 90_000);
+    const download = /https?:\/\/\S+\/api\/downloads\/[\w.-]+/.exec(await textOf(mail!.ID))![0];
+    expect((await fetch(download)).status).toBe(200);
+    expect((await call('GET', `/api/transactions/${id}/signed.pdf`)).status).toBe(200);
+    expect((await call('GET', `/api/transactions/${id}/audit-trail.pdf`)).status).toBe(200);
+    const verifyPath = `/api/verify/${certRef}/${sha.slice(0, 16)}`;
+    const before = await send(stack.gatewayUrl, 'GET', verifyPath);
+    expect(before.body).toMatchObject({ valid: true });
+    const s3 = createS3({
+      ...(infra() as unknown as { S3_ENDPOINT: string; S3_ACCESS_KEY: string; S3_SECRET_KEY: string }),
+      S3_REGION: 'us-east-1',
+    });
+    const signedKeys = [`${certRef}.pdf`, `${certRef}-audit-trail.pdf`];
+    expect(await listKeys(s3, 'signet-signed', certRef)).toEqual(expect.arrayContaining(signedKeys));
+
+    // Another account: 404, nothing changed.
+    expect((await call('DELETE', `/api/transactions/${id}`, other.apiKey)).status).toBe(404);
+    expect((await call('GET', `/api/transactions/${id}`)).status).toBe(200);
+
+    // The ledger's and the ceremony's consumers are down while the deletion's events go out.
+    await stack.stopService('ledger');
+    await stack.stopService('ceremony');
+    const del = await call('DELETE', `/api/transactions/${id}`);
+    expect(del.status, del.text).toBe(204);
+    expect((await call('GET', `/api/transactions/${id}`)).status).toBe(404);
+    const list = await call('GET', '/api/transactions?limit=100');
+    expect((list.body as { id: number }[]).map((s) => s.id)).not.toContain(id);
+    expect((await call('GET', `/api/transactions/${id}/signed.pdf`)).status).toBe(404);
+    expect((await call('DELETE', `/api/transactions/${id}`)).status).toBe(404);
+
+    await stack.startService('ledger');
+    await stack.startService('ceremony');
+    // The ledger finishes: the download link answers 404, the bucket holds neither PDF.
+    await eventually(async () => ((await fetch(download)).status === 404 ? true : undefined), 60_000, 500);
+    expect(await listKeys(s3, 'signet-signed', certRef)).toEqual([]);
+    // The ceremony finishes: the capture media are erased, logged on the tombstone with reason sender.
+    const tomb = await eventually(
+      async () => {
+        const t = await conn.collection('transactions').findOne({ _id: id as never });
+        return (t?.log as LogEvent[] | undefined)?.some((e) => e.type === 'media_erased') ? t : undefined;
+      },
+      60_000,
+      1000,
+    );
+    const log = tomb.log as LogEvent[];
+    expect(log.find((e) => e.type === 'media_erased')!.detail).toMatch(/^signer 0: 2 capture object\(s\).*; reason sender$/);
+    expect(log.filter((e) => e.type === 'transaction_deleted')).toHaveLength(1);
+    expect(JSON.stringify(tomb)).not.toContain(signerEmail);
+    // …and its sessions keep no e-mail, address or browser; the forensic batches are gone.
+    const ceremonyDb = conn.getClient().db(stack.dbs.ceremony!);
+    const sessions = await eventually(async () => {
+      const ss = await ceremonyDb.collection('sessions').find({ transaction_id: id }).toArray();
+      return ss.length && ss.every((x) => x.personal_data_deleted_at) ? ss : undefined;
+    }, 60_000);
+    const text = JSON.stringify(sessions);
+    expect(text).not.toContain(signerEmail);
+    expect(text).not.toContain('10.79.0.1');
+    const ids = sessions.map((x) => x._id);
+    expect(await ceremonyDb.collection('forensic_batches').countDocuments({ session_id: { $in: ids } })).toBe(0);
+    // The signing link is gone; the certificate still answers in the log.
+    expect((await send(stack.gatewayUrl, 'GET', `/api/sign/${token}/summary`, { headers: ip })).status).toBe(404);
+    const after = await send(stack.gatewayUrl, 'GET', verifyPath);
+    expect(after.status).toBe(200);
+    expect(after.body).toMatchObject({ valid: true });
+  }, 900_000);
+
+  it('refuses a pending transaction with 409, nothing changed', async () => {
+    const tx = await createTransaction(stack.gatewayUrl, acct, 'Grace Hopper', stack.env.TRANSACTION_ADDR);
+    const before = (await call('GET', `/api/transactions/${tx.id}`)).body;
+    const r = await call('DELETE', `/api/transactions/${tx.id}`);
+    expect(r.status).toBe(409);
+    expect(r.body.detail).toMatch(/cancel it first/);
+    expect((await call('GET', `/api/transactions/${tx.id}`)).body).toEqual(before);
+    expect((await send(stack.gatewayUrl, 'GET', `/api/sign/${tx.token}/summary`, { headers: ip })).status).toBe(200);
+  }, 60_000);
+
+  it('a held transaction: 409 until the hold is released, then deleted', async () => {
+    const tx = await createTransaction(stack.gatewayUrl, acct, 'Alan Turing', stack.env.TRANSACTION_ADDR);
+    expect((await call('POST', `/api/transactions/${tx.id}/cancel`)).status).toBe(200);
+    const hold = await call('PUT', `/api/transactions/${tx.id}/legal-hold`, acct.apiKey, { reason: 'court order 42' });
+    expect(hold.status).toBe(200);
+    expect((await call('GET', `/api/transactions/${tx.id}`)).body.legal_hold).toEqual(hold.body);
+    const refused = await call('DELETE', `/api/transactions/${tx.id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toMatch(/legal hold/);
+    expect((await call('GET', `/api/transactions/${tx.id}`)).status).toBe(200);
+    expect((await call('DELETE', `/api/transactions/${tx.id}/legal-hold`, other.apiKey)).status).toBe(404);
+    expect((await call('DELETE', `/api/transactions/${tx.id}/legal-hold`)).status).toBe(204);
+    expect((await call('GET', `/api/transactions/${tx.id}`)).body.legal_hold).toBeNull();
+    expect((await call('DELETE', `/api/transactions/${tx.id}`)).status).toBe(204);
+    expect((await call('GET', `/api/transactions/${tx.id}`)).status).toBe(404);
+  }, 60_000);
+});
