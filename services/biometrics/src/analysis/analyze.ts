@@ -6,7 +6,7 @@ import { analysisConfig, ACTIONS, type Action, type AnalysisConfig } from './con
 import { descriptorDistance } from './geometry.js';
 import { DECODE_LIMITS, decodeImage, decodeVideo, FfmpegTimeoutError, resizeRgb, type RgbImage } from './media.js';
 import type { LoadedModels } from './models.js';
-import { detectFacesLocal, type DetectOpts, type FaceObs } from './detect.js';
+import { makeDetector, nextCapture, type FaceObs } from './detect.js';
 import { decodeAudio, voiceActivity } from './voice.js';
 import { computeBaseline, computeDeltas, detectEvents, matchSequence, strayEvents } from './sequence.js';
 import { lightResponse, type LightResult } from './light.js';
@@ -24,19 +24,6 @@ import {
 } from './analyze.types.js';
 
 export * from './analyze.types.js';
-
-type Detector = (img: RgbImage, o: { embed: boolean; supporting: boolean; iris?: boolean }) => Promise<FaceObs[]>;
-
-/** Detection through the worker pool when there is one, else in this thread. */
-function makeDetector(m: LoadedModels, cfg: AnalysisConfig, stats: { ms: number; calls: number }): Detector {
-  return async (img, o) => {
-    const opts: DetectOpts = { ...o, maxFaces: cfg.maxFacesPerFrame, minRelativeFaceWidth: cfg.minRelativeFaceWidth };
-    const r = m.pool ? await m.pool.detect(img, opts) : await detectFacesLocal(m, img, opts);
-    stats.ms += r.ms;
-    stats.calls++;
-    return r.faces;
-  };
-}
 
 const check = (passed: boolean | null, value: number | null, threshold: number | null, detail?: string): CheckResult => ({
   passed,
@@ -67,7 +54,8 @@ export async function analyzeCapture(
   for (const a of input.challenge.actions)
     if (!(ACTIONS as readonly string[]).includes(a)) throw new InvalidChallengeError(`unknown action: ${a}`);
   const actions = input.challenge.actions as Action[];
-  const stats = { ms: 0, calls: 0 };
+  const stats = { ms: 0, calls: 0, detected: 0 };
+  const capture = nextCapture();
   const detect = makeDetector(models, cfg, stats);
   const parallel = models.pool ? models.pool.size * 2 : 1;
 
@@ -97,12 +85,18 @@ export async function analyzeCapture(
   const requireVoice = input.requireVoice ?? cfg.voice.required;
   deadline('decode');
 
-  // ---- pass 1: mesh on every sampled frame; the descriptor and the iris where the plan says
+  // ---- pass 1: mesh on every sampled frame; the detector, descriptor and iris where the plan says
   const plan = framePlan(video.times, input.challenge, cfg);
   const perFrame: FaceObs[][] = await mapLimited(
     video.frames,
     parallel,
-    (f, i) => detect(f, { embed: plan.embed[i], supporting: false, iris: plan.iris[i] }),
+    (f, i) =>
+      detect(f, {
+        embed: plan.embed[i],
+        supporting: false,
+        iris: plan.iris[i],
+        track: { capture, frame: i, reuse: !plan.detect[i] },
+      }),
     () => deadline('landmarks'),
   );
   trackPrimary(perFrame);
@@ -293,6 +287,7 @@ export async function analyzeCapture(
       decode_ms: Math.round(decodeMs),
       inference_ms: Math.round(stats.ms),
       inference_calls: stats.calls,
+      detector_calls: stats.detected,
       total_ms: Math.round(total),
     },
   };

@@ -63,7 +63,8 @@ export interface AnalyzeResult {
   models: { name: string; version: string }[];
   frames_analysed: number;
   duration_ms: number;
-  timings: { decode_ms: number; inference_ms: number; inference_calls: number; total_ms: number };
+  /** detector_calls: images the face detector ran on (the others tracked the previous frame's boxes) */
+  timings: { decode_ms: number; inference_ms: number; inference_calls: number; detector_calls: number; total_ms: number };
 }
 
 export class AnalysisDeadlineError extends Error {

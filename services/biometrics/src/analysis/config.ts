@@ -11,7 +11,9 @@ export const analysisConfig = {
   /** Video sampling: frames per second and width (px) handed to the detector. */
   /** `plan`: run each model only on the frames its checks read (frame-plan.ts); false runs every
    *  model on every frame (the benchmark's baseline). */
-  sampling: { fps: 8, width: 640, plan: true as boolean },
+  /** `detectEvery`: the face detector on every n-th sampled frame; between, the boxes follow the
+   *  previous frame's mesh (detect.ts; 1 = the detector on every frame). */
+  sampling: { fps: 8, width: 640, plan: true as boolean, detectEvery: 4 },
   /** Detector: faces per frame that are counted (≥ 2 so a second face is seen). */
   maxFacesPerFrame: 3,
 

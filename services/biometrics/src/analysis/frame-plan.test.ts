@@ -65,7 +65,21 @@ describe('framePlan: the models each frame needs', () => {
       },
       off,
     );
-    expect(p.embed.every(Boolean) && p.iris.every(Boolean)).toBe(true);
+    expect(p.embed.every(Boolean) && p.iris.every(Boolean) && p.detect.every(Boolean)).toBe(true);
+  });
+
+  it('runs the face detector on the first and every detectEvery-th frame, with or without a timeline', () => {
+    const every = analysisConfig.sampling.detectEvery;
+    expect(every).toBeGreaterThan(1);
+    for (const windows of [[[5, 7]] as [number, number][], undefined]) {
+      const { detect } = framePlan(times, { actions: ['turn_left'], windows }, analysisConfig);
+      expect(detect[0]).toBe(true);
+      expect(detect.filter(Boolean).length).toBe(Math.ceil(times.length / every));
+      // never more than detectEvery - 1 tracked frames in a row
+      expect(detect.join('').includes(Array(every).fill('false').join(''))).toBe(false);
+    }
+    const one = { ...analysisConfig, sampling: { ...analysisConfig.sampling, detectEvery: 1 } };
+    expect(framePlan(times, { actions: ['turn_left'] }, one).detect.every(Boolean)).toBe(true);
   });
 });
 

@@ -10,12 +10,17 @@
  *   Human's eyelids move about half as much: a rendered blink dropped 25 % instead of 45 %, with
  *   13 % of noise), so with a server timeline it runs on the baseline frames and around each blink
  *   window; without a timeline (no windows), on every frame as before.
+ * - The face detector on every `sampling.detectEvery`-th frame (and the first); the frames between
+ *   track the boxes of the previous frame's mesh (detect.ts), falling back to the detector when the
+ *   mesh loses the face.
  */
 import type { AnalysisConfig } from './config.js';
 
 export interface FramePlan {
   embed: boolean[];
   iris: boolean[];
+  /** run the face detector (else reuse the boxes tracked from the previous frame's mesh) */
+  detect: boolean[];
 }
 
 /** Seconds around a blink window that keep the iris on: before its start, after its end. */
@@ -26,12 +31,14 @@ export function framePlan(
   challenge: { actions: readonly string[]; windows?: readonly (readonly [number, number])[] },
   cfg: Pick<AnalysisConfig, 'identity' | 'finalFrame' | 'baselineSeconds' | 'sampling'>,
 ): FramePlan {
-  if (!cfg.sampling.plan) return { embed: times.map(() => true), iris: times.map(() => true) };
+  if (!cfg.sampling.plan) return { embed: times.map(() => true), iris: times.map(() => true), detect: times.map(() => true) };
+  const detectEvery = Math.max(1, cfg.sampling.detectEvery);
+  const detect = times.map((_, i) => i % detectEvery === 0);
   const last = times.length ? times[times.length - 1] : 0;
   const every = Math.max(1, cfg.identity.embedEvery);
   const embed = times.map((t, i) => i % every === 0 || t >= last - cfg.finalFrame.lastSeconds);
   const windows = challenge.windows;
-  if (!windows || windows.length !== challenge.actions.length) return { embed, iris: times.map(() => true) };
+  if (!windows || windows.length !== challenge.actions.length) return { embed, iris: times.map(() => true), detect };
   const blinkWindows = windows.filter((_, k) => challenge.actions[k] === 'blink');
   const iris = times.map(
     (t) =>
@@ -39,5 +46,5 @@ export function framePlan(
       (t < cfg.baselineSeconds + BLINK_MARGIN[0] ||
         blinkWindows.some(([a, b]) => t >= a - BLINK_MARGIN[0] && t <= b + BLINK_MARGIN[1])),
   );
-  return { embed, iris };
+  return { embed, iris, detect };
 }

@@ -21,6 +21,14 @@ interface Job {
   resolve: (r: DetectResult) => void;
   reject: (e: Error) => void;
 }
+interface WorkerReply {
+  type: string;
+  id: number;
+  faces?: DetectResult['faces'];
+  ms?: number;
+  detected?: boolean;
+  message?: string;
+}
 interface Slot {
   worker: Worker;
   busy: Job | null;
@@ -71,9 +79,7 @@ export class DetectorPool {
     );
     for (const r of ready) {
       const slot: Slot = { worker: r.worker, busy: null };
-      r.worker.on('message', (m: { type: string; id: number; faces?: DetectResult['faces']; ms?: number; message?: string }) =>
-        this_onResult(pool, slot, m),
-      );
+      r.worker.on('message', (m: WorkerReply) => this_onResult(pool, slot, m));
       r.worker.on('error', (e) => {
         const j = slot.busy;
         slot.busy = null;
@@ -122,16 +128,12 @@ export class DetectorPool {
   }
 }
 
-function this_onResult(
-  pool: DetectorPool,
-  slot: Slot,
-  m: { type: string; id: number; faces?: DetectResult['faces']; ms?: number; message?: string },
-): void {
+function this_onResult(pool: DetectorPool, slot: Slot, m: WorkerReply): void {
   const job = slot.busy;
   if (!job || job.id !== m.id) return;
   slot.busy = null;
   slot.worker.unref();
-  if (m.type === 'result') job.resolve({ faces: m.faces ?? [], ms: m.ms ?? 0 });
+  if (m.type === 'result') job.resolve({ faces: m.faces ?? [], ms: m.ms ?? 0, detected: m.detected });
   else job.reject(new Error(m.message ?? 'worker error'));
   pool.pump();
 }
