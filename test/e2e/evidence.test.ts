@@ -3,8 +3,9 @@
  * is the proof bundle plus the openings of the media commitments (salt and media hashes); another
  * account gets 404, an unfinished transaction 409, and the public bundle never carries the openings.
  * signet-verify checks the openings against the certificate and a media file against them. Driven in
- * test mode (POST …/complete, no ceremony), so it runs without the biometrics service; the certificate
- * is version 2 (document name; consent fields empty: no ceremony recorded them).
+ * test mode (the signer consents on the signing page, then POST …/complete stands in for the capture),
+ * so it runs without the biometrics service; the certificate is version 2: the document name, and the
+ * consent's version and time and the hash of the attestation sentence the page showed.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -32,6 +33,7 @@ describe("the owner's evidence bundle opens the media commitments", () => {
   const photo = pngPhoto();
   let id: number;
   let reference: string;
+  let token: string;
   const call = (method: string, path: string, apiKey: string, init: { parts?: Part[]; json?: unknown } = {}) =>
     send(stack.gatewayUrl, method, path, { ...init, apiKey });
 
@@ -48,7 +50,7 @@ describe("the owner's evidence bundle opens the media commitments", () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'signet-evidence-'));
-    stack = await startServices(['identity', 'billing', 'transaction', 'ledger', 'gateway'], {
+    stack = await startServices(['identity', 'billing', 'transaction', 'ceremony', 'ledger', 'gateway'], {
       env: {
         REFERENCE_PREFIX: 'EVID',
         BUCKET_DOCUMENTS: `evidence-docs-${suffix}`,
@@ -70,7 +72,7 @@ describe("the owner's evidence bundle opens the media commitments", () => {
       ],
     });
     expect(r.status, r.text).toBe(201);
-    ({ id, reference } = r.body as { id: number; reference: string });
+    ({ id, reference, token } = r.body as { id: number; reference: string; token: string });
     writeFileSync(join(dir, 'doc.pdf'), pdf);
     writeFileSync(join(dir, 'photo.png'), photo);
     writeFileSync(join(dir, 'other.png'), Buffer.concat([photo, Buffer.from([0])]));
@@ -90,6 +92,15 @@ describe("the owner's evidence bundle opens the media commitments", () => {
   });
 
   it('gives the owner the bundle with the openings, which signet-verify checks with the media', async () => {
+    const page = { headers: { 'x-forwarded-for': '10.77.0.9' } };
+    const summary = await send(stack.gatewayUrl, 'GET', `/api/sign/${token}/summary`, page);
+    expect(summary.status, summary.text).toBe(200);
+    const consent = await send(stack.gatewayUrl, 'POST', `/api/sign/${token}/consent`, {
+      ...page,
+      json: { consent_text_version: 'consent-v1' },
+    });
+    expect(consent.status, consent.text).toBeLessThan(300);
+    await eventually(async () => (await call('GET', `/api/transactions/${id}`, keyA)).body.status === 'consent_accepted', 30_000);
     const done = await call('POST', `/api/transactions/${id}/complete`, keyA, { json: { outcome: 'verified' } });
     expect(done.status, done.text).toBe(200);
     await eventually(async () => (await call('GET', `/api/transactions/${id}`, keyA)).body.status === 'ledger_issued', 60_000);
@@ -111,6 +122,14 @@ describe("the owner's evidence bundle opens the media commitments", () => {
       document_name: 'Umowa.pdf',
       document_sha256: sha256(pdf),
     });
+    expect((evidence.certificate.signers as Record<string, unknown>[])[0]).toMatchObject({
+      name: 'Jan Łukasiewicz',
+      consent_text_version: 'consent-v1',
+      attestation_text_sha256: sha256(Buffer.from(String(summary.body.attestation_text), 'utf8')),
+      webauthn: false,
+    });
+    expect(summary.body.attestation_text).toContain('Umowa.pdf');
+    expect(Date.parse(String((evidence.certificate.signers as Record<string, unknown>[])[0]!.consented_at))).toBeGreaterThan(0);
     expect(evidence.commitment_openings.salt).toMatch(/^[0-9a-f]{32}$/);
     expect(evidence.commitment_openings.signers).toEqual([
       { video_sha256: '', frame_sha256: '', reference_sha256: sha256(photo) },
