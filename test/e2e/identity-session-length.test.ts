@@ -95,7 +95,7 @@ describe('session length setting through the gateway', () => {
 
     // Bad values: 400 naming the field.
     const bad: [unknown, RegExp][] = [
-      [{}, /^session_ttl_hours or biometric_retention_days is required$/],
+      [{}, /^session_ttl_hours or another setting is required; the settings are session_ttl_hours, biometric_retention_days, /],
       [{ biometric_retention_days: -1 }, /^biometric_retention_days: must be at least 0$/],
       // Within the route's bounds but past the operator's maximum (BIOMETRIC_RETENTION_MAX_DAYS, 365 here): identity refuses it.
       [{ biometric_retention_days: 400 }, /biometric_retention_days must be a whole number of days from 0 to 365/],
@@ -124,7 +124,14 @@ describe('session length setting through the gateway', () => {
     // A valid change: 200 with the setting in force.
     const ok = await patch({ token: first, csrf, body: { session_ttl_hours: 8 } });
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
-    expect(ok.body).toEqual({ session_ttl_hours: 8, biometric_retention_days: 30 });
+    expect(ok.body).toEqual({
+      session_ttl_hours: 8,
+      biometric_retention_days: 30,
+      expiry_days: 30,
+      reminder_first_after_hours: 72,
+      reminder_every_hours: 72,
+      reminder_max: 3,
+    });
     expect(ok.headers.get('cache-control')).toBe('no-store');
     expect(await ttlOf(first)).toBe(8);
     expect(await settingsChanged()).toBe(changedBefore + 1);
@@ -158,7 +165,14 @@ describe('session length setting through the gateway', () => {
     // The biometric retention alone: the session length stays, the profile shows the new value.
     const kept = await patch({ token: changed.body.token, csrf: csrfNew, body: { biometric_retention_days: 7 } });
     expect(kept.status, JSON.stringify(kept.body)).toBe(200);
-    expect(kept.body).toEqual({ session_ttl_hours: 720, biometric_retention_days: 7 });
+    expect(kept.body).toEqual({
+      session_ttl_hours: 720,
+      biometric_retention_days: 7,
+      expiry_days: 30,
+      reminder_first_after_hours: 72,
+      reminder_every_hours: 72,
+      reminder_max: 3,
+    });
     const me = await api('POST', '/api/auth/me', { token: changed.body.token });
     expect(me.body).toMatchObject({ session_ttl_hours: 720, biometric_retention_days: 7 });
     expect(await settingsChanged()).toBe(changedBefore + 2);
