@@ -1,0 +1,83 @@
+/** The camera: asking for it (with a readable reason when refused), the preview, and starting the live recording. */
+import { ApiError, type LiveStart } from './api.js';
+import { confirmDecline } from './consent.js';
+import { cameraEnumeration, devtoolsHeuristic, sensorSampler } from './forensic.js';
+import { $, client, fatal, gone, log, page, show } from './page.js';
+import { record } from './record.js';
+import { verifying } from './result.js';
+
+export async function toCamera() {
+  if (page.stream) return toPreview();
+  show('camera');
+  $('camera-allow').onclick = () => void openCamera();
+  $('camera-decline').onclick = () => confirmDecline(() => void toCamera());
+}
+
+export async function openCamera() {
+  const err = $('camera-error');
+  err.hidden = true;
+  if (!navigator.mediaDevices?.getUserMedia) {
+    err.textContent =
+      'This browser cannot use a camera here. Open the link in a current browser (Chrome, Safari, Firefox, Edge).';
+    err.hidden = false;
+    return;
+  }
+  const video = { facingMode: 'user', width: { ideal: 640 }, height: { ideal: 480 } };
+  try {
+    try {
+      page.stream = await navigator.mediaDevices.getUserMedia({ video, audio: true });
+    } catch (e) {
+      // No microphone: record without sound rather than stop (the verdict notes the missing audio).
+      if ((e as DOMException).name !== 'NotFoundError') throw e;
+      page.stream = await navigator.mediaDevices.getUserMedia({ video, audio: false });
+    }
+    log.add('permission', { camera: 'granted', audio: page.stream.getAudioTracks().length > 0 });
+  } catch (e) {
+    const name = (e as DOMException).name;
+    log.add('permission', { camera: 'refused', error: name });
+    err.textContent =
+      name === 'NotAllowedError'
+        ? 'Camera access was refused. Allow the camera for this site in your browser settings (the camera icon in the address bar), then press the button again.'
+        : name === 'NotFoundError' || name === 'OverconstrainedError'
+          ? 'No camera was found. Connect a camera or open this link on a phone.'
+          : name === 'NotReadableError'
+            ? 'The camera is in use by another application. Close it and try again.'
+            : 'The camera could not be started. Try again or use another browser.';
+    err.hidden = false;
+    err.focus();
+    return;
+  }
+  log.add('camera_enumeration', await cameraEnumeration());
+  log.add('devtools_heuristic', devtoolsHeuristic());
+  await toPreview();
+}
+
+export async function toPreview() {
+  const v = $<HTMLVideoElement>('preview');
+  v.srcObject = page.stream!;
+  await v.play().catch(() => undefined);
+  const sample = sensorSampler(v);
+  const timer = window.setInterval(() => {
+    const s = sample();
+    if (s) log.add('sensor_variance', s);
+  }, 1000);
+  $('attempt-info').textContent = page.summary ? `Attempts left: ${page.summary.attempts_left}.` : '';
+  show('preview');
+  $('start').onclick = async () => {
+    window.clearInterval(timer);
+    if (!window.MediaRecorder) return fatal('This browser cannot record video. Open the link in a current browser.');
+    $<HTMLButtonElement>('start').disabled = true;
+    let live: LiveStart;
+    try {
+      live = await client.live();
+    } catch (err) {
+      $<HTMLButtonElement>('start').disabled = false;
+      if (gone(err)) return;
+      if (err instanceof ApiError && err.status === 409) return void verifying();
+      $('status').textContent = (err as Error).message;
+      return;
+    }
+    $<HTMLButtonElement>('start').disabled = false;
+    await record(live);
+  };
+}

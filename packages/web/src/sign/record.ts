@@ -1,0 +1,120 @@
+/** The live recording: one chunk per segment, each answer revealing the next prompt and screen colour. */
+import type { ApiError, LiveStart, Reveal } from './api.js';
+import { toPreview } from './camera.js';
+import { $, client, gone, log, page, show } from './page.js';
+import { finishCapture, offerWebauthn } from './upload.js';
+import { webauthnSupported } from './webauthn.js';
+
+const ACTION_TEXT: Record<string, string> = {
+  turn_left: 'Turn your head to your left, then back',
+  turn_right: 'Turn your head to your right, then back',
+  blink: 'Blink slowly twice',
+  smile: 'Smile',
+  look_up: 'Look up, then back',
+};
+
+function pickMime(): string {
+  for (const m of ['video/webm;codecs=vp8,opus', 'video/webm;codecs=vp9,opus', 'video/webm', 'video/mp4'])
+    if (window.MediaRecorder?.isTypeSupported?.(m)) return m;
+  return '';
+}
+
+async function grabFrame(v: HTMLVideoElement): Promise<Blob> {
+  const c = document.createElement('canvas');
+  c.width = v.videoWidth || 640;
+  c.height = v.videoHeight || 480;
+  c.getContext('2d')!.drawImage(v, 0, 0, c.width, c.height);
+  return new Promise((resolve, reject) => c.toBlob((b) => (b ? resolve(b) : reject(new Error('frame'))), 'image/jpeg', 0.92));
+}
+
+/** Shows one segment: the screen colour (its light on the face is part of the evidence) and the prompt. */
+function showReveal(r: Reveal) {
+  document.body.style.setProperty('--light', r.colour);
+  document.body.dataset.light = r.colour;
+  const title =
+    r.prompt === 'words'
+      ? 'Read these words aloud'
+      : r.prompt === 'action'
+        ? `${r.action_number} of ${r.action_count}: ${ACTION_TEXT[r.action ?? ''] ?? r.action}`
+        : r.prompt === 'hold'
+          ? 'Look at the camera'
+          : 'Keep your head still, facing the camera';
+  const words = r.prompt === 'words' ? r.words.join(' · ') : '';
+  if ($('prompt-title').textContent !== title) {
+    $('prompt-title').textContent = title;
+    $('status').textContent = words ? `${title}: ${words}` : title;
+  }
+  $('prompt-words').textContent = words;
+  $('prompt-count').textContent = '';
+}
+
+/**
+ * The live recording: the recorder hands over one chunk per segment; each is sent at once, and
+ * the answer reveals the next segment (prompt and colour), shown the moment it arrives. The page
+ * reports when it showed each segment, so the service can check the answer came after the prompt.
+ */
+export async function record(live: LiveStart) {
+  const v = $<HTMLVideoElement>('live');
+  v.srcObject = page.stream!;
+  await v.play().catch(() => undefined);
+  show('record', 'Recording started');
+  document.body.classList.add('lit');
+  const mime = pickMime();
+  const rec = new MediaRecorder(page.stream!, mime ? { mimeType: mime, videoBitsPerSecond: 1_500_000 } : undefined);
+  const stopped = new Promise<void>((r) => (rec.onstop = () => r()));
+  let failure: unknown;
+  let frame: Promise<Blob> | undefined;
+  let seq = 0;
+  let queue = Promise.resolve();
+  let pending: [number, number][] = [];
+  let t0 = 0;
+  const send = (data: Blob) => {
+    const mySeq = seq++;
+    queue = queue.then(async () => {
+      if (failure) return;
+      const shown = pending;
+      pending = [];
+      try {
+        const ack = await client.chunk(live.nonce, mySeq, data, shown);
+        if (ack.reveal) {
+          showReveal(ack.reveal);
+          pending.push([ack.reveal.segment, performance.now() - t0]);
+        }
+        if (ack.done && rec.state === 'recording') {
+          frame = grabFrame(v);
+          rec.stop();
+        }
+      } catch (err) {
+        failure = err;
+        if (rec.state === 'recording') rec.stop();
+      }
+    });
+  };
+  rec.ondataavailable = (e) => e.data.size && send(e.data);
+  rec.start(live.segment_ms);
+  t0 = performance.now();
+  if (live.reveal) showReveal(live.reveal);
+  // A stalled network must not keep the camera recording: the service allows the segments plus a margin.
+  const guard = window.setTimeout(() => rec.state === 'recording' && rec.stop(), live.segments * live.segment_ms + 15_000);
+  await stopped;
+  window.clearTimeout(guard);
+  await queue;
+  document.body.classList.remove('lit');
+  log.add('timing', { recorded_ms: Math.round(performance.now() - t0), chunks: seq });
+  if (failure || !frame) {
+    if (gone(failure)) return;
+    const e = failure as ApiError | undefined;
+    $('upload-text').textContent =
+      e?.status === 409
+        ? 'The recording could not be used (the challenge expired or was replaced). Please record again.'
+        : `The recording was interrupted${e ? `: ${e.message}` : ''}. Please record again.`;
+    show('upload');
+    const again = $<HTMLButtonElement>('upload-retry');
+    again.textContent = 'Record again';
+    again.hidden = false;
+    again.onclick = () => void toPreview();
+    return;
+  }
+  if (page.summary?.webauthn_offered && webauthnSupported()) await offerWebauthn();
+  await finishCapture(live.nonce, await frame);
+}

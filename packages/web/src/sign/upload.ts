@@ -1,0 +1,71 @@
+/** After the recording: the optional device confirmation, then the finish upload with retries. */
+import type { ApiError } from './api.js';
+import { toPreview } from './camera.js';
+import { $, client, gone, log, page, show, sleep } from './page.js';
+import { verifying } from './result.js';
+import { runWebauthn } from './webauthn.js';
+
+/** After the recording, before it is sent: the optional device confirmation (bound to the same nonce). */
+export function offerWebauthn(): Promise<void> {
+  const err = $('webauthn-error');
+  err.hidden = true;
+  // Required by the sender (issue 18): no skip; the capture would be refused without it.
+  const required = !!page.summary?.webauthn_required;
+  $('webauthn-skip').hidden = required;
+  show('webauthn');
+  return new Promise((done) => {
+    $('webauthn-skip').onclick = () => done();
+    $('webauthn-use').onclick = async () => {
+      try {
+        const o = await client.webauthnOptions();
+        const response = await runWebauthn(o.kind, o.options);
+        await client.webauthnVerify(response);
+        log.add('timing', { webauthn: 'done' });
+        done();
+      } catch (e) {
+        if (gone(e)) return;
+        err.textContent = `Device confirmation did not work (${(e as Error).message}). ${required ? 'The sender requires it: please try again.' : 'You can try again or skip it.'}`;
+        err.hidden = false;
+      }
+    };
+  });
+}
+
+export async function finishCapture(nonce: string, frame: Blob) {
+  const text = $('upload-text');
+  const retry = $<HTMLButtonElement>('upload-retry');
+  retry.hidden = true;
+  $<HTMLProgressElement>('upload-progress').removeAttribute('value');
+  show('upload');
+  for (let attempt = 1; ; attempt++) {
+    try {
+      text.textContent = 'Sending…';
+      const r = await client.finish(nonce, frame);
+      log.add('timing', { upload: 'done', tries: attempt, assurance: r.assurance });
+      void log.flush();
+      return void verifying();
+    } catch (err) {
+      if (gone(err)) return;
+      const e = err as ApiError;
+      if (e.status && e.status < 500 && e.status !== 429) {
+        text.textContent = `The recording was not accepted: ${e.detail}`;
+        retry.textContent = 'Record again';
+        retry.hidden = false;
+        retry.onclick = () => void toPreview();
+        return;
+      }
+      if (attempt < 3) {
+        text.textContent = `${e.message} Retrying in ${attempt * 2} s…`;
+        await sleep(attempt * 2000);
+        continue;
+      }
+      text.textContent = `${e.message} Press retry when you are back online.`;
+      retry.textContent = 'Retry';
+      retry.hidden = false;
+      retry.focus();
+      await new Promise<void>((r) => (retry.onclick = () => r()));
+      retry.hidden = true;
+      attempt = 0;
+    }
+  }
+}
