@@ -63,7 +63,17 @@ describe('the signing page with a rendered camera feed, judged by the biometrics
     // is served the same challenge only while at least a minute of it is left.
     feed = await prepareCameraFeed(join(work, 'feed'), { models });
     stack = await startServices(['identity', 'billing', 'transaction', 'ceremony', 'biometrics', 'ledger', 'gateway'], {
-      env: { CHALLENGE_TEST_SEED: SEED },
+      env: {
+        CHALLENGE_TEST_SEED: SEED,
+        // The signed PDF the dashboard offers (issue 17): sealed with the harness's development PKI and TSA.
+        ...(infra().DEV_PKI_DIR && infra().TSA_URL
+          ? {
+              LEDGER_SEAL_CERT: join(infra().DEV_PKI_DIR!, 'certs/seal.pem'),
+              LEDGER_SEAL_KEY: join(infra().DEV_PKI_DIR!, 'keys/seal.key.pem'),
+              LEDGER_TSA_URLS: infra().TSA_URL!,
+            }
+          : {}),
+      },
     });
     acct = await senderAccount(stack.gatewayUrl);
     tx = await createTransaction(
@@ -164,7 +174,7 @@ describe('the signing page with a rendered camera feed, judged by the biometrics
     await shot(page, '03-done.png');
     expect(errors).toEqual([]);
 
-    // 5. The sender's dashboard shows the certificate: the PDF downloads, the public link verifies it.
+    // 5. The sender's dashboard shows the certificate: the signed PDF downloads (once sealed), the public link verifies it.
     const dash = await ctx.newPage();
     dash.on('pageerror', (e) => errors.push(String(e)));
     // the dashboard keeps its session in localStorage (packages/web/src/dashboard/api.ts)
@@ -180,10 +190,10 @@ describe('the signing page with a rendered camera feed, judged by the biometrics
     await dash.goto(`${stack.gatewayUrl}/app/transactions/${tx.id}`);
     await dash.waitForSelector('#certificate', { timeout: 20_000 });
     await shot(dash, '04-dashboard-certificate.png');
-    const [download] = await Promise.all([dash.waitForEvent('download'), dash.click('#certificate-pdf')]);
+    const [download] = await Promise.all([dash.waitForEvent('download', { timeout: 120_000 }), dash.click('#signed-pdf')]);
     const pdf = readFileSync(await download.path());
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
-    expect(download.suggestedFilename()).toMatch(/^[A-Z0-9]{2,8}-TX-\d{8}\.pdf$/);
+    expect(download.suggestedFilename()).toMatch(/^[A-Z0-9]{2,8}-TX-\d{8}-signed\.pdf$/);
     await dash.click('#verify-link');
     await dash.waitForURL(/\/verify\?ref=/);
     await dash.locator('#result', { hasText: 'Verified:' }).waitFor({ timeout: 20_000 });

@@ -177,6 +177,12 @@ export const api = {
   transaction: (id: number) => get('/api/transactions/{id}', { path: txPath(id) }),
   resend: (id: number) => post('/api/transactions/{id}/resend', { path: txPath(id) }),
   cancel: (id: number) => post('/api/transactions/{id}/cancel', { path: txPath(id) }),
+  /** Deletes a finished transaction that is not on legal hold (409 otherwise); 404 afterwards. */
+  deleteTransaction: async (id: number) => void (await call('delete', '/api/transactions/{id}', { path: txPath(id) })),
+  /** Keeps everything of the transaction until released (already held: the hold stays as it was). */
+  setLegalHold: async (id: number, reason: string) =>
+    (await call('put', '/api/transactions/{id}/legal-hold', { path: txPath(id), body: reason ? { reason } : {} })).body,
+  releaseLegalHold: async (id: number) => void (await call('delete', '/api/transactions/{id}/legal-hold', { path: txPath(id) })),
   /** The CSV as a Blob (the route needs the Authorization header, so a plain link cannot fetch it). */
   exportCsv: () => fetchBlob('/api/transactions/export.csv'),
   /**

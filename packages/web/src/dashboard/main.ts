@@ -7,7 +7,9 @@ import { accountView } from './views/account.js';
 import { billingView } from './views/billing.js';
 import { developerView } from './views/developer.js';
 import { webhooksView } from './views/webhooks.js';
-import { createView, detailView, listView } from './views/transactions.js';
+import { createView } from './views/transactions/create.js';
+import { detailView } from './views/transactions/detail.js';
+import { listView } from './views/transactions/list.js';
 
 export type View = { id: string; title: string; nav?: string; node: HTMLElement };
 export type App = {

@@ -1,0 +1,169 @@
+/** New transaction: the form, its checks before upload, and the upload with progress and an idempotency key. */
+import { api, ApiError } from '../../api.js';
+import { clearErrors, field, formError, h, showError, value } from '../../dom.js';
+import type { App, View } from '../../main.js';
+import { dropZone, head } from './drop-zone.js';
+
+export async function createView(app: App): Promise<View> {
+  const root = h('section', {}, h('h1', { tabindex: -1 }, 'New transaction'));
+  const doc = dropZone('document', 'Document (PDF)', 'application/pdf,.pdf', 'PDF up to 200 MB.', async (f) => {
+    if (f.size > 200 * 1024 * 1024) return 'document: must be at most 200 MB';
+    const b = await head(f, 5);
+    return String.fromCharCode(...b) === '%PDF-' ? null : 'document: is not a PDF (it must begin with %PDF-)';
+  });
+  const ref = dropZone(
+    'reference',
+    'Face photo of the primary signer',
+    'image/jpeg,image/png',
+    'JPEG or PNG up to 10 MB; used to match the signer’s face.',
+    async (f) => {
+      if (f.size > 10 * 1024 * 1024) return 'reference: must be at most 10 MB';
+      const b = await head(f, 4);
+      const jpeg = b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
+      const png = b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47;
+      return jpeg || png ? null : 'reference: must be a JPEG or PNG image';
+    },
+  );
+
+  const extra = h('div', { id: 'extra-signers' });
+  const addBtn = h('button', { type: 'button', id: 'add-signer' }, 'Add another signer');
+  let extraCount = 0;
+  const syncAdd = () => (addBtn.hidden = extraCount >= 4);
+  addBtn.addEventListener('click', () => {
+    if (extraCount >= 4) return;
+    extraCount++;
+    const n = extraCount;
+    const f = field(`Additional signer ${n} email`, 'signer_emails', { type: 'email', autocomplete: 'off', 'data-extra': n });
+    // The API names this whole list signer_emails; the first box carries its error slot.
+    if (n > 1) f.removeAttribute('data-field');
+    const remove = h('button', { type: 'button', class: 'small', 'aria-label': `Remove additional signer ${n}` }, 'Remove');
+    remove.addEventListener('click', () => {
+      f.remove();
+      extraCount--;
+      // Renumber the labels so they stay 1..n.
+      extra.querySelectorAll('.field').forEach((el, i) => {
+        el.querySelector('label')!.textContent = `Additional signer ${i + 1} email`;
+        el.querySelector('button')!.setAttribute('aria-label', `Remove additional signer ${i + 1}`);
+        if (i === 0) el.setAttribute('data-field', 'signer_emails');
+      });
+      syncAdd();
+      addBtn.focus();
+    });
+    f.append(remove);
+    extra.append(f);
+    syncAdd();
+    f.querySelector('input')!.focus();
+  });
+
+  const progress = h('progress', { max: 100, value: 0, id: 'upload-progress', 'aria-label': 'Upload progress' });
+  const progressBox = h(
+    'div',
+    { class: 'progress', hidden: true },
+    progress,
+    h('span', { id: 'upload-pct', 'aria-hidden': 'true' }),
+  );
+  const limit = h('div', { class: 'alert', role: 'alert', id: 'quota-reached', hidden: true });
+
+  const form = h(
+    'form',
+    { novalidate: true, 'aria-labelledby': 'h-new', id: 'create-form' },
+    h('h2', { id: 'h-new', class: 'visually-hidden' }, 'Transaction details'),
+    h(
+      'fieldset',
+      {},
+      h('legend', {}, 'Primary signer'),
+      field('Full legal name', 'signer_name', { autocomplete: 'off', required: true, maxlength: 200 }),
+      field(
+        'Email',
+        'signer_email',
+        { type: 'email', autocomplete: 'off', required: true },
+        { hint: 'The signing link is sent here.' },
+      ),
+    ),
+    h(
+      'fieldset',
+      {},
+      h('legend', {}, 'Additional signers (up to four)'),
+      h('p', { class: 'hint' }, 'Each gets a link of their own and is checked by liveness.'),
+      extra,
+      addBtn,
+    ),
+    field(
+      'Attestation',
+      'attestation_type',
+      {},
+      {
+        tag: 'select',
+        options: [
+          ['signature', 'Signature'],
+          ['approval', 'Approval'],
+          ['review', 'Review'],
+          ['consent', 'Consent'],
+        ],
+      },
+    ),
+    doc.zone,
+    ref.zone,
+    progressBox,
+    limit,
+    formError(),
+    h(
+      'div',
+      { class: 'row' },
+      h('button', { type: 'submit', class: 'primary' }, 'Send for signing'),
+      h('a', { href: '/app/transactions', 'data-link': true, class: 'button' }, 'Cancel'),
+    ),
+  );
+
+  // One key per filled-in form: a retry after a lost answer returns the same transaction.
+  let idem = crypto.randomUUID();
+  form.addEventListener('input', () => (idem = crypto.randomUUID()));
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    clearErrors(form);
+    limit.hidden = true;
+    const d = doc.file();
+    const r = ref.file();
+    const fd = new FormData();
+    fd.append('signer_name', value(form, 'signer_name'));
+    fd.append('signer_email', value(form, 'signer_email'));
+    fd.append('attestation_type', value(form, 'attestation_type'));
+    const extras = [...extra.querySelectorAll<HTMLInputElement>('input')].map((i) => i.value.trim()).filter(Boolean);
+    if (extras.length) fd.append('signer_emails', extras.join(','));
+    // Files last: the gateway streams them and checks the text fields at the end.
+    if (!d) return showError(form, new ApiError(400, 'document: is required — choose or drop a PDF'));
+    if (!r) return showError(form, new ApiError(400, 'reference: is required — choose or drop a face photo'));
+    fd.append('document', d, d.name);
+    fd.append('reference', r, r.name);
+    const btn = form.querySelector<HTMLButtonElement>('button[type="submit"]')!;
+    btn.disabled = true;
+    form.setAttribute('aria-busy', 'true');
+    progressBox.hidden = false;
+    progress.value = 0;
+    const pct = form.querySelector<HTMLElement>('#upload-pct')!;
+    try {
+      const created = await api.createTransaction(fd, idem, (f) => {
+        progress.value = Math.round(f * 100);
+        pct.textContent = `${Math.round(f * 100)}%`;
+      });
+      progress.value = 100;
+      app.go(`/app/transactions/${created.id}`, { notice: `Sent. ${created.reference} is waiting for the signer.` });
+    } catch (err) {
+      progressBox.hidden = true;
+      if (err instanceof ApiError && err.status === 402) {
+        limit.replaceChildren(
+          h('strong', {}, 'Monthly limit reached — upgrade or buy credits. '),
+          h('a', { href: '/app/billing', 'data-link': true }, 'Go to billing'),
+        );
+        limit.hidden = false;
+        limit.focus();
+      } else showError(form, err);
+    } finally {
+      btn.disabled = false;
+      form.removeAttribute('aria-busy');
+    }
+  });
+  limit.setAttribute('tabindex', '-1');
+  root.append(form);
+  return { id: 'new', title: 'New transaction', nav: 'transactions', node: root };
+}
