@@ -1,7 +1,8 @@
-/** Account: profile, session length, change password, two-factor setup (QR + manual secret) and disable. */
+/** Account: profile, session length, new transactions' defaults, change password, two-factor setup (QR + manual secret) and disable. */
 import { api, session } from '../api.js';
 import { announce, field, fmtDate, formError, h, message, onSubmit, value } from '../dom.js';
 import type { App, View } from '../main.js';
+import { transactionSettingsCard } from './account-settings.js';
 
 /** The choices of "Stay signed in for", in hours (the API accepts any whole number from 1 to 720). */
 const SESSION_LENGTHS: [number, string][] = [
@@ -62,7 +63,7 @@ export async function accountView(app: App): Promise<View> {
     ok.textContent = text;
     f.append(ok);
   });
-  root.append(stay);
+  root.append(stay, transactionSettingsCard(p));
 
   // Change password: the API returns a fresh session; every older one stops working.
   const pw = h(
