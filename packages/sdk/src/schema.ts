@@ -3605,10 +3605,10 @@ export interface operations {
           signer_photo_9?: string;
           /**
            * Format: date-time
-           * @description When the signing links stop working (RFC 3339 with a time zone); in the future, at most 180 days ahead. Default 30 days
+           * @description When the signing links stop working (RFC 3339 with a time zone); in the future, at most 180 days ahead. Default: the account’s expiry_days (30 days unless set)
            */
           expires_at?: string;
-          /** @description First automatic reminder this long after creation */
+          /** @description First automatic reminder this long after creation (default: the account’s reminder schedule) */
           reminder_first_after_seconds?: string;
           /** @description Then a reminder this often */
           reminder_every_seconds?: string;

@@ -10,15 +10,8 @@ import { testCreationLimit } from './test-mode.routes.js';
 import { exportCsvRoute } from './export-csv.routes.js';
 import { transactionActionRoutes } from './transaction-actions.routes.js';
 import { summaryJson } from './transactions.json.js';
-import {
-  createdSchema,
-  creationForm as creationFormSchema,
-  creationHeaders,
-  detailSchema,
-  listQuery,
-  summarySchema,
-  transactionId,
-} from './transactions.schemas.js';
+import { createdSchema, creationForm as creationFormSchema, creationHeaders } from './creation.schemas.js';
+import { detailSchema, listQuery, summarySchema, transactionId } from './transactions.schemas.js';
 
 const TAGS = ['Transactions'];
 const noSuchTransaction = () => new HttpError(404, 'no such transaction');

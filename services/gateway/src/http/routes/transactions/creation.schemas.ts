@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { ATTESTATION_TYPES, idempotencyKey, MAX_PARTIES } from './transactions.schemas.js';
+
+/** The creation request and answer as the OpenAPI document describes them (create.upload.ts reads the stream). */
+export const createdSchema = z
+  .object({
+    id: z.int(),
+    reference: z.string(),
+    token: z.string(),
+    sign_url: z.string().meta({ description: '{base_url}/sign/<token>' }),
+    status: z.string(),
+    test: z.boolean().meta({ description: 'Made with a test-mode API key (no quota or credit used)' }),
+  })
+  .meta({ id: 'TransactionCreated' });
+
+const photo = (i: number) =>
+  z
+    .string()
+    .optional()
+    .meta({
+      format: 'binary',
+      description: `Reference face photo of signers[${i}] (JPEG or PNG, at most 10 MB, exactly one face)`,
+    });
+
+/**
+ * Two forms: the one-signer form (signer_name, signer_email, optional signer_emails, and `reference`),
+ * or `signers` (a JSON list of parties) with a part signer_photo_<index> for each face_match signer.
+ */
+export const creationForm = z.object({
+  signer_name: z.string().max(200).optional().meta({ description: 'Full legal name (one-signer form; required there)' }),
+  signer_email: z.email().optional().meta({ description: 'Receives the signing link (one-signer form; required there)' }),
+  attestation_type: z.enum(ATTESTATION_TYPES).default('signature').optional(),
+  signer_emails: z
+    .string()
+    .optional()
+    .meta({ description: 'Comma-separated additional signers, up to 4, liveness only (one-signer form)' }),
+  signers: z
+    .string()
+    .optional()
+    .meta({
+      description:
+        'JSON array of parties (TransactionParty: name, email, role, order, verification, webauthn), at most 10; instead of signer_name/signer_email/signer_emails/reference. ' +
+        'Each face_match signer sends their reference photo as the part signer_photo_<index>, <index> being their position in this array (0-based). ' +
+        'Every reference photo must show exactly one face.',
+      example:
+        '[{"name":"Ada Lovelace","email":"ada@example.com","order":1},{"name":"Bob","email":"bob@example.com","order":2,"verification":"liveness_only"}]',
+    }),
+  document: z.string().meta({ format: 'binary', description: 'PDF beginning with %PDF-, at most 200 MB' }),
+  reference: z.string().optional().meta({
+    format: 'binary',
+    description: 'JPEG or PNG face photo showing exactly one face, at most 10 MB (one-signer form; required there)',
+  }),
+  ...Object.fromEntries(Array.from({ length: MAX_PARTIES }, (_, i) => [`signer_photo_${i}`, photo(i)])),
+  expires_at: z.string().optional().meta({
+    description:
+      'When the signing links stop working (RFC 3339 with a time zone); in the future, at most 180 days ahead. Default: the account’s expiry_days (30 days unless set)',
+    format: 'date-time',
+  }),
+  reminder_first_after_seconds: z
+    .string()
+    .optional()
+    .meta({ description: 'First automatic reminder this long after creation (default: the account’s reminder schedule)' }),
+  reminder_every_seconds: z.string().optional().meta({ description: 'Then a reminder this often' }),
+  reminder_max: z.string().optional().meta({ description: 'At most this many reminders (0: none; at most 20)' }),
+});
+
+export const creationHeaders = z.object({
+  'Idempotency-Key': idempotencyKey
+    .optional()
+    .meta({ description: 'Retrying with the same key and body answers the first result (Idempotent-Replayed: true)' }),
+});
