@@ -14,6 +14,7 @@ import { eventually, infra, startServices } from '../harness/services.js';
 import { send } from '../support/ceremony-helpers.js';
 import { mailsTo } from '../support/identity-helpers.js';
 import { tinyPdf } from '../fixtures/ceremony-media.js';
+import { launchChromium } from './browser/chromium.js';
 import { makeGenuineCapture, type ServerTimeline } from '../../services/biometrics/test/corpus/make-corpus.js';
 import {
   extractCertJson,
@@ -214,7 +215,7 @@ describe('the signed PDF of a completed transaction, downloaded through the gate
     expect(done.signed, 'the first test did not complete a transaction').toBeDefined();
     const url = `${stack.gatewayUrl}/api/verify/signed-pdf`;
     const post = (body: Buffer, headers: Record<string, string> = {}) =>
-      fetch(url, { method: 'POST', headers: { 'content-type': 'application/pdf', ...headers }, body });
+      fetch(url, { method: 'POST', headers: { 'content-type': 'application/pdf', ...headers }, body: new Uint8Array(body) });
     const ok = await post(done.signed!);
     const report = (await ok.json()) as {
       valid: boolean;
@@ -257,7 +258,27 @@ describe('the signed PDF of a completed transaction, downloaded through the gate
     const hash = /script-src 'sha256-([^']+)'/.exec(page.headers.get('content-security-policy') ?? '')?.[1];
     const script = /<script>([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';
     expect(createHash('sha256').update(script).digest('base64')).toBe(hash);
-  }, 120_000);
+
+    // In a browser: the signed PDF chosen on /verify is checked by the server and every check is listed.
+    writeFileSync(join(dir, 'dropped.pdf'), done.signed!);
+    const browser = await launchChromium(join(dir, 'chromium'));
+    try {
+      const tab = await browser.newPage();
+      await tab.goto(`${stack.gatewayUrl}/verify`);
+      await tab.locator('#pdf').setInputFiles(join(dir, 'dropped.pdf'));
+      await tab.locator('#result.ok').waitFor({ timeout: 30_000 });
+      expect(await tab.locator('#result').textContent()).toBe(`Verified signed PDF: ${done.certRef}`);
+      const listed = await tab.locator('#checks li').allTextContents();
+      expect(listed.length).toBe(report.checks.length);
+      expect(listed.every((t) => t.startsWith('\u2713'))).toBe(true);
+      expect(await tab.locator('#ref').inputValue()).toBe(done.certRef);
+      await tab.locator('#pdf').setInputFiles(join(dir, 'tampered.pdf'));
+      await tab.locator('#result.bad').waitFor({ timeout: 30_000 });
+      expect(await tab.locator('#result').textContent()).toContain('Not verified: the seal is invalid');
+    } finally {
+      await browser.close();
+    }
+  }, 180_000);
 
   it('mails the signer and the sender a link that downloads the signed PDF without an account; a bad or expired link does not', async () => {
     expect(done.id, 'the first test did not complete a transaction').toBeDefined();

@@ -96,7 +96,7 @@ describe('verifySignedPdf: the seal, its time, its chain and the embedded proof 
       const parts: Buffer[] = [];
       for await (const c of client.serverStream(
         ledgerV1.LedgerServiceService.getSignedPdf,
-        { reference },
+        { reference, auditTrail: false },
         { deadlineMs: 30_000 },
       ))
         parts.push(Buffer.from(c.data));
