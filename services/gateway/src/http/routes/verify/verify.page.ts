@@ -94,7 +94,7 @@ async function verifyLog(ref, prefix, log) {
   var sealMsg = enc.encode('signet-ledger-seal/v1\n' + keyInfo.origin + '\n' + bundle.leaf_index + '\n' + b64(leaf) + '\n');
   var sealKey = seal ? keyFor(seal[1]) : null;
   var sealOk = seal && sealKey && Number(seal[2]) === bundle.leaf_index ? await ed25519(unb64(sealKey.public_key), unb64(seal[3]), sealMsg) : false;
-  all = (check(sealOk, sealOk === null ? 'seal signature not checked in this browser' : 'ledger seal is the signature of the log key ' + (sealKey ? keyName(sealKey) : '(unknown)') + ' over this certificate at leaf ' + bundle.leaf_index) !== false) && all;
+  all = (check(sealOk, sealOk === null ? 'seal signature not checked in this browser' : 'ledger seal is the log key ' + (sealKey ? keyName(sealKey) : '(unknown)') + '\u2019s signature over this certificate at leaf ' + bundle.leaf_index) !== false) && all;
   return all;
 }
 
