@@ -578,7 +578,7 @@ def main():
         recs = split_again([json.loads(line) for path in args.rescore.split(",") for line in open(path, encoding="utf-8")])
         ms = [r["ms"] for r in recs]
         second = "Whisper base" if any(r["second"] for r in recs) else None
-        src, how, t_build = None, "scored earlier (--rescore)", 0
+        src, how, t_build = None, "scored by this script in parts (--only, --dump) and reported with --rescore", 0
     else:
         rng = random.Random(args.seed)
         bip = bip39_words(args.wordlist)
@@ -636,7 +636,7 @@ def main():
         "class and source.",
         "",
         f"Rule shipped in `words.ts`: **{rule_name}**"
-        + (" (without the second recogniser installed, pocketsphinx alone at the threshold above)." if second else "."),
+        + (f" (without the second recogniser installed: pocketsphinx alone, lowest word ≥ {ps_t})." if second else "."),
         "Chosen on the tuning split (largest genuine acceptance minus mean attack-class acceptance): "
         f"pocketsphinx alone **{chosen_ps}**"
         + (f"; both recognisers weight **{chosen_fused['weight']}**, threshold **{chosen_fused['threshold']}**." if chosen_fused else "."),
@@ -646,7 +646,8 @@ def main():
     out += [
         f"Time per recording (worker only, this machine): median {statistics.median(ms):.0f} ms, "
         f"p95 {sorted(ms)[int(0.95 * (len(ms) - 1))]:.0f} ms, max {max(ms):.0f} ms "
-        f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs at the end of the run).",
+        f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs at the end of the run; wall time, so a busy"
+        " machine inflates it: CPU time per recording is ≈ 0.9 s for pocketsphinx and ≈ 0.2 s for Whisper).",
         "",
         "## Test split (rule not tuned on it)",
         "",
