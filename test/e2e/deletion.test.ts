@@ -180,7 +180,11 @@ describe('deleting a whole transaction, and the legal hold', () => {
 
   it('refuses a pending transaction with 409, nothing changed', async () => {
     const tx = await createTransaction(stack.gatewayUrl, acct, 'Grace Hopper', stack.env.TRANSACTION_ADDR);
-    const before = (await call('GET', `/api/transactions/${tx.id}`)).body;
+    // (once its link is mailed: the mail's entry would otherwise arrive between the two reads)
+    const before = await eventually(async () => {
+      const d = (await call('GET', `/api/transactions/${tx.id}`)).body;
+      return (d.events as LogEvent[]).some((e) => e.type === 'link_mailed') ? d : undefined;
+    }, 30_000);
     const r = await call('DELETE', `/api/transactions/${tx.id}`);
     expect(r.status).toBe(409);
     expect(r.body.detail).toMatch(/cancel it first/);
