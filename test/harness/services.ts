@@ -36,6 +36,7 @@ export function testSecrets() {
     // Test mode: the test log's own key (test-mode certificates are sealed there, never in the live log).
     LEDGER_TEST_SIGNING_KEY: generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
     DOWNLOAD_LINK_SECRET: randomBytes(32).toString('base64url'),
+    WEBHOOK_ENDPOINT_KEY: randomBytes(32).toString('hex'),
   };
 }
 
