@@ -108,7 +108,8 @@ const descriptions: Record<string, string> = {
   ANALYSIS_WORKERS:
     'biometrics detector worker threads; auto = one per usable core with wasm and tfjs-node, 0 with tfjs-node-gpu',
   VOICE_REQUIRED: 'biometrics: a silent word-reading window fails the verdict (false: only recorded)',
-  SPEECH_PYTHON: 'biometrics: Python with pocketsphinx and Whisper base (ctranslate2) for the words check (scripts/speech-venv.sh builds the default)',
+  SPEECH_PYTHON:
+    'biometrics: Python with pocketsphinx and Whisper base (ctranslate2) for the words check (scripts/speech-venv.sh builds the default)',
   SPEECH_TIMEOUT_MS: 'biometrics: longest words check before the speech worker is restarted',
   TF_BACKEND:
     'tfjs backend: auto (node-gpu if it loads and a GPU is visible, else node if it loads, else wasm), node-gpu, node, wasm, cpu',

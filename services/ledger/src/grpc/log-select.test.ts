@@ -72,7 +72,10 @@ describe('selectLog (test mode: the live log and the test log)', () => {
       signerName: 'test',
       log: 'test',
     });
-    expect((await both.getProofBundle({ reference: 'TST-TX-00000002', documentSha256Prefix: '', revealCommitments: false })).bundleJson).toBe('test');
+    expect(
+      (await both.getProofBundle({ reference: 'TST-TX-00000002', documentSha256Prefix: '', revealCommitments: false }))
+        .bundleJson,
+    ).toBe('test');
     await expect(both.getCertificate({ reference: 'NOP-TX-00000003' })).rejects.toBeInstanceOf(DomainError);
   });
 
