@@ -90,6 +90,36 @@ export const orphanSweepSchema = z.object({
     .default(60 * 60 * 1000),
 });
 
+/**
+ * Transaction expiry and reminders (issue 18), in seconds so tests can make them short: the default and
+ * longest time from creation to expiry, and the default reminder schedule (first after, then every, at
+ * most; 0 reminders = none). The transaction service applies them; identity bounds what an account may set
+ * by them. An account's own settings take their place.
+ */
+export const lifecycleSchema = z.object({
+  EXPIRY_DEFAULT_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(30 * 86_400),
+  EXPIRY_MAX_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(180 * 86_400),
+  REMINDER_FIRST_AFTER_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(3 * 86_400),
+  REMINDER_EVERY_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(3 * 86_400),
+  REMINDER_MAX: z.coerce.number().int().min(0).max(20).default(3),
+});
+
 export const s3Schema = z.object({
   S3_ENDPOINT: env.httpUrl,
   S3_ACCESS_KEY: z.string({ error: 'required' }).min(3, 'required'),

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { baseSchema, env } from '@signet/kit';
+import { baseSchema, env, lifecycleSchema } from '@signet/kit';
 
-export const identityConfigSchema = baseSchema.extend({
+// lifecycleSchema: the transaction lifecycle defaults, as the transaction service reads them (they bound what an account may set).
+export const identityConfigSchema = baseSchema.merge(lifecycleSchema).extend({
   GRPC_PORT: env.port,
   MONGO_URL: env.mongoUrl,
   MONGO_DB: z.string().default('signet_identity'),
@@ -22,31 +23,6 @@ export const identityConfigSchema = baseSchema.extend({
   /** The biometric retention of accounts that have not set one, and the longest one may set (as the transaction service reads them). */
   BIOMETRIC_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
   BIOMETRIC_RETENTION_MAX_DAYS: z.coerce.number().int().min(0).max(3650).default(365),
-  /**
-   * The transaction lifecycle defaults of accounts that have not set their own, and the longest expiry
-   * (bounding what one may set), in seconds, as the transaction service reads them.
-   */
-  EXPIRY_DEFAULT_SECONDS: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .default(30 * 86_400),
-  EXPIRY_MAX_SECONDS: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .default(180 * 86_400),
-  REMINDER_FIRST_AFTER_SECONDS: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .default(3 * 86_400),
-  REMINDER_EVERY_SECONDS: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .default(3 * 86_400),
-  REMINDER_MAX: z.coerce.number().int().min(0).max(20).default(3),
   /** Prefix of every Redis key (two-factor challenges); lets deployments and test runs share one Redis. */
   REDIS_KEY_PREFIX: z.string().default('signet:'),
 });

@@ -1,10 +1,12 @@
 import { z } from 'zod';
-import { baseSchema, env, orphanSweepSchema, s3Schema } from '@signet/kit';
+import { baseSchema, env, lifecycleSchema, orphanSweepSchema, s3Schema } from '@signet/kit';
 import { parseNetworks } from './webhooks/domain/address-policy.js';
 
 export const transactionConfigSchema = baseSchema
   .merge(s3Schema)
   .merge(orphanSweepSchema)
+  // Expiry and reminders (domain/lifecycle.ts); an account's own (identity.settings.changed) take their place.
+  .merge(lifecycleSchema)
   .extend({
     GRPC_PORT: env.port,
     MONGO_URL: env.mongoUrl,
@@ -79,32 +81,6 @@ export const transactionConfigSchema = baseSchema
     /** AES-256-GCM key sealing the outgoing webhook endpoints' signing secrets at rest: 64 hex characters, no default. */
     WEBHOOK_ENDPOINT_KEY: z.string({ error: 'required' }).regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)'),
     WEBHOOK_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
-    /**
-     * Expiry and reminders (issue 18; domain/lifecycle.ts), in seconds so tests can make them short:
-     * the default and longest time from creation to expiry, and the default reminder schedule (first
-     * after, then every, at most; 0 reminders = none). An account's own (identity.settings.changed) take their place.
-     */
-    EXPIRY_DEFAULT_SECONDS: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .default(30 * 86_400),
-    EXPIRY_MAX_SECONDS: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .default(180 * 86_400),
-    REMINDER_FIRST_AFTER_SECONDS: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .default(3 * 86_400),
-    REMINDER_EVERY_SECONDS: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .default(3 * 86_400),
-    REMINDER_MAX: z.coerce.number().int().min(0).max(20).default(3),
     /** How often the lifecycle timer job looks for due expiries and reminders, and how long its claim on one record lasts. */
     TIMER_INTERVAL_MS: z.coerce.number().int().min(100).default(30_000),
     TIMER_LEASE_MS: z.coerce.number().int().min(100).default(60_000),
