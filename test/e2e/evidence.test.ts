@@ -3,7 +3,7 @@
  * is the proof bundle plus the openings of the media commitments (salt and media hashes); another
  * account gets 404, an unfinished transaction 409, and the public bundle never carries the openings.
  * signet-verify checks the openings against the certificate and a media file against them. Driven in
- * test mode (the signer consents on the signing page, then POST …/complete stands in for the capture),
+ * test mode (the signer consents on the signing page, then POST …/test/complete stands in for the capture),
  * so it runs without the biometrics service; the certificate is version 2: the document name, and the
  * consent's version and time and the hash of the attestation sentence the page showed.
  */
@@ -101,7 +101,7 @@ describe("the owner's evidence bundle opens the media commitments", () => {
     });
     expect(consent.status, consent.text).toBeLessThan(300);
     await eventually(async () => (await call('GET', `/api/transactions/${id}`, keyA)).body.status === 'consent_accepted', 30_000);
-    const done = await call('POST', `/api/transactions/${id}/complete`, keyA, { json: { outcome: 'verified' } });
+    const done = await call('POST', `/api/transactions/${id}/test/complete`, keyA, { json: { outcome: 'verified' } });
     expect(done.status, done.text).toBe(200);
     await eventually(async () => (await call('GET', `/api/transactions/${id}`, keyA)).body.status === 'ledger_issued', 60_000);
     const ev = await eventually(async () => {

@@ -1,7 +1,7 @@
 /**
  * Test mode end to end (issue 16), through the gateway only, on real identity, billing, transaction
  * and ledger: a test-mode API key (sgn_test_…) creates transactions on a Free account without using
- * its quota; live and test data never see each other (list and get); POST /api/transactions/{id}/complete
+ * its quota; live and test data never see each other (list and get); POST /api/transactions/{id}/test/complete
  * drives a test transaction to an outcome without a ceremony, and answers 404 for a live transaction
  * and for a live key; a test certificate is sealed in the test log: /api/verify says so, and the
  * signet-verify CLI accepts it with the test log's key and refuses it with the live one.
@@ -172,7 +172,7 @@ describe('test mode: test-mode API keys, free and apart from live data, sealed i
   });
 
   it('the complete route answers 404 for a live key, a live transaction and another owner; 400 for a bad outcome', async () => {
-    const path = (id: number) => `/api/transactions/${id}/complete`;
+    const path = (id: number) => `/api/transactions/${id}/test/complete`;
     const live404 = await call('POST', path(tests[1]!.id), a.apiKey, { json: { outcome: 'verified' } });
     expect(live404.status).toBe(404);
     expect(live404.body).toEqual({ detail: 'no such transaction' });
@@ -216,16 +216,16 @@ describe('test mode: test-mode API keys, free and apart from live data, sealed i
 
   it('failed: the test transaction fails, and cannot be completed again', async () => {
     const t = tests[2]!;
-    const r = await call('POST', `/api/transactions/${t.id}/complete`, testKey, { json: { outcome: 'failed' } });
+    const r = await call('POST', `/api/transactions/${t.id}/test/complete`, testKey, { json: { outcome: 'failed' } });
     expect(r.status, r.text).toBe(200);
     expect(r.body).toMatchObject({ id: t.id, status: 'failed', test: true });
-    const again = await call('POST', `/api/transactions/${t.id}/complete`, testKey, { json: { outcome: 'verified' } });
+    const again = await call('POST', `/api/transactions/${t.id}/test/complete`, testKey, { json: { outcome: 'verified' } });
     expect(again.status).toBe(409);
   });
 
   it('verified: the certificate is sealed in the test log; it verifies with the test key and not the live one', async () => {
     const t = tests[3]!;
-    const r = await call('POST', `/api/transactions/${t.id}/complete`, testKey, { json: { outcome: 'verified' } });
+    const r = await call('POST', `/api/transactions/${t.id}/test/complete`, testKey, { json: { outcome: 'verified' } });
     expect(r.status, r.text).toBe(200);
     expect(r.body).toMatchObject({ test: true });
     await eventually(

@@ -561,7 +561,7 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
-  '/api/transactions/{id}/complete': {
+  '/api/transactions/{id}/test/complete': {
     parameters: {
       query?: never;
       header?: never;

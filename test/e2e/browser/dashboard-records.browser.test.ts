@@ -10,7 +10,7 @@
  *   has ended and is not held (the API's 409 otherwise, nothing changed);
  * - the account page shows the biometric retention, saves a new one (the API then says it), and a
  *   value over the operator's maximum shows the API's 400 beside the field and changes nothing.
- * The transaction is a test-mode one, completed without a ceremony (POST …/complete). A session does
+ * The transaction is a test-mode one, completed without a ceremony (POST …/test/complete). A session does
  * not see test data, so the page's calls under /api/transactions go out with the test key instead of
  * the session (rewritten by the browser); the answers are the server's own but for the PDFs (see there).
  * The download of a live transaction's sealed PDF is in ceremony-verdict.browser.test.ts.
@@ -105,7 +105,7 @@ describe('the dashboard’s certificate downloads and new-transaction settings',
     });
     expect(created.status, created.text).toBe(201);
     const { id, reference } = created.body as { id: number; reference: string };
-    const complete = await send(stack.gatewayUrl, 'POST', `/api/transactions/${id}/complete`, {
+    const complete = await send(stack.gatewayUrl, 'POST', `/api/transactions/${id}/test/complete`, {
       apiKey: testKey,
       json: { outcome: 'verified' },
     });

@@ -39,7 +39,7 @@ export function testCompletion(state: TxState, outcome: TestOutcome, at: Date): 
 }
 
 /**
- * POST /api/transactions/{id}/complete (test keys only): drives the owner's pending *test*
+ * POST /api/transactions/{id}/test/complete (test keys only): drives the owner's pending *test*
  * transaction to an outcome. A live transaction (or another owner's) is NOT_FOUND, as the route is
  * for a live key.
  */

@@ -37,14 +37,14 @@ export const completeBody = z
   .meta({ id: 'TestCompletion' });
 
 /**
- * Test mode (issue 16): POST /api/transactions/{id}/complete drives a pending test transaction to an
+ * Test mode (issue 16): POST /api/transactions/{id}/test/complete drives a pending test transaction to an
  * outcome without a ceremony (no face needed). Test-mode API keys only: a live key, a session and a
  * live transaction all get 404, never a hint that the route or the transaction exists.
  */
 export function testModeRoutes(ctx: GatewayContext): RouteModule {
   const complete = defineRoute({
     method: 'post',
-    path: '/api/transactions/{id}/complete',
+    path: '/api/transactions/{id}/test/complete',
     operationId: 'completeTestTransaction',
     summary: 'Test mode: complete a test transaction with an outcome, without a ceremony',
     description:
