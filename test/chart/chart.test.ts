@@ -31,6 +31,27 @@ const find = (objs: K8sObject[], kind: string, name: string) => {
 };
 
 // helm lint and the renders take seconds each; beside other test files on two cores more than the default 5 s.
+/** The default ci values with sealing on: a TSA and a (syntactically PEM) certificate and key given as values. */
+const SEAL_PEM = {
+  cert: '-----BEGIN CERTIFICATE-----\nMIIBseal\n-----END CERTIFICATE-----\n',
+  key: '-----BEGIN PRIVATE KEY-----\nMIIBseal\n-----END PRIVATE KEY-----\n',
+};
+const SEALING = [
+  '--set',
+  'signedPdf.enabled=true',
+  '--set',
+  'signedPdf.tsaUrls={http://tsa.example.test/tsa,https://tsa2.example.test/}',
+];
+const sealing = (extra: string[] = []) =>
+  helmTemplate(values.default, [
+    ...SEALING,
+    '--set-string',
+    `secrets.sealCertificate.value=${SEAL_PEM.cert}`,
+    '--set-string',
+    `secrets.sealKey.value=${SEAL_PEM.key}`,
+    ...extra,
+  ]);
+
 describe('charts/signet', { timeout: 60_000 }, () => {
   it('has exactly the ci values files CI renders', () => {
     expect(Object.keys(values)).toEqual(['default', 'external-infra', 'gpu', 'minimal', 'production']);
@@ -70,11 +91,13 @@ describe('charts/signet', { timeout: 60_000 }, () => {
     }
   });
 
-  it.each(['default', 'generated'])(
+  it.each(['default', 'generated', 'sealing'])(
     'gives every service the environment its config schema requires (%s secrets, zod parses it)',
     async (which) => {
       // 'generated': the bare values.yaml, whose secrets the chart generates (their formats must parse too).
-      const objs = which === 'default' ? objects.default! : parseManifests(helmTemplate());
+      // 'sealing': the default values with the signed PDF sealed (the ledger's seal settings parse together).
+      const objs =
+        which === 'default' ? objects.default! : which === 'sealing' ? parseManifests(sealing()) : parseManifests(helmTemplate());
       const secret = find(objs, 'Secret', 'signet');
       const secretData = Object.fromEntries(
         Object.entries(secret.data as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]),
@@ -133,6 +156,68 @@ describe('charts/signet', { timeout: 60_000 }, () => {
     // Every secret from an existing Secret (a GitOps install): renders without the switch.
     const gitops = run(helmBin(), ['template', 'signet', CHART, '--kube-version', KUBE_VERSION, '-f', values.gpu!]);
     expect(gitops.status, gitops.stderr).toBe(0);
+  });
+
+  it('seals signed PDFs only when asked: the key pair from secrets, the TSAs in config, egress to them (issue 17)', () => {
+    const ledgerOf = (objs: K8sObject[]) => find(objs, 'Deployment', 'signet-ledger').spec.template.spec.containers[0];
+    const envNames = (objs: K8sObject[]) => (ledgerOf(objs).env ?? []).map((e: { name: string }) => e.name);
+    // Off (the default): no seal secret, no TSA, no egress beyond the usual.
+    expect(envNames(objects.default!)).not.toContain('LEDGER_SEAL_CERT');
+    expect(find(objects.default!, 'ConfigMap', 'signet-ledger').data.LEDGER_TSA_URLS).toBeUndefined();
+    // On: both PEMs reach the ledger from the Secret, the TSAs in order from the ConfigMap.
+    const on = parseManifests(sealing(['--set', 'networkPolicy.enabled=true']));
+    expect(envNames(on)).toEqual(expect.arrayContaining(['LEDGER_SEAL_CERT', 'LEDGER_SEAL_KEY']));
+    const data = find(on, 'Secret', 'signet').data as Record<string, string>;
+    expect(Buffer.from(data.LEDGER_SEAL_KEY!, 'base64').toString()).toBe(SEAL_PEM.key);
+    expect(find(on, 'ConfigMap', 'signet-ledger').data.LEDGER_TSA_URLS).toBe(
+      'http://tsa.example.test/tsa,https://tsa2.example.test/',
+    );
+    for (const name of SERVICES.filter((n) => n !== 'ledger'))
+      expect(JSON.stringify(find(on, 'Deployment', `signet-${name}`)), name).not.toContain('LEDGER_SEAL');
+    const egress = find(on, 'NetworkPolicy', 'signet-ledger').spec.egress as { ports?: { port: number }[] }[];
+    expect(egress.some((r) => r.ports?.some((p) => p.port === 443) && r.ports?.some((p) => p.port === 80))).toBe(true);
+    // From an existing Secret, like every other secret.
+    const existing = parseManifests(
+      helmTemplate(values.gpu!, [
+        ...SEALING,
+        '--set',
+        'secrets.sealKey.existingSecret=seal-tls',
+        '--set',
+        'secrets.sealKey.key=tls.key',
+      ]),
+    );
+    const keyRef = ledgerOf(existing).env.find((e: { name: string }) => e.name === 'LEDGER_SEAL_KEY').valueFrom.secretKeyRef;
+    expect(keyRef).toEqual({ name: 'seal-tls', key: 'tls.key' });
+    // Never generated, never without a TSA.
+    for (const [extra, message] of [
+      [SEALING, /sealCertificate: signedPdf.enabled needs the sealing certificate and key/],
+      [
+        [
+          '--set',
+          'signedPdf.enabled=true',
+          '--set-string',
+          `secrets.sealCertificate.value=${SEAL_PEM.cert}`,
+          '--set-string',
+          `secrets.sealKey.value=${SEAL_PEM.key}`,
+        ],
+        /give signedPdf.tsaUrls/,
+      ],
+      [[...SEALING, '--set', 'signedPdf.tsaUrls={ftp://tsa.example.test}'], /tsaUrls/],
+    ] as const) {
+      const r = run(helmBin(), [
+        'template',
+        'signet',
+        CHART,
+        '--kube-version',
+        KUBE_VERSION,
+        ...THROWAWAY,
+        '-f',
+        values.default!,
+        ...extra,
+      ]);
+      expect(r.status, extra.join(' ')).not.toBe(0);
+      expect(r.stderr).toMatch(message);
+    }
   });
 
   it('takes every secret from existingSecret when one is given (no chart Secret rendered)', () => {

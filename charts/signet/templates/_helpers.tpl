@@ -65,7 +65,7 @@ identity:    { port: 50051, protocol: grpc, public: true, calls: [], uses: [mong
 transaction: { port: 50052, protocol: grpc, public: true, calls: [billing, biometrics], uses: [mongodb, nats, redis, smtp, s3], secrets: [mongoUrl, s3AccessKey, s3SecretKey, downloadLinkSecret, webhookEndpointKey] }
 ceremony:    { port: 50053, protocol: grpc, webauthn: true, calls: [transaction], uses: [mongodb, nats, redis, s3], secrets: [mongoUrl, s3AccessKey, s3SecretKey] }
 biometrics:  { port: 50054, protocol: grpc, calls: [], uses: [mongodb, nats, s3], secrets: [mongoUrl, s3AccessKey, s3SecretKey] }
-ledger:      { port: 50055, protocol: grpc, public: true, ledgerOrigin: true, calls: [], uses: [mongodb, nats, s3], secrets: [mongoUrl, ledgerSigningKey, ledgerTestSigningKey, s3AccessKey, s3SecretKey] }
+ledger:      { port: 50055, protocol: grpc, public: true, ledgerOrigin: true, calls: [], uses: [mongodb, nats, s3], secrets: [mongoUrl, ledgerSigningKey, ledgerTestSigningKey, s3AccessKey, s3SecretKey{{ if .Values.signedPdf.enabled }}, sealCertificate, sealKey{{ end }}] }
 billing:     { port: 50056, protocol: grpc, calls: [], uses: [mongodb, nats, redis], secrets: [mongoUrl, webhookSecret] }
 {{- end -}}
 
@@ -82,6 +82,8 @@ s3AccessKey: S3_ACCESS_KEY
 s3SecretKey: S3_SECRET_KEY
 mongoUrl: MONGO_URL
 mongoRootPassword: MONGODB_ROOT_PASSWORD
+sealCertificate: LEDGER_SEAL_CERT
+sealKey: LEDGER_SEAL_KEY
 {{- end -}}
 
 {{/* Evaluation infrastructure: component → port. */}}
