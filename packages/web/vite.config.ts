@@ -16,8 +16,9 @@ export default defineConfig({
       input: {
         sign: resolve(import.meta.dirname, 'sign.html'),
         dashboard: resolve(import.meta.dirname, 'dashboard.html'),
+        verify: resolve(import.meta.dirname, 'verify.html'),
       },
-      // What both pages use (src/shared: styles, the path helper) is one chunk, named for what it is.
+      // What the pages share (src/shared: styles, the path helper) is one chunk, named for what it is.
       output: { manualChunks: (id) => (id.includes('/src/shared/') ? 'shared' : undefined) },
     },
   },

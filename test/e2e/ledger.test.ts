@@ -244,10 +244,18 @@ describe('sealed certificates, verified online and offline', () => {
     expect(res.headers.get('content-type')).toMatch(/text\/html/);
     const csp = res.headers.get('content-security-policy')!;
     expect(csp).toContain("default-src 'none'");
-    expect(csp).toMatch(/script-src 'sha256-[A-Za-z0-9+/=]+'/);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("style-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=300');
     const html = await res.text();
     expect(html).not.toMatch(/(src|href)="https?:/);
     expect(html).toContain('id="ref"');
+    // No inline script or style: the built page's script and style are files under /assets.
+    expect(html).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>|<style/);
+    const script = /<script[^>]*\ssrc="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    expect((await get(script!)).headers.get('content-type')).toMatch(/javascript/);
   });
 
   const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

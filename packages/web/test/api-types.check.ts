@@ -6,6 +6,7 @@
 import type { components } from '@signet/sdk';
 import { api, webhooksApi, type Detail, type Profile, type Summary } from '../src/dashboard/api.js';
 import { api as signApi, type LiveStart, type Summary as SigningSummary } from '../src/sign/api.js';
+import type { Bundle, LogKeys, SignedPdfReport, Verification } from '../src/verify/api.js';
 import type { Ok } from '../src/shared/api-types.js';
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -57,4 +58,18 @@ export async function signingPageReadsTheSdkTypes() {
   // @ts-expect-error a reveal may be absent
   const segment: number = ack.reveal.segment;
   return { outcome, redo, done, segment };
+}
+
+export function verifyPageReadsTheSdkTypes(v: Verification, b: Bundle, k: LogKeys) {
+  same<Verification, components['schemas']['Verification']>(true);
+  same<SignedPdfReport, components['schemas']['SignedPdfVerification']>(true);
+  same<Bundle, components['schemas']['CertificateBundle']>(true);
+  const log: 'live' | 'test' = v.log;
+  const size: number = b.tree_size;
+  const current: boolean | undefined = k.keys[0]?.current;
+  // @ts-expect-error the verification has no such field
+  void v.document_sha256;
+  // @ts-expect-error a bundle's leaf index is a number
+  const wrong: string = b.leaf_index;
+  return [log, size, current, wrong];
 }

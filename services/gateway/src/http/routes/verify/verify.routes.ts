@@ -1,11 +1,12 @@
+import { existsSync } from 'node:fs';
 import { Router, type Response } from 'express';
 import { z } from 'zod';
 import { RpcError } from '@signet/kit';
 import type { GatewayContext, RouteModule } from '../../context.js';
 import { httpStatusOf } from '../../errors.js';
 import { defineRoute, errorResponses, mountRoutes } from '../../route.js';
+import { WEB_DIST } from '../../web-dist.js';
 import { signedPdfRoute } from './signed-pdf.routes.js';
-import { verifyPageHtml, verifyPageScriptHash, verifyPageStyleHash } from './verify.page.js';
 
 const verifyParams = z.object({
   label: z
@@ -138,10 +139,11 @@ export function verifyRoutes(ctx: GatewayContext): RouteModule {
   const signedPdf = signedPdfRoute(ctx);
   mountRoutes(r, [verify, signedPdf], { validateResponses: ctx.validateResponses });
 
+  // The page (built by @signet/web; its script and style are files under /assets, served by the signing page's routes).
   const csp = [
     "default-src 'none'",
-    `script-src 'sha256-${verifyPageScriptHash}'`,
-    `style-src 'sha256-${verifyPageStyleHash}'`,
+    "script-src 'self'",
+    "style-src 'self'",
     "connect-src 'self'",
     "img-src 'self' data:",
     "form-action 'none'",
@@ -152,8 +154,14 @@ export function verifyRoutes(ctx: GatewayContext): RouteModule {
     res.setHeader('Content-Security-Policy', csp);
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'no-referrer');
+    const page = `${WEB_DIST}verify.html`;
+    if (!existsSync(page)) {
+      res.setHeader('Cache-Control', 'no-store');
+      res.status(503).json({ detail: 'The verify page has not been built (pnpm --filter @signet/web build).' });
+      return;
+    }
     res.setHeader('Cache-Control', 'public, max-age=300');
-    res.type('html').send(verifyPageHtml);
+    res.sendFile(page);
   });
 
   return { router: r, routes: [verify, signedPdf] };

@@ -1,0 +1,40 @@
+/** The /verify page's elements and what it writes into them: the result line, the details and the list of checks. */
+
+export function $<T extends HTMLElement = HTMLElement>(id: string): T {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`the page has no #${id}`);
+  return el as T;
+}
+
+/** One check in the list: passed (true), failed (false) or not made (null). Answers what it was given. */
+export function check<T extends boolean | null>(ok: T, text: string): T {
+  const li = document.createElement('li');
+  li.className = ok === true ? 'ok' : ok === false ? 'bad' : 'skip';
+  li.textContent = (ok === true ? '\u2713 ' : ok === false ? '\u2717 ' : '\u2013 ') + text;
+  $('checks').appendChild(li);
+  return ok;
+}
+
+/** A name and value in the details list. */
+export function row(name: string, value: string): void {
+  const dt = document.createElement('dt');
+  dt.textContent = name;
+  const dd = document.createElement('dd');
+  dd.textContent = value;
+  $('details').append(dt, dd);
+}
+
+/** The result line; verdict ok or bad colours it, none leaves it plain. */
+export function result(text: string, verdict: 'ok' | 'bad' | '' = ''): void {
+  $('result').textContent = text;
+  $('result').className = verdict;
+}
+
+export function clear(): void {
+  $('checks').innerHTML = '';
+  result('');
+  $('details').innerHTML = '';
+  $('download').hidden = true;
+}
+
+export const logName = (log: string | null) => (log === 'test' ? 'TEST log (test mode: no real signing took place)' : 'live');
