@@ -148,6 +148,7 @@ async function main() {
     JWT_SECRET: randomBytes(32).toString('base64url'),
     TOTP_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     WEBHOOK_SECRET: webhookSecret,
+    WEBHOOK_ENDPOINT_KEY: randomBytes(32).toString('hex'),
     PRODUCT_CATALOG: JSON.stringify({ prod_bench: { credits: 1000 } }),
     REDIS_KEY_PREFIX: `bench${run}:`,
     ...buckets,
