@@ -145,7 +145,7 @@ const descriptions: Record<string, string> = {
     "HS256 key of the completion mails' download links, the same in transaction and gateway, 32+ characters; unset: no completion mails (secret)",
   DOWNLOAD_LINK_TTL_SECONDS: "how long a completion mail's download link works",
   VERIFY_TRUST_ROOTS:
-    "the roots a signed PDF dropped on /verify must chain to (the seal's and the TSA's CA), PEM text or file path; unset: that check answers 503",
+    "the roots a signed PDF dropped on /verify must chain to (the seal's and the TSA's CA), PEM text or file path; unset: that check answers 404 (not configured)",
   VERIFY_SIGNED_PDF_MAX_BYTES: 'largest signed PDF POST /api/verify/signed-pdf reads (larger: 413)',
 };
 

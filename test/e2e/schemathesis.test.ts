@@ -34,7 +34,9 @@ const MIN_CASES = 2000;
 /** Runs schemathesis in `cwd` (it keeps a .schemathesis cache there: the run's temporary folder, not the checkout). */
 function run(args: string[], cwd: string): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(SCHEMATHESIS, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    // The hooks teach it to send application/pdf bodies (test/support/schemathesis_hooks.py).
+    const env = { ...process.env, SCHEMATHESIS_HOOKS: 'schemathesis_hooks', PYTHONPATH: join(import.meta.dirname, '../support') };
+    const child = spawn(SCHEMATHESIS, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -76,7 +78,13 @@ describe('schemathesis against the gateway (test-mode key)', () => {
     dir = mkdtempSync(join(tmpdir(), 'signet-schemathesis-'));
     stack = await startServices(['identity', 'billing', 'transaction', 'ceremony', 'ledger', 'gateway'], {
       // AUTH_RATE_LIMIT_SCALE: the auth routes' limits would otherwise answer most of the run with 429.
-      env: { REFERENCE_PREFIX: 'FUZZ', REFERENCE_FACE_CHECK: 'off', AUTH_RATE_LIMIT_SCALE: '1000' },
+      // VERIFY_TRUST_ROOTS: the signed-PDF check is configured, so its cases reach the PDF parsing, not a 404.
+      env: {
+        REFERENCE_PREFIX: 'FUZZ',
+        REFERENCE_FACE_CHECK: 'off',
+        AUTH_RATE_LIMIT_SCALE: '1000',
+        ...(infra().DEV_PKI_DIR ? { VERIFY_TRUST_ROOTS: join(infra().DEV_PKI_DIR!, 'certs/root.pem') } : {}),
+      },
     });
     const acct = await createAccount(stack.gatewayUrl, infra().MAILPIT_URL, { tag: 'fuzzer' });
     const session = { token: acct.token };

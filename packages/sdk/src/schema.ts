@@ -32,7 +32,7 @@ export type paths = {
     put?: never;
     /**
      * Verify a signed PDF: its PAdES seal, timestamp and embedded certificate evidence
-     * @description The body is the signed PDF as downloaded (application/pdf). The seal must cover the whole file (a later update may only add validation data), chain to the operator’s trusted roots, carry an RFC 3161 timestamp from a trusted authority, and the embedded cert.json must be included in the log and name the certificate the seal is for. Not a PDF, unsigned, or changed after sealing: 400. Rate limit: 20 a minute per client address.
+     * @description The body is the signed PDF as downloaded (application/pdf). The seal must cover the whole file (a later update may only add validation data), chain to the operator’s trusted roots, carry an RFC 3161 timestamp from a trusted authority, and the embedded cert.json must be included in the log and name the certificate the seal is for. Not a PDF, unsigned, or changed after sealing: 400. A server without trusted roots configured answers 404. Rate limit: 20 a minute per client address.
      */
     post: operations['verifySignedPdf'];
     delete?: never;
@@ -1768,6 +1768,15 @@ export interface operations {
       };
       /** @description The request is malformed or a field is not valid */
       400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (also for another owner’s resource) */
+      404: {
         headers: {
           [name: string]: unknown;
         };

@@ -95,20 +95,21 @@ export function signedPdfRoute(ctx: GatewayContext): AnyRoute {
     operationId: 'verifySignedPdf',
     summary: 'Verify a signed PDF: its PAdES seal, timestamp and embedded certificate evidence',
     description:
-      'The body is the signed PDF as downloaded (application/pdf). The seal must cover the whole file (a later update may only add validation data), chain to the operator’s trusted roots, carry an RFC 3161 timestamp from a trusted authority, and the embedded cert.json must be included in the log and name the certificate the seal is for. Not a PDF, unsigned, or changed after sealing: 400. Rate limit: 20 a minute per client address.',
+      'The body is the signed PDF as downloaded (application/pdf). The seal must cover the whole file (a later update may only add validation data), chain to the operator’s trusted roots, carry an RFC 3161 timestamp from a trusted authority, and the embedded cert.json must be included in the log and name the certificate the seal is for. Not a PDF, unsigned, or changed after sealing: 400. A server without trusted roots configured answers 404. Rate limit: 20 a minute per client address.',
     tags: ['Verification'],
     security: 'public',
     extensions: { 'x-rate-limit': '20 requests per minute per client IP' },
     rawBody: { content: { 'application/pdf': z.string().meta({ format: 'binary', description: 'The signed PDF' }) } },
     responses: {
       200: { description: 'Every check and its outcome', body: signedPdfVerificationSchema },
-      ...errorResponses(400, 413, 429),
+      ...errorResponses(400, 404, 413, 429),
     },
     async handle(_input, req, res) {
       await limit(req);
       if (!roots) {
         req.resume();
-        throw new HttpError(503, 'signed-PDF verification is not configured on this server (no trusted roots)');
+        // Not a passing outage (503 would invite retries): the operator has not configured the check.
+        throw new HttpError(404, 'signed-PDF verification is not configured on this server (no trusted roots)');
       }
       const pdf = await readPdf(req, res, ctx.cfg.VERIFY_SIGNED_PDF_MAX_BYTES);
       let report;
