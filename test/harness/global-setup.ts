@@ -5,7 +5,10 @@
  * 2. else testcontainers (real MongoDB, MinIO, NATS, Redis, Mailpit images) when a Docker engine answers;
  * 3. else the local binaries of scripts/install.sh on free ports under a temporary folder.
  * Nothing is mocked at the infrastructure boundary.
+ * It also builds the browser pages once (packages/web: the signing page, the dashboard, /verify), which
+ * the gateway serves from their dist/: a fresh clone has none, and a page test would meet a 503.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,7 +40,17 @@ type Started = { infra: InfraUrls & { source: string }; stop: () => Promise<void
  * vitest calls each project's globalSetup in the one main process: the first call finds or starts
  * the infrastructure, the others reuse it, and the last teardown stops it.
  */
-const shared = globalThis as typeof globalThis & { signetInfra?: { started: Promise<Started>; users: number } };
+const shared = globalThis as typeof globalThis & {
+  signetInfra?: { started: Promise<Started>; users: number };
+  signetWebBuilt?: boolean;
+};
+
+/** The pages as the gateway serves them, built from this tree (once per run; vite takes seconds). */
+function buildWebPages(): void {
+  if (shared.signetWebBuilt) return;
+  execFileSync('pnpm', ['--filter', '@signet/web', 'build'], { cwd: join(import.meta.dirname, '../..'), stdio: 'ignore' });
+  shared.signetWebBuilt = true;
+}
 
 async function findInfra(): Promise<Started> {
   const urls = infraFromEnv();
@@ -58,6 +71,7 @@ async function findInfra(): Promise<Started> {
 }
 
 export default async function setup(project: TestProject) {
+  buildWebPages();
   shared.signetInfra ??= { started: findInfra(), users: 0 };
   const mine = shared.signetInfra;
   mine.users++;
