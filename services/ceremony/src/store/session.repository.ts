@@ -109,12 +109,20 @@ export function createSessionRepository(conn: Connection) {
     },
     /**
      * Marks the claimed erasure done: the capture records keep their hashes and lose their keys, and
-     * the event goes in the same update. False when the claim was lost or it is done.
+     * the event goes in the same update. False when the claim was lost or it is done. Only the key
+     * fields are written (`captures.<i>.video_key`), never the list read at claim time, so a write made
+     * since (a deleted transaction's blanked addresses) is not undone.
      */
     async completeErasure(id: string, lease: string, at: Date, captures: CaptureRecord[], event: OutboxEntry): Promise<boolean> {
+      const keys = Object.fromEntries(
+        captures.flatMap((c, i) => [
+          [`captures.${i}.video_key`, c.video_key],
+          [`captures.${i}.frame_key`, c.frame_key],
+        ]),
+      );
       const r = await model.updateOne(
         { _id: id, erasure_lease: lease, erased_at: null },
-        { $set: { erased_at: at, captures, erasure_lease: null, erasure_lease_until: null }, $push: { outbox: event } },
+        { $set: { erased_at: at, ...keys, erasure_lease: null, erasure_lease_until: null }, $push: { outbox: event } },
       );
       return r.modifiedCount === 1;
     },
