@@ -9,8 +9,11 @@ if (!existsSync(file)) {
 }
 const r = JSON.parse(readFileSync(file, 'utf8'));
 const skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
-// A file that failed to load counts as a failure even though none of its tests ran.
-const brokenFiles = (r.testResults ?? []).filter((f) => f.status === 'failed' && (f.assertionResults ?? []).length === 0).length;
+// A file that failed without a failed test (it failed to load, or its beforeAll threw and its tests were
+// skipped) counts as one failure.
+const brokenFiles = (r.testResults ?? []).filter(
+  (f) => f.status === 'failed' && !(f.assertionResults ?? []).some((a) => a.status === 'failed'),
+).length;
 const failed = r.numFailedTests + brokenFiles;
 if (skipped) console.log(`(${skipped} skipped)`);
 console.log(`${r.numPassedTests} passed, ${failed} failed`);
