@@ -101,6 +101,8 @@ export const analysisConfig = {
   light: {
     patchRadius: 0.1,
     minSkinPixels: 60,
+    patchOutlier: 4,
+    patchOutlierMin: 0.08,
     backgroundStep: 8,
     backgroundMargin: 1.7,
     minBackgroundPixels: 200,

@@ -67,22 +67,28 @@ export const logChroma = (rgb: Vec3): Vec3 => {
   return [l[0] - m, l[1] - m, l[2] - m];
 };
 
-/** Mean RGB of unclipped pixels in discs around the skin points; null when too few. */
-export function skinMean(img: RgbImage, mesh: readonly Pt[], cfg: LightConfig): Vec3 | null {
+/** One skin disc in one frame: the mean RGB of its usable pixels and how many there were. */
+export interface Patch {
+  rgb: Vec3;
+  n: number;
+}
+
+/** Mean RGB of the unclipped pixels in each disc around the skin points (null: no usable pixel). */
+export function skinPatches(img: RgbImage, mesh: readonly Pt[], cfg: LightConfig): (Patch | null)[] {
   const io = interOcular(mesh);
-  if (!(io > 0)) return null;
+  if (!(io > 0)) return SKIN_POINTS.map(() => null);
   const r = Math.max(1.5, cfg.patchRadius * io);
   const r2 = r * r;
   const { width: w, height: h, data } = img;
-  let sr = 0,
-    sg = 0,
-    sb = 0,
-    n = 0;
-  for (const idx of SKIN_POINTS) {
+  return SKIN_POINTS.map((idx) => {
     const p = mesh[idx];
-    if (!p) continue;
+    if (!p) return null;
     const cx = p[0],
       cy = p[1];
+    let sr = 0,
+      sg = 0,
+      sb = 0,
+      n = 0;
     for (let y = Math.max(0, Math.ceil(cy - r)); y <= Math.min(h - 1, Math.floor(cy + r)); y++) {
       const dy = y - cy;
       for (let x = Math.max(0, Math.ceil(cx - r)); x <= Math.min(w - 1, Math.floor(cx + r)); x++) {
@@ -99,8 +105,62 @@ export function skinMean(img: RgbImage, mesh: readonly Pt[], cfg: LightConfig): 
         n++;
       }
     }
+    return n > 0 ? { rgb: [sr / n, sg / n, sb / n], n } : null;
+  });
+}
+
+const medianOf = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+/**
+ * The skin's chromaticity change per frame, relative to the signer's own baseline: each disc's
+ * log colour minus that disc's median over the capture, averaged over the frame's discs weighted by
+ * their light (pixels × mean value, per channel: to first order the change of the discs' pooled
+ * mean colour), brightness removed. A disc whose chromaticity moved far more than light from a
+ * screen can move skin (`patchOutlier` × the median change of all discs, at least
+ * `patchOutlierMin`) no longer shows the same skin — the background past the far cheek of a turned
+ * head, hair, a hand — and is left out of that frame; per disc, so leaving one out does not shift
+ * the mean. Null where fewer than `minSkinPixels` remain.
+ */
+export function skinChanges(frames: readonly ((Patch | null)[] | null)[], cfg: LightConfig): (Vec3 | null)[] {
+  const P = SKIN_POINTS.length;
+  const logs = frames.map((ps) => (ps ? ps.map((p) => (p ? (p.rgb.map((v) => Math.log(v + 1)) as Vec3) : null)) : null));
+  const base: (Vec3 | null)[] = [];
+  for (let k = 0; k < P; k++) {
+    const xs = logs.map((l) => l?.[k]).filter((x): x is Vec3 => !!x);
+    base.push(xs.length ? ([0, 1, 2].map((c) => medianOf(xs.map((x) => x[c]))) as Vec3) : null);
   }
-  return n >= cfg.minSkinPixels ? [sr / n, sg / n, sb / n] : null;
+  const dev = logs.map((ls) =>
+    ls ? ls.map((x, k) => (x && base[k] ? ([0, 1, 2].map((c) => x[c] - base[k]![c]) as Vec3) : null)) : null,
+  );
+  const chromaNorm = (d: Vec3) => {
+    const m = (d[0] + d[1] + d[2]) / 3;
+    return Math.hypot(d[0] - m, d[1] - m, d[2] - m);
+  };
+  const norms = dev.flatMap((ds) => (ds ?? []).filter((d): d is Vec3 => !!d).map(chromaNorm));
+  const limit = norms.length ? Math.max(cfg.patchOutlierMin, cfg.patchOutlier * medianOf(norms)) : Infinity;
+  return dev.map((ds, i) => {
+    if (!ds) return null;
+    const sum = [0, 0, 0],
+      wsum = [0, 0, 0];
+    let n = 0;
+    ds.forEach((d, k) => {
+      const p = frames[i]![k];
+      if (!d || !p || chromaNorm(d) > limit) return;
+      for (let c = 0; c < 3; c++) {
+        sum[c] += p.n * p.rgb[c] * d[c];
+        wsum[c] += p.n * p.rgb[c];
+      }
+      n += p.n;
+    });
+    if (n < cfg.minSkinPixels) return null;
+    const l = [0, 1, 2].map((c) => sum[c] / wsum[c]);
+    const m = (l[0] + l[1] + l[2]) / 3;
+    return [l[0] - m, l[1] - m, l[2] - m] as Vec3;
+  });
 }
 
 /**

@@ -159,6 +159,22 @@ describe('lightResponse', { timeout: 60_000 }, () => {
     }
   });
 
+  it('leaves out a disc that shows something else than the skin (the background past a turned cheek)', () => {
+    // for 1.5 s the three right-cheek discs land beside the face, on the background
+    const faces = genuine.faces.map((f, i) => {
+      if (times[i] < 5 || times[i] >= 6.5) return f;
+      const m = f.mesh.map((p) => [...p]);
+      for (const k of SKIN_POINTS.slice(6)) m[k] = [CX + RX + 25, m[k][1], 0];
+      return { mesh: m };
+    });
+    const input = { frames: genuine.frames, times, faces, colours: issued, changes };
+    const r = lightResponse(input);
+    expect(r.passed, r.detail).toBe(true);
+    expect(r.score).toBeGreaterThan(0.9);
+    const kept = lightResponse(input, { ...analysisConfig.light, patchOutlier: Infinity });
+    expect(kept.score, kept.detail).toBeLessThan(r.score - 0.2);
+  });
+
   it('fails the reversed and a shuffled issued sequence', () => {
     const reversed = [...issued].reverse();
     const shuffled = issued.map((_, k) => issued[(k * 5 + 3) % SEGMENTS]);

@@ -15,7 +15,8 @@ import {
   InvalidLightChallengeError,
   logChroma,
   mulberry32,
-  skinMean,
+  skinChanges,
+  skinPatches,
   type Vec3,
 } from './light-measure.js';
 import { bestLag, planLag, segmentAgreement, type LagPlan } from './light-fit.js';
@@ -40,6 +41,10 @@ export interface LightConfig {
   /** radius of each skin patch, inter-ocular units */
   patchRadius: number;
   minSkinPixels: number;
+  /** a disc is left out of a frame when its change exceeds this × the median change of all discs… */
+  patchOutlier: number;
+  /** …and at least this (log-chromaticity) */
+  patchOutlierMin: number;
   /** background sampled every `backgroundStep` px outside `backgroundMargin` × the face oval */
   backgroundStep: number;
   backgroundMargin: number;
@@ -136,29 +141,27 @@ export function lightResponse(input: LightInput, cfg: LightConfig = analysisConf
   const gaps = changes.slice(1).map((c, k) => c - changes[k]);
   const end = input.end ?? changes[changes.length - 1] + (gaps.length ? median(gaps) : 1);
 
-  // ---- per-frame skin and background chromaticity
-  const skin: (Vec3 | null)[] = [];
-  const bg: (Vec3 | null)[] = [];
-  for (let i = 0; i < frames.length; i++) {
-    const f = faces[i];
-    const s = f && f.mesh.length >= 468 ? skinMean(frames[i], f.mesh, cfg) : null;
-    skin.push(s && logChroma(s));
-    const b = s && f ? backgroundMean(frames[i], f.mesh, cfg) : null;
-    bg.push(b && logChroma(b));
-  }
+  // ---- per-frame skin change (per disc, against its own baseline) and background chromaticity
+  const skin = skinChanges(
+    faces.map((f, i) => (f && f.mesh.length >= 468 ? skinPatches(frames[i], f.mesh, cfg) : null)),
+    cfg,
+  );
+  const bg: (Vec3 | null)[] = skin.map((s, i) => {
+    const b = s && faces[i] ? backgroundMean(frames[i], faces[i]!.mesh, cfg) : null;
+    return b && logChroma(b);
+  });
   const skinFrames = skin.filter(Boolean).length;
   const bgFrames = bg.filter(Boolean).length;
   const useBg = cfg.backgroundWeight > 0 && skinFrames > 0 && bgFrames / skinFrames >= cfg.minBackgroundFraction;
-  // observed: skin relative to the signer's own median (the baseline), minus the background's own change
+  // observed: the skin's change from the signer's own baseline, minus the background's own change
   const med = (xs: (Vec3 | null)[], c: number) => median(xs.filter((x): x is Vec3 => x !== null).map((x) => x[c]));
-  const skinMed = [0, 1, 2].map((c) => med(skin, c));
   const bgMed = [0, 1, 2].map((c) => (useBg ? med(bg, c) : 0));
   const obs: (Vec3 | null)[] = skin.map((s, i) => {
     if (!s) return null;
     const b = bg[i];
     if (useBg && !b) return null;
     const w = useBg ? cfg.backgroundWeight : 0;
-    return [0, 1, 2].map((c) => s[c] - skinMed[c] - (b ? w * (b[c] - bgMed[c]) : 0)) as Vec3;
+    return [0, 1, 2].map((c) => s[c] - (b ? w * (b[c] - bgMed[c]) : 0)) as Vec3;
   });
 
   const inTimeline = times.filter((t) => t >= changes[0] && t <= end).length;
