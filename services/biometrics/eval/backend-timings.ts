@@ -30,7 +30,7 @@ if (!backend || !dir || !casesFile) throw new Error('usage: backend-timings.ts <
 const cases = JSON.parse(readFileSync(casesFile, 'utf8')) as CorpusCase[];
 const plan = planBackend(backend as TfBackend, 'auto', { env: process.env });
 const m = await loadModels({ backend: plan.backend, workers: plan.workers });
-await startSpeech();
+await startSpeech({ python: process.env.SPEECH_PYTHON }); // the service's SPEECH_PYTHON, else its default
 // one warm-up analysis (first calls compile kernels), not counted
 await analyzeCase(m, dir, cases[0], 600_000, verifyWords);
 const loadBefore = loadavg();
