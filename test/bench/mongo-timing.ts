@@ -91,8 +91,11 @@ export async function startMongoTimingProxy(upstreamUrl: string) {
   return {
     url: url.toString(),
     reset: () => stats.clear(),
-    /** The top commands by summed latency, one per line, with their share of the total. */
-    report(top = 12): string {
+    /**
+     * The top commands by summed latency, one per line, with their share of the total. BENCH_STORE_TOP
+     * (default 12) lists more: counting every command per operation needs the short tail too.
+     */
+    report(top = Number(process.env.BENCH_STORE_TOP ?? 12)): string {
       const rows = [...stats.values()].sort((a, b) => b.totalMs - a.totalMs);
       const total = rows.reduce((t, r) => t + r.totalMs, 0);
       const count = rows.reduce((t, r) => t + r.count, 0);

@@ -40,8 +40,15 @@ export function fakeConsumptions() {
     async findRefund(userId: string, id: string) {
       return refunds.find(same(userId, id)) ?? null;
     },
-    async takenSlots(userId: string, source: Source, period: string) {
-      return new Set(all.filter((c) => c.user_id === userId && c.source === source && c.period === period).map((c) => c.slot));
+    async slotsAndPrior(userId: string, id: string, quotaPeriod: string) {
+      const slots = (source: Source, period: string) =>
+        new Set(all.filter((c) => c.user_id === userId && c.source === source && c.period === period).map((c) => c.slot));
+      const prior = all.find(same(userId, id));
+      return {
+        prior: prior ? { source: prior.source } : null,
+        quota: slots('quota', quotaPeriod),
+        credit: slots('credit', 'credit'),
+      };
     },
     async count(userId: string, source: Source, period: string) {
       return all.filter((c) => c.user_id === userId && c.source === source && c.period === period).length;

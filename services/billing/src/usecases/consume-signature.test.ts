@@ -55,7 +55,7 @@ describe('consumeSignature', () => {
     });
   });
 
-  it('reads the consumption, its refund, the account and the month’s slots together, then takes a slot', async () => {
+  it('reads the consumption, its refund, the account and the slots together, then takes a slot', async () => {
     const { deps, consumptions } = setup();
     await consume(deps, 'a');
     const started: string[] = [];
@@ -75,20 +75,49 @@ describe('consumeSignature', () => {
         ...consumptions,
         find: held('find', consumptions.find),
         findRefund: held('findRefund', consumptions.findRefund),
-        takenSlots: held('takenSlots', consumptions.takenSlots),
+        slotsAndPrior: held('slotsAndPrior', consumptions.slotsAndPrior),
       },
     };
     const pending = consumeSignature(gated, { userId: 'u1', consumptionId: 'b' });
     await new Promise((r) => setImmediate(r));
-    expect(started.sort()).toEqual(['find', 'findRefund', 'latest', 'takenSlots']);
+    expect(started.sort()).toEqual(['findRefund', 'latest', 'slotsAndPrior']);
     open();
     expect(await pending).toEqual({ source: 'quota' });
-    // The slot taken is the free one after 'a', and the month's slots were read once.
+    // The slot taken is the free one after 'a', and nothing more was read.
     expect(consumptions.all.map((c) => [c.consumption_id, c.slot])).toEqual([
       ['a', 0],
       ['b', 1],
     ]);
-    expect(started.filter((n) => n === 'takenSlots')).toHaveLength(1);
+    expect(started).toHaveLength(3);
+  });
+
+  it('takes a credit after the month’s quota with one read of the consumptions (not one per source)', async () => {
+    const { deps, consumptions } = setup(5);
+    for (const id of ['a', 'b', 'c', 'd']) await consume(deps, id);
+    const reads: string[] = [];
+    const counted =
+      <A extends unknown[], R>(name: string, read: (...a: A) => Promise<R>) =>
+      async (...a: A) => {
+        reads.push(name);
+        return read(...a);
+      };
+    const spied = {
+      ...deps,
+      consumptions: {
+        ...consumptions,
+        find: counted('find', consumptions.find),
+        findRefund: counted('findRefund', consumptions.findRefund),
+        slotsAndPrior: counted('slotsAndPrior', consumptions.slotsAndPrior),
+      },
+    };
+    expect(await consumeSignature(spied, { userId: 'u1', consumptionId: 'e' })).toEqual({ source: 'credit' });
+    expect(reads.sort()).toEqual(['findRefund', 'slotsAndPrior']);
+    // The credit slot taken is the free one after 'd' (credit slot 0).
+    expect(consumptions.all.at(-1)).toMatchObject({ consumption_id: 'e', source: 'credit', slot: 1 });
+    // A repeat is answered from the same read, before the refund is considered.
+    reads.length = 0;
+    expect(await consumeSignature(spied, { userId: 'u1', consumptionId: 'e' })).toEqual({ source: 'credit' });
+    expect(reads.sort()).toEqual(['findRefund', 'slotsAndPrior']);
   });
 });
 

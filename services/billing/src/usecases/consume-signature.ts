@@ -7,7 +7,7 @@ import type { AccountRepository } from '../store/account.repository.js';
 import type { ConsumptionRepository, Source } from '../store/consumption.repository.js';
 import type { BillingDeps } from './deps.js';
 
-type Consumptions = Pick<ConsumptionRepository, 'find' | 'findRefund' | 'takenSlots' | 'take'>;
+type Consumptions = Pick<ConsumptionRepository, 'find' | 'findRefund' | 'slotsAndPrior' | 'take'>;
 export type ConsumeDeps = Pick<BillingDeps, 'metrics'> & {
   accounts: Pick<AccountRepository, 'latest'>;
   consumptions: Consumptions;
@@ -15,7 +15,7 @@ export type ConsumeDeps = Pick<BillingDeps, 'metrics'> & {
 
 /**
  * Tries the free slots below `limit` in order; the existing consumption when the id was used already.
- * `taken`: the period's taken slots when already read (a snapshot either way: the insert decides).
+ * `taken`: the period's taken slots as read before (a snapshot: the insert decides).
  */
 async function takeSlot(
   consumptions: Consumptions,
@@ -24,9 +24,8 @@ async function takeSlot(
   source: Source,
   period: string,
   limit: number,
-  known?: Set<number>,
+  taken: Set<number>,
 ) {
-  const taken = known ?? (await consumptions.takenSlots(userId, source, period));
   for (let slot = 0; slot < limit; slot++) {
     if (taken.has(slot)) continue;
     const r = await consumptions.take({ user_id: userId, consumption_id: id, source, period, slot, created_at: new Date() });
@@ -50,20 +49,20 @@ export async function consumeSignature(
   const id = checkId('consumption_id', input.consumptionId);
   const { consumptions } = deps;
   const period = usagePeriod(new Date());
-  // The reads are independent: one round trip instead of four. Their answers are judged in the
-  // same order as before (a repeated id first, then a refunded one).
-  const [prior, refunded, latest, quotaTaken] = await Promise.all([
-    consumptions.find(userId, id),
+  // The reads are independent: one round trip, three queries (the consumption by id and both
+  // sources' taken slots are one query on consumptions). Their answers are judged in the same order
+  // as before (a repeated id first, then a refunded one).
+  const [{ prior, quota, credit }, refunded, latest] = await Promise.all([
+    consumptions.slotsAndPrior(userId, id, period),
     consumptions.findRefund(userId, id),
     deps.accounts.latest(userId),
-    consumptions.takenSlots(userId, 'quota', period),
   ]);
   if (prior) return { source: prior.source };
   if (refunded) throw conflict('this consumption was refunded; use a new consumption id');
   const state = latest ?? newAccount(userId);
   const got =
-    (await takeSlot(consumptions, userId, id, 'quota', period, MONTHLY_LIMIT[state.plan], quotaTaken)) ??
-    (await takeSlot(consumptions, userId, id, 'credit', CREDIT_PERIOD, state.credits_granted));
+    (await takeSlot(consumptions, userId, id, 'quota', period, MONTHLY_LIMIT[state.plan], quota)) ??
+    (await takeSlot(consumptions, userId, id, 'credit', CREDIT_PERIOD, state.credits_granted, credit));
   if (!got) {
     deps.metrics.quotaRejections.inc();
     throw signatureQuotaExhausted();
