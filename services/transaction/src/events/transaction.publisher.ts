@@ -18,7 +18,7 @@ export type LinkMailKind = 'invite' | 'reminder';
  * (invite, round 0) or the resend (reminder, round = the version that update wrote).
  */
 export function linkMailRequest(
-  rec: Pick<TransactionRecord, '_id' | 'reference'>,
+  rec: Pick<TransactionRecord, '_id' | 'reference' | 'owner_id'>,
   kind: LinkMailKind,
   round: number,
   signerIndexes: number[],
@@ -31,6 +31,7 @@ export function linkMailRequest(
     kind,
     round,
     signerIndexes,
+    ownerId: rec.owner_id,
   }));
 }
 

@@ -31,6 +31,11 @@ export type WebhookFact = {
   transactionId: number;
   /** The certificate reference when the internal event carries it: an event of another database naming the same id is ignored. */
   reference?: string;
+  /**
+   * The transaction's owner when the internal event carries it: the owner's endpoints are looked up
+   * first, and the record is read only when one subscribes (most owners have none).
+   */
+  ownerId?: string;
   signerIndex?: number;
   /** Fields the internal event adds (certificate leaf index, link kind), never secrets or media. */
   extra?: Record<string, string | number>;

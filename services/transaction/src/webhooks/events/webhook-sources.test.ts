@@ -28,7 +28,7 @@ describe('the table from internal events to customer webhook events', () => {
       } as never),
     );
     expect(created).toEqual([
-      { key: 'ev-1', type: 'transaction.created', occurredAt: at, transactionId: 7, reference: 'SIG-TX-00000007' },
+      { key: 'ev-1', type: 'transaction.created', occurredAt: at, transactionId: 7, reference: 'SIG-TX-00000007', ownerId: 'u1' },
     ]);
 
     const links = factsOf(
@@ -42,14 +42,33 @@ describe('the table from internal events to customer webhook events', () => {
           kind: 'invite',
           round: 0,
           signerIndexes: [0, 1],
+          ownerId: 'u1',
         } as never,
         'ev-2',
       ),
     );
-    expect(links.map((f) => [f.key, f.type, f.signerIndex])).toEqual([
-      ['ev-2:0', 'signer.link_sent', 0],
-      ['ev-2:1', 'signer.link_sent', 1],
+    expect(links.map((f) => [f.key, f.type, f.signerIndex, f.ownerId])).toEqual([
+      ['ev-2:0', 'signer.link_sent', 0, 'u1'],
+      ['ev-2:1', 'signer.link_sent', 1, 'u1'],
     ]);
+    // Written before the owner was carried (the field decodes empty): no owner, so the record is read first.
+    const older = factsOf(
+      delivered(
+        events.linksRequested,
+        {
+          eventId: 'ev-3',
+          occurredAt: at,
+          transactionId: 7,
+          reference: 'R',
+          kind: 'invite',
+          round: 0,
+          signerIndexes: [0],
+          ownerId: '',
+        },
+        'ev-3',
+      ),
+    );
+    expect(older[0]).not.toHaveProperty('ownerId');
 
     const signer = (from: string, to: string) =>
       factsOf(

@@ -34,6 +34,7 @@ export const WEBHOOK_SOURCES: readonly Source<any>[] = [
       occurredAt: e.occurredAt,
       transactionId: Number(e.transactionId),
       reference: e.reference,
+      ...(e.ownerId ? { ownerId: e.ownerId } : {}),
     },
   ]),
   source(events.linksRequested, (e, id) =>
@@ -43,6 +44,7 @@ export const WEBHOOK_SOURCES: readonly Source<any>[] = [
       occurredAt: e.occurredAt,
       transactionId: Number(e.transactionId),
       reference: e.reference,
+      ...(e.ownerId ? { ownerId: e.ownerId } : {}),
       signerIndex: i,
       extra: { link_kind: e.kind },
     })),

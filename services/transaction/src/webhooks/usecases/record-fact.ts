@@ -19,12 +19,19 @@ function aboutThis(fact: WebhookFact, tx: { reference: string; created_at: Date 
  * Records one delivery per subscribed endpoint of the transaction's owner, due now, with the
  * transaction's latest state as the payload. Idempotent: a delivery's id is derived from the fact
  * and the endpoint, so a redelivered internal event records nothing new. Returns how many endpoints
- * the fact goes to.
+ * the fact goes to. When the fact names the owner, the owner's endpoints are looked up first and the
+ * record is read only if one subscribes: a creation's two facts cost no read of the record for the
+ * owners (most of them) that have no endpoint.
  */
 export async function recordFact(deps: RecordFactDeps, fact: WebhookFact): Promise<number> {
+  const occurredAt = new Date(fact.occurredAt);
+  const named = fact.ownerId ? await deps.store.subscribers(fact.ownerId, fact.type, occurredAt) : null;
+  if (named && !named.length) return 0;
   const tx = await deps.repo.findById(fact.transactionId);
   if (!tx || !aboutThis(fact, tx)) return 0;
-  const targets = await deps.store.subscribers(tx.owner_id, fact.type, new Date(fact.occurredAt));
+  // An event naming another owner is not about this record (another database's id).
+  if (fact.ownerId && fact.ownerId !== tx.owner_id) return 0;
+  const targets = named ?? (await deps.store.subscribers(tx.owner_id, fact.type, occurredAt));
   if (!targets.length) return 0;
   const payload = webhookPayload(fact, {
     id: tx._id,

@@ -288,6 +288,11 @@ export interface SigningLinksRequested {
   kind: string;
   round: number;
   signerIndexes: number[];
+  /**
+   * The transaction's owner: the webhook consumer looks up the owner's endpoints first and reads the
+   * record only when one subscribes. Empty in events written before it was added.
+   */
+  ownerId: string;
 }
 
 /**
@@ -2769,7 +2774,16 @@ export const TransactionCreated: MessageFns<TransactionCreated> = {
 };
 
 function createBaseSigningLinksRequested(): SigningLinksRequested {
-  return { eventId: "", occurredAt: "", transactionId: 0, reference: "", kind: "", round: 0, signerIndexes: [] };
+  return {
+    eventId: "",
+    occurredAt: "",
+    transactionId: 0,
+    reference: "",
+    kind: "",
+    round: 0,
+    signerIndexes: [],
+    ownerId: "",
+  };
 }
 
 export const SigningLinksRequested: MessageFns<SigningLinksRequested> = {
@@ -2798,6 +2812,9 @@ export const SigningLinksRequested: MessageFns<SigningLinksRequested> = {
         writer.int32(v);
       }
       writer.join();
+    }
+    if (message.ownerId !== "") {
+      writer.uint32(66).string(message.ownerId);
     }
     return writer;
   },
@@ -2881,6 +2898,14 @@ export const SigningLinksRequested: MessageFns<SigningLinksRequested> = {
 
             break;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.ownerId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2905,6 +2930,7 @@ export const SigningLinksRequested: MessageFns<SigningLinksRequested> = {
     message.kind = object.kind ?? "";
     message.round = object.round ?? 0;
     message.signerIndexes = object.signerIndexes?.map((e) => e) || [];
+    message.ownerId = object.ownerId ?? "";
     return message;
   },
 };
