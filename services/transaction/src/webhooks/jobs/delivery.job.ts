@@ -17,7 +17,7 @@ export type DeliveryJobDeps = Omit<DeliverDeps, 'signal'> & {
 
 /**
  * The delivery job: every `intervalMs`, and when kicked after a fact is recorded, `concurrency`
- * workers claim due deliveries one by one (a lease in the store, like the biometric erasure job's
+ * workers (the first alone until it finds a due delivery) claim due deliveries one by one (a lease in the store, like the biometric erasure job's
  * claims: replicas never attempt one delivery at once, and a killed replica's claim expires) and
  * attempt them until none is due. stop() aborts attempts in flight as a crash would: nothing is
  * recorded for them and their claims expire, so they are attempted again with the same webhook-id.
@@ -38,10 +38,10 @@ export function createDeliveryJob(deps: DeliveryJobDeps) {
     deps.wm.backlog.set({}, await deps.store.countPending());
     deps.wm.disabledEndpoints.set({}, await deps.store.countDisabled());
   };
-  const worker = async () => {
+  const worker = async (onClaimed?: () => void) => {
     while (!abort.signal.aborted) {
       try {
-        if (!(await deliverNext({ ...deps, signal: abort.signal }))) return;
+        if (!(await deliverNext({ ...deps, signal: abort.signal, onClaimed }))) return;
       } catch (err) {
         if (abort.signal.aborted) return;
         deps.logger.warn({ err }, 'webhook delivery attempt failed to run; its claim expires and it is retried');
@@ -50,7 +50,14 @@ export function createDeliveryJob(deps: DeliveryJobDeps) {
     }
   };
   const pass = async () => {
-    await Promise.all(Array.from({ length: Math.max(1, deps.concurrency) }, worker));
+    // One worker looks first: when nothing is due (most passes) its one claim is the pass's only
+    // store command, not one per worker. The others start as soon as it has claimed a delivery,
+    // beside its attempt, so a slow endpoint still holds no other delivery up.
+    let others: Promise<void>[] = [];
+    await worker(() => {
+      if (!others.length) others = Array.from({ length: Math.max(1, deps.concurrency) - 1 }, () => worker());
+    });
+    await Promise.all(others);
     await sample();
     await prune();
   };

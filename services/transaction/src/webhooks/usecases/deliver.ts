@@ -21,6 +21,8 @@ export type DeliverDeps = {
   /** Aborted when the process stops: an attempt in flight is dropped unrecorded, its claim expires. */
   signal?: AbortSignal;
   send?: (req: SendRequest, deps: SenderDeps) => Promise<AttemptOutcome>;
+  /** Called when a delivery was claimed, before its attempt (the job starts its other workers then). */
+  onClaimed?: () => void;
 };
 
 /**
@@ -33,6 +35,7 @@ export async function deliverNext(deps: DeliverDeps): Promise<boolean> {
   const lease = randomUUID();
   const d = await deps.store.claimDue(lease, now, new Date(now.getTime() + deps.leaseMs));
   if (!d) return false;
+  deps.onClaimed?.();
   await attempt(deps, d, lease);
   return true;
 }
