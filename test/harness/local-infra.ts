@@ -88,6 +88,30 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * n different free ports: all n are held open at once before any is released, so no two are the same
+ * (freePort called n times may hand back a port it gave a moment ago that nothing listens on yet).
+ */
+export async function distinctFreePorts(n: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from(
+      { length: n },
+      () =>
+        new Promise<ReturnType<typeof createServer>>((resolve, reject) => {
+          const srv = createServer();
+          srv.unref();
+          srv.on('error', reject);
+          srv.listen(0, '127.0.0.1', () => resolve(srv));
+        }),
+    ),
+  );
+  const ports = servers.map((srv) => {
+    const addr = srv.address();
+    return typeof addr === 'object' && addr ? addr.port : 0;
+  });
+  await Promise.all(servers.map((srv) => new Promise((r) => srv.close(r))));
+  return ports;
+}
 export async function freePorts(): Promise<InfraPorts> {
   const ports: number[] = [];
   while (ports.length < 7) {

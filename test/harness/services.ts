@@ -5,7 +5,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { connectBus, createLogger, parseConfig, STREAM } from '@signet/kit';
-import { freePort } from './local-infra.js';
+import { distinctFreePorts } from './local-infra.js';
 import { gatewayConfigSchema } from '../../services/gateway/src/config.js';
 import { startGateway } from '../../services/gateway/src/app.js';
 import { ledgerConfigSchema } from '../../services/ledger/src/config.js';
@@ -93,10 +93,18 @@ export async function startServices(names: ServiceName[], opts: Partial<Omit<Sta
   await clearBusOnce(i.NATS_URL);
   const run = randomBytes(4).toString('hex');
   const logger = createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent');
+  // Every port of the stack drawn at once, all different: a port drawn alone and bound later could be
+  // handed out again meanwhile (the gateway once "started" on a port a backend's ops server held).
+  const ports = await distinctFreePorts(2 * BACKEND.length + 2);
   const grpc: Record<string, number> = {};
-  for (const n of BACKEND) grpc[n] = await freePort();
+  const ops: Record<string, number> = {};
+  BACKEND.forEach((n, k) => {
+    grpc[n] = ports[2 * k]!;
+    ops[n] = ports[2 * k + 1]!;
+  });
   const addr = (n: string) => `127.0.0.1:${grpc[n]}`;
-  const httpPort = await freePort();
+  const httpPort = ports[2 * BACKEND.length]!;
+  const gatewayOpsPort = ports[2 * BACKEND.length + 1]!;
   // WebAuthn needs a secure context: 'localhost' is one, a bare IP address is not.
   const gatewayUrl = `http://${opts.host ?? '127.0.0.1'}:${httpPort}`;
   const secrets = testSecrets();
@@ -131,7 +139,7 @@ export async function startServices(names: ServiceName[], opts: Partial<Omit<Sta
     for (const n of BACKEND.filter((b) => names.includes(b))) {
       const db = `t_${run}_${n}`;
       out.dbs[n] = db;
-      envOf[n] = { ...common, GRPC_PORT: String(grpc[n]), OPS_PORT: String(await freePort()), MONGO_DB: db };
+      envOf[n] = { ...common, GRPC_PORT: String(grpc[n]), OPS_PORT: String(ops[n]), MONGO_DB: db };
       const svc = await starters[n](envOf[n], o);
       running[n] = svc;
       out.opsPorts[n] = svc.opsPort;
@@ -144,7 +152,7 @@ export async function startServices(names: ServiceName[], opts: Partial<Omit<Sta
       const cfg = parseConfig(gatewayConfigSchema, {
         ...common,
         HTTP_PORT: String(httpPort),
-        OPS_PORT: String(await freePort()),
+        OPS_PORT: String(gatewayOpsPort),
       });
       const gw = await startGateway(cfg, { logger });
       out.opsPorts.gateway = gw.opsPort;

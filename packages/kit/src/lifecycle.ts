@@ -28,10 +28,19 @@ export type ShutdownConfig = ProcessConfig & {
 
 const responses = new WeakMap<Server, Set<ServerResponse>>();
 
-/** Listens and resolves with the bound port (0 picks a free one). */
-export function listen(app: { listen: (port: number, host: string, cb: () => void) => Server }, port: number, host = '0.0.0.0') {
+/**
+ * Listens and resolves with the bound port (0 picks a free one); rejects when the port cannot be bound.
+ * Express 5's app.listen calls its callback with the error too (EADDRINUSE), so the callback must look at
+ * it: taking the call for success left a service running that listened nowhere.
+ */
+export function listen(
+  app: { listen: (port: number, host: string, cb: (err?: Error) => void) => Server },
+  port: number,
+  host = '0.0.0.0',
+) {
   return new Promise<{ server: Server; port: number }>((resolve, reject) => {
-    const server = app.listen(port, host, () => {
+    const server = app.listen(port, host, (err?: Error) => {
+      if (err) return reject(err);
       trackResponses(server);
       const addr = server.address();
       resolve({ server, port: typeof addr === 'object' && addr ? addr.port : port });
