@@ -18,6 +18,7 @@ import type { Metrics } from './metrics.js';
 import { extractContext } from './tracing.js';
 import { drainTimeoutMs, isDraining } from './lifecycle.js';
 import { grpcServerOptions } from './process-settings.js';
+import { receiveWindow } from './grpc-window.js';
 
 // Client calls (unary and streaming) and the error mapping live beside this file; exported from here as before.
 export * from './grpc-error.js';
@@ -136,6 +137,7 @@ function tracedStream(label: string, handler: RawHandler, responseStream: boolea
  */
 export function createGrpcServer(readinessCheck: () => Promise<boolean>) {
   const server = new Server({ 'grpc.max_receive_message_length': 8 * 1024 * 1024, ...grpcServerOptions() });
+  const windows = receiveWindow(server);
   const health = new HealthImplementation({ '': 'NOT_SERVING', liveness: 'SERVING' });
   health.addToServer(server);
   let timer: NodeJS.Timeout | undefined;
@@ -150,6 +152,7 @@ export function createGrpcServer(readinessCheck: () => Promise<boolean>) {
       const port = await new Promise<number>((resolve, reject) =>
         server.bindAsync(address, ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
       );
+      windows.attachSessions();
       await refresh();
       timer = setInterval(() => void refresh(), 5000);
       timer.unref();
