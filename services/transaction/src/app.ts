@@ -13,10 +13,11 @@ import {
   startConsumer,
   type Logger,
 } from '@signet/kit';
-import { billingV1, biometricsV1, events, transactionV1, transactionWebhooksV1 } from '@signet/proto';
+import { billingV1, biometricsV1, events, transactionWebhooksV1 } from '@signet/proto';
 import { ensureBuckets } from '@signet/kit';
 import type { TransactionConfig } from './config.js';
 import { createTransactionHandler } from './grpc/create.handler.js';
+import { transactionService } from './grpc/creation-decoder.js';
 import { exportHandler, transactionHandlers } from './grpc/transaction.handler.js';
 import { signingDocumentHandler } from './grpc/document.handler.js';
 import { STATE_DURABLE, STATE_EVENTS, stateConsumer } from './events/state.consumer.js';
@@ -149,7 +150,7 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
       addService(server, transactionWebhooksV1.WebhookServiceService, webhooks.handlers, { metrics, logger });
       addService(
         server,
-        transactionV1.TransactionServiceService,
+        transactionService,
         {
           ...transactionHandlers({ ...common, signerOpened: webhooks.signerOpened }),
           createTransaction: createTransactionHandler({ ...common, objects, billing, biometrics, metrics }),

@@ -1,18 +1,18 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createS3, type S3Config } from '@signet/kit';
 
-const PART_SIZE = 6 * 1024 * 1024;
+const PART_SIZE = 5 * 1024 * 1024;
 const PARALLEL_PARTS = 2;
-/** A part plus the largest message that can push it over PART_SIZE. */
-const POOL_BUFFER = PART_SIZE + 1024 * 1024;
 /**
- * Part buffers are reused across parts and across uploads (at most this many kept free, 28 MB). With
- * fresh buffers per upload, each lived the whole upload, was promoted to V8's old space and left as
- * old-space garbage; from the second 200 MB upload on, the service then ran a full mark-compact every
- * 100–250 ms (external memory pressure) and spent 2.0–2.9 CPU-s instead of 0.8–1.0 on the upload.
+ * Part buffers (exactly PART_SIZE) are reused across parts and across uploads, at most this many kept
+ * free (20 MB). With fresh buffers per upload, each lived the whole upload, was promoted to V8's old
+ * space and left as old-space garbage; from the second 200 MB upload on, the service then ran a full
+ * mark-compact every 100–250 ms (external memory pressure) and spent 2.0–2.9 CPU-s instead of 0.8–1.0.
  */
 const MAX_FREE_BUFFERS = PARALLEL_PARTS + 2;
 const freeBuffers: Buffer[] = [];
+const takeBuffer = () => freeBuffers.pop() ?? Buffer.allocUnsafe(PART_SIZE);
+const giveBack = (buf: Buffer) => void (freeBuffers.length < MAX_FREE_BUFFERS && freeBuffers.push(buf));
 
 /**
  * Object storage for the documents and references buckets. Documents of unknown length are uploaded
@@ -25,55 +25,67 @@ export function createObjectStore(cfg: S3Config & { BUCKET_DOCUMENTS: string; BU
   /**
    * A streaming upload: write() chunks (awaiting backpressure), then finish() for the SHA-256 and
    * size, or abort() to remove whatever was stored. A document that fits in one part is stored with
-   * one PUT; a larger one becomes a multipart upload with up to PARALLEL_PARTS parts in flight while
-   * the next part fills, so memory stays at a few parts whatever the document size.
+   * one PUT from the chunks it came in. A larger one becomes a multipart upload: from the first full
+   * part on, bytes are copied into a pooled part buffer as they arrive (the chunks are released at
+   * once), every part but the last exactly PART_SIZE, with up to PARALLEL_PARTS parts in flight while
+   * the next fills, so memory stays at PARALLEL_PARTS + 1 part buffers whatever the document size.
    */
   function upload(bucket: string, contentType: string) {
     const key = `${new Date().toISOString().slice(0, 7)}/${randomUUID()}`;
     const hash = createHash('sha256');
     let size = 0;
-    let filling: Buffer[] = [];
-    let fillingBytes = 0;
+    /** Before the first part is full: the chunks as they came (a small document never takes a part buffer). */
+    let head: Buffer[] | undefined = [];
+    let headBytes = 0;
+    /** From then on: the part being filled. */
+    let part: Buffer | undefined;
+    let filled = 0;
     let uploadId: Promise<string> | undefined;
     let partNumber = 0;
     const inFlight = new Set<Promise<unknown>>();
     const etags: { part: number; etag: string }[] = [];
     let failure: unknown;
 
-    const sendPart = () => {
-      const { data, release } = takeFilling(true);
-      const part = ++partNumber;
+    /** Sends the part buffer's first `n` bytes as the next part; the buffer returns to the pool once sent. */
+    const sendPart = (buf: Buffer, n: number) => {
+      const number = ++partNumber;
       uploadId ??= client.initiateNewMultipartUpload(bucket, key, { 'Content-Type': contentType });
       const p = uploadId
         .then((id) =>
-          client.uploadPart({ bucketName: bucket, objectName: key, uploadID: id, partNumber: part, headers: {} }, data),
+          client.uploadPart(
+            { bucketName: bucket, objectName: key, uploadID: id, partNumber: number, headers: {} },
+            buf.subarray(0, n),
+          ),
         )
         .then(
-          (r) => void etags.push({ part, etag: r.etag }),
+          (r) => void etags.push({ part: number, etag: r.etag }),
           (err: unknown) => {
             failure ??= err;
           },
         )
         .finally(() => {
-          release();
+          giveBack(buf);
           inFlight.delete(p);
         });
       inFlight.add(p);
     };
-    const takeFilling = (pooled: boolean): { data: Buffer; release: () => void } => {
-      const n = fillingBytes;
-      const buf = pooled && n <= POOL_BUFFER ? (freeBuffers.pop() ?? Buffer.allocUnsafe(POOL_BUFFER)) : undefined;
-      let data: Buffer;
-      if (buf) {
-        let off = 0;
-        for (const c of filling) off += c.copy(buf, off);
-        data = buf.subarray(0, n);
-      } else {
-        data = Buffer.concat(filling, n);
+    /** Waits for a free slot, then sends the full part being filled. */
+    const partFull = async () => {
+      while (inFlight.size >= PARALLEL_PARTS) await Promise.race(inFlight);
+      if (failure) throw failure;
+      sendPart(part!, filled);
+      part = undefined;
+      filled = 0;
+    };
+    /** Copies bytes into part buffers, sending each as it fills. */
+    const fill = async (chunk: Buffer) => {
+      for (let off = 0; off < chunk.length;) {
+        part ??= takeBuffer();
+        const n = chunk.copy(part, filled, off);
+        filled += n;
+        off += n;
+        if (filled === PART_SIZE) await partFull();
       }
-      filling = [];
-      fillingBytes = 0;
-      return { data, release: () => void (buf && freeBuffers.length < MAX_FREE_BUFFERS && freeBuffers.push(buf)) };
     };
 
     return {
@@ -86,28 +98,38 @@ export function createObjectStore(cfg: S3Config & { BUCKET_DOCUMENTS: string; BU
         if (failure) throw failure;
         hash.update(chunk);
         size += chunk.length;
-        filling.push(chunk);
-        fillingBytes += chunk.length;
-        if (fillingBytes < PART_SIZE) return;
-        while (inFlight.size >= PARALLEL_PARTS) await Promise.race(inFlight);
-        if (failure) throw failure;
-        sendPart();
+        if (head) {
+          head.push(chunk);
+          headBytes += chunk.length;
+          if (headBytes < PART_SIZE) return;
+          // The document is larger than one part: multipart from here on.
+          const chunks = head;
+          head = undefined;
+          for (const c of chunks) await fill(c);
+          return;
+        }
+        await fill(chunk);
       },
       async finish(): Promise<{ key: string; sha256: string; size: number }> {
-        if (!uploadId) {
-          const { data } = takeFilling(false);
+        if (head) {
+          const data = Buffer.concat(head, headBytes);
+          head = undefined;
           await client.putObject(bucket, key, data, data.length, { 'Content-Type': contentType });
         } else {
-          if (fillingBytes > 0) sendPart();
+          if (part && filled > 0) sendPart(part, filled);
+          else if (part) giveBack(part);
+          part = undefined;
           while (inFlight.size) await Promise.race(inFlight);
           if (failure) throw failure;
           etags.sort((a, b) => a.part - b.part);
-          await client.completeMultipartUpload(bucket, key, await uploadId, etags);
+          await client.completeMultipartUpload(bucket, key, await uploadId!, etags);
         }
         return { key, sha256: hash.digest('hex'), size };
       },
       async abort(): Promise<void> {
-        filling = [];
+        head = undefined;
+        if (part) giveBack(part);
+        part = undefined;
         while (inFlight.size) await Promise.race(inFlight);
         if (uploadId) {
           const id = await uploadId.catch(() => undefined);
