@@ -13,6 +13,8 @@
  * alternating, each ratio printed, then their median and spread), BENCH_SMALL (default 1000; 0 runs only
  * the large document), BENCH_CONCURRENCY (default 20), BENCH_ACCOUNTS (default 20: the small creations
  * round-robin over that many funded senders; 1 is enough with BENCH_SMALL=0).
+ * BENCH_UPLOAD_CLIENT (default http: the large document in one request with its Content-Length, as a browser
+ * or curl sends a form; fetch: fetch with a streamed, chunked body, the client of sessions before 9).
  * BENCH_NODE_ARGS passes node flags to the services (`--cpu-prof --cpu-prof-dir=<dir>`: a profile per service,
  * written on stop; `--trace-gc`: in the services' logs, kept with BENCH_KEEP=1).
  * The machine's load average is printed with each round: on a shared machine the ratio moves with it.
@@ -34,6 +36,7 @@ import {
 } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { once } from 'node:events';
 import { Client } from 'minio';
 import { createAccount, type Account } from '../harness/accounts.js';
@@ -246,6 +249,59 @@ async function main() {
       if (res.status !== 201) throw new Error(`creation: ${res.status} ${text}`);
       return JSON.parse(text) as { id: number };
     };
+    /**
+     * The large document as a browser or curl sends a form: one request with its Content-Length, the
+     * file streamed from disk (node:http). BENCH_UPLOAD_CLIENT=fetch sends it with fetch and a streamed
+     * (chunked) body instead, as sessions before 9 measured: that client alone spent about as much CPU
+     * as the gateway, on the same two cores.
+     */
+    const createLarge = async (file: string, size: number, acct: Account = accounts[0]!) => {
+      const boundary = `----signetbench${randomBytes(8).toString('hex')}`;
+      const field = (name: string, value: string) =>
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+      const head = Buffer.concat([
+        Buffer.from(
+          field('signer_name', 'Bench Signer') + field('signer_email', `signer-${randomBytes(4).toString('hex')}@example.com`),
+        ),
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="reference"; filename="face.png"\r\nContent-Type: image/png\r\n\r\n`,
+        ),
+        photo,
+        Buffer.from(
+          `\r\n--${boundary}\r\nContent-Disposition: form-data; name="document"; filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+        ),
+      ]);
+      const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+      const u = new URL(`${gatewayUrl}/api/transactions`);
+      const res = await new Promise<IncomingMessage>((resolve, reject) => {
+        const req = httpRequest(
+          {
+            host: u.hostname,
+            port: u.port,
+            path: u.pathname,
+            method: 'POST',
+            headers: {
+              'x-api-key': acct.apiKey,
+              'content-type': `multipart/form-data; boundary=${boundary}`,
+              'content-length': String(head.length + size + tail.length),
+            },
+          },
+          resolve,
+        );
+        req.on('error', reject);
+        req.write(head);
+        const body = createReadStream(file, { highWaterMark: 1024 * 1024 });
+        body.on('error', reject);
+        body.pipe(req, { end: false });
+        body.on('end', () => req.end(tail));
+      });
+      let text = '';
+      for await (const c of res) text += String(c);
+      if (res.statusCode !== 201) throw new Error(`creation: ${res.statusCode} ${text}`);
+      return JSON.parse(text) as { id: number };
+    };
+    const fetchClient = process.env.BENCH_UPLOAD_CLIENT === 'fetch';
+
     // Warm up both processes (JIT, connections) before the baselines.
     for (let i = 0; i < 5; i++)
       await create({ name: 'document', filename: 'w.pdf', contentType: 'application/pdf', data: tinyPdf(`warm ${i}`) });
@@ -279,7 +335,9 @@ async function main() {
       loadavg()
         .map((l) => l.toFixed(2))
         .join(' ');
-    console.log(`\n== ${DOC_MB} MB PDF, ${ROUNDS} round(s), ${cpus().length} CPUs ==`);
+    console.log(
+      `\n== ${DOC_MB} MB PDF, ${ROUNDS} round(s), ${cpus().length} CPUs, client ${fetchClient ? 'fetch (chunked body)' : 'node:http (Content-Length)'} ==`,
+    );
     const ratios: number[] = [];
     const growth = { gateway: 0, transaction: 0 };
     for (let round = 1; round <= ROUNDS; round++) {
@@ -296,14 +354,18 @@ async function main() {
         peak.transaction = Math.max(peak.transaction, rssBytes(transaction.pid));
       }, 20);
       t = performance.now();
-      await create({
-        name: 'document',
-        filename: 'big.pdf',
-        contentType: 'application/pdf',
-        data: async function* () {
-          for await (const c of createReadStream(file, { highWaterMark: 1024 * 1024 })) yield c as Buffer;
-        },
-      });
+      if (fetchClient) {
+        await create({
+          name: 'document',
+          filename: 'big.pdf',
+          contentType: 'application/pdf',
+          data: async function* () {
+            for await (const c of createReadStream(file, { highWaterMark: 1024 * 1024 })) yield c as Buffer;
+          },
+        });
+      } else {
+        await createLarge(file, size);
+      }
       const gatewayMs = performance.now() - t;
       clearInterval(sampler);
       const benchCpu = process.cpuUsage(cpu0.bench);
