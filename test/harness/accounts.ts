@@ -29,7 +29,9 @@ async function call(base: string, method: string, path: string, body?: unknown, 
     if (text) json = JSON.parse(text) as Record<string, unknown>;
   } catch {
     // Name what answered: the gateway only ever answers JSON, so this is some other server on the port.
-    throw new Error(`${method} ${base}${path} → ${res.status} ${res.headers.get('content-type')}, not JSON: ${text.slice(0, 300)}`);
+    throw new Error(
+      `${method} ${base}${path} → ${res.status} ${res.headers.get('content-type')}, not JSON: ${text.slice(0, 300)}`,
+    );
   }
   if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
   return json;
