@@ -171,8 +171,9 @@ export function createTreeRepository(conn: Connection) {
 
     /** Leaves at or beyond `from`, by index: claimed by a writer that stopped before moving the head. */
     async leavesFrom(from: number, limit: number): Promise<LeafRecord[]> {
+      // Without the leaf bytes (`c`, the certificate's JSON): the sealing pass needs only the hashes.
       const docs = await leaves
-        .find({ _id: { $gte: from } })
+        .find({ _id: { $gte: from } }, { projection: { reference: 1, h: 1 } })
         .sort({ _id: 1 })
         .limit(limit)
         .toArray();
