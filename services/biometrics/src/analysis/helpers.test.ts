@@ -11,7 +11,7 @@ import {
   type FrameDeltas,
   type FrameSignals,
 } from './sequence.js';
-import { meanAbsDiff, ncc } from './frame-ops.js';
+import { grey, meanAbsDiff, ncc, sensorNoise } from './frame-ops.js';
 
 /** A 468-point mesh with two eyes, a mouth and scattered other points. */
 function syntheticMesh(eyeOpen = 1, smile = 0): number[][] {
@@ -100,6 +100,14 @@ describe('image similarity helpers', () => {
     const b = a.map((v) => 2 * v + 10);
     expect(ncc(a, b)).toBeCloseTo(1, 9);
     expect(meanAbsDiff(a, a)).toBe(0);
+  });
+  it('sensor noise is the median mean abs diff of consecutive grey frames', () => {
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * 256;
+    const frames = Array.from({ length: 6 }, () => ({ width: 8, height: 4, data: Uint8Array.from({ length: 96 }, rnd) }));
+    const diffs = frames.slice(1).map((f, i) => meanAbsDiff(grey(frames[i]), grey(f)));
+    expect(sensorNoise(frames)).toBe([...diffs].sort((a, b) => a - b)[diffs.length >> 1]);
+    expect(sensorNoise(frames.slice(0, 1))).toBe(0);
   });
 });
 
