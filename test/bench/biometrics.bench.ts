@@ -13,7 +13,8 @@
  * `intra=N` (TF_NUM_INTRAOP_THREADS of that child),
  * e.g. `node:auto:detectEvery=1` is the plan with the detector on every frame. The first config is
  * the baseline the others are compared with (wall p50/p95 and CPU, as ratios), and each case's
- * verdict under every config is compared with it: a changed verdict is listed.
+ * verdict under every config is compared with it: a changed verdict is listed. Each config's verdicts are
+ * also checked against the corpus's expectations (printed after its child).
  * CPU per verdict counts every thread of the analysing process (detector workers included) and,
  * separately, its ffmpeg children (decode); per 10 s of video it is scaled to 80 sampled frames.
  * The projected idle verdict time per 10 s is (analysis + ffmpeg CPU) ÷ the cores used.
@@ -237,6 +238,24 @@ function report(results: Map<string, ChildResult>): void {
   }
 }
 
+/**
+ * Each verdict against the corpus's expectation: PASS where it expects PASS; FAIL where it expects FAIL,
+ * with the checks it names among the failed ones (`words` aside: the bench runs no recogniser, so a case
+ * expected to fail on the words alone is not judged).
+ */
+function againstCorpus(rows: Row[], man: Manifest): string {
+  const off = rows.filter((r) => {
+    const c = man.cases.find((x) => x.name === r.case);
+    const need = c?.expectedFailedChecks.filter((k) => k !== 'words') ?? [];
+    // a case the corpus expects to fail on the words alone cannot be judged here
+    if (!c || (c.expected === 'FAIL' && need.length === 0)) return false;
+    return r.outcome !== c.expected || need.some((k) => !r.failed.includes(k));
+  });
+  return off.length === 0
+    ? `every verdict as the corpus expects (${rows.length})`
+    : `verdicts not as the corpus expects: ${off.map((r) => `${r.case} ${r.outcome} (${r.failed.join(',') || 'none failed'})`).join('; ')}`;
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const opt = (name: string) => {
@@ -308,6 +327,7 @@ async function main(): Promise<void> {
       console.log(
         `  ${config}: ${t.length} verdicts, p50 ${q(t, 0.5)} ms, max ${Math.max(...t)} ms, CPU p50 ${cpu} ms (load ${load()})`,
       );
+      console.log(`  ${config}: ${againstCorpus(res.rows, man)}`);
       const prev = results.get(config);
       if (prev) prev.rows.push(...res.rows);
       else results.set(config, res);
