@@ -21,7 +21,12 @@ import { transactionService } from './grpc/creation-decoder.js';
 import { exportHandler, transactionHandlers } from './grpc/transaction.handler.js';
 import { signingDocumentHandler } from './grpc/document.handler.js';
 import { STATE_DURABLE, STATE_EVENTS, stateConsumer } from './events/state.consumer.js';
-import { LINK_MAIL_ACK_WAIT_MS, LINK_MAIL_DURABLE, linkMailConsumer } from './events/link-mail.consumer.js';
+import {
+  LINK_MAIL_ACK_WAIT_MS,
+  LINK_MAIL_CONCURRENCY,
+  LINK_MAIL_DURABLE,
+  linkMailConsumer,
+} from './events/link-mail.consumer.js';
 import { COMPLETION_MAIL_DURABLE, completionMailConsumer } from './events/completion-mail.consumer.js';
 import { createCompletionMailRepository } from './store/completion-mail.repository.js';
 import { transactionMetrics } from './metrics.js';
@@ -77,7 +82,12 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
   );
   const mailConsumer = await startConsumer(
     bus,
-    { durable: LINK_MAIL_DURABLE, events: [events.linksRequested], ackWaitMs: opts.ackWaitMs ?? LINK_MAIL_ACK_WAIT_MS },
+    {
+      durable: LINK_MAIL_DURABLE,
+      events: [events.linksRequested],
+      ackWaitMs: opts.ackWaitMs ?? LINK_MAIL_ACK_WAIT_MS,
+      concurrency: LINK_MAIL_CONCURRENCY,
+    },
     linkMailConsumer({ repo, mailer, tm, logger, cfg }),
     { metrics, logger },
   );

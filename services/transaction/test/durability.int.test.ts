@@ -292,16 +292,19 @@ describe('signing-link mail and orphan objects survive a crash', () => {
       const rec = await conn.collection('transactions').findOne({ _id: r.id as never });
       const [first] = await mailsTo(emails[0]!);
       expect(await mailText(first!.ID)).toContain(`http://signet.test/sign/${rec!.signers[0].token}`);
-      expect(await conn.collection('link_mails').countDocuments({ transaction_id: r.id, kind: 'invite', result: 'sent' })).toBe(
-        2,
+      // The mail reaches Mailpit just before its record is written (sent, then recorded): wait for both.
+      await eventually(
+        async () =>
+          (await conn.collection('link_mails').countDocuments({ transaction_id: r.id, kind: 'invite', result: 'sent' })) === 2,
       );
 
       await client.resendTransaction({ ownerId: rec!.owner_id, id: r.id, test: false });
       for (const e of emails) await eventually(async () => (await mailsTo(e)).length === 2);
       const reminders = (await mailsTo(emails[1]!)).filter((m) => m.Subject.startsWith('Reminder: '));
       expect(reminders).toHaveLength(1);
-      expect(await conn.collection('link_mails').countDocuments({ transaction_id: r.id, kind: 'reminder', result: 'sent' })).toBe(
-        2,
+      await eventually(
+        async () =>
+          (await conn.collection('link_mails').countDocuments({ transaction_id: r.id, kind: 'reminder', result: 'sent' })) === 2,
       );
       await sleep(2500);
       for (const e of emails) expect(await mailsTo(e)).toHaveLength(2);

@@ -9,6 +9,12 @@ export const LINK_MAIL_DURABLE = 'transaction-link-mail';
  * stalls mid-conversation for longer (nodemailer's idle timeout is 10 min) can still cause a double mail.
  */
 export const LINK_MAIL_ACK_WAIT_MS = 5 * 60_000;
+/**
+ * Requests handled at once per replica, one per pooled SMTP connection (the kit's mailer keeps up to 5).
+ * Safe as N replicas are: each mail is keyed (transaction, signer, kind, round) and recorded once sent,
+ * and two requests never share a key. One at a time kept up with about a quarter of 20 concurrent creations.
+ */
+export const LINK_MAIL_CONCURRENCY = 5;
 
 /**
  * The durable consumer of `signet.transaction.links.requested` (SigningLinksRequested): decodes the
