@@ -134,6 +134,24 @@ describe('refundSignature', () => {
     expect((await consume(deps, 'b')).source).toBe('quota');
   });
 
+  it('answers true when a concurrent refund of the same id finishes between its two reads', async () => {
+    const { deps, consumptions } = setup();
+    await consume(deps, 'a');
+    // The other refund runs to its end after this one found no refund record and before it reads the consumption.
+    const find = consumptions.find.bind(consumptions);
+    let raced = false;
+    consumptions.find = async (userId: string, id: string) => {
+      if (!raced) {
+        raced = true;
+        expect(await refundSignature(deps, { userId, consumptionId: id })).toBe(true);
+      }
+      return find(userId, id);
+    };
+    expect(await refundSignature(deps, { userId: 'u1', consumptionId: 'a' })).toBe(true);
+    expect(raced).toBe(true);
+    expect(consumptions.all).toHaveLength(0);
+  });
+
   it('finishes a refund whose record was written but whose slot was not freed', async () => {
     const { deps, consumptions, counted } = setup();
     await consume(deps, 'a');

@@ -21,7 +21,9 @@ export async function refundSignature(
     return true;
   }
   const c = await consumptions.find(userId, id);
-  if (!c) return false;
+  // Gone since the first read: a concurrent refund of the same id wrote its record (before freeing the
+  // slot) in between, so this one is refunded too; only no record at all means unknown.
+  if (!c) return (await consumptions.findRefund(userId, id)) !== null;
   if (await consumptions.refund(c)) deps.metrics.refunds.inc({ source: c.source });
   return true;
 }
