@@ -69,7 +69,13 @@ export async function startStore(o: {
   run: Spawner;
   waitFor: (name: string, probe: () => Promise<boolean>, proc: ChildProcess) => Promise<void>;
 }): Promise<StartedStore> {
-  const common = [`--listen-addr=127.0.0.1:${o.mongoPort}`, '--debug-addr=-', '--telemetry=disable', '--log-level=warn'];
+  const common = [
+    `--listen-addr=127.0.0.1:${o.mongoPort}`,
+    // FERRETDB_DEBUG_ADDR=127.0.0.1:<port>: FerretDB's pprof endpoint, to profile the store under a benchmark.
+    `--debug-addr=${process.env.FERRETDB_DEBUG_ADDR ?? '-'}`,
+    '--telemetry=disable',
+    '--log-level=warn',
+  ];
   const dir = (d: string) => {
     const p = join(o.dataDir, d);
     mkdirSync(p, { recursive: true });

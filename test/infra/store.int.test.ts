@@ -82,6 +82,48 @@ describe('the document store applies concurrent writes to one document atomicall
     }
   });
 
+  // The patch also lets PostgreSQL skip documents for `$exists: true` (the outbox sweep's
+  // `{'outbox.occurred_at': {$exists: true}}`): it must still match exactly what MongoDB matches, and
+  // FerretDB must report the filter pushed down on PostgreSQL.
+  it('finds by $exists exactly, on a field and on a dotted path into arrays and documents', async () => {
+    type ODoc = { _id: string; o?: unknown };
+    const docs = client.db('signet_store_test').collection<ODoc>(`exists_${Date.now()}`);
+    try {
+      await docs.insertMany([
+        { _id: 'none' },
+        { _id: 'empty', o: [] },
+        { _id: 'entry', o: [{ at: new Date() }] },
+        { _id: 'entry_null', o: [{ x: 1 }, { at: null }] },
+        { _id: 'other', o: [{ x: 1 }] },
+        { _id: 'doc', o: { at: 2 } },
+        { _id: 'doc_other', o: { x: 2 } },
+        { _id: 'doc_empty', o: {} },
+        { _id: 'scalar', o: 5 },
+        { _id: 'null', o: null },
+        { _id: 'index', o: [7] },
+      ]);
+      const find = async (filter: Filter<ODoc>) => (await docs.find(filter).toArray()).map((d) => d._id).sort();
+      const all = ['doc', 'doc_empty', 'doc_other', 'empty', 'entry', 'entry_null', 'index', 'none', 'null', 'other', 'scalar'];
+      expect(await find({ o: { $exists: true } })).toEqual(all.filter((id) => id !== 'none'));
+      expect(await find({ 'o.at': { $exists: true } })).toEqual(['doc', 'entry', 'entry_null']);
+      expect(await find({ 'o.0': { $exists: true } })).toEqual(['entry', 'entry_null', 'index', 'other']);
+      expect(await find({ 'o.at': { $exists: false } })).toEqual(
+        all.filter((id) => !['doc', 'entry', 'entry_null'].includes(id)),
+      );
+      expect(await find({ 'o.at': { $exists: true }, _id: { $in: ['doc', 'other'] } })).toEqual(['doc']);
+      expect((await docs.updateMany({ 'o.at': { $exists: true } }, { $set: { o: [] } })).modifiedCount).toBe(3);
+      expect(await find({ 'o.at': { $exists: true } })).toEqual([]);
+      if (inject('infra').STORE_POSTGRES_URL) {
+        const plan = await client
+          .db('signet_store_test')
+          .command({ explain: { find: docs.collectionName, filter: { 'o.at': { $exists: true } } } });
+        expect(plan.filterPushdown).toBe(true);
+      }
+    } finally {
+      await docs.drop().catch(() => undefined);
+    }
+  });
+
   it('lets exactly one of 30 concurrent conditional findOneAndUpdate calls through', async () => {
     await coll.insertOne({ _id: 'claim', owner: null });
     const results = await Promise.all(
