@@ -37,7 +37,8 @@ export const outboxField = {
 /**
  * The index every outbox-carrying schema declares: `schema.index(...outboxIndex)`. Sparse, so it holds
  * only documents with pending entries, and the relay's sweep query (`outbox.occurred_at` exists)
- * reads those instead of scanning the collection on MongoDB. (FerretDB 1.x accepts it and still scans.)
+ * reads those instead of scanning the collection on MongoDB. (FerretDB 1.x accepts it and still reads the
+ * table; the local store's patch, scripts/ferretdb/README.md, has PostgreSQL return only the pending ones.)
  */
 export const outboxIndex = [{ 'outbox.occurred_at': 1 }, { sparse: true, name: 'outbox_pending' }] as const;
 
