@@ -203,6 +203,14 @@ export function posePoints(rig: FaceRig, s: FaceState): Float32Array {
     { i: IDX.mouth.rightCorner, sx: -1 },
     { i: IDX.mouth.leftCorner, sx: 1 },
   ];
+  // A smile pulls each mouth corner out by 0.2 and up by 0.06 mouth widths (about 10 mm and 3 mm on
+  // a 50 mm mouth), fading with distance. It lifted the corners by 0.12 before: on a face already
+  // smiling in its photo (sample3#2) that bent the lips into a crescent, and the face mesh read
+  // the whole face as pitched up by 6-7 degrees, a look-up outside its window (two genuine captures
+  // of the evaluation failed so). At 0.06 the same smiles read 5.0-5.3 degrees of pitch at most and
+  // are still seen (mouth width +12-20 %, the check asks 7 %).
+  const SMILE_OUT = 0.2,
+    SMILE_UP = 0.06;
   const sigma = 0.3 * mouthW;
   for (let i = 0; i < 468; i++) {
     let x = rig.pts[i * 3],
@@ -212,8 +220,8 @@ export function posePoints(rig: FaceRig, s: FaceState): Float32Array {
       for (const c of corners) {
         const d = Math.hypot(x - rig.pts[c.i * 3], y - rig.pts[c.i * 3 + 1]);
         const w = Math.exp(-(d * d) / (2 * sigma * sigma));
-        x += c.sx * 0.2 * mouthW * s.smile * w;
-        y -= 0.12 * mouthW * s.smile * w;
+        x += c.sx * SMILE_OUT * mouthW * s.smile * w;
+        y -= SMILE_UP * mouthW * s.smile * w;
       }
     }
     const r = rotatePoint(x, y, z, rig.center, s.yaw, s.pitch);
@@ -327,6 +335,36 @@ export function warpFace(dst: RgbImage, neutral: RgbImage, rig: FaceRig, tris: I
   if (s.blink > 0) for (const eye of [IDX.rightEye, IDX.leftEye]) paintClosedLid(dst, tgt, eye, s.blink);
 }
 
+/**
+ * The skin colour under an eye: the per-channel median of the pixels from 0.5 to 1.5 eye heights
+ * below the lower lid (past the lower lashes), across the eye's width.
+ */
+function skinBelowEye(
+  img: RgbImage,
+  lx: number[],
+  ly: number[],
+  xa: number,
+  xb: number,
+  height: number,
+): [number, number, number] {
+  const ch: number[][] = [[], [], []];
+  for (let x = Math.ceil(xa); x <= Math.floor(xb); x++) {
+    if (x < 0 || x >= img.width) continue;
+    const y0 = polyY(lx, ly, x);
+    for (let y = Math.ceil(y0 + 0.5 * height); y <= Math.floor(y0 + 1.5 * height); y++) {
+      if (y < 0 || y >= img.height) continue;
+      const i = (y * img.width + x) * 3;
+      for (let c = 0; c < 3; c++) ch[c].push(img.data[i + c]);
+    }
+  }
+  const med = (xs: number[]) => {
+    if (!xs.length) return 128;
+    xs.sort((a, b) => a - b);
+    return xs[xs.length >> 1];
+  };
+  return [med(ch[0]), med(ch[1]), med(ch[2])];
+}
+
 /** Interpolate y on a polyline (points sorted by x) at x. */
 function polyY(xs: number[], ys: number[], x: number): number {
   if (x <= xs[0]) return ys[0];
@@ -337,10 +375,16 @@ function polyY(xs: number[], ys: number[], x: number): number {
 
 /**
  * Closed-eyelid texture: the eye opening above the lid line (which moves from the upper lid to the
- * lower lid as `f` → 1) is replaced by skin mirrored from just above the upper lid, with a dark
- * lash line at the lid edge. Stretching the eyelid triangles alone only dips the mesh EAR ~20 %.
+ * lower lid as `f` → 1) is replaced by eyelid skin, with a dark lash line at the lid edge.
+ * Stretching the eyelid triangles alone only dips the mesh EAR ~20 %.
+ *
+ * The lid takes its texture from just above the upper lid (mirrored) but its colour from the skin
+ * below the eye: a closed eyelid is skin. Above the lid sit the crease, lashes, brow and make-up;
+ * mirrored as they are, on a face with dark lids (sample6#3) they painted a dark patch over the
+ * eye that the mesh read as a half-open eye (a 22-23 % drop of the eye-aspect ratio where another
+ * face's closed eye dropped 65 %). The mirrored pixels now only modulate the skin colour a little.
  */
-function paintClosedLid(dst: RgbImage, p: Float32Array, eye: typeof IDX.rightEye | typeof IDX.leftEye, f: number): void {
+export function paintClosedLid(dst: RgbImage, p: Float32Array, eye: typeof IDX.rightEye | typeof IDX.leftEye, f: number): void {
   const corner = (i: number) => [p[i * 3], p[i * 3 + 1]] as const;
   const sortPts = (idx: number[]) => idx.map(corner).sort((a, b) => a[0] - b[0]);
   const up = sortPts([eye.outer, ...eye.upper, eye.inner]);
@@ -360,6 +404,20 @@ function paintClosedLid(dst: RgbImage, p: Float32Array, eye: typeof IDX.rightEye
   const w = dst.width;
   const px = new Float32Array(3);
   const src: RgbImage = { width: dst.width, height: dst.height, data: Uint8Array.from(dst.data) };
+  const skin = skinBelowEye(src, lx, ly, xa, xb, height);
+  const skinLum = (skin[0] + skin[1] + skin[2]) / 3;
+  // the mirrored band's own mean brightness: its texture is taken relative to it
+  let bandSum = 0,
+    bandN = 0;
+  for (let x = Math.ceil(xa); x <= Math.floor(xb); x++) {
+    const yu = polyY(ux, uy, x) - grow;
+    for (let k = 0; k < 3; k++) {
+      sampleBilinear(src, x, yu - 3 - k * 0.35 * height, px);
+      bandSum += (px[0] + px[1] + px[2]) / 3;
+      bandN++;
+    }
+  }
+  const bandLum = bandN ? bandSum / bandN : skinLum;
   for (let x = x0; x <= x1; x++) {
     if (x < 0 || x >= w) continue;
     const xc = Math.min(xb, Math.max(xa, x));
@@ -374,6 +432,11 @@ function paintClosedLid(dst: RgbImage, p: Float32Array, eye: typeof IDX.rightEye
       if (y <= lid) {
         const sy = yu - (lid - y) * 0.7 - 3; // mirror lid skin from just above
         sampleBilinear(src, x, sy, px);
+        // its texture (brightness relative to the band's, within ±12 %) on the skin colour,
+        // a little darker towards the lash line as a lid's fold shades it
+        const rel = Math.min(1.12, Math.max(0.88, (px[0] + px[1] + px[2]) / 3 / Math.max(1, bandLum)));
+        const shade = rel * (1 - 0.08 * Math.max(0, Math.min(1, (y - yu) / Math.max(1, lid - yu))));
+        for (let c = 0; c < 3; c++) px[c] = skin[c] * shade;
         const edge = Math.min(1, Math.max(0, lid - y + 0.5)) * Math.min(1, Math.max(0, y - yu + 1.5) / 2) * (1 - 0.6 * side);
         const a = Math.min(1, f * 1.2) * edge;
         for (let c = 0; c < 3; c++) dst.data[i + c] = Math.round(dst.data[i + c] * (1 - a) + px[c] * a);
