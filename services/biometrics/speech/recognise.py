@@ -53,6 +53,27 @@ ALIGN_SCORE_SHIFT = 1024
 MIN_WINDOW_FRAMES = 40
 WORD_RE = re.compile(r"^[a-z][a-z']*$")
 NOT_WORDS = {"<s>", "</s>", "<sil>"}
+VOWELS = {"AA", "AE", "AH", "AO", "AW", "AY", "EH", "ER", "EY", "IH", "IY", "OW", "OY", "UH", "UW"}
+
+
+def non_rhotic(phones):
+    """The non-rhotic (British, Australian, ...) reading of a CMU pronunciation: no R after a vowel
+    unless a vowel follows, and an unstressed-style final or pre-consonant ER as a schwa (AH):
+    "elevator" EH L AH V EY T ER -> EH L AH V EY T AH, "car" K AA R -> K AA. The dictionary is
+    American; espeak-ng's default English voice and most English speakers outside North America
+    say the word this way, and forced alignment to the rhotic form alone failed on espeak-ng's
+    "elevator" (the whole phrase then counts as not spoken)."""
+    out = []
+    for i, p in enumerate(phones):
+        nxt = phones[i + 1] if i + 1 < len(phones) else None
+        follows_vowel = nxt is not None and nxt in VOWELS
+        if p == "ER" and not follows_vowel:
+            out.append("AH")
+        elif p == "R" and i > 0 and phones[i - 1] in VOWELS and not follows_vowel:
+            continue
+        else:
+            out.append(p)
+    return out
 
 
 def _ln(p):
@@ -91,6 +112,7 @@ class Verifier:
         self.align = Decoder(lm=None, **common)
         self.loop = Decoder(allphone=os.path.join(model, "en-us-phone.lm.bin"), **common)
         self.extra = {}
+        self.variants_done = set()
         if extra_dict and os.path.exists(extra_dict):
             with open(extra_dict, encoding="utf-8") as fh:
                 for line in fh:
@@ -103,6 +125,28 @@ class Verifier:
 
     def missing(self, words):
         return [w for w in words if self.align.lookup_word(w) is None]
+
+    def add_variants(self, words):
+        """Each word's non-rhotic pronunciation as an alternative (word(n)), once: the alignment
+        may take either form, the scores are the aligned phones' as for any pronunciation."""
+        for w in words:
+            if w in self.variants_done:
+                continue
+            self.variants_done.add(w)
+            base = self.align.lookup_word(w)
+            if base is None:
+                continue
+            known = [base.split()]
+            n = 2
+            while (alt := self.align.lookup_word(f"{w}({n})")) is not None:
+                known.append(alt.split())
+                n += 1
+            for phones in list(known):
+                v = non_rhotic(phones)
+                if v and v not in known:
+                    self.align.add_word(f"{w}({n})", " ".join(v), True)
+                    known.append(v)
+                    n += 1
 
     def _decode(self, dec, pcm):
         # fresh feature state (cepstral mean) per utterance: a result never depends on the one before
@@ -167,6 +211,7 @@ class Verifier:
         if result["missing"] or len(cut) // (2 * FRAME_SAMPLES) < MIN_WINDOW_FRAMES:
             result["ms"] = round((time.monotonic() - t0) * 1000)
             return result
+        self.add_variants(words)
         if self._aligned(cut, words) is not None:
             loop = self._decode(self.loop, cut)
             per = self._phone_scores(cut, loop)
