@@ -282,8 +282,14 @@ function whyFailed(x: Analysed): string {
     const missed = [...(r.checks.words.detail ?? '').matchAll(/(\w+) not heard [^(]*\(([-\d.]+)\)/g)].map(
       (m) => `"${m[1]}" (${m[2]})`,
     );
-    const rule = /threshold (-?[\d.]+( \([^)]*\))?)/.exec(r.checks.words.detail ?? '')?.[1] ?? '';
-    why.push(`the words gate did not accept espeak-ng's ${missed.join(', ') || 'reading'} (threshold ${rule})`);
+    const rule = /threshold (-?[\d.]+( \([^)]*\))?)/.exec(r.checks.words.detail ?? '')?.[1];
+    // a reading that could not be aligned to the words in order has no score and no threshold
+    if (/cannot be aligned/.test(r.checks.words.detail ?? ''))
+      why.push("the words gate could not align espeak-ng's reading to the 4 words in order (no score)");
+    else
+      why.push(
+        `the words gate did not accept espeak-ng's ${missed.join(', ') || 'reading'}${rule ? ` (threshold ${rule})` : ''}`,
+      );
   }
   if (r.failed_checks.includes('sequence')) {
     const d = r.checks.sequence.detail ?? '';

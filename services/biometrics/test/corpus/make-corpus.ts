@@ -1130,6 +1130,8 @@ export async function makeGenuineSet(
     log?: (s: string) => void;
     people?: number;
     onCase?: (c: CorpusCase) => Promise<void> | void;
+    /** render only these captures (their k in 0…count−1); the others are skipped, not renumbered */
+    only?: readonly number[];
   } = {},
 ): Promise<{ cases: CorpusCase[]; people: string[] }> {
   const log = opts.log ?? (() => undefined);
@@ -1140,6 +1142,7 @@ export async function makeGenuineSet(
   const scenes = new Map<string, Scene>();
   const cases: CorpusCase[] = [];
   for (let k = 0; k < count; k++) {
+    if (opts.only && !opts.only.includes(k)) continue;
     const face = people[k % people.length];
     const tag = `p${k % people.length}`;
     if (!scenes.has(face.id)) {
