@@ -55,7 +55,14 @@ const procs: ChildProcess[] = [];
 function startService(name: string, env: Record<string, string>) {
   const proc = spawn(
     process.execPath,
-    ['--conditions=@signet/source', '--import', 'tsx', join(root, `services/${name}/src/main.ts`)],
+    [
+      // BENCH_NODE_ARGS: extra node flags for the services, e.g. `--cpu-prof --cpu-prof-dir=<dir>`.
+      ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+      '--conditions=@signet/source',
+      '--import',
+      'tsx',
+      join(root, `services/${name}/src/main.ts`),
+    ],
     {
       cwd: root,
       env: { ...process.env, ...env },

@@ -245,8 +245,9 @@ export type OutboxRelay<K = unknown> = ReturnType<typeof createOutboxRelay<K>>;
 /**
  * An entry as mongoose stores it on a document of `model`: the schema's field order, and an empty
  * `trace` left out when the schema minimizes (mongoose's default), so `$pullAll` matches it exactly.
+ * A repository that inserts through the driver stores its entries in this shape too.
  */
-function asStored(model: Model<any>, e: OutboxEntry): Record<string, unknown> {
+export function asStored(model: Model<any>, e: OutboxEntry): Record<string, unknown> {
   const keep = model.schema.get('minimize') === false || Object.keys(e.trace ?? {}).length > 0;
   return {
     event_id: e.event_id,
