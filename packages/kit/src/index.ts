@@ -33,3 +33,4 @@ export * from './process-settings.js';
 export * from './serve.js';
 export * from './orphan-sweep.js';
 export * from './coalescing-runner.js';
+export * from './micro-batcher.js';

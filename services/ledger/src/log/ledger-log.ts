@@ -14,7 +14,7 @@
  * the checkpoint that proves it follows within one pass.
  */
 import { randomUUID } from 'node:crypto';
-import { invalid, notFound, type Logger, type Metrics } from '@signet/kit';
+import { createMicroBatcher, invalid, notFound, type Logger, type Metrics } from '@signet/kit';
 import { BUNDLE_FORMAT, parseCheckpoint, parseNote, type CertificateBundle } from '@signet/verify';
 import {
   consistencyRanges,
@@ -94,36 +94,24 @@ export function createLedgerLog(
    * ordered insert at (last claimed or largest index) + 1, + 2, …, so the leaves never have a gap the
    * checkpoints would stall at. Replicas race on the unique _id.
    */
-  let waiting: { reference: string; leaf: Buffer; done: (r: Promise<LeafRecord & { seal: string }>) => void }[] = [];
-  let claiming = false;
-  async function claimWaiting(): Promise<void> {
-    claiming = true;
-    try {
-      while (waiting.length) {
-        const batch = waiting.slice(0, CLAIM_BATCH_MAX);
-        waiting = waiting.slice(batch.length);
-        const run = (async () => {
-          if (hint === null) hint = await tree.nextIndex();
-          const items = batch.map((w) => ({ reference: w.reference, leaf: w.leaf.toString('utf8'), hash: leafHash(w.leaf) }));
-          const r = await tree.claimLeaves(items, hint);
-          for (const l of r.leaves) hint = Math.max(hint, l.index + 1);
-          claimed.inc(r.inserted);
-          return r.leaves.map((l) => ({ ...l, seal: signer.seal(l.index, l.hash) }));
-        })();
+  const claimBatched = createMicroBatcher<{ reference: string; leaf: Buffer }, LeafRecord & { seal: string }>(
+    async (batch) => {
+      try {
+        if (hint === null) hint = await tree.nextIndex();
+        const items = batch.map((w) => ({ reference: w.reference, leaf: w.leaf.toString('utf8'), hash: leafHash(w.leaf) }));
+        const r = await tree.claimLeaves(items, hint);
+        for (const l of r.leaves) hint = Math.max(hint, l.index + 1);
+        claimed.inc(r.inserted);
+        return r.leaves.map((l) => ({ ok: { ...l, seal: signer.seal(l.index, l.hash) } }));
+      } catch (err) {
         // A failed insert may have taken some indexes: the next batch asks for the largest again.
-        await run.catch(() => (hint = null));
-        batch.forEach((w, i) => w.done(run.then((leaves) => leaves[i]!)));
+        hint = null;
+        throw err;
       }
-    } finally {
-      claiming = false;
-    }
-  }
-  function claim(reference: string, leafBytes: Buffer): Promise<LeafRecord & { seal: string }> {
-    return new Promise((resolve) => {
-      waiting.push({ reference, leaf: leafBytes, done: resolve });
-      if (!claiming) void claimWaiting();
-    });
-  }
+    },
+    { max: CLAIM_BATCH_MAX },
+  );
+  const claim = (reference: string, leaf: Buffer) => claimBatched({ reference, leaf });
 
   /** One checkpoint under the lease: covers the claimed leaves beyond the head, in order, without gaps. */
   async function batch(token: string, head: TreeHead): Promise<{ head: TreeHead; added: number }> {

@@ -1,5 +1,5 @@
 import { Schema, type Connection } from 'mongoose';
-import { asStored, isDuplicateKey, outboxField, outboxIndex, type OutboxEntry } from '@signet/kit';
+import { asStored, createMicroBatcher, isDuplicateKey, outboxField, outboxIndex, type OutboxEntry } from '@signet/kit';
 import type { CommitmentOpenings } from '@signet/verify';
 import type { Certificate } from '../domain/certificate.js';
 
@@ -79,39 +79,28 @@ export function createCertificateRepository(conn: Connection) {
   const model = conn.model('Certificate', certificateSchema);
 
   /**
-   * Certificates waiting while an insert runs go together in the next: one unordered insert of up to
+   * Certificates issued while an insert runs go together in the next: one unordered insert of up to
    * INSERT_BATCH_MAX documents (the consumer issues up to 16 at a time; one insert each was 70 % of
    * the ledger's store time). Each caller gets its own outcome: inserted, a duplicate reference, or
    * the error. Documents are built by storedCertificate, in the schema's shape.
    */
-  let waiting: { doc: object; resolve: (inserted: boolean) => void; reject: (err: unknown) => void }[] = [];
-  let inserting = false;
-  async function insertWaiting(): Promise<void> {
-    inserting = true;
-    try {
-      while (waiting.length) {
-        const batch = waiting.slice(0, INSERT_BATCH_MAX);
-        waiting = waiting.slice(batch.length);
-        try {
-          await model.collection.insertMany(
-            batch.map((w) => w.doc),
-            { ordered: false },
-          );
-          for (const w of batch) w.resolve(true);
-        } catch (err) {
-          const errors = writeErrorsOf(err);
-          batch.forEach((w, i) => {
-            const e = errors?.get(i);
-            if (errors && !e) w.resolve(true);
-            else if (e && isDuplicateKey(e)) w.resolve(false);
-            else w.reject(err);
-          });
-        }
+  const insert = createMicroBatcher<Record<string, unknown>, boolean>(
+    async (docs) => {
+      try {
+        await model.collection.insertMany(docs, { ordered: false });
+        return docs.map(() => ({ ok: true }));
+      } catch (err) {
+        const errors = writeErrorsOf(err);
+        if (!errors) throw err;
+        return docs.map((_, i) => {
+          const e = errors.get(i);
+          if (!e) return { ok: true };
+          return isDuplicateKey(e) ? { ok: false } : { err };
+        });
       }
-    } finally {
-      inserting = false;
-    }
-  }
+    },
+    { max: INSERT_BATCH_MAX },
+  );
 
   return {
     model,
@@ -123,14 +112,12 @@ export function createCertificateRepository(conn: Connection) {
     },
     /** Inserts once; a second insert of the same reference returns false and changes nothing. */
     async insertOnce(rec: CertificateRecord, outbox: OutboxEntry[]): Promise<boolean> {
-      const doc = storedCertificate(
-        rec,
-        outbox.map((e) => asStored(model, e)),
+      return insert(
+        storedCertificate(
+          rec,
+          outbox.map((e) => asStored(model, e)),
+        ),
       );
-      return new Promise<boolean>((resolve, reject) => {
-        waiting.push({ doc, resolve, reject });
-        if (!inserting) void insertWaiting();
-      });
     },
     async count(filter: Partial<CertificateRecord> = {}): Promise<number> {
       return model.countDocuments(filter);
