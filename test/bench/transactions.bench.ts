@@ -30,6 +30,7 @@ import {
   createWriteStream,
   mkdtempSync,
   openSync,
+  readdirSync,
   readFileSync,
   rmSync,
   statSync,
@@ -106,6 +107,21 @@ function cpuSeconds(pid: number): number {
   }
 }
 
+/** CPU seconds of a process and its direct children (PostgreSQL's backends are the postmaster's children). */
+function treeCpuSeconds(pid: number): number {
+  let total = cpuSeconds(pid);
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const f = readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      if (Number(f[1]) === pid) total += (Number(f[11]) + Number(f[12])) / 100;
+    } catch {
+      /* gone */
+    }
+  }
+  return total;
+}
+
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
 const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
@@ -114,6 +130,7 @@ async function main() {
   // The local store's PostgreSQL runs as its own user under tmp/infra: let it through.
   chmodSync(tmp, 0o711);
   let infraStop: (() => Promise<void>) | undefined;
+  let infraPids: { name: string; pid: number }[] = [];
   let urls: InfraUrls;
   const given = infraFromEnv();
   if (given) {
@@ -121,6 +138,7 @@ async function main() {
   } else {
     const infra = await startLocalInfra({ dataDir: join(tmp, 'infra') });
     urls = infra.urls;
+    infraPids = infra.procs.map((p) => ({ name: p.name, pid: p.pid }));
     infraStop = () => infra.stop();
   }
   const timing = await startMongoTimingProxy(urls.MONGO_URL);
@@ -403,6 +421,15 @@ async function main() {
     let next = 0;
     timing.reset();
     const loadBefore = load();
+    // CPU per creation by process: on two cores the rate is bound by the CPU all of them use.
+    const cpuOf = () =>
+      Object.fromEntries([
+        ...svcs.map((s) => [s.name, cpuSeconds(s.pid)] as const),
+        ...infraPids.map((p) => [p.name, treeCpuSeconds(p.pid)] as const),
+        // The bench process also runs the store's timing proxy.
+        ['bench client', process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6] as const,
+      ]);
+    const cpuBefore = cpuOf();
     const t = performance.now();
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
@@ -429,6 +456,16 @@ async function main() {
     );
     console.log(
       `total ${(total / 1000).toFixed(1)} s, ${latencies.length} created, ${((latencies.length / total) * 1000).toFixed(1)} creations/s`,
+    );
+    const cpuAfter = cpuOf();
+    const perCreation = Object.entries(cpuAfter)
+      .map(([name, sec]) => [name, ((sec - (cpuBefore[name] ?? 0)) * 1000) / Math.max(1, latencies.length)] as const)
+      .filter(([, ms]) => ms >= 0.05)
+      .sort((a, b) => b[1] - a[1]);
+    const cpuTotal = perCreation.reduce((a, [, ms]) => a + ms, 0);
+    console.log(
+      `CPU per creation: ${cpuTotal.toFixed(1)} ms in all (${cpus().length} cores allow ${((cpus().length * 1000) / cpuTotal).toFixed(1)} creations/s at most) — ` +
+        perCreation.map(([name, ms]) => `${name} ${ms.toFixed(1)}`).join(', '),
     );
     if (Object.keys(failures).length) console.log('failures:', failures);
     if (latencies.length) {
