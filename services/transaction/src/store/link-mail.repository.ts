@@ -23,7 +23,17 @@ export function createLinkMailStore(conn: Connection) {
     /** Records that a mail was handled (idempotent: a second write of the same key changes nothing). */
     async recordLinkMail(k: LinkMailKey, result: 'sent' | 'rejected'): Promise<void> {
       try {
-        await linkMails.create({ _id: linkMailId(k), ...k, result, at: new Date() });
+        // Through the driver, with the schema's fields named (mongoose would drop any other key of k).
+        const doc: Record<string, unknown> = {
+          _id: linkMailId(k),
+          transaction_id: k.transaction_id,
+          signer_index: k.signer_index,
+          kind: k.kind,
+          round: k.round,
+          result,
+          at: new Date(),
+        };
+        await linkMails.collection.insertOne(doc);
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;
       }
