@@ -3,3 +3,4 @@
 export * from './src/index.js';
 export * from './events/registry.js';
 export * from './events/call-graph.js';
+export * from './events/webhook-event-types.js';

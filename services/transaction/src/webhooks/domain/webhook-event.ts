@@ -1,23 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { isWebhookEventType, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@signet/proto';
 
-/** The event types a customer endpoint can subscribe to (issue 18 item 6). */
-export const WEBHOOK_EVENT_TYPES = [
-  'transaction.created',
-  'signer.link_sent',
-  'signer.opened',
-  'signer.consented',
-  'signer.verified',
-  'signer.failed',
-  'signer.declined',
-  'transaction.completed',
-  'transaction.expired',
-  'transaction.cancelled',
-  'certificate.issued',
-  'signed_document.ready',
-] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
-
-export const isWebhookEventType = (t: string): t is WebhookEventType => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(t);
+// The event types a customer endpoint can subscribe to (issue 18 item 6): the contract's list.
+export { isWebhookEventType, WEBHOOK_EVENT_TYPES, type WebhookEventType };
 
 /**
  * One fact to announce, from one internal event (events/webhook-sources.ts): `key` is unique per

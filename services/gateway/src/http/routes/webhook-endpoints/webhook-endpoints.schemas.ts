@@ -1,20 +1,7 @@
+import { WEBHOOK_EVENT_TYPES } from '@signet/proto';
 import { z } from 'zod';
 
-/** The event types an endpoint may subscribe to (the transaction service checks them too). */
-export const WEBHOOK_EVENT_TYPES = [
-  'transaction.created',
-  'signer.link_sent',
-  'signer.opened',
-  'signer.consented',
-  'signer.verified',
-  'signer.failed',
-  'signer.declined',
-  'transaction.completed',
-  'transaction.expired',
-  'transaction.cancelled',
-  'certificate.issued',
-  'signed_document.ready',
-] as const;
+// The event types an endpoint may subscribe to: the contract's list (@signet/proto), which the transaction service checks too.
 
 const eventTypes = z
   .array(z.enum(WEBHOOK_EVENT_TYPES, { error: `event_types: each must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}` }))
