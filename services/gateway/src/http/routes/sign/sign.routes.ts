@@ -1,10 +1,9 @@
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
-import { status } from '@grpc/grpc-js';
-import { RpcError } from '@signet/kit';
 import { transactionV1 } from '@signet/proto';
 import type { GatewayContext, RouteModule } from '../../context.js';
-import { badRequest, HttpError } from '../../errors.js';
+import { badRequest } from '../../errors.js';
 import { defineRoute, errorResponses, HEADERS, mountRoutes } from '../../route.js';
+import { pipePdfStream } from '../../pdf-stream.js';
 import { bridgeUpload } from '../../upload/upload-bridge.js';
 import { captureForm } from './capture.upload.js';
 import { declineRoutes } from './decline.routes.js';
@@ -28,18 +27,6 @@ import {
 } from './sign.schemas.js';
 
 const DOCUMENT_DEADLINE_MS = 120_000;
-
-/** Waits until the response can take more, or is gone. */
-const drained = (res: Response) =>
-  new Promise<void>((resolve) => {
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.once('drain', done);
-    res.once('close', done);
-  });
 
 /** /api/sign/{token}/*: the public signing ceremony, authorised by the token; and the page at /sign/{token}. */
 export function signRoutes(ctx: GatewayContext): RouteModule {
@@ -92,35 +79,14 @@ export function signRoutes(ctx: GatewayContext): RouteModule {
         { token: tokenOf(req) },
         { deadlineMs: DOCUMENT_DEADLINE_MS },
       );
-      res.on('close', () => stream.cancel());
-      let started = false;
-      try {
-        for await (const chunk of stream) {
-          if (!started) {
-            started = true;
-            const name = (chunk.name || 'document.pdf').replace(/[^\w .,()-]/g, '_');
-            res.setHeader('Content-Type', 'application/pdf');
-            res.setHeader('Content-Length', String(chunk.size));
-            res.setHeader('Content-Disposition', `inline; filename="${name}"`);
-            res.setHeader('Cache-Control', 'private, no-store');
-            res.setHeader('X-Content-Type-Options', 'nosniff');
-          }
-          if (chunk.data.length && !res.write(chunk.data)) await drained(res);
-        }
-      } catch (err) {
-        if (started) return void res.destroy();
-        if (err instanceof RpcError && err.code === status.CANCELLED) return undefined; // the client went away
-        if (err instanceof RpcError && err.code === status.NOT_FOUND)
-          throw new HttpError(
-            404,
-            // A link that ended with its transaction (declined, expired) says so.
-            err.reason === 'SIGNING_LINK_ENDED'
-              ? err.details
-              : 'this signing link is not valid: it may have been cancelled or already completed',
-          );
-        throw err;
-      }
-      res.end();
+      await pipePdfStream(res, stream, {
+        disposition: (first) => `inline; filename="${(first.name || 'document.pdf').replace(/[^\w .,()-]/g, '_')}"`,
+        // A link that ended with its transaction (declined, expired) says so.
+        notFound: (err) =>
+          err.reason === 'SIGNING_LINK_ENDED'
+            ? err.details
+            : 'this signing link is not valid: it may have been cancelled or already completed',
+      });
       return undefined;
     },
   });

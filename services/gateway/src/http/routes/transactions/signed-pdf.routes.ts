@@ -1,25 +1,12 @@
 import { Router, type Response } from 'express';
-import { status } from '@grpc/grpc-js';
-import { RpcError } from '@signet/kit';
 import { ledgerV1 } from '@signet/proto';
 import { requireCaller, callerOf, isTestMode } from '../../auth.js';
 import type { GatewayContext, RouteModule } from '../../context.js';
 import { HttpError } from '../../errors.js';
+import { pipePdfStream } from '../../pdf-stream.js';
 
 /** A signed PDF can be as large as its document: the stream has a long deadline. */
 const SIGNED_PDF_DEADLINE_MS = 10 * 60_000;
-
-/** Resolves when the response can take more, or is gone. */
-const drained = (res: Response) =>
-  new Promise<void>((resolve) => {
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.once('drain', done);
-    res.once('close', done);
-  });
 
 /**
  * Streams a stored PDF of the ledger (the signed PDF, or with `auditTrail` the audit-trail PDF) to the
@@ -36,27 +23,11 @@ export async function streamLedgerPdf(
     { reference: input.reference, auditTrail: input.auditTrail },
     { deadlineMs: SIGNED_PDF_DEADLINE_MS },
   );
-  res.on('close', () => stream.cancel());
-  let started = false;
-  try {
-    for await (const chunk of stream) {
-      if (!started) {
-        started = true;
-        res.setHeader('Content-Type', 'application/pdf');
-        res.setHeader('Content-Length', String(chunk.size));
-        res.setHeader('Content-Disposition', `attachment; filename="${chunk.filename.replace(/[^\w.-]/g, '_') || 'signed.pdf'}"`);
-        res.setHeader('Cache-Control', 'private, no-store');
-        res.setHeader('X-Content-Type-Options', 'nosniff');
-      }
-      if (chunk.data.length && !res.write(chunk.data)) await drained(res);
-    }
-  } catch (err) {
-    if (started) return void res.destroy();
-    if (err instanceof RpcError && err.code === status.CANCELLED) return; // the client went away
-    if (err instanceof RpcError && err.code === status.NOT_FOUND) throw new HttpError(404, input.notFound);
-    throw err; // FAILED_PRECONDITION (not sealed yet) → 409 through the one error mapping
-  }
-  res.end();
+  // FAILED_PRECONDITION (not sealed yet) → 409 through the one error mapping.
+  await pipePdfStream(res, stream, {
+    disposition: (first) => `attachment; filename="${first.filename.replace(/[^\w.-]/g, '_') || 'signed.pdf'}"`,
+    notFound: () => input.notFound,
+  });
 }
 
 /** A hand-written error answer with the shared `{"detail"}` body. */
