@@ -10,7 +10,8 @@
  * A config is `backend[:workers[:options]]` (workers default, or `auto`: what the service's ANALYSIS_WORKERS=auto
  * picks). Options, joined by `+`: `full` (every model on every frame, the analysis before the frame
  * plan), `detectEvery=N`, `embedEvery=N` (override the sampling's detector / description cadence),
- * `intra=N` (TF_NUM_INTRAOP_THREADS of that child),
+ * `intra=N` (TF_NUM_INTRAOP_THREADS of that child), `sharedPool` (every worker's TensorFlow context on one
+ * process-wide intra-op pool of `cores` threads, the layout before a pool per worker),
  * e.g. `node:auto:detectEvery=1` is the plan with the detector on every frame. The first config is
  * the baseline the others are compared with (wall p50/p95 and CPU, as ratios), and each case's
  * verdict under every config is compared with it: a changed verdict is listed. Each config's verdicts are
@@ -73,6 +74,8 @@ interface BenchConfig {
   embedEvery?: number;
   /** TF_NUM_INTRAOP_THREADS for the child (native backends) */
   intra?: number;
+  /** one process-wide intra-op pool (TF_OVERRIDE_GLOBAL_THREADPOOL=0) of `cores` threads unless `intra` */
+  sharedPool?: boolean;
 }
 
 /** `backend[:workers[:opt+opt]]`, options `full`, `detectEvery=N`, `embedEvery=N` (see the header). */
@@ -87,9 +90,21 @@ function parseConfig(c: string): BenchConfig {
   for (const o of opts ? opts.split('+') : []) {
     const [k, v] = o.split('=');
     if (k === 'full' && v === undefined) out.full = true;
+    else if (k === 'sharedPool' && v === undefined) out.sharedPool = true;
     else if ((k === 'detectEvery' || k === 'embedEvery' || k === 'intra') && Number(v) >= 1) out[k] = Number(v);
     else throw new Error(`unknown option ${o} in config ${c}`);
   }
+  return out;
+}
+
+/** TensorFlow thread variables a config sets in its child (the rest follow planBackend). */
+function childThreads(b: BenchConfig): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (b.sharedPool) {
+    out.TF_OVERRIDE_GLOBAL_THREADPOOL = '0';
+    out.TF_NUM_INTRAOP_THREADS = String(availableParallelism());
+  }
+  if (b.intra) out.TF_NUM_INTRAOP_THREADS = String(b.intra);
   return out;
 }
 
@@ -185,7 +200,10 @@ function report(results: Map<string, ChildResult>): void {
     };
     const wall10 = res.rows.map((x) => per10(x, x.total));
     stats.set(config, s);
-    const th = res.tfjs === 'tensorflow' ? `${res.threads.TF_NUM_INTRAOP_THREADS}/${res.threads.TF_NUM_INTEROP_THREADS}` : '–';
+    const th =
+      res.tfjs === 'tensorflow'
+        ? `${res.threads.TF_NUM_INTRAOP_THREADS}/${res.threads.TF_NUM_INTEROP_THREADS} ${res.threads.TF_OVERRIDE_GLOBAL_THREADPOOL === '1' ? 'per worker' : 'shared'}`
+        : '–';
     const det =
       res.rows.reduce((a, x) => a + x.detectorCalls, 0) /
       Math.max(
@@ -301,7 +319,7 @@ async function main(): Promise<void> {
           TF_CPP_MIN_LOG_LEVEL: '2',
           ...process.env,
           ...(only ? { BENCH_CASES: only } : {}),
-          ...(parseConfig(config).intra ? { TF_NUM_INTRAOP_THREADS: String(parseConfig(config).intra) } : {}),
+          ...childThreads(parseConfig(config)),
         },
         maxBuffer: 64 * 1024 * 1024,
       });

@@ -152,14 +152,23 @@ describe('this machine (optional native packages installed; their libtensorflow 
 });
 
 describe('planBackend: TensorFlow threads before the probe, then the backend and the detector threads', () => {
-  it('sizes the shared intra-op pool to the usable cores, with one inter-op thread', () => {
-    expect(tfThreadEnv(2, {})).toEqual({ TF_NUM_INTRAOP_THREADS: '2', TF_NUM_INTEROP_THREADS: '1' });
-    expect(tfThreadEnv(0, {})).toEqual({ TF_NUM_INTRAOP_THREADS: '1', TF_NUM_INTEROP_THREADS: '1' });
-    expect(tfThreadEnv(6, {})).toEqual({ TF_NUM_INTRAOP_THREADS: '6', TF_NUM_INTEROP_THREADS: '1' });
+  it('gives each detector worker its own intra-op pool of cores ÷ workers threads, with one inter-op thread', () => {
+    const one = { TF_NUM_INTEROP_THREADS: '1', TF_OVERRIDE_GLOBAL_THREADPOOL: '1' };
+    expect(tfThreadEnv(2, 2, {})).toEqual({ TF_NUM_INTRAOP_THREADS: '1', ...one });
+    expect(tfThreadEnv(8, 2, {})).toEqual({ TF_NUM_INTRAOP_THREADS: '4', ...one });
+    expect(tfThreadEnv(3, 2, {})).toEqual({ TF_NUM_INTRAOP_THREADS: '1', ...one });
+    expect(tfThreadEnv(0, 2, {})).toEqual({ TF_NUM_INTRAOP_THREADS: '1', ...one });
+    // no worker: the main thread's one context keeps a pool of every core
+    expect(tfThreadEnv(6, 0, {})).toEqual({
+      TF_NUM_INTRAOP_THREADS: '6',
+      TF_NUM_INTEROP_THREADS: '1',
+      TF_OVERRIDE_GLOBAL_THREADPOOL: '0',
+    });
     // the operator's settings win
-    expect(tfThreadEnv(8, { TF_NUM_INTRAOP_THREADS: '3' })).toEqual({
+    expect(tfThreadEnv(8, 2, { TF_NUM_INTRAOP_THREADS: '3', TF_OVERRIDE_GLOBAL_THREADPOOL: '0' })).toEqual({
       TF_NUM_INTRAOP_THREADS: '3',
       TF_NUM_INTEROP_THREADS: '1',
+      TF_OVERRIDE_GLOBAL_THREADPOOL: '0',
     });
   });
 
@@ -173,21 +182,22 @@ describe('planBackend: TensorFlow threads before the probe, then the backend and
       return load(pkg);
     };
     const plan = planBackend('auto', 'auto', { probes, env, cores: 2 });
-    expect(seen).toEqual(['2']);
-    expect(plan).toMatchObject({
-      backend: 'node',
-      workers: 2,
-      threads: { TF_NUM_INTRAOP_THREADS: '2', TF_NUM_INTEROP_THREADS: '1' },
-    });
-    expect(env).toMatchObject({ TF_NUM_INTRAOP_THREADS: '2', TF_NUM_INTEROP_THREADS: '1', TF_CPP_MIN_LOG_LEVEL: '1' });
+    expect(seen).toEqual(['1']);
+    const threads = { TF_NUM_INTRAOP_THREADS: '1', TF_NUM_INTEROP_THREADS: '1', TF_OVERRIDE_GLOBAL_THREADPOOL: '1' };
+    expect(plan).toMatchObject({ backend: 'node', workers: 2, threads });
+    expect(env).toMatchObject({ ...threads, TF_CPP_MIN_LOG_LEVEL: '1' });
   });
 
   it('starts one detector worker per core with tfjs-node and wasm, none with tfjs-node-gpu; a number overrides', () => {
     expect(planBackend('node', 'auto', { probes: world({ node: true }), env: {}, cores: 4 })).toMatchObject({
       workers: 4,
-      threads: { TF_NUM_INTRAOP_THREADS: '4' },
+      threads: { TF_NUM_INTRAOP_THREADS: '1', TF_OVERRIDE_GLOBAL_THREADPOOL: '1' },
     });
-    expect(planBackend('node', 0, { probes: world({ node: true }), env: {}, cores: 4 }).workers).toBe(0);
+    expect(planBackend('node', 2, { probes: world({ node: true }), env: {}, cores: 4 }).threads).toMatchObject({
+      TF_NUM_INTRAOP_THREADS: '2',
+    });
+    const single = planBackend('node', 0, { probes: world({ node: true }), env: {}, cores: 4 });
+    expect(single).toMatchObject({ workers: 0, threads: { TF_NUM_INTRAOP_THREADS: '4', TF_OVERRIDE_GLOBAL_THREADPOOL: '0' } });
     expect(planBackend('auto', 'auto', { probes: world({ gpu: true, nodeGpu: true }), env: {}, cores: 4 })).toMatchObject({
       backend: 'node-gpu',
       workers: 0,
@@ -231,7 +241,11 @@ describe('announceBackend: one start line and the gauge', () => {
       msg: 'tfjs backend tensorflow on cpu',
       fields: { backend: 'node', tfjs: 'tensorflow', device: 'cpu', package: '@tensorflow/tfjs-node@4.22.0', workers: 2 },
     });
-    expect(l.out[0]!.fields.threads).toEqual({ TF_NUM_INTRAOP_THREADS: '2', TF_NUM_INTEROP_THREADS: '1' });
+    expect(l.out[0]!.fields.threads).toEqual({
+      TF_NUM_INTRAOP_THREADS: '1',
+      TF_NUM_INTEROP_THREADS: '1',
+      TF_OVERRIDE_GLOBAL_THREADPOOL: '1',
+    });
     expect(gauge).toEqual([[{ backend: 'node', tfjs: 'tensorflow', device: 'cpu' }, 1]]);
   });
 

@@ -141,20 +141,29 @@ export function resolveBackend(choice: TfBackendChoice, probes: BackendProbes = 
 // Threads, and the one start line
 
 /** TensorFlow's thread-pool variables (read by libtensorflow once, when it creates its devices). */
-export const TF_THREAD_VARS = ['TF_NUM_INTRAOP_THREADS', 'TF_NUM_INTEROP_THREADS'] as const;
+export const TF_THREAD_VARS = ['TF_NUM_INTRAOP_THREADS', 'TF_NUM_INTEROP_THREADS', 'TF_OVERRIDE_GLOBAL_THREADPOOL'] as const;
 
 /**
  * TensorFlow's thread pools for a native backend on `cores` usable cores (the cgroup quota counted;
- * libtensorflow alone counts every core of the node): `cores` intra-op threads, one inter-op thread.
- * The intra-op pool is one per process, shared by the TensorFlow contexts of every detector worker
- * thread. Measured here (docs/decisions.md, "Biometrics: on real TensorFlow"): one worker per core
- * on that shared pool analysed the most frames per second; one intra-op thread per worker serialised
- * the workers on it. Variables already set win.
+ * libtensorflow alone counts every core of the node) and `workers` detector threads: each worker's
+ * TensorFlow context gets its own intra-op pool (`TF_OVERRIDE_GLOBAL_THREADPOOL`; without it every
+ * context shares one process-wide pool) of cores ÷ workers threads, and one inter-op thread.
+ * Measured here (docs/decisions.md, "Verdict speed: a pool per worker"): two workers with a pool of
+ * one thread each analysed a genuine capture in 0.80–0.85× the wall time of two workers on one
+ * shared pool of two threads, and with less CPU (the shared pool's threads spin while they wait);
+ * one shared one-thread pool serialised the workers. With no worker (detection in the main thread,
+ * or a GPU) the one context keeps a pool of `cores` threads. Variables already set win.
  */
-export function tfThreadEnv(cores: number, env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+export function tfThreadEnv(
+  cores: number,
+  workers: number,
+  env: Readonly<Record<string, string | undefined>>,
+): Record<string, string> {
+  const c = Math.max(1, cores);
   const want: Record<(typeof TF_THREAD_VARS)[number], string> = {
-    TF_NUM_INTRAOP_THREADS: String(Math.max(1, cores)),
+    TF_NUM_INTRAOP_THREADS: String(workers > 0 ? Math.max(1, Math.floor(c / workers)) : c),
     TF_NUM_INTEROP_THREADS: '1',
+    TF_OVERRIDE_GLOBAL_THREADPOOL: workers > 0 ? '1' : '0',
   };
   const out: Record<string, string> = {};
   for (const k of TF_THREAD_VARS) out[k] = env[k] ?? want[k];
@@ -180,7 +189,10 @@ export function planBackend(
 ): BackendPlan {
   const env = deps.env;
   const cores = deps.cores ?? usableCores();
-  const threads = tfThreadEnv(cores, env);
+  // the thread variables must be set before the probe loads libtensorflow, so before the backend is
+  // known: sized for the CPU backend's detector threads (a GPU backend starts none and does not use them)
+  const cpuWorkers = workers === 'auto' ? autoWorkers('node', { cores, cpuMax: null }) : workers;
+  const threads = tfThreadEnv(cores, cpuWorkers, env);
   Object.assign(env, threads);
   env.TF_CPP_MIN_LOG_LEVEL ??= '1';
   const d = chooseBackend(choice, deps.probes ?? systemProbes);
