@@ -12,8 +12,18 @@ import { computeBaseline, computeDeltas, detectEvents, matchSequence, strayEvent
 import { lightResponse, type LightResult } from './light.js';
 import { frameIdentity } from './identity.js';
 import { analysisScores, mediaFloorProblems } from './scores.js';
-import { framePlan } from './frame-plan.js';
-import { frameSignals, grey, mapLimited, motionResidual, ncc, sensorNoise, trackPrimary } from './frame-ops.js';
+import { framePlan, planLookahead } from './frame-plan.js';
+import {
+  FrameFeed,
+  frameSignals,
+  grey,
+  mapLimited,
+  mapOrdered,
+  motionResidual,
+  ncc,
+  sensorNoise,
+  trackPrimary,
+} from './frame-ops.js';
 import {
   AnalysisDeadlineError,
   InvalidChallengeError,
@@ -59,18 +69,78 @@ export async function analyzeCapture(
   const detect = makeDetector(models, cfg, stats);
   const parallel = models.pool ? models.pool.size * 2 : 1;
 
-  // ---- decode
+  // ---- decode, with pass 1 on the frames as they arrive and pass 2 once its stills are decoded
   const td = performance.now();
   const budget = Math.max(1, input.deadlineMs);
-  const [video, finalImg, refImg, pcm] = await Promise.all([
-    decodeVideo(input.video, { fps: cfg.sampling.fps, width: cfg.sampling.width, timeoutMs: budget }),
+  const feed = new FrameFeed();
+  const videoDecode = decodeVideo(input.video, {
+    fps: cfg.sampling.fps,
+    width: cfg.sampling.width,
+    timeoutMs: budget,
+    onFrame: (f) => feed.push(f),
+  }).then(
+    (v) => {
+      feed.end();
+      return v;
+    },
+    (e: unknown) => {
+      feed.fail(e);
+      throw e;
+    },
+  );
+  const stillsDecode = Promise.all([
     decodeImage(input.finalFrame, 640, budget),
     input.reference ? decodeImage(input.reference, 640, budget) : Promise.resolve(null),
     decodeAudio(input.video, DECODE_LIMITS.maxSeconds, budget),
-  ]).catch((e: unknown) => {
-    if (e instanceof FfmpegTimeoutError) throw new AnalysisDeadlineError('decode', performance.now() - start);
-    throw e;
-  });
+  ]);
+
+  // pass 1: mesh on every sampled frame; the detector, descriptor and iris where the plan says. A
+  // frame is taken once the frames after it fix its plan (planLookahead), in order, as before.
+  const ahead = planLookahead(cfg);
+  const times: number[] = [];
+  const pass1 = mapOrdered(
+    (i) => feed.get(i, ahead),
+    parallel,
+    (f, i) => {
+      while (times.length < feed.count) times.push(times.length / cfg.sampling.fps);
+      const p = framePlan(times, input.challenge, cfg);
+      return detect(f, {
+        embed: p.embed[i],
+        supporting: false,
+        iris: p.iris[i],
+        track: { capture, frame: i, reuse: !p.detect[i] },
+      });
+    },
+    () => deadline('landmarks'),
+  );
+  // pass 2: the final frame (with the supporting antispoof/liveness models) and the reference
+  // (in this thread, without a pool, one detection at a time: Human's state is per instance)
+  const stillsReady = models.pool ? stillsDecode : Promise.all([stillsDecode, pass1]).then(([stills]) => stills);
+  const pass2 = stillsReady.then(([finalImg, refImg]) =>
+    mapLimited(
+      [finalImg, ...(refImg ? [refImg] : [])],
+      parallel,
+      (img, k) => detect(img, { embed: true, supporting: k === 0 }),
+      () => deadline('embeddings'),
+    ),
+  );
+  // awaited below; until then a failure must not surface as an unhandled rejection
+  pass1.catch(() => undefined);
+  pass2.catch(() => undefined);
+
+  let video: Awaited<typeof videoDecode>;
+  let finalImg: RgbImage;
+  let refImg: RgbImage | null;
+  let pcm: Awaited<ReturnType<typeof decodeAudio>>;
+  try {
+    [video, [finalImg, refImg, pcm]] = await Promise.all([videoDecode, stillsDecode]);
+  } catch (e: unknown) {
+    // stop the passes: no frame is started after this, none queued runs
+    feed.fail(e);
+    const err = e instanceof FfmpegTimeoutError ? new AnalysisDeadlineError('decode', performance.now() - start) : e;
+    models.pool?.cancelQueued(err instanceof Error ? err : new Error(String(err)));
+    throw err;
+  }
   const decodeMs = performance.now() - td;
   const readSeconds =
     input.challenge.readSeconds && input.challenge.readSeconds > 0 ? input.challenge.readSeconds : cfg.voice.windowSeconds;
@@ -85,20 +155,8 @@ export async function analyzeCapture(
   const requireVoice = input.requireVoice ?? cfg.voice.required;
   deadline('decode');
 
-  // ---- pass 1: mesh on every sampled frame; the detector, descriptor and iris where the plan says
+  const perFrame: FaceObs[][] = await pass1;
   const plan = framePlan(video.times, input.challenge, cfg);
-  const perFrame: FaceObs[][] = await mapLimited(
-    video.frames,
-    parallel,
-    (f, i) =>
-      detect(f, {
-        embed: plan.embed[i],
-        supporting: false,
-        iris: plan.iris[i],
-        track: { capture, frame: i, reuse: !plan.detect[i] },
-      }),
-    () => deadline('landmarks'),
-  );
   trackPrimary(perFrame);
   const n = perFrame.length;
   const faceFrames = perFrame.map((f, i) => (f.length > 0 ? i : -1)).filter((i) => i >= 0);
@@ -129,16 +187,9 @@ export async function analyzeCapture(
   const embeds = new Map<number, FaceObs>(embFrames.map((i) => [i, perFrame[i][0]]));
   const lastStart = n > 0 ? video.times[n - 1] - cfg.finalFrame.lastSeconds : 0;
 
-  // ---- pass 2: the final frame (with the supporting antispoof/liveness models) and the reference
-  const extra: RgbImage[] = [finalImg, ...(refImg ? [refImg] : [])];
-  const pass2 = await mapLimited(
-    extra,
-    parallel,
-    (img, k) => detect(img, { embed: true, supporting: k === 0 }),
-    () => deadline('embeddings'),
-  );
+  const pass2Faces = await pass2;
   // ---- final frame
-  const finalFaces = pass2[0];
+  const finalFaces = pass2Faces[0]!;
   const lastEmb = embFrames.filter((i) => video.times[i] >= lastStart).map((i) => embeds.get(i)!.embedding!);
   const finalDist =
     finalFaces.length === 1 && finalFaces[0].embedding && lastEmb.length
@@ -154,7 +205,7 @@ export async function analyzeCapture(
   let refFaces: FaceObs[] | null = null;
   let refDist: number | null = null;
   if (refImg) {
-    refFaces = pass2[1];
+    refFaces = pass2Faces[1]!;
     if (refFaces.length === 1 && refFaces[0].embedding && videoEmb) refDist = descriptorDistance(refFaces[0].embedding, videoEmb);
   }
 

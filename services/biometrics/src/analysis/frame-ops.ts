@@ -8,26 +8,94 @@ import type { FaceObs } from './detect.js';
 import type { RgbImage } from './media.js';
 
 /** Map with bounded concurrency, preserving order; `check` runs after each completion. */
-export async function mapLimited<T, R>(
+export function mapLimited<T, R>(
   xs: readonly T[],
   limit: number,
   fn: (x: T, i: number) => Promise<R>,
   check: () => void,
 ): Promise<R[]> {
-  const out = new Array<R>(xs.length);
+  return mapOrdered((i) => Promise.resolve(i < xs.length ? { item: xs[i]! } : undefined), Math.min(limit, xs.length), fn, check);
+}
+
+/**
+ * Map items that may still be arriving (`get(i)` resolves with item i once it is there, undefined
+ * past the end) with at most `limit` calls of `fn` at once, started in index order; results in
+ * index order. `check` runs after each completion and may throw (a deadline): then, as when `fn`
+ * or `get` fails, no further item is started and the first error rejects the whole.
+ */
+export async function mapOrdered<T, R>(
+  get: (i: number) => Promise<{ item: T } | undefined>,
+  limit: number,
+  fn: (x: T, i: number) => Promise<R>,
+  check: () => void,
+): Promise<R[]> {
+  const out: R[] = [];
   let next = 0;
+  let failed = false;
   const run = async () => {
-    while (next < xs.length) {
-      const i = next++;
-      out[i] = await fn(xs[i], i);
-      // tfjs-node's ops settle without reaching the event loop: yield, or timers and I/O (the words
-      // worker's answer, NATS, /metrics) wait for the whole pass and the words call times out
-      await new Promise<void>((r) => setImmediate(r));
-      check();
+    try {
+      while (!failed) {
+        const i = next++;
+        const got = await get(i);
+        if (!got || failed) return;
+        out[i] = await fn(got.item, i);
+        // tfjs-node's ops settle without reaching the event loop: yield, or timers and I/O (the words
+        // worker's answer, NATS, /metrics) wait for the whole pass and the words call times out
+        await new Promise<void>((r) => setImmediate(r));
+        check();
+      }
+    } catch (e) {
+      failed = true;
+      throw e;
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, xs.length)) }, run));
+  await Promise.all(Array.from({ length: Math.max(1, limit) }, run));
   return out;
+}
+
+/**
+ * The frames of a decode as they arrive (media.ts `onFrame`), for a pass that starts before the
+ * decode ends. `get(i, ahead)` waits until frame i and `ahead` more have arrived, or the decode has
+ * ended (then frame i, or undefined past the last), or failed (then it rejects with its error).
+ */
+export class FrameFeed {
+  private readonly frames: RgbImage[] = [];
+  private ended = false;
+  private error: { e: unknown } | null = null;
+  private waiters: (() => void)[] = [];
+
+  push(frame: RgbImage): void {
+    this.frames.push(frame);
+    this.wake();
+  }
+
+  end(): void {
+    this.ended = true;
+    this.wake();
+  }
+
+  fail(e: unknown): void {
+    this.error ??= { e };
+    this.wake();
+  }
+
+  /** Frames arrived so far. */
+  get count(): number {
+    return this.frames.length;
+  }
+
+  async get(i: number, ahead = 0): Promise<{ item: RgbImage } | undefined> {
+    while (this.error === null && !this.ended && this.frames.length <= i + ahead)
+      await new Promise<void>((r) => this.waiters.push(r));
+    if (this.error) throw this.error.e;
+    return i < this.frames.length ? { item: this.frames[i]! } : undefined;
+  }
+
+  private wake(): void {
+    const w = this.waiters;
+    this.waiters = [];
+    for (const r of w) r();
+  }
 }
 
 export function grey(img: RgbImage): Float32Array {

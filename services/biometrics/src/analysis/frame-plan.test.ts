@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analysisConfig } from './config.js';
-import { framePlan } from './frame-plan.js';
+import { framePlan, planLookahead } from './frame-plan.js';
 import { motionResidual } from './frame-ops.js';
 
 const times = Array.from({ length: 120 }, (_, i) => i / 8); // 15 s at 8 fps
@@ -98,5 +98,40 @@ describe('motionResidual: motion within frames meshed alike', () => {
     // a still face whose meshes differ only by the refinement: no motion
     const still = [0, 0, 0, 0, 0, 0, 0, 0].map(face);
     expect(motionResidual(still, [0, 1, 2, 3, 4, 5, 6, 7], iris)).toBe(0);
+  });
+});
+
+describe('planLookahead: the plan of a frame taken while the decode still runs', () => {
+  const challenge = {
+    actions: ['blink', 'turn_left', 'smile'],
+    windows: [
+      [4, 5.5],
+      [7, 8.5],
+      [10.5, 12],
+    ] as [number, number][],
+  };
+  it('is, for every frame with that many frames after it, the plan of the whole video', () => {
+    const ahead = planLookahead(analysisConfig);
+    expect(ahead).toBe(13); // 1.5 s at 8 fps, and one more
+    for (const total of [1, 12, 13, 14, 40, 97, 120, 121, 240]) {
+      const all = Array.from({ length: total }, (_, i) => i / analysisConfig.sampling.fps);
+      const whole = framePlan(all, challenge, analysisConfig);
+      for (let known = 1; known <= total; known++) {
+        const part = framePlan(all.slice(0, known), challenge, analysisConfig);
+        for (let i = 0; i + ahead < known; i++) {
+          expect([part.embed[i], part.iris[i], part.detect[i]]).toEqual([whole.embed[i], whole.iris[i], whole.detect[i]]);
+        }
+      }
+    }
+  });
+
+  it('would not be with one frame fewer: a frame 1.5 s before the frames known so far looks like the end', () => {
+    const ahead = planLookahead(analysisConfig);
+    const all = Array.from({ length: 60 }, (_, k) => k / 8);
+    const i = 29; // an odd frame far from the end: not described in the whole video's plan
+    expect(framePlan(all, challenge, analysisConfig).embed[i]).toBe(false);
+    // ahead - 1 frames after it: it sits 1.5 s before the last known frame, so in the "last 1.5 s"
+    expect(framePlan(all.slice(0, i + ahead), challenge, analysisConfig).embed[i]).toBe(true);
+    expect(framePlan(all.slice(0, i + ahead + 1), challenge, analysisConfig).embed[i]).toBe(false);
   });
 });

@@ -48,3 +48,13 @@ export function framePlan(
   );
   return { embed, iris, detect };
 }
+
+/**
+ * Sampled frames that must follow frame i before its plan is final while the decode still runs:
+ * only the description on the last `finalFrame.lastSeconds` depends on where the video ends, and a
+ * frame with more than that many seconds of frames after it is not among them. With these frames
+ * after it, `framePlan(timesSoFar)` gives frame i what `framePlan(allTimes)` will (tested).
+ */
+export function planLookahead(cfg: Pick<AnalysisConfig, 'finalFrame' | 'sampling'>): number {
+  return Math.floor(cfg.finalFrame.lastSeconds * cfg.sampling.fps) + 1;
+}

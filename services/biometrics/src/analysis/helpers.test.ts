@@ -11,7 +11,8 @@ import {
   type FrameDeltas,
   type FrameSignals,
 } from './sequence.js';
-import { grey, meanAbsDiff, ncc, sensorNoise } from './frame-ops.js';
+import { FrameFeed, grey, mapLimited, mapOrdered, meanAbsDiff, ncc, sensorNoise } from './frame-ops.js';
+import type { RgbImage } from './media.js';
 
 /** A 468-point mesh with two eyes, a mouth and scattered other points. */
 function syntheticMesh(eyeOpen = 1, smile = 0): number[][] {
@@ -182,5 +183,73 @@ describe('event detection from per-frame signals', () => {
   });
   it('has no baseline without faces', () => {
     expect(computeBaseline(series([{ yaw: null, pitch: null, ear: null, mouthWidth: null, cornerLift: null }]), 1)).toBeNull();
+  });
+});
+
+describe('mapOrdered over a FrameFeed: frames taken while they are still arriving', () => {
+  const frame = (k: number): RgbImage => ({ width: 1, height: 1, data: Uint8Array.of(k, k, k) });
+  const tick = () => new Promise<void>((r) => setImmediate(r));
+
+  it('starts frame i only once `ahead` frames follow it or the feed ended, in order, results in order', async () => {
+    const feed = new FrameFeed();
+    const started: [number, number][] = []; // [frame, frames arrived when it started]
+    const done = mapOrdered(
+      (i) => feed.get(i, 2),
+      2,
+      async (f, i) => {
+        started.push([i, feed.count]);
+        await tick();
+        return f.data[0]! * 10;
+      },
+      () => undefined,
+    );
+    for (let k = 0; k < 6; k++) {
+      feed.push(frame(k));
+      await tick();
+      await tick();
+    }
+    expect(started.every(([i, count]) => count > i + 2)).toBe(true);
+    expect(started.map(([i]) => i)).toEqual([0, 1, 2, 3]);
+    feed.end();
+    expect(await done).toEqual([0, 10, 20, 30, 40, 50]);
+    expect(started.map(([i]) => i)).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it('a failed feed rejects the map, and no frame starts after it', async () => {
+    const feed = new FrameFeed();
+    const started: number[] = [];
+    const done = mapOrdered(
+      (i) => feed.get(i),
+      2,
+      async (_f, i) => started.push(i),
+      () => undefined,
+    );
+    feed.push(frame(0));
+    await tick();
+    feed.fail(new Error('ffmpeg exited 1'));
+    feed.push(frame(1));
+    await expect(done).rejects.toThrow('ffmpeg exited 1');
+    await tick();
+    expect(started).toEqual([0]);
+  });
+
+  it('a check that throws (a deadline) stops the other runners before their next item', async () => {
+    const seen: number[] = [];
+    const items = Array.from({ length: 20 }, (_, k) => k);
+    await expect(
+      mapLimited(
+        items,
+        3,
+        async (x) => {
+          seen.push(x);
+          await tick();
+        },
+        () => {
+          if (seen.length >= 4) throw new Error('deadline');
+        },
+      ),
+    ).rejects.toThrow('deadline');
+    for (let k = 0; k < 5; k++) await tick();
+    expect(seen.length).toBeLessThanOrEqual(6);
   });
 });

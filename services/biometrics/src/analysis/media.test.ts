@@ -136,6 +136,29 @@ describe('decodeVideo caps', () => {
     expect(cut.frames).toHaveLength(16);
   });
 
+  it('hands each sampled frame over as ffmpeg writes it, in order, without the extra sample past the cap', async () => {
+    const six = readFileSync(join(dir, 'six.mp4'));
+    const seen: { frame: unknown; index: number; settled: boolean }[] = [];
+    let settled = false;
+    const decoding = decodeVideo(six, {
+      fps: 8,
+      width: 320,
+      maxSeconds: 2,
+      onFrame: (frame, index) => seen.push({ frame, index, settled }),
+    });
+    const cut = await decoding.finally(() => (settled = true));
+    expect(cut.frames).toHaveLength(16);
+    expect(seen.map((x) => x.index)).toEqual([...Array(16).keys()]);
+    // the very objects the result lists, every one before the decode resolved
+    expect(seen.every((x, i) => x.frame === cut.frames[i] && !x.settled)).toBe(true);
+    // each frame its own whole picture, the same bytes as a decode without the callback
+    const plain = await decodeVideo(six, { fps: 8, width: 320, maxSeconds: 2 });
+    expect(cut.frames.map((f) => Buffer.from(f.data).equals(Buffer.from(plain.frames[cut.frames.indexOf(f)]!.data)))).toEqual(
+      Array(16).fill(true),
+    );
+    expect(new Set(cut.frames.map((f) => f.data.buffer)).size).toBe(16);
+  });
+
   it('a stream with many frames per second stops at the decoded-frame cap', async () => {
     const fast = make('fast.mp4', 'testsrc=size=320x240:rate=60:duration=6', ['-movflags', '+faststart']);
     const video = await decodeVideo(fast, { fps: 8, width: 320, maxSourceFrames: 120 });

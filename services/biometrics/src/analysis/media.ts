@@ -66,7 +66,7 @@ export function runFfmpeg(
   args: string[],
   input: Buffer | null,
   timeoutMs = 60_000,
-  opts: { verbose?: boolean } = {},
+  opts: { verbose?: boolean; onStdout?: (chunk: Buffer) => void } = {},
 ): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const level = opts.verbose ? ['-loglevel', 'level+verbose'] : ['-v', 'error'];
@@ -77,7 +77,8 @@ export function runFfmpeg(
       p.kill('SIGKILL');
       reject(new FfmpegTimeoutError(timeoutMs));
     }, timeoutMs);
-    p.stdout.on('data', (b: Buffer) => out.push(b));
+    // a streaming caller takes each chunk as it comes; stdout is then not kept
+    p.stdout.on('data', opts.onStdout ?? ((b: Buffer) => out.push(b)));
     p.stderr.on('data', (b: Buffer) => {
       err += b.toString();
     });
@@ -122,6 +123,8 @@ function scaleFilter(width: number): string {
  * Decoding stops at the caps of DECODE_LIMITS (overridable here): what lies past them is never
  * decoded and the result says `truncated`; a decode that outlasts `maxDecodeMs` (or `timeoutMs`,
  * whichever is shorter) is killed with FfmpegTimeoutError.
+ * `onFrame` is called with each sampled frame as soon as ffmpeg has written it (in order, the same
+ * objects the result lists), so analysis can start before the decode ends.
  */
 export async function decodeVideo(
   video: Buffer,
@@ -132,6 +135,7 @@ export async function decodeVideo(
     maxSeconds?: number;
     maxSourceFrames?: number;
     maxDecodeMs?: number;
+    onFrame?: (frame: RgbImage, index: number) => void;
   },
 ): Promise<DecodedVideo> {
   const maxSeconds = opts.maxSeconds ?? DECODE_LIMITS.maxSeconds;
@@ -156,22 +160,37 @@ export async function decodeVideo(
     ];
     const dims = await probeDims(video, timeoutMs, inp, stdin);
     const height = Math.round((dims.height * opts.width) / dims.width / 2) * 2;
-    const { stdout, stderr } = await runFfmpeg(args, stdin, timeoutMs, { verbose: true });
     const frameBytes = opts.width * height * 3;
-    const decoded = Math.floor(stdout.length / frameBytes);
-    const sourceFrames = decodedFrames(stderr);
-    const n = Math.min(decoded, maxSamples);
-    const truncated = decoded > maxSamples || (sourceFrames !== null && sourceFrames > maxSource);
+    // frames are cut from ffmpeg's output as it arrives: each into its own buffer, the samples past
+    // the cap only counted (the one extra sample is how a longer video shows)
     const frames: RgbImage[] = [];
     const times: number[] = [];
-    for (let i = 0; i < n; i++) {
-      frames.push({
-        width: opts.width,
-        height,
-        data: new Uint8Array(stdout.buffer, stdout.byteOffset + i * frameBytes, frameBytes),
-      });
-      times.push(i / opts.fps);
-    }
+    let decoded = 0;
+    let current = new Uint8Array(frameBytes);
+    let filled = 0;
+    const onStdout = (chunk: Buffer) => {
+      let off = 0;
+      while (off < chunk.length) {
+        const take = Math.min(frameBytes - filled, chunk.length - off);
+        if (decoded < maxSamples) current.set(chunk.subarray(off, off + take), filled);
+        filled += take;
+        off += take;
+        if (filled < frameBytes) continue;
+        if (decoded < maxSamples) {
+          const frame: RgbImage = { width: opts.width, height, data: current };
+          frames.push(frame);
+          times.push(decoded / opts.fps);
+          opts.onFrame?.(frame, decoded);
+          current = new Uint8Array(frameBytes);
+        }
+        decoded++;
+        filled = 0;
+      }
+    };
+    const { stderr } = await runFfmpeg(args, stdin, timeoutMs, { verbose: true, onStdout });
+    const sourceFrames = decodedFrames(stderr);
+    const n = frames.length;
+    const truncated = decoded > maxSamples || (sourceFrames !== null && sourceFrames > maxSource);
     return {
       frames,
       times,
