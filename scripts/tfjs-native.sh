@@ -14,6 +14,11 @@
 # key of the package version, the N-API version and the wheel's sha256, and linked into the
 # package directory (`lib/`, `deps/`), so a re-run or a fresh node_modules only re-links (seconds).
 #
+# Then Human's models are converted into TensorFlow SavedModels (services/biometrics/tfgraph/
+# convert.py, in a venv of the same wheel) under the build's deps/graphs/human@<version>/, so the
+# service runs each model as one session instead of op by op (graph-sessions.ts); where that fails
+# it says so in one line and the models run eagerly (the binding stays in use).
+#
 # Where anything fails it prints ONE line saying why and that biometrics will use wasm, and exits 0
 # (the service's TF_BACKEND=auto then picks wasm). TFJS_NATIVE_STRICT=1 exits 1 instead (image
 # builds). TFJS_NATIVE_APP is the directory whose node_modules hold the package
@@ -102,10 +107,48 @@ unlink_build() {
   return 0
 }
 
+# Human's models as TensorFlow SavedModels, in $BUILD/deps/graphs/human@<version>/ (kept while the
+# Human version and convert.py are the same). A failure leaves the models eager: one line, no exit.
+HUMAN_DIR="$(readlink -f "$APP/node_modules/@vladmandic/human" 2>/dev/null)"
+CONVERT="$ROOT/services/biometrics/tfgraph/convert.py"
+GRAPH_MODELS=(blazeface facemesh iris faceres antispoof liveness)
+convert_graphs() {
+  local hv stamp graphs venv
+  [ -f "$HUMAN_DIR/package.json" ] || {
+    say "@vladmandic/human is not installed in $APP: the models run eagerly"
+    return 0
+  }
+  hv="$(node -p "require('$HUMAN_DIR/package.json').version")"
+  graphs="$BUILD/deps/graphs/human@$hv"
+  stamp="$(sha256sum "$CONVERT" "$ROOT/services/biometrics/tfgraph/constraints.txt" | sha256sum | cut -c1-16)"
+  if [ "$(cat "$graphs/.complete" 2>/dev/null)" != "$stamp" ]; then
+    venv="$CACHE/convert-venv-$(cut -c1-16 <<<"$WHEEL_SHA256")"
+    rm -rf "$graphs"
+    if ! { [ -x "$venv/bin/python" ] || python3 -m venv "$venv" >>"$LOG" 2>&1; } ||
+      ! "$venv/bin/python" -m pip install -q "$CACHE/wheels/$WHEEL_FILE" \
+        -c "$ROOT/services/biometrics/tfgraph/constraints.txt" >>"$LOG" 2>&1; then
+      say "cannot install $WHEEL_REQ for the model conversion (see $LOG): the models run eagerly"
+      return 0
+    fi
+    if ! TF_CPP_MIN_LOG_LEVEL=2 "$venv/bin/python" "$CONVERT" "$HUMAN_DIR/models" "$graphs.tmp" "${GRAPH_MODELS[@]}" >>"$LOG" 2>&1; then
+      rm -rf "$graphs.tmp"
+      say "converting Human's models failed (see $LOG): they run eagerly"
+      return 0
+    fi
+    mv "$graphs.tmp" "$graphs" && echo "$stamp" >"$graphs/.complete"
+  fi
+  # an image copies deps/ instead of linking it
+  if [ "${TFJS_NATIVE_COPY:-0}" = 1 ]; then
+    mkdir -p "$PKG_DIR/deps/graphs" && rm -rf "$PKG_DIR/deps/graphs/human@$hv" && cp -a "$graphs" "$PKG_DIR/deps/graphs/"
+  fi
+  say "Human@$hv's models converted to TensorFlow sessions (${GRAPH_MODELS[*]})"
+}
+
 mkdir -p "$CACHE" && : >"$LOG"
 if [ -f "$BUILD/.complete" ]; then
   install_build || give_up "cannot link $BUILD into $PKG_DIR"
   if check_load; then
+    [ -f "$CACHE/wheels/$WHEEL_FILE" ] && convert_graphs
     say "$PKG@$PKG_VERSION on tensorflow $TF_VERSION (cached build $KEY): biometrics will use the tensorflow backend"
     exit 0
   fi
@@ -224,6 +267,7 @@ if ! check_load; then
   give_up "the binding does not load, see $LOG"
 fi
 date -u +%FT%TZ >"$BUILD/.complete"
+convert_graphs
 # Older builds of this package are dead weight (a libtensorflow is 0.5-1 GB).
 for old in "$CACHE/${PKG#@tensorflow/}@"*; do
   [ "$old" != "$BUILD" ] && [ -d "$old" ] && rm -rf "$old"

@@ -11,7 +11,8 @@
  * picks). Options, joined by `+`: `full` (every model on every frame, the analysis before the frame
  * plan), `detectEvery=N`, `embedEvery=N` (override the sampling's detector / description cadence),
  * `intra=N` (TF_NUM_INTRAOP_THREADS of that child), `sharedPool` (every worker's TensorFlow context on one
- * process-wide intra-op pool of `cores` threads, the layout before a pool per worker),
+ * process-wide intra-op pool of `cores` threads, the layout before a pool per worker), `eager` (native
+ * backends: every model op by op, not as a TensorFlow session of its conversion, graph-sessions.ts),
  * e.g. `node:auto:detectEvery=1` is the plan with the detector on every frame. The first config is
  * the baseline the others are compared with (wall p50/p95 and CPU, as ratios), and each case's
  * verdict under every config is compared with it: a changed verdict is listed. Each config's verdicts are
@@ -54,6 +55,8 @@ interface ChildResult {
   device: string;
   workers: number;
   threads: Record<string, string>;
+  /** models run as TensorFlow sessions (native backends) */
+  sessions: string[];
   rows: Row[];
 }
 
@@ -76,6 +79,8 @@ interface BenchConfig {
   intra?: number;
   /** one process-wide intra-op pool (TF_OVERRIDE_GLOBAL_THREADPOOL=0) of `cores` threads unless `intra` */
   sharedPool?: boolean;
+  /** native: run the models op by op, not as sessions */
+  eager?: boolean;
 }
 
 /** `backend[:workers[:opt+opt]]`, options `full`, `detectEvery=N`, `embedEvery=N` (see the header). */
@@ -91,6 +96,7 @@ function parseConfig(c: string): BenchConfig {
     const [k, v] = o.split('=');
     if (k === 'full' && v === undefined) out.full = true;
     else if (k === 'sharedPool' && v === undefined) out.sharedPool = true;
+    else if (k === 'eager' && v === undefined) out.eager = true;
     else if ((k === 'detectEvery' || k === 'embedEvery' || k === 'intra') && Number(v) >= 1) out[k] = Number(v);
     else throw new Error(`unknown option ${o} in config ${c}`);
   }
@@ -136,7 +142,7 @@ async function child(config: string, dir: string): Promise<void> {
   const { backend, workers } = bc;
   const cfg = benchAnalysisConfig(bc);
   const plan = planBackend(backend, workers, { env: process.env });
-  const m = await loadModels({ backend: plan.backend, workers: plan.workers });
+  const m = await loadModels({ backend: plan.backend, workers: plan.workers, graphSessions: !bc.eager });
   const man = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as Manifest;
   const only = process.env.BENCH_CASES?.split(',');
   const cases = man.cases.filter((c) => !only || only.includes(c.name));
@@ -168,6 +174,7 @@ async function child(config: string, dir: string): Promise<void> {
     device: m.tfjsBackend.device,
     workers: plan.workers,
     threads: plan.threads,
+    sessions: m.sessions.filter((x) => x.runtime === 'session').map((x) => x.name),
     rows,
   };
   console.log(JSON.stringify(out));
@@ -202,7 +209,7 @@ function report(results: Map<string, ChildResult>): void {
     stats.set(config, s);
     const th =
       res.tfjs === 'tensorflow'
-        ? `${res.threads.TF_NUM_INTRAOP_THREADS}/${res.threads.TF_NUM_INTEROP_THREADS} ${res.threads.TF_OVERRIDE_GLOBAL_THREADPOOL === '1' ? 'per worker' : 'shared'}`
+        ? `${res.threads.TF_NUM_INTRAOP_THREADS}/${res.threads.TF_NUM_INTEROP_THREADS} ${res.threads.TF_OVERRIDE_GLOBAL_THREADPOOL === '1' ? 'per worker' : 'shared'}, ${res.sessions.length ? `sessions: ${res.sessions.join(' ')}` : 'eager'}`
         : '–';
     const det =
       res.rows.reduce((a, x) => a + x.detectorCalls, 0) /

@@ -53,6 +53,17 @@ export async function startBiometrics(cfg: BiometricsConfig, opts: { logger?: Lo
       verifyWords: (pcm, words, window) => speech!.verify(pcm, words, window),
     });
     announceBackend(plan, human.tfjsBackend, { logger, gauge: backendInfoGauge(metrics) });
+    if (human.sessions.length) {
+      const runtime = metrics.gauge(
+        'signet_biometrics_model_runtime_info',
+        'how each model runs on a native backend (1 = in use): runtime = session (its graph in one TensorFlow call) or eager (op by op)',
+        ['model', 'runtime'],
+      );
+      for (const s of human.sessions) runtime.set({ model: s.name, runtime: s.runtime }, 1);
+      const eager = human.sessions.filter((s) => s.runtime === 'eager');
+      if (eager.length) logger.warn({ eager }, 'some models run op by op (scripts/tfjs-native.sh converts them)');
+      else logger.info({ sessions: human.sessions.map((s) => s.name) }, 'models run as TensorFlow sessions');
+    }
     logger.info({ models: human.models }, 'models loaded');
     analyzer = human;
   } else logger.info({ models: analyzer.models }, 'models loaded');

@@ -25,13 +25,14 @@ export async function createHumanAnalyzer(opts: {
   requireVoice?: boolean;
   /** the speech recogniser for the words check */
   verifyWords?: WordsVerifier;
-}): Promise<Analyzer & { close(): Promise<void>; tfjsBackend: LoadedModels['tfjsBackend'] }> {
+}): Promise<Analyzer & { close(): Promise<void>; tfjsBackend: LoadedModels['tfjsBackend']; sessions: LoadedModels['sessions'] }> {
   const models = await loadModels({ backend: opts.backend, workers: opts.workers ?? 0 });
   const backend = backendEntry(models);
   const names = [...models.models.map((m) => `${m.name} ${m.version}`), backend];
   return {
     models: names,
     tfjsBackend: models.tfjsBackend,
+    sessions: models.sessions,
     async analyze(input): Promise<AnalyzerResult> {
       try {
         const r = await analyzeCapture(models, {

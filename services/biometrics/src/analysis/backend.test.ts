@@ -152,12 +152,17 @@ describe('this machine (optional native packages installed; their libtensorflow 
 });
 
 describe('planBackend: TensorFlow threads before the probe, then the backend and the detector threads', () => {
-  it('gives each detector worker its own intra-op pool of cores ÷ workers threads, with one inter-op thread', () => {
-    const one = { TF_NUM_INTEROP_THREADS: '1', TF_OVERRIDE_GLOBAL_THREADPOOL: '1' };
-    expect(tfThreadEnv(2, 2, {})).toEqual({ TF_NUM_INTRAOP_THREADS: '1', ...one });
-    expect(tfThreadEnv(8, 2, {})).toEqual({ TF_NUM_INTRAOP_THREADS: '4', ...one });
-    expect(tfThreadEnv(3, 2, {})).toEqual({ TF_NUM_INTRAOP_THREADS: '1', ...one });
-    expect(tfThreadEnv(0, 2, {})).toEqual({ TF_NUM_INTRAOP_THREADS: '1', ...one });
+  it('gives each detector worker its own intra-op pool of cores ÷ workers threads, and an inter-op thread each', () => {
+    const two = { TF_NUM_INTEROP_THREADS: '2', TF_OVERRIDE_GLOBAL_THREADPOOL: '1' };
+    expect(tfThreadEnv(2, 2, {})).toEqual({ TF_NUM_INTRAOP_THREADS: '1', ...two });
+    expect(tfThreadEnv(8, 2, {})).toEqual({ TF_NUM_INTRAOP_THREADS: '4', ...two });
+    expect(tfThreadEnv(3, 2, {})).toEqual({ TF_NUM_INTRAOP_THREADS: '1', ...two });
+    expect(tfThreadEnv(0, 2, {})).toEqual({ TF_NUM_INTRAOP_THREADS: '1', ...two });
+    expect(tfThreadEnv(4, 4, {})).toEqual({
+      TF_NUM_INTRAOP_THREADS: '1',
+      TF_NUM_INTEROP_THREADS: '4',
+      TF_OVERRIDE_GLOBAL_THREADPOOL: '1',
+    });
     // no worker: the main thread's one context keeps a pool of every core
     expect(tfThreadEnv(6, 0, {})).toEqual({
       TF_NUM_INTRAOP_THREADS: '6',
@@ -167,7 +172,7 @@ describe('planBackend: TensorFlow threads before the probe, then the backend and
     // the operator's settings win
     expect(tfThreadEnv(8, 2, { TF_NUM_INTRAOP_THREADS: '3', TF_OVERRIDE_GLOBAL_THREADPOOL: '0' })).toEqual({
       TF_NUM_INTRAOP_THREADS: '3',
-      TF_NUM_INTEROP_THREADS: '1',
+      TF_NUM_INTEROP_THREADS: '2',
       TF_OVERRIDE_GLOBAL_THREADPOOL: '0',
     });
   });
@@ -183,7 +188,7 @@ describe('planBackend: TensorFlow threads before the probe, then the backend and
     };
     const plan = planBackend('auto', 'auto', { probes, env, cores: 2 });
     expect(seen).toEqual(['1']);
-    const threads = { TF_NUM_INTRAOP_THREADS: '1', TF_NUM_INTEROP_THREADS: '1', TF_OVERRIDE_GLOBAL_THREADPOOL: '1' };
+    const threads = { TF_NUM_INTRAOP_THREADS: '1', TF_NUM_INTEROP_THREADS: '2', TF_OVERRIDE_GLOBAL_THREADPOOL: '1' };
     expect(plan).toMatchObject({ backend: 'node', workers: 2, threads });
     expect(env).toMatchObject({ ...threads, TF_CPP_MIN_LOG_LEVEL: '1' });
   });
@@ -243,7 +248,7 @@ describe('announceBackend: one start line and the gauge', () => {
     });
     expect(l.out[0]!.fields.threads).toEqual({
       TF_NUM_INTRAOP_THREADS: '1',
-      TF_NUM_INTEROP_THREADS: '1',
+      TF_NUM_INTEROP_THREADS: '2',
       TF_OVERRIDE_GLOBAL_THREADPOOL: '1',
     });
     expect(gauge).toEqual([[{ backend: 'node', tfjs: 'tensorflow', device: 'cpu' }, 1]]);

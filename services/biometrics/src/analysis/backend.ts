@@ -147,12 +147,15 @@ export const TF_THREAD_VARS = ['TF_NUM_INTRAOP_THREADS', 'TF_NUM_INTEROP_THREADS
  * TensorFlow's thread pools for a native backend on `cores` usable cores (the cgroup quota counted;
  * libtensorflow alone counts every core of the node) and `workers` detector threads: each worker's
  * TensorFlow context gets its own intra-op pool (`TF_OVERRIDE_GLOBAL_THREADPOOL`; without it every
- * context shares one process-wide pool) of cores ÷ workers threads, and one inter-op thread.
- * Measured here (docs/decisions.md, "Verdict speed: a pool per worker"): two workers with a pool of
- * one thread each analysed a genuine capture in 0.80–0.85× the wall time of two workers on one
- * shared pool of two threads, and with less CPU (the shared pool's threads spin while they wait);
- * one shared one-thread pool serialised the workers. With no worker (detection in the main thread,
- * or a GPU) the one context keeps a pool of `cores` threads. Variables already set win.
+ * context shares one process-wide pool) of cores ÷ workers threads, and one inter-op thread per
+ * worker (the inter-op pool stays process-wide, and a model run as a session (graph-sessions.ts)
+ * executes on it: with one thread the workers' sessions ran one at a time). Measured here
+ * (docs/decisions.md, "Verdict speed"): eager, two workers with a pool of one thread each analysed
+ * a genuine capture in 0.80–0.85× the wall time of two workers on one shared pool of two threads,
+ * and with less CPU (the shared pool's threads spin while they wait); one shared one-thread pool
+ * serialised the workers; with sessions, two inter-op threads instead of one took 0.70–0.75× the
+ * wall time. With no worker (detection in the main thread, or a GPU) the one context keeps a pool
+ * of `cores` threads. Variables already set win.
  */
 export function tfThreadEnv(
   cores: number,
@@ -162,7 +165,7 @@ export function tfThreadEnv(
   const c = Math.max(1, cores);
   const want: Record<(typeof TF_THREAD_VARS)[number], string> = {
     TF_NUM_INTRAOP_THREADS: String(workers > 0 ? Math.max(1, Math.floor(c / workers)) : c),
-    TF_NUM_INTEROP_THREADS: '1',
+    TF_NUM_INTEROP_THREADS: String(Math.max(1, workers)),
     TF_OVERRIDE_GLOBAL_THREADPOOL: workers > 0 ? '1' : '0',
   };
   const out: Record<string, string> = {};

@@ -24,6 +24,7 @@ import * as tf from '@tensorflow/tfjs-core';
 import type { Human as HumanClass, Config as HumanConfig } from '@vladmandic/human';
 import { BACKEND_PACKAGE, type LoadedBackend, type TfBackend } from './backend.js';
 import { DetectorPool } from './pool.js';
+import { attachGraphSessions, type NativeTf, type SessionState } from './graph-sessions.js';
 
 const require = createRequire(import.meta.url);
 
@@ -51,6 +52,8 @@ export interface LoadedModels {
   loadMs: number;
   /** worker-thread detector pool (null = detect in this thread) */
   pool: DetectorPool | null;
+  /** how each model runs on a native backend: one session of its graph, or eager op by op (and why) */
+  sessions: SessionState[];
   /** stop the worker threads, if any */
   close: () => Promise<void>;
 }
@@ -66,6 +69,9 @@ export interface LoadModelsOptions {
   /** Worker threads for detection, each with its own models (0 = detect in the calling thread).
    *  Default 0; use one per core for the service. */
   workers?: number;
+  /** On a native backend, run each model as a TensorFlow session of its checked conversion where
+   *  there is one (graph-sessions.ts). Default true; false keeps every model eager. */
+  graphSessions?: boolean;
 }
 
 /** Directory of an installed package (resolved from its package.json, bypassing `exports`). */
@@ -264,13 +270,30 @@ export async function loadModels(opts: LoadModelsOptions = {}): Promise<LoadedMo
   if (missing.length > 0) throw new Error(`models failed to load: ${missing.join(', ')} (loaded: ${loaded.join(', ')})`);
 
   const backendPackage = BACKEND_PACKAGE[backend];
+  // converted at install under the binding's deps/ (scripts/tfjs-native.sh), per Human version
+  const sessions =
+    native && opts.graphSessions !== false
+      ? await attachGraphSessions(
+          require(backendPackage) as NativeTf,
+          path.join(packageDir(backendPackage), 'deps', 'graphs', `human@${humanVersion}`),
+          Object.fromEntries(names.map((n) => [n, (human.models as unknown as { models: Record<string, never> }).models[n]])),
+          Object.fromEntries(models.map((x) => [x.name, x.file])),
+        )
+      : [];
   const packageVersions: Record<string, string> = {};
   for (const p of ['@vladmandic/human', '@tensorflow/tfjs-core', '@tensorflow/tfjs-converter', backendPackage])
     packageVersions[p] = packageVersion(p);
   const workers = opts.workers ?? 0;
   const pool =
     workers > 0
-      ? (await DetectorPool.start(workers, { backend, supportingModels: supporting, modelDir: opts.modelDir })).pool
+      ? (
+          await DetectorPool.start(workers, {
+            backend,
+            supportingModels: supporting,
+            modelDir: opts.modelDir,
+            graphSessions: opts.graphSessions,
+          })
+        ).pool
       : null;
   return {
     human,
@@ -281,6 +304,7 @@ export async function loadModels(opts: LoadModelsOptions = {}): Promise<LoadedMo
     packageVersions,
     loadMs: performance.now() - t0,
     pool,
+    sessions,
     close: async () => {
       await pool?.close();
     },

@@ -51,7 +51,12 @@ export class DetectorPool {
     // Running from TypeScript sources (tests, tsx): Node 20 does not pass module hooks to worker
     // threads and `execArgv: ['--import', 'tsx']` does not help, so a tiny bootstrap registers
     // tsx's loader inside the worker first. Compiled JavaScript loads worker.js directly.
-    const workerData = { backend: opts.backend, supportingModels: opts.supportingModels, modelDir: opts.modelDir };
+    const workerData = {
+      backend: opts.backend,
+      supportingModels: opts.supportingModels,
+      modelDir: opts.modelDir,
+      graphSessions: opts.graphSessions,
+    };
     const spawnWorker = (): Worker => {
       if (!isTs) return new Worker(workerUrl, { workerData });
       // the ESM entry of tsx's API (require.resolve would pick the CJS one, which fails here)
