@@ -21,7 +21,7 @@ import {
   mapOrdered,
   motionResidual,
   ncc,
-  sensorNoise,
+  sensorNoiseAccumulator,
   trackPrimary,
 } from './frame-ops.js';
 import {
@@ -73,11 +73,16 @@ export async function analyzeCapture(
   const td = performance.now();
   const budget = Math.max(1, input.deadlineMs);
   const feed = new FrameFeed();
+  const noise = sensorNoiseAccumulator();
   const videoDecode = decodeVideo(input.video, {
     fps: cfg.sampling.fps,
     width: cfg.sampling.width,
     timeoutMs: budget,
-    onFrame: (f) => feed.push(f),
+    // the sensor noise is read from the frames as they arrive, not in the serial part after the pass
+    onFrame: (f) => {
+      feed.push(f);
+      noise.add(f);
+    },
   }).then(
     (v) => {
       feed.end();
@@ -172,7 +177,7 @@ export async function analyzeCapture(
   const strays = input.challenge.strict && windows ? strayEvents(events, seq.matched, { actions, windows }) : [];
 
   const motion = motionResidual(perFrame, faceFrames, plan.iris);
-  const noiseMad = sensorNoise(video.frames);
+  const noiseMad = noise.value();
   deadline('signals');
 
   // ---- identity on every analysed frame (identity.ts)
