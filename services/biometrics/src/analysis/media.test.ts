@@ -159,6 +159,26 @@ describe('decodeVideo caps', () => {
     expect(new Set(cut.frames.map((f) => f.data.buffer)).size).toBe(16);
   });
 
+  it('a phone video stored sideways (a rotation in its metadata) is decoded upright, at its upright size', async () => {
+    const flat = join(dir, 'flat.mp4');
+    const sideways = join(dir, 'sideways.mp4');
+    // prettier-ignore
+    execFileSync(FFMPEG, ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=15:duration=2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', flat]);
+    execFileSync(FFMPEG, ['-v', 'error', '-y', '-i', flat, '-c', 'copy', '-metadata:s:v:0', 'rotate=90', sideways]);
+    const video = await decodeVideo(readFileSync(sideways), { fps: 8, width: 160 });
+    // ffmpeg turns it upright: 240×320 scaled to 160 wide (a size read from the stream header alone
+    // would have cut 160×120 frames out of 160×214 ones)
+    expect(video).toMatchObject({ width: 160, height: 214, sourceWidth: 320, sourceHeight: 240, decodedDurationS: 2 });
+    expect(video.frames).toHaveLength(16);
+    expect(video.frames.every((f) => f.data.length === 160 * 214 * 3)).toBe(true);
+  });
+
+  it('a file without a video stream is refused', async () => {
+    const wav = join(dir, 'tone.wav');
+    execFileSync(FFMPEG, ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=f=440:duration=1', wav]);
+    await expect(decodeVideo(readFileSync(wav), { fps: 8, width: 160 })).rejects.toThrow(/no video stream/);
+  });
+
   it('a stream with many frames per second stops at the decoded-frame cap', async () => {
     const fast = make('fast.mp4', 'testsrc=size=320x240:rate=60:duration=6', ['-movflags', '+faststart']);
     const video = await decodeVideo(fast, { fps: 8, width: 320, maxSourceFrames: 120 });

@@ -66,7 +66,7 @@ export function runFfmpeg(
   args: string[],
   input: Buffer | null,
   timeoutMs = 60_000,
-  opts: { verbose?: boolean; onStdout?: (chunk: Buffer) => void } = {},
+  opts: { verbose?: boolean; onStdout?: (chunk: Buffer) => void; onStderr?: (text: string) => void } = {},
 ): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const level = opts.verbose ? ['-loglevel', 'level+verbose'] : ['-v', 'error'];
@@ -81,6 +81,7 @@ export function runFfmpeg(
     p.stdout.on('data', opts.onStdout ?? ((b: Buffer) => out.push(b)));
     p.stderr.on('data', (b: Buffer) => {
       err += b.toString();
+      opts.onStderr?.(err);
     });
     p.on('error', (e) => {
       clearTimeout(timer);
@@ -158,17 +159,32 @@ export async function decodeVideo(
       'rgb24',
       'pipe:1',
     ];
-    const dims = await probeDims(video, timeoutMs, inp, stdin);
-    const height = Math.round((dims.height * opts.width) / dims.width / 2) * 2;
-    const frameBytes = opts.width * height * 3;
+    // The picture size comes from ffmpeg's own report as this decode starts (its output stream, so
+    // after any rotation the container asks for; the input stream's for the quality floor), not from
+    // a separate probe: output that arrives before the report is held until it is read.
+    let frameBytes = 0;
+    let height = 0;
+    let source: { width: number; height: number } | null = null;
+    const held: Buffer[] = [];
+    const onStderr = (text: string) => {
+      if (frameBytes) return;
+      const input = /Stream #\d+:\d+[^\n]*: Video:[^\n]*?(\d{2,5})x(\d{2,5})/.exec(text);
+      const output = /Output #0[\s\S]*?Stream #0:0[^\n]*: Video: rawvideo[^\n]*?(\d{2,5})x(\d{2,5})/.exec(text);
+      if (!input || !output) return;
+      source = { width: Number(input[1]), height: Number(input[2]) };
+      height = Number(output[2]);
+      frameBytes = opts.width * height * 3;
+      current = new Uint8Array(frameBytes);
+      for (const b of held.splice(0)) cut(b);
+    };
     // frames are cut from ffmpeg's output as it arrives: each into its own buffer, the samples past
     // the cap only counted (the one extra sample is how a longer video shows)
     const frames: RgbImage[] = [];
     const times: number[] = [];
     let decoded = 0;
-    let current = new Uint8Array(frameBytes);
+    let current = new Uint8Array(0);
     let filled = 0;
-    const onStdout = (chunk: Buffer) => {
+    const cut = (chunk: Buffer) => {
       let off = 0;
       while (off < chunk.length) {
         const take = Math.min(frameBytes - filled, chunk.length - off);
@@ -187,7 +203,15 @@ export async function decodeVideo(
         filled = 0;
       }
     };
-    const { stderr } = await runFfmpeg(args, stdin, timeoutMs, { verbose: true, onStdout });
+    const onStdout = (chunk: Buffer) => (frameBytes ? cut(chunk) : held.push(chunk));
+    const { stderr } = await runFfmpeg(args, stdin, timeoutMs, { verbose: true, onStdout, onStderr }).catch((e: unknown) => {
+      if (e instanceof Error && !(e instanceof FfmpegTimeoutError) && !source)
+        throw new Error(`no video stream found (${e.message})`);
+      throw e;
+    });
+    onStderr(stderr);
+    if (!frameBytes || !source) throw new Error('no video stream found');
+    const dims: { width: number; height: number } = source;
     const sourceFrames = decodedFrames(stderr);
     const n = frames.length;
     const truncated = decoded > maxSamples || (sourceFrames !== null && sourceFrames > maxSource);
