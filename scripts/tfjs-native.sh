@@ -124,6 +124,10 @@ convert_graphs() {
   if [ "$(cat "$graphs/.complete" 2>/dev/null)" != "$stamp" ]; then
     venv="$CACHE/convert-venv-$(cut -c1-16 <<<"$WHEEL_SHA256")"
     rm -rf "$graphs"
+    [ -f "$CACHE/wheels/$WHEEL_FILE" ] || {
+      say "$WHEEL_FILE is not in $CACHE/wheels (remove $BUILD and run this script again): the models run eagerly"
+      return 0
+    }
     if ! { [ -x "$venv/bin/python" ] || python3 -m venv "$venv" >>"$LOG" 2>&1; } ||
       ! "$venv/bin/python" -m pip install -q "$CACHE/wheels/$WHEEL_FILE" \
         -c "$ROOT/services/biometrics/tfgraph/constraints.txt" >>"$LOG" 2>&1; then
@@ -148,7 +152,7 @@ mkdir -p "$CACHE" && : >"$LOG"
 if [ -f "$BUILD/.complete" ]; then
   install_build || give_up "cannot link $BUILD into $PKG_DIR"
   if check_load; then
-    [ -f "$CACHE/wheels/$WHEEL_FILE" ] && convert_graphs
+    convert_graphs
     say "$PKG@$PKG_VERSION on tensorflow $TF_VERSION (cached build $KEY): biometrics will use the tensorflow backend"
     exit 0
   fi

@@ -72,10 +72,10 @@ describe('biometrics service verdicts over the corpus', () => {
     const metrics = await (await fetch(`http://127.0.0.1:${stack.opsPorts.biometrics}/metrics`)).text();
     const chosen = /signet_biometrics_tfjs_backend_info\{backend="([a-z-]+)"/.exec(metrics)?.[1] as TfBackend | undefined;
     const backend = chosen && (TF_BACKEND_CHOICES as readonly string[]).includes(chosen) ? chosen : 'wasm';
-    // on tfjs-node the service runs every model as a TensorFlow session of its conversion, so the
+    // on tfjs-node the service runs the frame pass's models as TensorFlow sessions of their conversions, so the
     // verdicts below are the sessions' (graph-sessions.ts; scripts/tfjs-native.sh converts them)
     if (backend === 'node')
-      for (const model of ['blazeface', 'facemesh', 'iris', 'faceres', 'antispoof', 'liveness'])
+      for (const model of ['blazeface', 'facemesh', 'iris', 'faceres'])
         expect(metrics).toMatch(
           new RegExp(`signet_biometrics_model_runtime_info\\{model="${model}",runtime="session"[^}]*\\} 1`),
         );

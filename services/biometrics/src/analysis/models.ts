@@ -270,31 +270,35 @@ export async function loadModels(opts: LoadModelsOptions = {}): Promise<LoadedMo
   if (missing.length > 0) throw new Error(`models failed to load: ${missing.join(', ')} (loaded: ${loaded.join(', ')})`);
 
   const backendPackage = BACKEND_PACKAGE[backend];
-  // converted at install under the binding's deps/ (scripts/tfjs-native.sh), per Human version
-  const sessions =
-    native && opts.graphSessions !== false
-      ? await attachGraphSessions(
-          require(backendPackage) as NativeTf,
-          path.join(packageDir(backendPackage), 'deps', 'graphs', `human@${humanVersion}`),
-          Object.fromEntries(names.map((n) => [n, (human.models as unknown as { models: Record<string, never> }).models[n]])),
-          Object.fromEntries(models.map((x) => [x.name, x.file])),
-        )
-      : [];
   const packageVersions: Record<string, string> = {};
   for (const p of ['@vladmandic/human', '@tensorflow/tfjs-core', '@tensorflow/tfjs-converter', backendPackage])
     packageVersions[p] = packageVersion(p);
+  // converted at install under the binding's deps/ (scripts/tfjs-native.sh), per Human version. Only
+  // the models of the frame pass: a session costs ≈ 20 MB per thread, and the supporting models run
+  // once per verdict. With a pool the threads compute and this one does not: it attaches nothing.
   const workers = opts.workers ?? 0;
-  const pool =
+  const sessionsHere =
+    native && opts.graphSessions !== false && workers === 0
+      ? await attachGraphSessions(
+          require(backendPackage) as NativeTf,
+          path.join(packageDir(backendPackage), 'deps', 'graphs', `human@${humanVersion}`),
+          Object.fromEntries(
+            HUMAN_MODELS_CORE.map((n) => [n, (human.models as unknown as { models: Record<string, never> }).models[n]]),
+          ),
+          Object.fromEntries(models.map((x) => [x.name, x.file])),
+        )
+      : [];
+  const started =
     workers > 0
-      ? (
-          await DetectorPool.start(workers, {
-            backend,
-            supportingModels: supporting,
-            modelDir: opts.modelDir,
-            graphSessions: opts.graphSessions,
-          })
-        ).pool
+      ? await DetectorPool.start(workers, {
+          backend,
+          supportingModels: supporting,
+          modelDir: opts.modelDir,
+          graphSessions: opts.graphSessions,
+        })
       : null;
+  const pool = started?.pool ?? null;
+  const sessions = started ? started.sessions : sessionsHere;
   return {
     human,
     tf: humanTf,

@@ -13,6 +13,7 @@ import { Worker } from 'node:worker_threads';
 import type { DetectOpts, DetectResult } from './detect.js';
 import type { RgbImage } from './media.js';
 import type { LoadModelsOptions, ModelInfo } from './models.js';
+import type { SessionState } from './graph-sessions.js';
 
 interface Job {
   id: number;
@@ -43,7 +44,10 @@ export class DetectorPool {
   private constructor(readonly size: number) {}
 
   /** Start `size` workers and wait until each has loaded its models. */
-  static async start(size: number, opts: LoadModelsOptions): Promise<{ pool: DetectorPool; models: ModelInfo[] }> {
+  static async start(
+    size: number,
+    opts: LoadModelsOptions,
+  ): Promise<{ pool: DetectorPool; models: ModelInfo[]; sessions: SessionState[] }> {
     const pool = new DetectorPool(size);
     const here = new URL(import.meta.url);
     const isTs = here.pathname.endsWith('.ts');
@@ -69,12 +73,12 @@ export class DetectorPool {
       Array.from(
         { length: size },
         () =>
-          new Promise<{ worker: Worker; models: ModelInfo[] }>((resolve, reject) => {
+          new Promise<{ worker: Worker; models: ModelInfo[]; sessions: SessionState[] }>((resolve, reject) => {
             const worker = spawnWorker();
-            const onMsg = (m: { type: string; models?: ModelInfo[] }) => {
+            const onMsg = (m: { type: string; models?: ModelInfo[]; sessions?: SessionState[] }) => {
               if (m.type === 'ready') {
                 worker.off('message', onMsg);
-                resolve({ worker, models: m.models ?? [] });
+                resolve({ worker, models: m.models ?? [], sessions: m.sessions ?? [] });
               }
             };
             worker.on('message', onMsg);
@@ -93,7 +97,11 @@ export class DetectorPool {
       r.worker.unref(); // an idle pool does not keep the process alive; a busy worker does (see pump)
       pool.slots.push(slot);
     }
-    return { pool, models: ready[0]?.models ?? [] };
+    // every worker loads the same files: a model any worker runs eagerly is reported eager
+    const sessions = (ready[0]?.sessions ?? []).map(
+      (s) => ready.map((r) => r.sessions.find((x) => x.name === s.name)).find((x) => x?.runtime === 'eager') ?? s,
+    );
+    return { pool, models: ready[0]?.models ?? [], sessions };
   }
 
   detect(img: RgbImage, opts: DetectOpts): Promise<DetectResult> {

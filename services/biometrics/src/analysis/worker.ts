@@ -16,7 +16,7 @@ const port = parentPort;
 if (!port) throw new Error('worker.ts must run in a worker thread');
 // workerData.backend is the backend the main thread resolved (never `auto`): no probing here.
 const models = await loadModels({ ...(workerData as LoadModelsOptions), workers: 0 });
-port.postMessage({ type: 'ready', models: models.models });
+port.postMessage({ type: 'ready', models: models.models, sessions: models.sessions });
 port.on('message', async (msg: DetectMsg) => {
   if (msg.type !== 'detect') return;
   try {
