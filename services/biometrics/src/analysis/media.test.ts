@@ -189,9 +189,16 @@ describe('decodeVideo caps', () => {
     expect(video.sourceFrames).toBeLessThan(200);
   });
 
-  it('a decode that outlasts its time cap is killed', async () => {
+  it('a decode that uses more CPU than its cap, or outlasts the analysis deadline, is killed', async () => {
+    const long = readFileSync(join(dir, 'long.mp4'));
+    const started = performance.now();
+    const cpu = decodeVideo(long, { fps: 8, width: 320, maxDecodeMs: 150 });
+    await expect(cpu).rejects.toBeInstanceOf(FfmpegTimeoutError);
+    await expect(cpu).rejects.toThrow(/more than 150 ms of CPU/);
+    // killed at the cap, long before the whole decode (about 1 s of CPU) would have ended
+    expect(performance.now() - started).toBeLessThan(5_000);
     const six = readFileSync(join(dir, 'six.mp4'));
-    await expect(decodeVideo(six, { fps: 8, width: 320, maxDecodeMs: 1 })).rejects.toBeInstanceOf(FfmpegTimeoutError);
+    await expect(decodeVideo(six, { fps: 8, width: 320, timeoutMs: 1 })).rejects.toThrow(/timed out after 1 ms/);
   });
 
   it('reads the decoded-frame count from the verbose report, and null when there is none', () => {

@@ -3,6 +3,7 @@
  * from memory on loopback when ffmpeg must seek; raw media never touches disk here).
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { FFMPEG_PATH } from '../config.js';
 import { withMediaInput } from './media-input.js';
 
@@ -39,8 +40,11 @@ export interface DecodedVideo {
  * Caps on decoding one capture, so that no file can hold a worker whatever its header says: at most
  * `maxSeconds` of video (the ceremony refuses longer captures: MEDIA_MAX_VIDEO_SECONDS, 30 s), at
  * most `maxSeconds × maxSourceFps` decoded frames (a stream whose timestamps are squeezed together
- * still costs a decode per frame), and at most `maxDecodeMs` of ffmpeg's time (a 20 s 640×480 WebM
- * decodes and samples in well under 2 s here, even on a busy machine).
+ * still costs a decode per frame), and at most `maxDecodeMs` of ffmpeg's CPU time (a 20 s 640×480 WebM
+ * decodes and samples in about 1.5 s of CPU here). CPU, not wall time: the frame pass now runs while
+ * the decode does, so on a busy machine ffmpeg's wall time grows with the analysis's own load (a
+ * 30 s MP4 passed a 20 s wall cap at load 6–10 while using a fraction of that CPU); the wall time
+ * is bounded by the analysis deadline.
  */
 export const DECODE_LIMITS = { maxSeconds: 30, maxSourceFps: 60, maxDecodeMs: 20_000 } as const;
 
@@ -49,11 +53,26 @@ interface RunResult {
   stderr: string;
 }
 
-/** ffmpeg did not finish within its time budget (the analysis deadline). */
+/** ffmpeg did not finish within its time budget (the analysis deadline), or used more CPU than allowed. */
 export class FfmpegTimeoutError extends Error {
-  constructor(public readonly timeoutMs: number) {
-    super(`ffmpeg timed out after ${timeoutMs} ms`);
+  constructor(
+    public readonly timeoutMs: number,
+    what: 'wall' | 'cpu' = 'wall',
+  ) {
+    super(what === 'cpu' ? `ffmpeg used more than ${timeoutMs} ms of CPU` : `ffmpeg timed out after ${timeoutMs} ms`);
     this.name = 'FfmpegTimeoutError';
+  }
+}
+
+/** CPU time (ms) a process has used so far, from /proc (Linux); null where it cannot be read. */
+function processCpuMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime (fields 14 and 15 of proc(5)), in clock ticks of 10 ms
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return null;
   }
 }
 
@@ -66,7 +85,13 @@ export function runFfmpeg(
   args: string[],
   input: Buffer | null,
   timeoutMs = 60_000,
-  opts: { verbose?: boolean; onStdout?: (chunk: Buffer) => void; onStderr?: (text: string) => void } = {},
+  opts: {
+    verbose?: boolean;
+    onStdout?: (chunk: Buffer) => void;
+    onStderr?: (text: string) => void;
+    /** kill ffmpeg once it has used this much CPU (checked every 100 ms; Linux) */
+    maxCpuMs?: number;
+  } = {},
 ): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const level = opts.verbose ? ['-loglevel', 'level+verbose'] : ['-v', 'error'];
@@ -77,6 +102,20 @@ export function runFfmpeg(
       p.kill('SIGKILL');
       reject(new FfmpegTimeoutError(timeoutMs));
     }, timeoutMs);
+    const cpuCap = opts.maxCpuMs;
+    const cpuTimer =
+      cpuCap !== undefined
+        ? setInterval(() => {
+            const used = p.pid === undefined ? null : processCpuMs(p.pid);
+            if (used !== null && used > cpuCap) {
+              p.kill('SIGKILL');
+              reject(new FfmpegTimeoutError(cpuCap, 'cpu'));
+            }
+          }, 100)
+        : null;
+    p.once('close', () => {
+      if (cpuTimer) clearInterval(cpuTimer);
+    });
     // a streaming caller takes each chunk as it comes; stdout is then not kept
     p.stdout.on('data', opts.onStdout ?? ((b: Buffer) => out.push(b)));
     p.stderr.on('data', (b: Buffer) => {
@@ -122,8 +161,8 @@ function scaleFilter(width: number): string {
  * Decode a video (webm or mp4, from memory) into RGB frames sampled at `fps`, scaled to `width`.
  * WebM and fast-start mp4 are piped through stdin; other mp4 is served from memory on loopback.
  * Decoding stops at the caps of DECODE_LIMITS (overridable here): what lies past them is never
- * decoded and the result says `truncated`; a decode that outlasts `maxDecodeMs` (or `timeoutMs`,
- * whichever is shorter) is killed with FfmpegTimeoutError.
+ * decoded and the result says `truncated`; a decode that uses more than `maxDecodeMs` of CPU, or
+ * outlasts `timeoutMs` (the analysis deadline), is killed with FfmpegTimeoutError.
  * `onFrame` is called with each sampled frame as soon as ffmpeg has written it (in order, the same
  * objects the result lists), so analysis can start before the decode ends.
  */
@@ -142,7 +181,8 @@ export async function decodeVideo(
   const maxSeconds = opts.maxSeconds ?? DECODE_LIMITS.maxSeconds;
   const maxSamples = Math.ceil(maxSeconds * opts.fps);
   const maxSource = opts.maxSourceFrames ?? Math.ceil(maxSeconds * DECODE_LIMITS.maxSourceFps);
-  const timeoutMs = Math.min(opts.timeoutMs ?? 60_000, opts.maxDecodeMs ?? DECODE_LIMITS.maxDecodeMs);
+  const timeoutMs = opts.timeoutMs ?? 60_000;
+  const maxCpuMs = opts.maxDecodeMs ?? DECODE_LIMITS.maxDecodeMs;
   return withMediaInput(video, async (inp, stdin) => {
     // One sample and one source frame past each cap: getting them is how a longer video shows.
     const args = [
@@ -204,11 +244,13 @@ export async function decodeVideo(
       }
     };
     const onStdout = (chunk: Buffer) => (frameBytes ? cut(chunk) : held.push(chunk));
-    const { stderr } = await runFfmpeg(args, stdin, timeoutMs, { verbose: true, onStdout, onStderr }).catch((e: unknown) => {
-      if (e instanceof Error && !(e instanceof FfmpegTimeoutError) && !source)
-        throw new Error(`no video stream found (${e.message})`);
-      throw e;
-    });
+    const { stderr } = await runFfmpeg(args, stdin, timeoutMs, { verbose: true, onStdout, onStderr, maxCpuMs }).catch(
+      (e: unknown) => {
+        if (e instanceof Error && !(e instanceof FfmpegTimeoutError) && !source)
+          throw new Error(`no video stream found (${e.message})`);
+        throw e;
+      },
+    );
     onStderr(stderr);
     if (!frameBytes || !source) throw new Error('no video stream found');
     const dims: { width: number; height: number } = source;
