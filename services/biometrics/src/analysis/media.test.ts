@@ -125,7 +125,8 @@ describe('decodeVideo caps', () => {
     expect(video.sourceFrames).toBeGreaterThanOrEqual(450);
     expect(video.sourceFrames).toBeLessThan(500);
     expect(performance.now() - started).toBeLessThan(15_000);
-  });
+    // the 15 s bound above is the point; the runner's 5 s default would fail it first on a busy machine
+  }, 30_000);
 
   it('a short cap on seconds truncates an honest video the same way', async () => {
     const six = make('six.mp4', 'testsrc=size=320x240:rate=15:duration=6', ['-movflags', '+faststart']);
