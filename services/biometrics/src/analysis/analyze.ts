@@ -4,26 +4,17 @@
  */
 import { analysisConfig, ACTIONS, type Action, type AnalysisConfig } from './config.js';
 import { descriptorDistance } from './geometry.js';
-import { DECODE_LIMITS, decodeImage, decodeVideo, FfmpegTimeoutError, resizeRgb, type RgbImage } from './media.js';
+import { DECODE_LIMITS, resizeRgb, type RgbImage } from './media.js';
 import type { LoadedModels } from './models.js';
 import { makeDetector, nextCapture, type FaceObs } from './detect.js';
-import { decodeAudio, voiceActivity } from './voice.js';
+import { voiceActivity } from './voice.js';
 import { computeBaseline, computeDeltas, detectEvents, matchSequence, strayEvents } from './sequence.js';
 import { lightResponse, type LightResult } from './light.js';
 import { frameIdentity } from './identity.js';
 import { analysisScores, mediaFloorProblems } from './scores.js';
-import { framePlan, planLookahead } from './frame-plan.js';
-import {
-  FrameFeed,
-  frameSignals,
-  grey,
-  mapLimited,
-  mapOrdered,
-  motionResidual,
-  ncc,
-  sensorNoiseAccumulator,
-  trackPrimary,
-} from './frame-ops.js';
+import { framePlan } from './frame-plan.js';
+import { decodeAndDetect } from './passes.js';
+import { frameSignals, grey, motionResidual, ncc, trackPrimary } from './frame-ops.js';
 import {
   AnalysisDeadlineError,
   InvalidChallengeError,
@@ -65,87 +56,16 @@ export async function analyzeCapture(
     if (!(ACTIONS as readonly string[]).includes(a)) throw new InvalidChallengeError(`unknown action: ${a}`);
   const actions = input.challenge.actions as Action[];
   const stats = { ms: 0, calls: 0, detected: 0 };
-  const capture = nextCapture();
   const detect = makeDetector(models, cfg, stats);
-  const parallel = models.pool ? models.pool.size * 2 : 1;
 
   // ---- decode, with pass 1 on the frames as they arrive and pass 2 once its stills are decoded
   const td = performance.now();
-  const budget = Math.max(1, input.deadlineMs);
-  const feed = new FrameFeed();
-  const noise = sensorNoiseAccumulator();
-  const videoDecode = decodeVideo(input.video, {
-    fps: cfg.sampling.fps,
-    width: cfg.sampling.width,
-    timeoutMs: budget,
-    // the sensor noise is read from the frames as they arrive, not in the serial part after the pass
-    onFrame: (f) => {
-      feed.push(f);
-      noise.add(f);
-    },
-  }).then(
-    (v) => {
-      feed.end();
-      return v;
-    },
-    (e: unknown) => {
-      feed.fail(e);
-      throw e;
-    },
-  );
-  const stillsDecode = Promise.all([
-    decodeImage(input.finalFrame, 640, budget),
-    input.reference ? decodeImage(input.reference, 640, budget) : Promise.resolve(null),
-    decodeAudio(input.video, DECODE_LIMITS.maxSeconds, budget),
-  ]);
-
-  // pass 1: mesh on every sampled frame; the detector, descriptor and iris where the plan says. A
-  // frame is taken once the frames after it fix its plan (planLookahead), in order, as before.
-  const ahead = planLookahead(cfg);
-  const times: number[] = [];
-  const pass1 = mapOrdered(
-    (i) => feed.get(i, ahead),
-    parallel,
-    (f, i) => {
-      while (times.length < feed.count) times.push(times.length / cfg.sampling.fps);
-      const p = framePlan(times, input.challenge, cfg);
-      return detect(f, {
-        embed: p.embed[i],
-        supporting: false,
-        iris: p.iris[i],
-        track: { capture, frame: i, reuse: !p.detect[i] },
-      });
-    },
-    () => deadline('landmarks'),
-  );
-  // pass 2: the final frame (with the supporting antispoof/liveness models) and the reference
-  // (in this thread, without a pool, one detection at a time: Human's state is per instance)
-  const stillsReady = models.pool ? stillsDecode : Promise.all([stillsDecode, pass1]).then(([stills]) => stills);
-  const pass2 = stillsReady.then(([finalImg, refImg]) =>
-    mapLimited(
-      [finalImg, ...(refImg ? [refImg] : [])],
-      parallel,
-      (img, k) => detect(img, { embed: true, supporting: k === 0 }),
-      () => deadline('embeddings'),
-    ),
-  );
-  // awaited below; until then a failure must not surface as an unhandled rejection
-  pass1.catch(() => undefined);
-  pass2.catch(() => undefined);
-
-  let video: Awaited<typeof videoDecode>;
-  let finalImg: RgbImage;
-  let refImg: RgbImage | null;
-  let pcm: Awaited<ReturnType<typeof decodeAudio>>;
-  try {
-    [video, [finalImg, refImg, pcm]] = await Promise.all([videoDecode, stillsDecode]);
-  } catch (e: unknown) {
-    // stop the passes: no frame is started after this, none queued runs
-    feed.fail(e);
-    const err = e instanceof FfmpegTimeoutError ? new AnalysisDeadlineError('decode', performance.now() - start) : e;
-    models.pool?.cancelQueued(err instanceof Error ? err : new Error(String(err)));
-    throw err;
-  }
+  const { video, finalImg, refImg, pcm, noise, pass1, pass2 } = await decodeAndDetect(models, input, cfg, {
+    detect,
+    capture: nextCapture(),
+    deadline,
+    onDecodeTimeout: () => new AnalysisDeadlineError('decode', performance.now() - start),
+  });
   const decodeMs = performance.now() - td;
   const readSeconds =
     input.challenge.readSeconds && input.challenge.readSeconds > 0 ? input.challenge.readSeconds : cfg.voice.windowSeconds;

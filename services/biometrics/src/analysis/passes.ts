@@ -1,0 +1,120 @@
+/**
+ * The media half of an analysis (analyze.ts): decode the capture, its final frame, its reference
+ * and its audio, and run the detector passes on them — pass 1 over the video's sampled frames as
+ * ffmpeg writes them, pass 2 over the two stills once they are decoded. Returns when the decodes
+ * are done, with the passes still running (their promises); a failed decode stops both.
+ */
+import type { AnalysisConfig } from './config.js';
+import type { Detector, FaceObs } from './detect.js';
+import { FrameFeed, mapLimited, mapOrdered, sensorNoiseAccumulator } from './frame-ops.js';
+import { framePlan, planLookahead } from './frame-plan.js';
+import { DECODE_LIMITS, decodeImage, decodeVideo, FfmpegTimeoutError, type DecodedVideo, type RgbImage } from './media.js';
+import type { LoadedModels } from './models.js';
+import { decodeAudio } from './voice.js';
+import type { AnalyzeInput } from './analyze.types.js';
+
+export interface DecodedAndDetecting {
+  video: DecodedVideo;
+  finalImg: RgbImage;
+  refImg: RgbImage | null;
+  pcm: Awaited<ReturnType<typeof decodeAudio>>;
+  /** the sensor noise, read from the frames as they arrived */
+  noise: { value(): number };
+  /** faces of every sampled frame */
+  pass1: Promise<FaceObs[][]>;
+  /** faces of the final frame, then of the reference if any */
+  pass2: Promise<FaceObs[][]>;
+}
+
+export async function decodeAndDetect(
+  models: LoadedModels,
+  input: Pick<AnalyzeInput, 'video' | 'finalFrame' | 'reference' | 'challenge' | 'deadlineMs'>,
+  cfg: AnalysisConfig,
+  run: {
+    detect: Detector;
+    /** this analysis's id in the threads' box tracking (detect.ts nextCapture) */
+    capture: number;
+    /** throws once the analysis is past its deadline */
+    deadline: (stage: string) => void;
+    /** the error a decode past its time budget becomes */
+    onDecodeTimeout: () => Error;
+  },
+): Promise<DecodedAndDetecting> {
+  const parallel = models.pool ? models.pool.size * 2 : 1;
+  const budget = Math.max(1, input.deadlineMs);
+  const feed = new FrameFeed();
+  const noise = sensorNoiseAccumulator();
+  const videoDecode = decodeVideo(input.video, {
+    fps: cfg.sampling.fps,
+    width: cfg.sampling.width,
+    timeoutMs: budget,
+    // the sensor noise is read from the frames as they arrive, not in the serial part after the pass
+    onFrame: (f) => {
+      feed.push(f);
+      noise.add(f);
+    },
+  }).then(
+    (v) => {
+      feed.end();
+      return v;
+    },
+    (e: unknown) => {
+      feed.fail(e);
+      throw e;
+    },
+  );
+  const stillsDecode = Promise.all([
+    decodeImage(input.finalFrame, 640, budget),
+    input.reference ? decodeImage(input.reference, 640, budget) : Promise.resolve(null),
+    decodeAudio(input.video, DECODE_LIMITS.maxSeconds, budget),
+  ]);
+
+  // pass 1: mesh on every sampled frame; the detector, descriptor and iris where the plan says. A
+  // frame is taken once the frames after it fix its plan (planLookahead), in order, as before.
+  const ahead = planLookahead(cfg);
+  const times: number[] = [];
+  const pass1 = mapOrdered(
+    (i) => feed.get(i, ahead),
+    parallel,
+    (f, i) => {
+      while (times.length < feed.count) times.push(times.length / cfg.sampling.fps);
+      const p = framePlan(times, input.challenge, cfg);
+      return run.detect(f, {
+        embed: p.embed[i],
+        supporting: false,
+        iris: p.iris[i],
+        track: { capture: run.capture, frame: i, reuse: !p.detect[i] },
+      });
+    },
+    () => run.deadline('landmarks'),
+  );
+  // pass 2: the final frame (with the supporting antispoof/liveness models) and the reference
+  // (in this thread, without a pool, one detection at a time: Human's state is per instance)
+  const stillsReady = models.pool ? stillsDecode : Promise.all([stillsDecode, pass1]).then(([stills]) => stills);
+  const pass2 = stillsReady.then(([finalImg, refImg]) =>
+    mapLimited(
+      [finalImg, ...(refImg ? [refImg] : [])],
+      parallel,
+      (img, k) => run.detect(img, { embed: true, supporting: k === 0 }),
+      () => run.deadline('embeddings'),
+    ),
+  );
+  // awaited below; until then a failure must not surface as an unhandled rejection
+  pass1.catch(() => undefined);
+  pass2.catch(() => undefined);
+
+  let video: Awaited<typeof videoDecode>;
+  let finalImg: RgbImage;
+  let refImg: RgbImage | null;
+  let pcm: Awaited<ReturnType<typeof decodeAudio>>;
+  try {
+    [video, [finalImg, refImg, pcm]] = await Promise.all([videoDecode, stillsDecode]);
+  } catch (e: unknown) {
+    // stop the passes: no frame is started after this, none queued runs
+    feed.fail(e);
+    const err = e instanceof FfmpegTimeoutError ? run.onDecodeTimeout() : e;
+    models.pool?.cancelQueued(err instanceof Error ? err : new Error(String(err)));
+    throw err;
+  }
+  return { video, finalImg, refImg, pcm, noise, pass1, pass2 };
+}
