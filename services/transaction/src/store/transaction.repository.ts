@@ -1,8 +1,9 @@
 import type { Connection } from 'mongoose';
-import { isDuplicateKey, type OutboxEntry } from '@signet/kit';
+import { asStored, isDuplicateKey, type OutboxEntry } from '@signet/kit';
 import type { LogEntry, Status } from '../domain/transaction.js';
 import { counterSchema, referenceSchema, tokenSchema, transactionSchema, type TransactionRecord } from './transaction.schema.js';
 import { claimLease } from './lease.js';
+import { storedTransaction } from './transaction.document.js';
 import { createAccountSettingsStore } from './account-settings.repository.js';
 import { createIdempotencyStore } from './idempotency.repository.js';
 import { createLinkMailStore } from './link-mail.repository.js';
@@ -110,10 +111,19 @@ export function createTransactionRepository(conn: Connection) {
       }
     },
 
-    /** Inserts the record (false when its id is taken) and then its signing tokens. */
+    /**
+     * Inserts the record (false when its id is taken) and then its signing tokens. Through the driver,
+     * as the schema stores it (transaction.document.ts): the outbox entries in the shape the relay's
+     * `$pullAll` removes.
+     */
     async insert(rec: TransactionRecord, outbox: OutboxEntry[]): Promise<boolean> {
       try {
-        await model.create({ ...rec, outbox });
+        await model.collection.insertOne(
+          storedTransaction(
+            rec,
+            outbox.map((e) => asStored(model, e)),
+          ),
+        );
       } catch (err) {
         if (isDuplicateKey(err) && (err as { keyPattern?: Record<string, unknown> }).keyPattern?.reference === undefined)
           return false;
