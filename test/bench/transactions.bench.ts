@@ -19,7 +19,10 @@
  * written on stop; `--trace-gc`: in the services' logs, kept with BENCH_KEEP=1).
  * The machine's load average is printed with each round: on a shared machine the ratio moves with it.
  * The services reach the store through a timing proxy (mongo-timing.ts): the small creations print the
- * store's commands by summed latency, so a regression names its cause.
+ * store's commands by summed latency, so a regression names its cause. BENCH_MONGO_TIMING=0 connects them
+ * to the store directly: the proxy forwards every command's bytes in this process, on the same cores, so
+ * its CPU (in "bench client") and latency are not the product's; the rate is then measured without it and
+ * no command table is printed (the run says which mode it was in).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
@@ -141,7 +144,8 @@ async function main() {
     infraPids = infra.procs.map((p) => ({ name: p.name, pid: p.pid }));
     infraStop = () => infra.stop();
   }
-  const timing = await startMongoTimingProxy(urls.MONGO_URL);
+  const timed = process.env.BENCH_MONGO_TIMING !== '0';
+  const timing = timed ? await startMongoTimingProxy(urls.MONGO_URL) : undefined;
   const run = randomBytes(3).toString('hex');
   const port = {
     identity: await freePort(),
@@ -155,7 +159,7 @@ async function main() {
   const buckets = { BUCKET_DOCUMENTS: `bench-docs-${run}`, BUCKET_REFERENCES: `bench-refs-${run}` };
   const common: Record<string, string> = {
     ...(urls as unknown as Record<string, string>),
-    MONGO_URL: timing.url,
+    MONGO_URL: timing?.url ?? urls.MONGO_URL,
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
     PUBLIC_BASE_URL: gatewayUrl,
     IDENTITY_ADDR: `127.0.0.1:${port.identity}`,
@@ -183,7 +187,7 @@ async function main() {
       s.proc.kill('SIGTERM');
       await Promise.race([once(s.proc, 'exit'), new Promise((r) => setTimeout(r, 5000))]);
     }
-    await timing.stop();
+    await timing?.stop();
     await infraStop?.();
     if (process.env.BENCH_KEEP) console.error(`kept ${tmp}`);
     else rmSync(tmp, { recursive: true, force: true });
@@ -419,14 +423,14 @@ async function main() {
     const latencies: number[] = [];
     const failures: Record<string, number> = {};
     let next = 0;
-    timing.reset();
+    timing?.reset();
     const loadBefore = load();
     // CPU per creation by process: on two cores the rate is bound by the CPU all of them use.
     const cpuOf = () =>
       Object.fromEntries([
         ...svcs.map((s) => [s.name, cpuSeconds(s.pid)] as const),
         ...infraPids.map((p) => [p.name, treeCpuSeconds(p.pid)] as const),
-        // The bench process also runs the store's timing proxy.
+        // The bench process also runs the store's timing proxy, unless BENCH_MONGO_TIMING=0.
         ['bench client', process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6] as const,
       ]);
     const cpuBefore = cpuOf();
@@ -452,7 +456,9 @@ async function main() {
     const total = performance.now() - t;
     latencies.sort((a, b) => a - b);
     console.log(
-      `\n== ${SMALL} small creations, concurrency ${CONCURRENCY}, ${ACCOUNTS} sender account(s); load average ${loadBefore} before, ${load()} after ==`,
+      `\n== ${SMALL} small creations, concurrency ${CONCURRENCY}, ${ACCOUNTS} sender account(s), ` +
+        `${timed ? 'store behind the timing proxy (in the bench client)' : 'store connected directly (BENCH_MONGO_TIMING=0: no proxy, no command table)'}; ` +
+        `load average ${loadBefore} before, ${load()} after ==`,
     );
     console.log(
       `total ${(total / 1000).toFixed(1)} s, ${latencies.length} created, ${((latencies.length / total) * 1000).toFixed(1)} creations/s`,
@@ -486,7 +492,7 @@ async function main() {
     console.log(
       `mean billing ConsumeSignature as seen by it:       ${mean('signet_grpc_client_handling_seconds', 'signet.billing.v1.BillingService/ConsumeSignature')}`,
     );
-    console.log(timing.report());
+    if (timing) console.log(timing.report());
   } catch (err) {
     console.error(err);
     for (const s of svcs) {
