@@ -5,7 +5,7 @@
  * process: a figure other load on the machine disturbs less than wall time), with the ratios of the
  * backends to each other.
  *
- *   node --conditions=@signet/source --import tsx test/bench/biometrics.bench.ts [corpusDir] [--rounds N] [--configs node,wasm] [--cases a,b]
+ *   node --conditions=@signet/source --import tsx test/bench/biometrics.bench.ts [corpusDir] [--rounds N] [--configs node,wasm] [--cases a,b] [--rows rows.json]
  *
  * A config is `backend[:workers[:options]]` (workers default, or `auto`: what the service's ANALYSIS_WORKERS=auto
  * picks). Options, joined by `+`: `full` (every model on every frame, the analysis before the frame
@@ -14,6 +14,7 @@
  * process-wide intra-op pool of `cores` threads, the layout before a pool per worker), `eager` (native
  * backends: every model op by op, not as a TensorFlow session of its conversion, graph-sessions.ts),
  * e.g. `node:auto:detectEvery=1` is the plan with the detector on every frame. The first config is
+ * `--rows FILE` writes every analysis's row (per case: wall, inference, decode, CPU) as JSON. The first config is
  * the baseline the others are compared with (wall p50/p95 and CPU, as ratios), and each case's
  * verdict under every config is compared with it: a changed verdict is listed. Each config's verdicts are
  * also checked against the corpus's expectations (printed after its child).
@@ -26,7 +27,7 @@
  * before, after and per round is printed; compare runs only at similar load. Nothing is asserted.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,6 +49,9 @@ interface Row {
   /** CPU time of its ffmpeg children (decode of video, audio, images) */
   ffmpegCpu: number;
   detectorCalls: number;
+  /** when the frame pass had every frame, and the wait for the words after everything else (ms) */
+  framesDone: number;
+  wordsWait: number;
   outcome: string;
   failed: string[];
 }
@@ -171,6 +175,8 @@ async function child(config: string, dir: string): Promise<void> {
       cpu: Math.round((cu.user + cu.system) / 1000),
       ffmpegCpu: kids,
       detectorCalls: r.timings.detector_calls,
+      framesDone: r.timings.frames_done_ms,
+      wordsWait: r.timings.words_wait_ms,
       outcome: r.outcome,
       failed: r.failed_checks,
     });
@@ -304,6 +310,7 @@ async function main(): Promise<void> {
   if (childConfig) return child(childConfig, args[0]!);
   const rounds = Number(opt('--rounds') ?? 1);
   const only = opt('--cases');
+  const rowsFile = opt('--rows');
   const configs = (opt('--configs') ?? 'node,wasm').split(',');
   configs.forEach(parseConfig);
 
@@ -373,6 +380,7 @@ async function main(): Promise<void> {
   }
 
   console.log(`load average after: ${load()}`);
+  if (rowsFile) writeFileSync(rowsFile, JSON.stringify([...results.values()], null, 1));
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 }
 

@@ -81,6 +81,7 @@ export async function analyzeCapture(
   deadline('decode');
 
   const perFrame: FaceObs[][] = await pass1;
+  const framesDoneMs = performance.now() - start;
   const plan = framePlan(video.times, input.challenge, cfg);
   trackPrimary(perFrame);
   const n = perFrame.length;
@@ -146,7 +147,9 @@ export async function analyzeCapture(
       end: input.challenge.light.end,
     });
   }
+  const tw = performance.now();
   const words = wordsCheck ? await wordsCheck : null;
+  const wordsWaitMs = performance.now() - tw;
   deadline('words');
 
   // ---- media: decoded whole, and not below the ceremony's quality floors
@@ -264,6 +267,8 @@ export async function analyzeCapture(
       inference_ms: Math.round(stats.ms),
       inference_calls: stats.calls,
       detector_calls: stats.detected,
+      frames_done_ms: Math.round(framesDoneMs),
+      words_wait_ms: Math.round(wordsWaitMs),
       total_ms: Math.round(total),
     },
   };

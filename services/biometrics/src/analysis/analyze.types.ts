@@ -64,7 +64,17 @@ export interface AnalyzeResult {
   frames_analysed: number;
   duration_ms: number;
   /** detector_calls: images the face detector ran on (the others tracked the previous frame's boxes) */
-  timings: { decode_ms: number; inference_ms: number; inference_calls: number; detector_calls: number; total_ms: number };
+  timings: {
+    decode_ms: number;
+    inference_ms: number;
+    inference_calls: number;
+    detector_calls: number;
+    /** from the start until the frame pass had every frame's faces */
+    frames_done_ms: number;
+    /** spent waiting for the words recogniser after everything else was done */
+    words_wait_ms: number;
+    total_ms: number;
+  };
 }
 
 export class AnalysisDeadlineError extends Error {

@@ -80,7 +80,9 @@ export async function detectFacesLocal(m: LoadedModels, img: RgbImage, o: Detect
   lastTracked = o.track ? { capture: o.track.capture, frame: o.track.frame } : null;
   // float32 from the start: Human casts an int32 input to float32 anyway (the same values, 0–255);
   // the int32 conversion and that cast cost ≈ 1.2 ms of CPU a frame (median 1.65 → 0.43 ms)
-  const t = m.tf.tensor4d(new Float32Array(img.data), [1, img.height, img.width, 3], 'float32');
+  const input = takeInputBuffer(img.data.length);
+  for (let i = 0; i < img.data.length; i++) input[i] = img.data[i];
+  const t = m.tf.tensor4d(input, [1, img.height, img.width, 3], 'float32');
   try {
     const t0 = performance.now();
     let faces = toObs(await humanDetect(m, t, reuse));
@@ -96,7 +98,28 @@ export async function detectFacesLocal(m: LoadedModels, img: RgbImage, o: Detect
     return { faces: faces.filter((f) => f.box[2] >= minW), ms, detected };
   } finally {
     t.dispose();
+    releaseInputBuffer(input);
   }
+}
+
+/**
+ * One float input buffer per thread, reused frame after frame: a fresh 3.7 MB Float32Array per
+ * 640×480 frame was external memory that kept the worker isolates in major GCs (a mark-compact
+ * every few frames). The tensor made from it is disposed before the buffer is handed out again; a
+ * call made while it is out (not the pool's case: one detection per thread at a time) gets its own.
+ */
+let inputBuffer: Float32Array | null = null;
+let inputBufferOut = false;
+
+function takeInputBuffer(length: number): Float32Array {
+  if (inputBufferOut) return new Float32Array(length);
+  if (!inputBuffer || inputBuffer.length !== length) inputBuffer = new Float32Array(length);
+  inputBufferOut = true;
+  return inputBuffer;
+}
+
+function releaseInputBuffer(buf: Float32Array): void {
+  if (buf === inputBuffer) inputBufferOut = false;
 }
 
 /** Human's detect, with its box cache allowed (`reuse`) or the detector forced to run. */

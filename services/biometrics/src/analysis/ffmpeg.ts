@@ -106,33 +106,3 @@ export function runFfmpeg(
     else p.stdin.end();
   });
 }
-
-/** ffmpeg's report on the input (decoding one frame), for the picture size of a still. */
-export function runFfmpegInfo(media: Buffer | null, timeoutMs: number, inputArg: string): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const p = spawn(FFMPEG, ['-hide_banner', '-nostdin', '-i', inputArg, '-frames:v', '1', '-f', 'null', '-'], {
-      stdio: ['pipe', 'ignore', 'pipe'],
-    });
-    let err = '';
-    const timer = setTimeout(() => {
-      p.kill('SIGKILL');
-      reject(new FfmpegTimeoutError(timeoutMs));
-    }, timeoutMs);
-    p.stderr.on('data', (b: Buffer) => {
-      err += b.toString();
-    });
-    p.on('error', (e) => {
-      clearTimeout(timer);
-      reject(e);
-    });
-    p.on('close', () => {
-      clearTimeout(timer);
-      resolve({ stdout: Buffer.alloc(0), stderr: err });
-    });
-    p.stdin.on('error', () => {
-      /* ignore EPIPE */
-    });
-    if (media) p.stdin.end(media);
-    else p.stdin.end();
-  });
-}

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rewriteMp4Duration, statedMp4Durations } from '../../../../test/fixtures/mp4-duration.js';
 import {
   decodedFrames,
+  decodeImage,
   decodeVideo,
   DECODE_LIMITS,
   FFMPEG,
@@ -208,5 +209,55 @@ describe('decodeVideo caps', () => {
       '[verbose]   Input stream #0:1 (audio): 1 packets read (258 bytes); \n';
     expect(decodedFrames(report)).toBe(453);
     expect(decodedFrames('')).toBeNull();
+  });
+});
+
+describe('decodeImage', () => {
+  let dir: string;
+  let png: Buffer;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'bio-media-image-'));
+    const file = join(dir, 'odd.png');
+    // prettier-ignore
+    execFileSync(FFMPEG, ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=320x240', '-vf', 'scale=301:199', '-pix_fmt', 'rgb24', '-frames:v', '1', file]);
+    png = readFileSync(file);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('scales to the width with the aspect kept and an even height, the pixels of an explicit bicubic scale', async () => {
+    const img = await decodeImage(png, 640);
+    // 199 × 640 / 301 = 423.1 → 424 (rounded to an even number, as the height was computed before)
+    expect([img.width, img.height]).toEqual([640, 424]);
+    const direct = await runFfmpeg(
+      ['-i', 'pipe:0', '-vf', 'scale=640:424:flags=bicubic', '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'],
+      png,
+    );
+    expect(Buffer.from(img.data).equals(direct.stdout)).toBe(true);
+  });
+
+  it('without a width keeps the picture as it is', async () => {
+    const img = await decodeImage(png);
+    expect([img.width, img.height, img.data.length]).toEqual([301, 199, 301 * 199 * 3]);
+  });
+
+  it('refuses bytes that are no picture', async () => {
+    await expect(decodeImage(Buffer.from('not an image at all'), 640)).rejects.toThrow();
+  });
+});
+
+describe('decoded frames for the detector pool', () => {
+  it('are each in their own shared memory, which the workers read without a copy', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bio-media-shared-'));
+    try {
+      const file = join(dir, 'two.webm');
+      // prettier-ignore
+      execFileSync(FFMPEG, ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=15:duration=1', '-c:v', 'libvpx', file]);
+      const video = await decodeVideo(readFileSync(file), { fps: 8, width: 160 });
+      expect(video.frames).toHaveLength(8);
+      expect(video.frames.every((f) => f.data.buffer instanceof SharedArrayBuffer)).toBe(true);
+      expect(new Set(video.frames.map((f) => f.data.buffer)).size).toBe(8);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -2,8 +2,11 @@
  * Media decoding through the ffmpeg binary (spawned, data piped through stdin/stdout, or served
  * from memory on loopback when ffmpeg must seek; raw media never touches disk here).
  */
-import { FfmpegTimeoutError, runFfmpeg, runFfmpegInfo } from './ffmpeg.js';
+import { FfmpegTimeoutError, runFfmpeg } from './ffmpeg.js';
 import { withMediaInput } from './media-input.js';
+
+/** The picture size of ffmpeg's first output stream in its report (`level+verbose`). */
+const OUTPUT_SIZE = /Output #0[\s\S]*?Stream #0:0[^\n]*: Video: rawvideo[^\n]*?(\d{2,5})x(\d{2,5})/;
 
 export { isMp4, withMediaInput } from './media-input.js';
 
@@ -108,20 +111,22 @@ export async function decodeVideo(
     const onStderr = (text: string) => {
       if (frameBytes) return;
       const input = /Stream #\d+:\d+[^\n]*: Video:[^\n]*?(\d{2,5})x(\d{2,5})/.exec(text);
-      const output = /Output #0[\s\S]*?Stream #0:0[^\n]*: Video: rawvideo[^\n]*?(\d{2,5})x(\d{2,5})/.exec(text);
+      const output = OUTPUT_SIZE.exec(text);
       if (!input || !output) return;
       source = { width: Number(input[1]), height: Number(input[2]) };
       height = Number(output[2]);
       frameBytes = opts.width * height * 3;
-      current = new Uint8Array(frameBytes);
+      current = frameBuffer(frameBytes);
       for (const b of held.splice(0)) cut(b);
     };
     // frames are cut from ffmpeg's output as it arrives: each into its own buffer, the samples past
-    // the cap only counted (the one extra sample is how a longer video shows)
+    // the cap only counted (the one extra sample is how a longer video shows). The buffers are
+    // shared memory: the detector pool's workers read a frame without a copy (pool.ts), and no one
+    // writes to a frame once it is cut.
     const frames: RgbImage[] = [];
     const times: number[] = [];
     let decoded = 0;
-    let current = new Uint8Array(0);
+    let current: Uint8Array = new Uint8Array(0);
     let filled = 0;
     const cut = (chunk: Buffer) => {
       let off = 0;
@@ -136,7 +141,7 @@ export async function decodeVideo(
           frames.push(frame);
           times.push(decoded / opts.fps);
           opts.onFrame?.(frame, decoded);
-          current = new Uint8Array(frameBytes);
+          current = frameBuffer(frameBytes);
         }
         decoded++;
         filled = 0;
@@ -177,30 +182,24 @@ export function decodedFrames(stderr: string): number | null {
   return m ? Number(m[1]) : null;
 }
 
-/** Width/height of the first video stream (decodes one frame; ffprobe cannot always read pipes of webm without duration). */
-export async function probeDims(
-  media: Buffer,
-  timeoutMs = 30_000,
-  inputArg = 'pipe:0',
-  stdin: Buffer | null = media,
-): Promise<{ width: number; height: number }> {
-  const { stderr } = await runFfmpegInfo(stdin, timeoutMs, inputArg);
-  const m = /Stream #[^\n]*Video:[^\n]*?(\d{2,5})x(\d{2,5})/.exec(stderr);
-  if (!m) throw new Error('no video stream found');
-  return { width: Number(m[1]), height: Number(m[2]) };
-}
-
-/** Decode a still image (jpeg/png) to RGB, optionally scaled to `width`. */
+/**
+ * Decode a still image (jpeg/png) to RGB, optionally scaled to `width` (the height then keeps the
+ * aspect ratio, rounded to an even number of pixels). One ffmpeg: the scale's height is an
+ * expression of the input's size, and the output's size is read from ffmpeg's own report, as for a
+ * video (a probe first was a second ffmpeg per still, ≈ 0.1 s of CPU each, mostly loading its
+ * libraries).
+ */
 export async function decodeImage(image: Buffer, width?: number, timeoutMs = 30_000): Promise<RgbImage> {
-  const dims = await probeDims(image, timeoutMs);
-  const w = width ?? dims.width;
-  const h = width ? Math.round((dims.height * width) / dims.width / 2) * 2 : dims.height;
-  const vf = width ? ['-vf', `scale=${w}:${h}:flags=bicubic`] : [];
-  const { stdout } = await runFfmpeg(
+  const vf = width ? ['-vf', `scale=${width}:round(ih*${width}/iw/2)*2:flags=bicubic`] : [];
+  const { stdout, stderr } = await runFfmpeg(
     ['-i', 'pipe:0', ...vf, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'],
     image,
     timeoutMs,
+    { verbose: true },
   );
+  const out = OUTPUT_SIZE.exec(stderr);
+  if (!out) throw new Error('no video stream found');
+  const [w, h] = [Number(out[1]), Number(out[2])];
   if (stdout.length < w * h * 3) throw new Error(`image decode produced ${stdout.length} bytes, expected ${w * h * 3}`);
   return { width: w, height: h, data: new Uint8Array(stdout.buffer, stdout.byteOffset, w * h * 3) };
 }
@@ -230,4 +229,9 @@ export function resizeRgb(img: RgbImage, width: number, height: number): RgbImag
     }
   }
   return { width, height, data: out };
+}
+
+/** A frame's pixels in shared memory, so that a worker thread reads them without a copy. */
+function frameBuffer(bytes: number): Uint8Array {
+  return new Uint8Array(new SharedArrayBuffer(bytes));
 }

@@ -125,11 +125,14 @@ export class DetectorPool {
       const job = this.queue.shift()!;
       s.busy = job;
       s.worker.ref();
-      // copy: the frame may be a view into a larger decode buffer
-      const data = Uint8Array.from(job.img.data);
-      s.worker.postMessage({ type: 'detect', id: job.id, width: job.img.width, height: job.img.height, data, opts: job.opts }, [
-        data.buffer,
-      ]);
+      // a frame in shared memory (media.ts) is read in place; anything else is copied and the copy
+      // moved (it may be a view into a larger decode buffer)
+      const shared = job.img.data.buffer instanceof SharedArrayBuffer;
+      const data = shared ? job.img.data : Uint8Array.from(job.img.data);
+      s.worker.postMessage(
+        { type: 'detect', id: job.id, width: job.img.width, height: job.img.height, data, opts: job.opts },
+        shared ? [] : [data.buffer as ArrayBuffer],
+      );
     }
   }
 
