@@ -45,9 +45,12 @@ export function createAccountRepository(conn: Connection) {
     async init() {
       await model.init();
     },
-    /** The current state, or null for a user billing has not changed yet (a Free account). */
+    /**
+     * The current state, or null for a user billing has not changed yet (a Free account). Through the
+     * driver: every consumption reads it, and mongoose's query machinery was CPU only (issue 20).
+     */
     async latest(userId: string): Promise<AccountState | null> {
-      return model.findOne({ user_id: userId }, PROJECTION).sort({ version: -1 }).lean<AccountState>();
+      return model.collection.findOne<AccountState>({ user_id: userId }, { projection: PROJECTION, sort: { version: -1 } });
     },
     /** Appends `next` as the version after `from`; false when another writer got there first. */
     async append(from: AccountState, next: AccountState, outbox: OutboxEntry[], cause: string): Promise<boolean> {

@@ -65,28 +65,31 @@ export function createConsumptionRepository(conn: Connection) {
       return model.findOne(key(userId, id), { _id: 0 }).lean<Consumption>();
     },
     async findRefund(userId: string, id: string): Promise<Omit<Consumption, 'slot'> | null> {
-      return refunds.findOne(key(userId, id), { _id: 0 }).lean<Omit<Consumption, 'slot'>>();
+      // Through the driver, as slotsAndPrior: every consumption asks it.
+      return refunds.collection.findOne<Omit<Consumption, 'slot'>>(key(userId, id), { projection: { _id: 0 } });
     },
     /**
      * What a consumption needs to know, in one query: the consumption already made under this id (any
      * period), and the slots taken in this month's quota and in credits. One read rather than three:
      * FerretDB answers each filter here by scanning the collection, so three filters cost three scans.
-     * A snapshot either way (the insert under the unique indexes decides).
+     * A snapshot either way (the insert under the unique indexes decides). Through the driver: the filter's
+     * values are the strings the schema declares, so mongoose's query casting was CPU only, and CPU per
+     * creation bounds the creation rate on two cores (issue 20).
      */
     async slotsAndPrior(
       userId: string,
       id: string,
       quotaPeriod: string,
     ): Promise<{ prior: Pick<Consumption, 'source'> | null; quota: Set<number>; credit: Set<number> }> {
-      const docs = await model
-        .find(
+      const docs = await model.collection
+        .find<Pick<Consumption, 'consumption_id' | 'source' | 'period' | 'slot'>>(
           {
             user_id: userId,
             $or: [{ consumption_id: id }, { source: 'quota', period: quotaPeriod }, { source: 'credit', period: CREDIT_PERIOD }],
           },
-          { consumption_id: 1, source: 1, period: 1, slot: 1, _id: 0 },
+          { projection: { consumption_id: 1, source: 1, period: 1, slot: 1, _id: 0 } },
         )
-        .lean<Pick<Consumption, 'consumption_id' | 'source' | 'period' | 'slot'>[]>();
+        .toArray();
       const out = { prior: null as Pick<Consumption, 'source'> | null, quota: new Set<number>(), credit: new Set<number>() };
       for (const d of docs) {
         if (d.consumption_id === id) out.prior = { source: d.source };

@@ -1,4 +1,4 @@
-import type { Connection } from 'mongoose';
+import type { Connection, mongo } from 'mongoose';
 import { isDuplicateKey } from '@signet/kit';
 import type { AccountLifecycle } from '../domain/lifecycle.js';
 import { accountSettingsSchema } from './transaction.schema.js';
@@ -44,9 +44,10 @@ export function createAccountSettingsStore(conn: Connection) {
     async initAccountSettings() {
       await accountSettings.init();
     },
-    /** Both of the below in one read (creation needs both). */
+    /** Both of the below in one read (creation needs both); through the driver, as every creation asks it (issue 20). */
     async accountSettingsOf(ownerId: string): Promise<{ retentionDays: number | undefined; lifecycle: AccountLifecycle }> {
-      const doc = await accountSettings.findOne({ _id: ownerId }).lean<Record<string, unknown>>();
+      const filter: mongo.Document = { _id: ownerId };
+      const doc = await accountSettings.collection.findOne<Record<string, unknown>>(filter);
       const lifecycle: AccountLifecycle = {};
       for (const k of LIFECYCLE) if (typeof doc?.[k] === 'number') lifecycle[k] = doc[k];
       return { retentionDays: typeof doc?.retention_days === 'number' ? doc.retention_days : undefined, lifecycle };

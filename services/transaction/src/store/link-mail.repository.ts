@@ -1,4 +1,4 @@
-import type { Connection } from 'mongoose';
+import type { Connection, mongo } from 'mongoose';
 import { isDuplicateKey } from '@signet/kit';
 import { linkMailId, linkMailSchema, type LinkMailKey } from './transaction.schema.js';
 
@@ -9,8 +9,10 @@ export function createLinkMailStore(conn: Connection) {
     async initLinkMails() {
       await linkMails.init();
     },
+    /** Through the driver: every signing-link mail asks it, and mongoose's query machinery was CPU only (issue 20). */
     async linkMailResult(k: LinkMailKey): Promise<string | null> {
-      const doc = await linkMails.findOne({ _id: linkMailId(k) }).lean<{ result: string }>();
+      const filter: mongo.Document = { _id: linkMailId(k) };
+      const doc = await linkMails.collection.findOne<{ result: string }>(filter);
       return doc?.result ?? null;
     },
     /** The mails handled for one transaction, oldest first (for its timeline). */

@@ -1,4 +1,4 @@
-import type { Connection } from 'mongoose';
+import type { Connection, mongo } from 'mongoose';
 import { asStored, isDuplicateKey, type OutboxEntry } from '@signet/kit';
 import type { LogEntry, Status } from '../domain/transaction.js';
 import { counterSchema, referenceSchema, tokenSchema, transactionSchema, type TransactionRecord } from './transaction.schema.js';
@@ -60,11 +60,15 @@ export function createTransactionRepository(conn: Connection) {
 
   // See nextId.
   let idQueue: Promise<unknown> = Promise.resolve();
+  // Through the driver (every creation takes an id): the counter has nothing for mongoose to cast or default.
   const incrementId = async (): Promise<number> => {
-    const doc = await counters
-      .findOneAndUpdate({ _id: 'transaction' }, { $inc: { seq: 1 } }, { upsert: true, new: true })
-      .lean<{ seq: number }>();
-    return doc!.seq;
+    const filter: mongo.Document = { _id: 'transaction' };
+    const doc = await counters.collection.findOneAndUpdate(
+      filter,
+      { $inc: { seq: 1 } },
+      { upsert: true, returnDocument: 'after' },
+    );
+    return doc!.seq as number;
   };
 
   return {
@@ -141,8 +145,10 @@ export function createTransactionRepository(conn: Connection) {
       return true;
     },
 
+    /** Through the driver: every event about a transaction reads it, and mongoose's query machinery was CPU only (issue 20). */
     async findById(id: number): Promise<TransactionRecord | null> {
-      return model.findOne({ _id: id }, PROJECTION).lean<TransactionRecord>();
+      const filter: mongo.Document = { _id: id };
+      return model.collection.findOne<TransactionRecord>(filter, { projection: PROJECTION });
     },
 
     /** The owner's transaction in that mode (a live one is not found in test mode, and a test one otherwise). */
