@@ -109,6 +109,17 @@ function greyInto(img: RgbImage, g: Float32Array): Float32Array {
   return g;
 }
 
+/** `greyInto(img, g)` and then `meanAbsDiff(prev, g)` in one pass over the pixels: the same value. */
+function greyDiffInto(img: RgbImage, prev: Float32Array, g: Float32Array): number {
+  const d = img.data;
+  let s = 0;
+  for (let i = 0, j = 0; i < g.length; i++, j += 3) {
+    g[i] = 0.299 * d[j] + 0.587 * d[j + 1] + 0.114 * d[j + 2];
+    s += Math.abs(prev[i] - g[i]);
+  }
+  return s / g.length;
+}
+
 /** Normalised cross-correlation of two equally sized grey images (−1..1). */
 export function ncc(a: Float32Array, b: Float32Array): number {
   let ma = 0,
@@ -229,7 +240,7 @@ export function sensorNoiseAccumulator(): { add(frame: RgbImage): void; value():
         cur = new Float32Array(prev.length);
         return;
       }
-      diffs.push(meanAbsDiff(prev, greyInto(frame, cur!)));
+      diffs.push(greyDiffInto(frame, prev, cur!));
       [prev, cur] = [cur!, prev];
     },
     value() {
