@@ -84,6 +84,16 @@ export class FrameFeed {
     return this.frames.length;
   }
 
+  /** Whether the decode has ended (every frame has arrived). */
+  get done(): boolean {
+    return this.ended;
+  }
+
+  /** Frame i, once arrived. */
+  frame(i: number): RgbImage | undefined {
+    return this.frames[i];
+  }
+
   async get(i: number, ahead = 0): Promise<{ item: RgbImage } | undefined> {
     while (this.error === null && !this.ended && this.frames.length <= i + ahead)
       await new Promise<void>((r) => this.waiters.push(r));

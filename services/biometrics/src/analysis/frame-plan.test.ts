@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analysisConfig } from './config.js';
-import { framePlan, planLookahead } from './frame-plan.js';
+import { framePlan, lateDescriptions } from './frame-plan.js';
 import { motionResidual } from './frame-ops.js';
 
 const times = Array.from({ length: 120 }, (_, i) => i / 8); // 15 s at 8 fps
@@ -101,7 +101,7 @@ describe('motionResidual: motion within frames meshed alike', () => {
   });
 });
 
-describe('planLookahead: the plan of a frame taken while the decode still runs', () => {
+describe('the plan of a frame taken while the decode still runs (ended: false)', () => {
   const challenge = {
     actions: ['blink', 'turn_left', 'smile'],
     windows: [
@@ -110,28 +110,40 @@ describe('planLookahead: the plan of a frame taken while the decode still runs',
       [10.5, 12],
     ] as [number, number][],
   };
-  it('is, for every frame with that many frames after it, the plan of the whole video', () => {
-    const ahead = planLookahead(analysisConfig);
-    expect(ahead).toBe(13); // 1.5 s at 8 fps, and one more
+  const fps = analysisConfig.sampling.fps;
+  it("is the whole video's plan but for descriptions of the last 1.5 s, which the late pass adds", () => {
     for (const total of [1, 12, 13, 14, 40, 97, 120, 121, 240]) {
-      const all = Array.from({ length: total }, (_, i) => i / analysisConfig.sampling.fps);
+      const all = Array.from({ length: total }, (_, i) => i / fps);
       const whole = framePlan(all, challenge, analysisConfig);
+      const lastStart = all[total - 1]! - analysisConfig.finalFrame.lastSeconds;
+      // every frame i planned when `known` frames had arrived, for every moment it could have been taken
       for (let known = 1; known <= total; known++) {
-        const part = framePlan(all.slice(0, known), challenge, analysisConfig);
-        for (let i = 0; i + ahead < known; i++) {
-          expect([part.embed[i], part.iris[i], part.detect[i]]).toEqual([whole.embed[i], whole.iris[i], whole.detect[i]]);
+        const part = framePlan(all.slice(0, known), challenge, analysisConfig, { ended: false });
+        for (let i = 0; i < known; i++) {
+          expect([part.iris[i], part.detect[i]]).toEqual([whole.iris[i], whole.detect[i]]);
+          // never a description the whole video's plan does not make
+          if (part.embed[i]) expect(whole.embed[i]).toBe(true);
         }
+        // what is missing is exactly what the late pass makes, all of it in the last 1.5 s
+        const described = whole.embed.map((_, i) => (i < known ? part.embed[i]! : whole.embed[i]!));
+        const late = lateDescriptions(whole, described);
+        expect(late.every((i) => all[i]! >= lastStart)).toBe(true);
+        const after = whole.embed.map((_, i) => described[i] || late.includes(i));
+        expect(after).toEqual(whole.embed);
       }
     }
   });
 
-  it('would not be with one frame fewer: a frame 1.5 s before the frames known so far looks like the end', () => {
-    const ahead = planLookahead(analysisConfig);
-    const all = Array.from({ length: 60 }, (_, k) => k / 8);
-    const i = 29; // an odd frame far from the end: not described in the whole video's plan
-    expect(framePlan(all, challenge, analysisConfig).embed[i]).toBe(false);
-    // ahead - 1 frames after it: it sits 1.5 s before the last known frame, so in the "last 1.5 s"
-    expect(framePlan(all.slice(0, i + ahead), challenge, analysisConfig).embed[i]).toBe(true);
-    expect(framePlan(all.slice(0, i + ahead + 1), challenge, analysisConfig).embed[i]).toBe(false);
+  it('a frame planned before the end was known is described late when it falls in the last 1.5 s', () => {
+    const all = Array.from({ length: 120 }, (_, k) => k / fps);
+    const i = 113; // odd, 0.875 s before the end
+    expect(framePlan(all.slice(0, 116), challenge, analysisConfig, { ended: false }).embed[i]).toBe(false);
+    const whole = framePlan(all, challenge, analysisConfig);
+    expect(whole.embed[i]).toBe(true);
+    const described = whole.embed.map((e, k) => (k === i ? false : e));
+    expect(lateDescriptions(whole, described)).toEqual([i]);
+    // without `ended: false` a frame 1.5 s before the last one known would look like the end
+    expect(framePlan(all.slice(0, 41), challenge, analysisConfig).embed[29]).toBe(true);
+    expect(framePlan(all.slice(0, 41), challenge, analysisConfig, { ended: false }).embed[29]).toBe(false);
   });
 });

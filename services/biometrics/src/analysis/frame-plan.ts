@@ -13,6 +13,10 @@
  * - The face detector on every `sampling.detectEvery`-th frame (and the first); the frames between
  *   track the boxes of the previous frame's mesh (detect.ts), falling back to the detector when the
  *   mesh loses the face.
+ *
+ * While the decode still runs, the end of the video is not known: `ended: false` plans a frame
+ * without the last seconds' descriptions (the only part that depends on the end), and the pass
+ * describes afterwards the frames the whole video's plan adds (`lateDescriptions`).
  */
 import type { AnalysisConfig } from './config.js';
 
@@ -30,13 +34,15 @@ export function framePlan(
   times: readonly number[],
   challenge: { actions: readonly string[]; windows?: readonly (readonly [number, number])[] },
   cfg: Pick<AnalysisConfig, 'identity' | 'finalFrame' | 'baselineSeconds' | 'sampling'>,
+  opts: { ended?: boolean } = {},
 ): FramePlan {
+  const ended = opts.ended ?? true;
   if (!cfg.sampling.plan) return { embed: times.map(() => true), iris: times.map(() => true), detect: times.map(() => true) };
   const detectEvery = Math.max(1, cfg.sampling.detectEvery);
   const detect = times.map((_, i) => i % detectEvery === 0);
   const last = times.length ? times[times.length - 1] : 0;
   const every = Math.max(1, cfg.identity.embedEvery);
-  const embed = times.map((t, i) => i % every === 0 || t >= last - cfg.finalFrame.lastSeconds);
+  const embed = times.map((t, i) => i % every === 0 || (ended && t >= last - cfg.finalFrame.lastSeconds));
   const windows = challenge.windows;
   if (!windows || windows.length !== challenge.actions.length) return { embed, iris: times.map(() => true), detect };
   const blinkWindows = windows.filter((_, k) => challenge.actions[k] === 'blink');
@@ -50,11 +56,10 @@ export function framePlan(
 }
 
 /**
- * Sampled frames that must follow frame i before its plan is final while the decode still runs:
- * only the description on the last `finalFrame.lastSeconds` depends on where the video ends, and a
- * frame with more than that many seconds of frames after it is not among them. With these frames
- * after it, `framePlan(timesSoFar)` gives frame i what `framePlan(allTimes)` will (tested).
+ * The frames the whole video's plan describes that were analysed, under a plan made while the
+ * decode still ran, without a description: only ever frames of the last `finalFrame.lastSeconds`
+ * (tested), and in practice none (the decode runs well ahead of the pass).
  */
-export function planLookahead(cfg: Pick<AnalysisConfig, 'finalFrame' | 'sampling'>): number {
-  return Math.floor(cfg.finalFrame.lastSeconds * cfg.sampling.fps) + 1;
+export function lateDescriptions(whole: FramePlan, described: readonly boolean[]): number[] {
+  return whole.embed.flatMap((e, i) => (e && !described[i] ? [i] : []));
 }

@@ -7,7 +7,7 @@
 import type { AnalysisConfig } from './config.js';
 import type { Detector, FaceObs } from './detect.js';
 import { FrameFeed, mapLimited, mapOrdered, sensorNoiseAccumulator } from './frame-ops.js';
-import { framePlan, planLookahead } from './frame-plan.js';
+import { framePlan, lateDescriptions } from './frame-plan.js';
 import { DECODE_LIMITS, decodeImage, decodeVideo, FfmpegTimeoutError, type DecodedVideo, type RgbImage } from './media.js';
 import type { LoadedModels } from './models.js';
 import { decodeAudio } from './voice.js';
@@ -70,15 +70,18 @@ export async function decodeAndDetect(
   ]);
 
   // pass 1: mesh on every sampled frame; the detector, descriptor and iris where the plan says. A
-  // frame is taken once the frames after it fix its plan (planLookahead), in order, as before.
-  const ahead = planLookahead(cfg);
+  // frame is taken as soon as it arrives, in order; until the decode has ended its plan leaves out
+  // the last seconds' descriptions (framePlan `ended`), which are made afterwards where the whole
+  // video's plan wants them (lateDescriptions; in practice none: the decode runs well ahead).
   const times: number[] = [];
+  const described: boolean[] = [];
   const pass1 = mapOrdered(
-    (i) => feed.get(i, ahead),
+    (i) => feed.get(i),
     parallel,
     (f, i) => {
       while (times.length < feed.count) times.push(times.length / cfg.sampling.fps);
-      const p = framePlan(times, input.challenge, cfg);
+      const p = framePlan(times, input.challenge, cfg, { ended: feed.done });
+      described[i] = p.embed[i];
       return run.detect(f, {
         embed: p.embed[i],
         supporting: false,
@@ -87,7 +90,20 @@ export async function decodeAndDetect(
       });
     },
     () => run.deadline('landmarks'),
-  );
+  ).then(async (perFrame) => {
+    const all = perFrame.map((_, i) => i / cfg.sampling.fps);
+    const whole = framePlan(all, input.challenge, cfg);
+    const late = lateDescriptions(whole, described);
+    // the detector runs afresh on these frames (no tracked boxes): their faces, described
+    const redone = await mapLimited(
+      late,
+      parallel,
+      (i) => run.detect(feed.frame(i)!, { embed: true, supporting: false, iris: whole.iris[i] }),
+      () => run.deadline('landmarks'),
+    );
+    late.forEach((i, k) => (perFrame[i] = redone[k]!));
+    return perFrame;
+  });
   // pass 2: the final frame (with the supporting antispoof/liveness models) and the reference
   // (in this thread, without a pool, one detection at a time: Human's state is per instance)
   const stillsReady = models.pool ? stillsDecode : Promise.all([stillsDecode, pass1]).then(([stills]) => stills);
