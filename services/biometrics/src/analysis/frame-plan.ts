@@ -58,7 +58,7 @@ export function framePlan(
 /**
  * The frames the whole video's plan describes that were analysed, under a plan made while the
  * decode still ran, without a description: only ever frames of the last `finalFrame.lastSeconds`
- * (tested), and in practice none (the decode runs well ahead of the pass).
+ * (tested); few when the decode runs ahead of the pass, as it usually does.
  */
 export function lateDescriptions(whole: FramePlan, described: readonly boolean[]): number[] {
   return whole.embed.flatMap((e, i) => (e && !described[i] ? [i] : []));

@@ -19,12 +19,15 @@ import { createHash } from 'node:crypto';
 import { readFileSync, existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import * as tf from '@tensorflow/tfjs-core';
 import type { Human as HumanClass, Config as HumanConfig } from '@vladmandic/human';
 import { BACKEND_PACKAGE, type LoadedBackend, type TfBackend } from './backend.js';
 import { DetectorPool } from './pool.js';
 import { attachGraphSessions, type NativeTf, type SessionState } from './graph-sessions.js';
+import { nativeFileRouter, registerFileRouter } from './model-files.js';
+
+export { fileHandler } from './model-files.js';
 
 const require = createRequire(import.meta.url);
 
@@ -89,67 +92,6 @@ export function packageDir(name: string): string {
 export function packageVersion(name: string): string {
   const pkg = JSON.parse(readFileSync(path.join(packageDir(name), 'package.json'), 'utf8')) as { version: string };
   return pkg.version;
-}
-
-interface WeightsManifestGroup {
-  paths: string[];
-  weights: tf.io.WeightsManifestEntry[];
-}
-interface ModelJson {
-  modelTopology: unknown;
-  weightsManifest: WeightsManifestGroup[];
-  format?: string;
-  generatedBy?: string;
-  convertedBy?: string;
-  signature?: unknown;
-  userDefinedMetadata?: Record<string, unknown>;
-  modelInitializer?: unknown;
-}
-
-/** tfjs IOHandler that reads a graph model (model.json + shards) from the local file system. */
-export function fileHandler(url: string): tf.io.IOHandler {
-  const jsonPath = fileURLToPath(url);
-  return {
-    load: async (): Promise<tf.io.ModelArtifacts> => {
-      const json = JSON.parse(readFileSync(jsonPath, 'utf8')) as ModelJson;
-      const dir = path.dirname(jsonPath);
-      const specs: tf.io.WeightsManifestEntry[] = [];
-      const buffers: Buffer[] = [];
-      for (const group of json.weightsManifest) {
-        specs.push(...group.weights);
-        for (const p of group.paths) buffers.push(readFileSync(path.join(dir, p)));
-      }
-      const all = Buffer.concat(buffers);
-      const weightData = all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer;
-      return {
-        modelTopology: json.modelTopology as tf.io.ModelArtifacts['modelTopology'],
-        weightSpecs: specs,
-        weightData,
-        format: json.format,
-        generatedBy: json.generatedBy,
-        convertedBy: json.convertedBy ?? undefined,
-        signature: json.signature as object | undefined,
-        userDefinedMetadata: json.userDefinedMetadata as tf.io.ModelArtifacts['userDefinedMetadata'],
-        modelInitializer: json.modelInitializer as object | undefined,
-      };
-    },
-  };
-}
-
-let routerRegistered = false;
-/** Set once tfjs-node is loaded in this process: it registers its own file:// router on the same
- *  tfjs-core (pnpm shares one instance), and two routers for one URL make every model load fail. */
-let nativeRouterPresent = false;
-function registerFileRouter(): void {
-  if (routerRegistered) return;
-  // tfjs routers return null for URLs they do not handle (the IORouter type omits that)
-  const router = ((url: string | string[]) => {
-    const u = Array.isArray(url) ? url[0] : url;
-    if (!nativeRouterPresent && typeof u === 'string' && u.startsWith('file://')) return fileHandler(u);
-    return null;
-  }) as unknown as Parameters<typeof tf.io.registerLoadRouter>[0];
-  tf.io.registerLoadRouter(router);
-  routerRegistered = true;
 }
 
 function sha256Short(file: string): string {
@@ -241,7 +183,7 @@ export async function loadModels(opts: LoadModelsOptions = {}): Promise<LoadedMo
   const native = build.tfBackend === 'tensorflow';
   const wasmDir = native ? '' : path.join(packageDir('@tensorflow/tfjs-backend-wasm'), 'dist') + path.sep;
 
-  if (native) nativeRouterPresent = true;
+  if (native) nativeFileRouter();
   else registerFileRouter();
   if (backend === 'cpu') await import('@tensorflow/tfjs-backend-cpu');
 

@@ -72,7 +72,7 @@ export async function decodeAndDetect(
   // pass 1: mesh on every sampled frame; the detector, descriptor and iris where the plan says. A
   // frame is taken as soon as it arrives, in order; until the decode has ended its plan leaves out
   // the last seconds' descriptions (framePlan `ended`), which are made afterwards where the whole
-  // video's plan wants them (lateDescriptions; in practice none: the decode runs well ahead).
+  // video's plan wants them (lateDescriptions: few, as the decode usually runs ahead of the pass).
   const times: number[] = [];
   const described: boolean[] = [];
   const pass1 = mapOrdered(
