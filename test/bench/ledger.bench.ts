@@ -18,6 +18,7 @@
  * log is filled to BENCH_LOG_LEAVES in bulk (the tree repository's leaf claims, 5,000 per insert, and the
  * Merkle frontier's nodes and one checkpoint), not leaf by leaf; the checkpoints measured are then made as
  * in production (the log's sealing pass for one new leaf).
+ * BENCH_BUILT=1 runs the ledger and the gateway from their built code (`pnpm build` first; processes.ts).
  * The ledger process reaches the store through a timing proxy (mongo-timing.ts): the end-to-end part
  * prints the store's commands by summed latency and the load average.
  */
@@ -31,6 +32,7 @@ import { connectBus, connectMongo, createLogger, Metrics, publishEvent } from '@
 import { events, eventsV1 } from '@signet/proto';
 import { freePort, infraFromEnv, startLocalInfra, type InfraUrls } from '../harness/local-infra.js';
 import { startMongoTimingProxy } from './mongo-timing.js';
+import { root, startService as startServiceProcess, waitFor } from './processes.js';
 import {
   EMPTY_ROOT,
   Frontier,
@@ -45,7 +47,6 @@ import { certificateLeaf } from '@signet/verify';
 import { createCertificateRepository } from '../../services/ledger/src/store/certificate.repository.js';
 import { createTreeRepository } from '../../services/ledger/src/store/tree.repository.js';
 
-const root = join(import.meta.dirname, '../..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const APPENDS = Number(process.env.BENCH_APPENDS ?? 5000);
@@ -53,24 +54,7 @@ const EVENTS = Number(process.env.BENCH_EVENTS ?? 1000);
 const LOG_LEAVES = Number(process.env.BENCH_LOG_LEAVES ?? 100_000);
 const procs: ChildProcess[] = [];
 function startService(name: string, env: Record<string, string>) {
-  const proc = spawn(
-    process.execPath,
-    [
-      // BENCH_NODE_ARGS: extra node flags for the services, e.g. `--cpu-prof --cpu-prof-dir=<dir>`.
-      ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
-      '--conditions=@signet/source',
-      '--import',
-      'tsx',
-      join(root, `services/${name}/src/main.ts`),
-    ],
-    {
-      cwd: root,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
-  procs.push(proc);
-  return proc;
+  procs.push(startServiceProcess(name, env).proc);
 }
 
 /** The baseline: a bare Express app in its own process answering the same JSON on the same route shape. */
@@ -88,19 +72,6 @@ function startBaseline(port: number, body: string) {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   procs.push(proc);
-}
-
-async function waitFor(fn: () => Promise<boolean>, what: string, ms = 60_000) {
-  const start = Date.now();
-  while (Date.now() - start < ms) {
-    try {
-      if (await fn()) return;
-    } catch {
-      /* not yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${what} not ready in ${ms} ms`);
 }
 
 /** Closed-loop load: CONCURRENCY keep-alive connections, each sending the next request when the last answered. */

@@ -15,8 +15,8 @@
  * round-robin over that many funded senders; 1 is enough with BENCH_SMALL=0).
  * BENCH_UPLOAD_CLIENT (default http: the large document in one request with its Content-Length, as a browser
  * or curl sends a form; fetch: fetch with a streamed, chunked body, the client of sessions before 9).
- * BENCH_NODE_ARGS passes node flags to the services (`--cpu-prof --cpu-prof-dir=<dir>`: a profile per service,
- * written on stop; `--trace-gc`: in the services' logs, kept with BENCH_KEEP=1).
+ * BENCH_BUILT=1 runs the services' built code (`pnpm build` first); BENCH_NODE_ARGS adds node flags to them
+ * (processes.ts); BENCH_KEEP=1 keeps their logs.
  * The machine's load average is printed with each round: on a shared machine the ratio moves with it.
  * The services reach the store through a timing proxy (mongo-timing.ts): the small creations print the
  * store's commands by summed latency, so a regression names its cause. BENCH_MONGO_TIMING=0 connects them
@@ -24,109 +24,35 @@
  * its CPU (in "bench client") and latency are not the product's; the rate is then measured without it and
  * no command table is printed (the run says which mode it was in).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import {
-  chmodSync,
-  closeSync,
-  createReadStream,
-  createWriteStream,
-  mkdtempSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-} from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { once } from 'node:events';
 import { Client } from 'minio';
 import { createAccount, type Account } from '../harness/accounts.js';
 import { freePort, infraFromEnv, startLocalInfra, type InfraUrls } from '../harness/local-infra.js';
 import { startMongoTimingProxy } from './mongo-timing.js';
-import { multipart, pngPhoto, tinyPdf } from '../../services/transaction/test/fixtures.js';
+import { creationRequests, fundAccount } from './creation-requests.js';
+import {
+  cpuSeconds,
+  loadAverage as load,
+  mb,
+  pct,
+  rssBytes,
+  servicesMode,
+  startService,
+  treeCpuSeconds,
+  waitHealthy,
+  type ServiceProcess,
+} from './processes.js';
+import { tinyPdf } from '../../services/transaction/test/fixtures.js';
 
-const root = join(import.meta.dirname, '../..');
 const DOC_MB = Number(process.env.BENCH_DOC_MB ?? 200);
 const SMALL = Number(process.env.BENCH_SMALL ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 20);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
-type Svc = { name: string; proc: ChildProcess; pid: number };
-
-function rssBytes(pid: number): number {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) * 1024 : 0;
-  } catch {
-    return 0; // the process has exited
-  }
-}
-
-async function waitHealthy(url: string, ms = 60_000) {
-  const start = Date.now();
-  while (Date.now() - start < ms) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      /* not yet */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} not ready in ${ms} ms`);
-}
-
-function startService(logDir: string, name: string, env: Record<string, string>): Svc {
-  const log = openSync(join(logDir, `${name}.log`), 'a');
-  const proc = spawn(
-    process.execPath,
-    [
-      // BENCH_NODE_ARGS: extra node flags for the services, e.g. `--cpu-prof --cpu-prof-dir=<dir>` or `--trace-gc`.
-      ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
-      '--conditions=@signet/source',
-      '--import',
-      'tsx',
-      join(root, `services/${name}/src/main.ts`),
-    ],
-    {
-      cwd: root,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', log, log],
-    },
-  );
-  closeSync(log);
-  return { name, proc, pid: proc.pid! };
-}
-
-/** CPU seconds (user + system) a process has used so far. */
-function cpuSeconds(pid: number): number {
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
-
-/** CPU seconds of a process and its direct children (PostgreSQL's backends are the postmaster's children). */
-function treeCpuSeconds(pid: number): number {
-  let total = cpuSeconds(pid);
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const f = readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      if (Number(f[1]) === pid) total += (Number(f[11]) + Number(f[12])) / 100;
-    } catch {
-      /* gone */
-    }
-  }
-  return total;
-}
-
-const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
-const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
 async function main() {
   const tmp = mkdtempSync(join(tmpdir(), 'signet-bench-'));
@@ -178,7 +104,7 @@ async function main() {
     REDIS_KEY_PREFIX: `bench${run}:`,
     ...buckets,
   };
-  const svcs: Svc[] = [];
+  const svcs: ServiceProcess[] = [];
   let stopping = false;
   const stopAll = async () => {
     if (stopping) return;
@@ -196,132 +122,26 @@ async function main() {
   try {
     for (const n of ['identity', 'billing', 'transaction'] as const) {
       svcs.push(
-        startService(tmp, n, { ...common, GRPC_PORT: String(port[n]), OPS_PORT: String(ops[n]), MONGO_DB: `bench_${run}_${n}` }),
+        startService(n, { ...common, GRPC_PORT: String(port[n]), OPS_PORT: String(ops[n]), MONGO_DB: `bench_${run}_${n}` }, tmp),
       );
     }
     for (const n of ['identity', 'billing', 'transaction'] as const) await waitHealthy(`http://127.0.0.1:${ops[n]}/readyz`);
-    svcs.push(startService(tmp, 'gateway', { ...common, HTTP_PORT: String(port.gatewayHttp), OPS_PORT: String(ops.gateway) }));
+    svcs.push(startService('gateway', { ...common, HTTP_PORT: String(port.gatewayHttp), OPS_PORT: String(ops.gateway) }, tmp));
     await waitHealthy(`${gatewayUrl}/readyz`);
     const gateway = svcs.find((s) => s.name === 'gateway')!;
     const transaction = svcs.find((s) => s.name === 'transaction')!;
 
     // Senders with enough credits for the run (a signed pay-as-you-go payment through the webhook route).
     // Several accounts: 20 workers on one account measure billing's contention on one document, not creation.
-    const fund = async (acct: Account, credits: number) => {
-      const body = JSON.stringify({
-        business_id: 'bench',
-        type: 'payment.succeeded',
-        timestamp: new Date().toISOString(),
-        data: {
-          payload_type: 'Payment',
-          payment_id: `pay_${randomUUID()}`,
-          customer: { customer_id: 'cus_bench', email: acct.email, name: 'Bench' },
-          metadata: { user_id: acct.userId, plan: 'payg' },
-          subscription_id: null,
-          product_cart: [{ product_id: 'prod_bench', quantity: Math.max(1, Math.ceil(credits / 1000)) }],
-          total_amount: 1000,
-          currency: 'USD',
-        },
-      });
-      // Billing learns the user from identity's user.created event; retry (a new delivery) until it has.
-      for (let i = 0; ; i++) {
-        const id = `msg_${randomUUID()}`;
-        const ts = String(Math.floor(Date.now() / 1000));
-        const sig = createHmac('sha256', Buffer.from(webhookSecret.slice(6), 'base64'))
-          .update(`${id}.${ts}.${body}`)
-          .digest('base64');
-        const res = await fetch(`${gatewayUrl}/api/webhooks/dodo`, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            'webhook-id': id,
-            'webhook-timestamp': ts,
-            'webhook-signature': `v1,${sig}`,
-          },
-          body,
-        });
-        const text = await res.text();
-        if (res.ok && !/unmatched/.test(text)) return;
-        if (i > 50) throw new Error(`credits webhook: ${res.status} ${text}`);
-        await new Promise((r) => setTimeout(r, 200));
-      }
-    };
     const accounts: Account[] = [];
     for (let i = 0; i < ACCOUNTS; i++) {
       const acct = await createAccount(gatewayUrl, urls.MAILPIT_URL, { tag: `bench${i}` });
-      await fund(acct, Math.ceil(SMALL / ACCOUNTS) + ROUNDS + 10);
+      await fundAccount(gatewayUrl, webhookSecret, acct, Math.ceil(SMALL / ACCOUNTS) + ROUNDS + 10);
       accounts.push(acct);
     }
 
-    const photo = pngPhoto(64, 64);
-    const create = async (doc: Parameters<typeof multipart>[0][number], acct: Account = accounts[0]!) => {
-      const mp = multipart([
-        { name: 'signer_name', value: 'Bench Signer' },
-        { name: 'signer_email', value: `signer-${randomBytes(4).toString('hex')}@example.com` },
-        { name: 'reference', filename: 'face.png', contentType: 'image/png', data: photo },
-        doc,
-      ]);
-      const res = await fetch(`${gatewayUrl}/api/transactions`, {
-        method: 'POST',
-        headers: { 'x-api-key': acct.apiKey, 'content-type': mp.contentType },
-        body: mp.body as never,
-        duplex: 'half',
-      } as RequestInit);
-      const text = await res.text();
-      if (res.status !== 201) throw new Error(`creation: ${res.status} ${text}`);
-      return JSON.parse(text) as { id: number };
-    };
-    /**
-     * The large document as a browser or curl sends a form: one request with its Content-Length, the
-     * file streamed from disk (node:http). BENCH_UPLOAD_CLIENT=fetch sends it with fetch and a streamed
-     * (chunked) body instead, as sessions before 9 measured: that client alone spent about as much CPU
-     * as the gateway, on the same two cores.
-     */
-    const createLarge = async (file: string, size: number, acct: Account = accounts[0]!) => {
-      const boundary = `----signetbench${randomBytes(8).toString('hex')}`;
-      const field = (name: string, value: string) =>
-        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
-      const head = Buffer.concat([
-        Buffer.from(
-          field('signer_name', 'Bench Signer') + field('signer_email', `signer-${randomBytes(4).toString('hex')}@example.com`),
-        ),
-        Buffer.from(
-          `--${boundary}\r\nContent-Disposition: form-data; name="reference"; filename="face.png"\r\nContent-Type: image/png\r\n\r\n`,
-        ),
-        photo,
-        Buffer.from(
-          `\r\n--${boundary}\r\nContent-Disposition: form-data; name="document"; filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
-        ),
-      ]);
-      const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-      const u = new URL(`${gatewayUrl}/api/transactions`);
-      const res = await new Promise<IncomingMessage>((resolve, reject) => {
-        const req = httpRequest(
-          {
-            host: u.hostname,
-            port: u.port,
-            path: u.pathname,
-            method: 'POST',
-            headers: {
-              'x-api-key': acct.apiKey,
-              'content-type': `multipart/form-data; boundary=${boundary}`,
-              'content-length': String(head.length + size + tail.length),
-            },
-          },
-          resolve,
-        );
-        req.on('error', reject);
-        req.write(head);
-        const body = createReadStream(file, { highWaterMark: 1024 * 1024 });
-        body.on('error', reject);
-        body.pipe(req, { end: false });
-        body.on('end', () => req.end(tail));
-      });
-      let text = '';
-      for await (const c of res) text += String(c);
-      if (res.statusCode !== 201) throw new Error(`creation: ${res.statusCode} ${text}`);
-      return JSON.parse(text) as { id: number };
-    };
+    const requests = creationRequests(gatewayUrl);
+    const create = (doc: Parameters<typeof requests.create>[0], acct: Account = accounts[0]!) => requests.create(doc, acct);
     const fetchClient = process.env.BENCH_UPLOAD_CLIENT === 'fetch';
 
     // Warm up both processes (JIT, connections) before the baselines.
@@ -353,10 +173,6 @@ async function main() {
     });
     if (!(await s3.bucketExists(`bench-direct-${run}`))) await s3.makeBucket(`bench-direct-${run}`, 'us-east-1');
     const mbps = (ms: number) => (size / 1024 / 1024 / (ms / 1000)).toFixed(1);
-    const load = () =>
-      loadavg()
-        .map((l) => l.toFixed(2))
-        .join(' ');
     console.log(
       `\n== ${DOC_MB} MB PDF, ${ROUNDS} round(s), ${cpus().length} CPUs, client ${fetchClient ? 'fetch (chunked body)' : 'node:http (Content-Length)'} ==`,
     );
@@ -376,18 +192,8 @@ async function main() {
         peak.transaction = Math.max(peak.transaction, rssBytes(transaction.pid));
       }, 20);
       t = performance.now();
-      if (fetchClient) {
-        await create({
-          name: 'document',
-          filename: 'big.pdf',
-          contentType: 'application/pdf',
-          data: async function* () {
-            for await (const c of createReadStream(file, { highWaterMark: 1024 * 1024 })) yield c as Buffer;
-          },
-        });
-      } else {
-        await createLarge(file, size);
-      }
+      if (fetchClient) await requests.createLargeByFetch(file, accounts[0]!);
+      else await requests.createLarge(file, size, accounts[0]!);
       const gatewayMs = performance.now() - t;
       clearInterval(sampler);
       const benchCpu = process.cpuUsage(cpu0.bench);
@@ -457,6 +263,7 @@ async function main() {
     latencies.sort((a, b) => a - b);
     console.log(
       `\n== ${SMALL} small creations, concurrency ${CONCURRENCY}, ${ACCOUNTS} sender account(s), ` +
+        `${servicesMode()}, ` +
         `${timed ? 'store behind the timing proxy (in the bench client)' : 'store connected directly (BENCH_MONGO_TIMING=0: no proxy, no command table)'}; ` +
         `load average ${loadBefore} before, ${load()} after ==`,
     );
