@@ -227,7 +227,7 @@ export async function startLocalInfra(opts: {
       postgresPort,
       // The stack keeps its data; the tests' is thrown away.
       durable: opts.detached ?? false,
-      run: (name, cmd, args, as) => run(name, cmd, args, {}, as),
+      run: (name, cmd, args, { env, ...as } = {}) => run(name, cmd, args, env, as),
       waitFor: (name, probe, proc) => waitFor(name, probe, proc),
     });
     if (store.note) console.log(store.note);

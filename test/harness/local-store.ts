@@ -44,7 +44,20 @@ function reachable(dir: string, user: { uid: number; gid: number } | null): bool
   return spawnSync('test', ['-w', dir, '-a', '-x', dir], { uid: user.uid, gid: user.gid }).status === 0;
 }
 
-export type Spawner = (name: string, cmd: string, args: string[], opts?: Pick<SpawnOptions, 'uid' | 'gid'>) => ChildProcess;
+export type Spawner = (
+  name: string,
+  cmd: string,
+  args: string[],
+  opts?: Pick<SpawnOptions, 'uid' | 'gid'> & { env?: NodeJS.ProcessEnv },
+) => ChildProcess;
+
+/**
+ * FerretDB's Go garbage collector at GOGC=400 (Go's default is 100) unless GOGC is set: FerretDB allocates
+ * for every document it decodes, and at the default its collector was a fifth of its CPU under the
+ * transactions benchmark; at 400 its CPU per creation fell about 13 % relative to the untouched transaction
+ * service, and its peak RSS rose from 45 to 66-76 MB (docs/decisions.md, session 13).
+ */
+const ferretEnv = (): NodeJS.ProcessEnv => ({ GOGC: process.env.GOGC ?? '400' });
 
 export type StartedStore = {
   backend: StoreBackend;
@@ -82,12 +95,12 @@ export async function startStore(o: {
     return p;
   };
   if (o.backend === 'sqlite') {
-    const ferret = o.run('ferretdb', o.ferretdb, [
-      '--handler=sqlite',
-      `--sqlite-url=file:${dir('ferretdb')}/`,
-      `--state-dir=${dir('ferretdb-state')}`,
-      ...common,
-    ]);
+    const ferret = o.run(
+      'ferretdb',
+      o.ferretdb,
+      ['--handler=sqlite', `--sqlite-url=file:${dir('ferretdb')}/`, `--state-dir=${dir('ferretdb-state')}`, ...common],
+      { env: ferretEnv() },
+    );
     return { backend: 'sqlite', url: `mongodb://127.0.0.1:${o.mongoPort}/`, procs: [ferret] };
   }
 
@@ -144,12 +157,12 @@ export async function startStore(o: {
     );
     if (created.status !== 0) throw new Error(`createdb failed: ${created.stderr}`);
   }
-  const ferret = o.run('ferretdb', o.ferretdb, [
-    '--handler=postgresql',
-    `--postgresql-url=${pgUrl('ferretdb')}`,
-    `--state-dir=${dir('ferretdb-state')}`,
-    ...common,
-  ]);
+  const ferret = o.run(
+    'ferretdb',
+    o.ferretdb,
+    ['--handler=postgresql', `--postgresql-url=${pgUrl('ferretdb')}`, `--state-dir=${dir('ferretdb-state')}`, ...common],
+    { env: ferretEnv() },
+  );
   const note =
     fresh && existsSync(join(o.dataDir, 'ferretdb'))
       ? `the local store now runs on PostgreSQL; the earlier SQLite data in ${join(o.dataDir, 'ferretdb')} is kept (SIGNET_STORE=sqlite uses it)`
