@@ -3,7 +3,8 @@
  * and creating a transaction with a small document (fetch) or a large one streamed from disk (node:http).
  */
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { once } from 'node:events';
+import { createReadStream, createWriteStream, statSync } from 'node:fs';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import type { Account } from '../harness/accounts.js';
 import { multipart, pngPhoto } from '../../services/transaction/test/fixtures.js';
@@ -143,4 +144,25 @@ export function creationRequests(gatewayUrl: string) {
     );
 
   return { create, createLarge, createLargeByFetch };
+}
+
+/** A file of `mb` random megabytes that begins as a PDF does; returns its size. */
+export async function writeRandomPdf(file: string, mb: number): Promise<number> {
+  const w = createWriteStream(file);
+  const block = Buffer.alloc(1024 * 1024);
+  for (let i = 0; i < mb; i++) {
+    randomBytes(block.length).copy(block);
+    if (i === 0) block.write('%PDF-1.7\n', 0);
+    if (!w.write(Buffer.from(block))) await once(w, 'drain');
+  }
+  w.end();
+  await once(w, 'finish');
+  return statSync(file).size;
+}
+
+/** The mean of a gRPC histogram of one method in a service's /metrics text, with its count. */
+export function grpcMean(metrics: string, name: string, method: string): string {
+  const sum = new RegExp(`${name}_sum\\{[^}]*method="${method}"[^}]*\\} ([0-9.e+-]+)`).exec(metrics);
+  const count = new RegExp(`${name}_count\\{[^}]*method="${method}"[^}]*\\} ([0-9.e+-]+)`).exec(metrics);
+  return sum && count ? `${((Number(sum[1]) / Number(count[1])) * 1000).toFixed(1)} ms over ${count[1]} calls` : 'n/a';
 }

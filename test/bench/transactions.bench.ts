@@ -5,27 +5,22 @@
  *    of the same file from the same machine in the same run: prints the throughput ratio (goal ≥ 0.8).
  * 2. Peak RSS growth of the gateway and of the transaction service during that upload, each a child
  *    process sampled from /proc (goal ≤ 64 MB).
- * 3. 1,000 small creations at concurrency 20: p50/p99 latency.
+ * 3. 1,000 small creations at concurrency 20: rate, p50/p99, and each process's CPU per creation.
  *
  * Infrastructure: the URLs in the environment (MONGO_URL, NATS_URL, REDIS_URL, S3_*, SMTP_URL,
  * MAILPIT_URL) when all are set, else the local binaries started under a temporary folder.
  * Options: BENCH_DOC_MB (default 200), BENCH_ROUNDS (default 1: that many direct-put / gateway pairs,
- * alternating, each ratio printed, then their median and spread), BENCH_SMALL (default 1000; 0 runs only
- * the large document), BENCH_CONCURRENCY (default 20), BENCH_ACCOUNTS (default 20: the small creations
- * round-robin over that many funded senders; 1 is enough with BENCH_SMALL=0).
- * BENCH_UPLOAD_CLIENT (default http: the large document in one request with its Content-Length, as a browser
- * or curl sends a form; fetch: fetch with a streamed, chunked body, the client of sessions before 9).
- * BENCH_BUILT=1 runs the services' built code (`pnpm build` first); BENCH_NODE_ARGS adds node flags to them
- * (processes.ts); BENCH_KEEP=1 keeps their logs.
- * The machine's load average is printed with each round: on a shared machine the ratio moves with it.
- * The services reach the store through a timing proxy (mongo-timing.ts): the small creations print the
- * store's commands by summed latency, so a regression names its cause. BENCH_MONGO_TIMING=0 connects them
- * to the store directly: the proxy forwards every command's bytes in this process, on the same cores, so
- * its CPU (in "bench client") and latency are not the product's; the rate is then measured without it and
- * no command table is printed (the run says which mode it was in).
+ * alternating, then their median and spread), BENCH_SMALL (default 1000; 0: the large document only),
+ * BENCH_CONCURRENCY (default 20), BENCH_ACCOUNTS (default 20 funded senders, used in turn),
+ * BENCH_UPLOAD_CLIENT (http: one request with its Content-Length, as a browser sends a form; fetch: a
+ * streamed, chunked body), BENCH_BUILT=1 (the services' built code; `pnpm build` first), BENCH_NODE_ARGS
+ * (node flags for the services; processes.ts), BENCH_KEEP=1 (keep their logs). The load average is
+ * printed with each figure. The services reach the store through a timing proxy (mongo-timing.ts) that
+ * prints the store's commands by summed latency; BENCH_MONGO_TIMING=0 connects them directly, without the
+ * proxy's CPU in this process (the rate of record is taken so; the run says which mode it was in).
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, createReadStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
@@ -33,7 +28,7 @@ import { Client } from 'minio';
 import { createAccount, type Account } from '../harness/accounts.js';
 import { freePort, infraFromEnv, startLocalInfra, type InfraUrls } from '../harness/local-infra.js';
 import { startMongoTimingProxy } from './mongo-timing.js';
-import { creationRequests, fundAccount } from './creation-requests.js';
+import { creationRequests, fundAccount, grpcMean, writeRandomPdf } from './creation-requests.js';
 import {
   cpuSeconds,
   loadAverage as load,
@@ -150,16 +145,7 @@ async function main() {
 
     // The same 200 MB file for both paths.
     const file = join(tmp, 'doc.pdf');
-    const w = createWriteStream(file);
-    const block = Buffer.alloc(1024 * 1024);
-    for (let i = 0; i < DOC_MB; i++) {
-      randomBytes(block.length).copy(block);
-      if (i === 0) block.write('%PDF-1.7\n', 0);
-      if (!w.write(Buffer.from(block))) await once(w, 'drain');
-    }
-    w.end();
-    await once(w, 'finish');
-    const size = statSync(file).size;
+    const size = await writeRandomPdf(file, DOC_MB);
 
     const u = new URL(urls.S3_ENDPOINT);
     const s3 = new Client({
@@ -288,11 +274,7 @@ async function main() {
     }
     // Where the time goes: mean durations from the transaction service's own histograms.
     const metrics = await (await fetch(`http://127.0.0.1:${ops.transaction}/metrics`)).text();
-    const mean = (name: string, method: string) => {
-      const sum = new RegExp(`${name}_sum\\{[^}]*method="${method}"[^}]*\\} ([0-9.e+-]+)`).exec(metrics);
-      const count = new RegExp(`${name}_count\\{[^}]*method="${method}"[^}]*\\} ([0-9.e+-]+)`).exec(metrics);
-      return sum && count ? `${((Number(sum[1]) / Number(count[1])) * 1000).toFixed(1)} ms over ${count[1]} calls` : 'n/a';
-    };
+    const mean = (name: string, method: string) => grpcMean(metrics, name, method);
     console.log(
       `mean CreateTransaction in the transaction service: ${mean('signet_grpc_server_handling_seconds', 'signet.transaction.v1.TransactionService/CreateTransaction')}`,
     );
