@@ -34,3 +34,4 @@ export * from './serve.js';
 export * from './orphan-sweep.js';
 export * from './coalescing-runner.js';
 export * from './micro-batcher.js';
+export * from './assurance.js';
