@@ -10,7 +10,7 @@ export type LogMetrics = {
   sealPasses: Counter<'result'>;
   sealPassSeconds: { startTimer(): () => number };
 };
-export type CertificateMetrics = { certificatesIssued: Counter<'result'> };
+export type CertificateMetrics = { certificatesIssued: Counter<'result'>; certificatesByAssurance: Counter<'assurance'> };
 
 /**
  * Every domain instrument of the ledger, declared here and nowhere else (listed in README.md). Two
@@ -35,6 +35,11 @@ export function logMetrics(metrics: Metrics): LogMetrics {
 export function certificateMetrics(metrics: Metrics): CertificateMetrics {
   return {
     certificatesIssued: metrics.counter('signet_ledger_certificates_issued_total', 'Certificates issued', ['result']),
+    certificatesByAssurance: metrics.counter(
+      'signet_ledger_certificates_by_assurance_total',
+      'Certificates issued by what they prove as a whole (their weakest signer): test, recorded, live, live+webauthn',
+      ['assurance'],
+    ),
   };
 }
 

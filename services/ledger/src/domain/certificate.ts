@@ -1,3 +1,4 @@
+import { certificateAssuranceOf, certifiedAssurance, type AssuranceLevel } from '@signet/kit';
 import { REFERENCE_PATTERN } from './reference.js';
 
 /** The certificate as the ledger stores and seals it. Never face images or descriptors: only commitments. */
@@ -5,8 +6,13 @@ export type CertificateSigner = {
   name: string;
   email_masked: string;
   verification_mode: string;
-  /** live: the challenge was revealed while the recording streamed in; recorded: a single upload. */
+  /**
+   * The achieved level (@signet/kit assurance.ts): recorded, live, live+webauthn, or test for a test-mode
+   * completion. Certificates sealed before issue 30 say live (with `webauthn: true` for live+webauthn).
+   */
   assurance: string;
+  /** Since issue 30: the sentence saying what the level proves, sealed with it. */
+  assurance_meaning?: string;
   verified_at: string;
   video_commitment: string;
   frame_commitment: string;
@@ -61,3 +67,13 @@ export function certificateMode(cert: Certificate): string {
 export function isIssuable(cert: Certificate): boolean {
   return REFERENCE_PATTERN.test(cert.reference) && /^[0-9a-f]{64}$/.test(cert.document_sha256) && cert.signers.length > 0;
 }
+
+/** A signer's achieved level, also for certificates sealed before the level named WebAuthn (live + webauthn). */
+export const signerAssurance = (s: CertificateSigner): AssuranceLevel => certifiedAssurance(s).assurance;
+
+/** What a signer's level proves: the sentence sealed with it, or for older certificates today's wording of it. */
+export const signerAssuranceMeaning = (s: CertificateSigner): string => certifiedAssurance(s).assurance_meaning;
+
+/** What the certificate proves as a whole: its weakest signer's level (a relying party relies on every signature). */
+export const certificateAssurance = (cert: Pick<Certificate, 'signers'>): AssuranceLevel =>
+  certificateAssuranceOf(cert.signers).assurance;

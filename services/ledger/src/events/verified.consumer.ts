@@ -1,5 +1,5 @@
 import { events, eventsV1 } from '@signet/proto';
-import type { DeliveredEvent, Logger, Metrics } from '@signet/kit';
+import { achievedAssurance, assuranceMeaning, type DeliveredEvent, type Logger, type Metrics } from '@signet/kit';
 import type { CommitmentOpenings } from '@signet/verify';
 import { maskEmail, type Certificate } from '../domain/certificate.js';
 import type { LedgerLog } from '../log/ledger-log.js';
@@ -7,6 +7,15 @@ import type { SignerTrail } from '../pdf/audit-trail.js';
 import { certificateMetrics } from '../metrics.js';
 import type { CertificateRepository } from '../store/certificate.repository.js';
 import { issueCertificate, type IssueCertificateDeps } from '../usecases/issue-certificate.js';
+
+/**
+ * A signer's achieved level (a live capture confirmed by WebAuthn is live+webauthn, also from an event
+ * of before the transaction service named it) and, sealed beside it, the sentence of what it proves.
+ */
+function sealedAssurance(s: eventsV1.CertifiedSigner): { assurance: string; assurance_meaning: string } {
+  const level = achievedAssurance(s.assurance, s.checks.includes('webauthn'));
+  return { assurance: level, assurance_meaning: assuranceMeaning(level) };
+}
 
 /**
  * The event as a certificate of version 2 (docs/certificate-format.md): the document hash lower-cased,
@@ -30,7 +39,7 @@ export function certificateFromEvent(ev: eventsV1.TransactionVerified): Certific
       name: s.name,
       email_masked: maskEmail(s.email),
       verification_mode: s.verificationMode,
-      assurance: s.assurance || 'recorded',
+      ...sealedAssurance(s),
       verified_at: s.verifiedAt,
       video_commitment: s.videoSha256,
       frame_commitment: s.frameSha256,

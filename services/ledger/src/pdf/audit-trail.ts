@@ -9,7 +9,8 @@ import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import QRCode from 'qrcode';
 import subsetFont from 'subset-font';
-import type { Certificate } from '../domain/certificate.js';
+import { signerAssurance, signerAssuranceMeaning, type Certificate } from '../domain/certificate.js';
+import { wrapLines } from './wrap.js';
 
 /** What one signer's ceremony recorded (times RFC 3339 UTC; empty: not recorded). */
 export type SignerTrail = {
@@ -121,20 +122,11 @@ class Writer {
     this.draw(text, 50, size, this.bold, rgb(0.1, 0.1, 0.3));
     this.y -= size + 6;
   }
-  /** A label and a value wrapped to the page width (long hashes break anywhere). */
+  /** A label and a value wrapped to the page width (between words; long hashes break anywhere). */
   field(label: string, value: string, size = 9.5) {
     const x = 190;
     const width = A4[0] - x - 50;
-    const lines: string[] = [];
-    let line = '';
-    for (const ch of value) {
-      if (line && this.width(line + ch, this.font, size) > width) {
-        lines.push(line);
-        line = '';
-      }
-      line += ch;
-    }
-    lines.push(line);
+    const lines = wrapLines(value, (l) => this.width(l, this.font, size) <= width);
     this.ensure(lines.length * (size + 4) + 2);
     this.draw(label, 50, size, this.bold);
     for (const l of lines) {
@@ -161,6 +153,7 @@ export async function appendAuditTrail(doc: PDFDocument, input: AuditTrailInput)
     c.issuer_name,
     input.verifyUrl,
     ...c.signers.map((s) => s.name),
+    ...c.signers.map((s) => signerAssuranceMeaning(s)),
     ...input.signerEmails,
     ...(input.trails ?? []).flatMap((t) => Object.values(t).map(String)),
   ].join('');
@@ -200,7 +193,7 @@ export async function appendAuditTrail(doc: PDFDocument, input: AuditTrailInput)
     w.field(`Signer ${i + 1}`, s.name);
     w.field('  E-mail', input.signerEmails[i] || s.email_masked);
     w.field('  Verification mode', s.verification_mode);
-    w.field('  Assurance', s.assurance === 'live' ? 'live (challenge revealed while recording)' : 'recorded');
+    w.field('  Assurance', `${signerAssurance(s)} - ${signerAssuranceMeaning(s)}`);
     const attempt = t?.attempt ? ` (attempt ${t.attempt})` : '';
     // The checks the certificate names (issue 18); older certificates: every check of the mode.
     w.field(

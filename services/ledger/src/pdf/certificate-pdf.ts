@@ -5,7 +5,8 @@
  */
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import QRCode from 'qrcode';
-import type { Certificate } from '../domain/certificate.js';
+import { certificateAssurance, signerAssurance, signerAssuranceMeaning, type Certificate } from '../domain/certificate.js';
+import { wrapLines } from './wrap.js';
 
 export type EventLogEntry = { type: string; at: string; actor: string; detail: string };
 
@@ -55,20 +56,11 @@ class Writer {
     this.page.drawText(winAnsi(text), { x: 50, y: this.y, size, font: this.bold, color: rgb(0.1, 0.1, 0.3) });
     this.y -= size + 6;
   }
-  /** A label and a value wrapped to the page width (long hashes and seals break anywhere). */
+  /** A label and a value wrapped to the page width (between words; long hashes and seals break anywhere). */
   field(label: string, value: string, size = 9.5) {
     const x = 190;
     const width = 595.28 - x - 50;
-    const lines: string[] = [];
-    let line = '';
-    for (const ch of winAnsi(value)) {
-      if (this.font.widthOfTextAtSize(line + ch, size) > width) {
-        lines.push(line);
-        line = '';
-      }
-      line += ch;
-    }
-    lines.push(line);
+    const lines = wrapLines(winAnsi(value), (l) => this.font.widthOfTextAtSize(l, size) <= width);
     this.ensure(lines.length * (size + 3) + 2);
     this.page.drawText(winAnsi(label), { x: 50, y: this.y, size, font: this.bold });
     for (const l of lines) {
@@ -106,7 +98,8 @@ export async function renderCertificatePdf(input: CertificatePdfInput): Promise<
   w.heading('Signers');
   c.signers.forEach((s, i) => {
     w.field(`Signer ${i + 1}`, `${s.name} (${s.email_masked})`);
-    w.field('  Verification', `${s.verification_mode} (${s.assurance ?? 'recorded'}), passed at ${s.verified_at}`);
+    w.field('  Verification', `${s.verification_mode}, passed at ${s.verified_at}`);
+    w.field('  Assurance', `${signerAssurance(s)} - ${signerAssuranceMeaning(s)}`);
     if (s.video_commitment) w.field('  Video commitment', s.video_commitment);
     if (s.frame_commitment) w.field('  Frame commitment', s.frame_commitment);
     if (s.reference_commitment) w.field('  Photo commitment', s.reference_commitment);
@@ -114,6 +107,7 @@ export async function renderCertificatePdf(input: CertificatePdfInput): Promise<
 
   w.heading('Verification summary');
   w.text(`Every signer passed ${c.signers.map((s) => s.verification_mode).join(', ')} verification.`);
+  w.field('Assurance (weakest signer)', certificateAssurance(c));
   w.text('Commitments are salted SHA-256 hashes; no face image or descriptor is part of this certificate.');
   w.text(`The certificate is leaf ${input.leafIndex} of the append-only Merkle log ${input.origin} (RFC 9162),`);
   w.text(`whose signed checkpoint at size ${input.treeSize} has root ${input.checkpointRoot}.`);

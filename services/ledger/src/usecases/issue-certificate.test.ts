@@ -13,6 +13,7 @@ function setup(opts: { existingLeaf?: Buffer; insertWins?: boolean } = {}) {
   const records = new Map<string, { rec: CertificateRecord; outbox: OutboxEntry[] }>();
   const claims: string[] = [];
   const counted: string[] = [];
+  const levels: string[] = [];
   let issuedCalls = 0;
   const deps = {
     certs: {
@@ -32,11 +33,14 @@ function setup(opts: { existingLeaf?: Buffer; insertWins?: boolean } = {}) {
         return { index: 7, reference, hash: Buffer.alloc(32), leaf: bytes.toString('utf8'), seal: 'v1.seal' };
       },
     },
-    metrics: { certificatesIssued: { inc: (l: Partial<Record<'result', string>>) => void counted.push(l.result!) } },
+    metrics: {
+      certificatesIssued: { inc: (l: Partial<Record<'result', string>>) => void counted.push(l.result!) },
+      certificatesByAssurance: { inc: (l: Partial<Record<'assurance', string>>) => void levels.push(l.assurance!) },
+    },
     logger: { info: () => undefined, error: () => undefined },
     onIssued: () => void issuedCalls++,
   };
-  return { deps, records, claims, counted, issuedCalls: () => issuedCalls };
+  return { deps, records, claims, counted, levels, issuedCalls: () => issuedCalls };
 }
 
 const issue = (deps: ReturnType<typeof setup>['deps'], c: Certificate) =>
@@ -74,6 +78,8 @@ describe('issueCertificate', () => {
     expect(await issue(s.deps, cert())).toBe('duplicate');
     expect(s.records.size).toBe(1);
     expect(s.counted).toEqual(['issued', 'duplicate']);
+    // counted by what it proves once, when issued (the fixture's one signer is live)
+    expect(s.levels).toEqual(['live']);
     expect(lookups).not.toHaveBeenCalled();
     expect(s.issuedCalls()).toBe(2);
     const race = setup({ insertWins: false });

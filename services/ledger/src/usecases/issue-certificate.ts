@@ -1,6 +1,6 @@
 import type { Logger } from '@signet/kit';
 import { certificateLeaf, type CommitmentOpenings } from '@signet/verify';
-import { isIssuable, type Certificate } from '../domain/certificate.js';
+import { certificateAssurance, isIssuable, type Certificate } from '../domain/certificate.js';
 import { certificateIssuedEvent } from '../events/certificate-issued.publisher.js';
 import type { LedgerLog } from '../log/ledger-log.js';
 import type { CertificateMetrics } from '../metrics.js';
@@ -85,6 +85,7 @@ export async function issueCertificate(
   );
   if (!inserted) return duplicate(deps, input);
   issued.inc({ result: 'issued' });
+  deps.metrics.certificatesByAssurance.inc({ assurance: certificateAssurance(certificate) });
   deps.logger.info({ transaction_id: transactionId, leaf_index: leaf.index, duplicate: false }, 'certificate issued');
   await enqueueSignedPdf(deps, input);
   deps.onIssued?.();

@@ -175,6 +175,24 @@ export interface VerifyCertificateResponse {
   ledgerSeal: string;
   /** "live", or "test" for a test-mode certificate (sealed in the test log, not proof of a real signing). */
   log: string;
+  /**
+   * What the certificate proves as a whole: the weakest signer's assurance (test < recorded < live <
+   * live+webauthn), and the sentence that says what it proves (@signet/kit assurance.ts).
+   */
+  assurance: string;
+  assuranceMeaning: string;
+  /** Every certified signer's achieved assurance, in the certificate's order. */
+  signers: VerifiedSigner[];
+}
+
+/** One certified signer as the public verification shows it. */
+export interface VerifiedSigner {
+  name: string;
+  /** signer | approver. */
+  role: string;
+  assurance: string;
+  /** The sentence sealed with the certificate, or for certificates sealed before it was, today's wording. */
+  assuranceMeaning: string;
 }
 
 export interface GetCertificateRequest {
@@ -1705,6 +1723,9 @@ function createBaseVerifyCertificateResponse(): VerifyCertificateResponse {
     verificationMode: "",
     ledgerSeal: "",
     log: "",
+    assurance: "",
+    assuranceMeaning: "",
+    signers: [],
   };
 }
 
@@ -1736,6 +1757,15 @@ export const VerifyCertificateResponse: MessageFns<VerifyCertificateResponse> = 
     }
     if (message.log !== "") {
       writer.uint32(74).string(message.log);
+    }
+    if (message.assurance !== "") {
+      writer.uint32(82).string(message.assurance);
+    }
+    if (message.assuranceMeaning !== "") {
+      writer.uint32(90).string(message.assuranceMeaning);
+    }
+    for (const v of message.signers) {
+      VerifiedSigner.encode(v!, writer.uint32(98).fork()).join();
     }
     return writer;
   },
@@ -1825,6 +1855,30 @@ export const VerifyCertificateResponse: MessageFns<VerifyCertificateResponse> = 
             message.log = reader.string();
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.assurance = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.assuranceMeaning = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.signers.push(VerifiedSigner.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1851,6 +1905,100 @@ export const VerifyCertificateResponse: MessageFns<VerifyCertificateResponse> = 
     message.verificationMode = object.verificationMode ?? "";
     message.ledgerSeal = object.ledgerSeal ?? "";
     message.log = object.log ?? "";
+    message.assurance = object.assurance ?? "";
+    message.assuranceMeaning = object.assuranceMeaning ?? "";
+    message.signers = object.signers?.map((e) => VerifiedSigner.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseVerifiedSigner(): VerifiedSigner {
+  return { name: "", role: "", assurance: "", assuranceMeaning: "" };
+}
+
+export const VerifiedSigner: MessageFns<VerifiedSigner> = {
+  encode(message: VerifiedSigner, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.role !== "") {
+      writer.uint32(18).string(message.role);
+    }
+    if (message.assurance !== "") {
+      writer.uint32(26).string(message.assurance);
+    }
+    if (message.assuranceMeaning !== "") {
+      writer.uint32(34).string(message.assuranceMeaning);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VerifiedSigner {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVerifiedSigner();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.role = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.assurance = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.assuranceMeaning = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<VerifiedSigner>): VerifiedSigner {
+    return VerifiedSigner.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<VerifiedSigner>): VerifiedSigner {
+    const message = createBaseVerifiedSigner();
+    message.name = object.name ?? "";
+    message.role = object.role ?? "";
+    message.assurance = object.assurance ?? "";
+    message.assuranceMeaning = object.assuranceMeaning ?? "";
     return message;
   },
 };
