@@ -1,4 +1,4 @@
-import { outboxEvent, type OutboxEntry } from '@signet/kit';
+import { achievedAssurance, outboxEvent, type OutboxEntry } from '@signet/kit';
 import { events } from '@signet/proto';
 import { commitment } from '../domain/creation.js';
 import { trailMessage } from '../domain/trail.js';
@@ -135,7 +135,8 @@ function verifiedEvent(rec: TransactionRecord, change: Change): OutboxEntry {
         referenceSha256: signerReference(rec, s).sha256 ?? '',
       },
       verifiedAt: (s.verified_at ?? new Date()).toISOString(),
-      assurance: s.assurance || 'recorded',
+      // The achieved level (live+webauthn for a live capture confirmed by WebAuthn): what the certificate seals.
+      assurance: achievedAssurance(s.assurance, s.webauthn_verified),
       trail: trailMessage(s),
       role: s.role ?? 'signer',
       order: s.order ?? 1,

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { assuranceMeaning, lowestAssurance, type AssuranceLevel } from '@signet/kit';
 import { isWebhookEventType, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@signet/proto';
 
 // The event types a customer endpoint can subscribe to (issue 18 item 6): the contract's list.
@@ -35,8 +36,19 @@ export type TransactionState = {
   test: boolean;
   created_at: Date;
   verified_at: Date | null;
-  signers: { index: number; name: string; email: string; state: string }[];
+  /** Each signer's achieved assurance (domain/assurance.ts): null until the signer passed. */
+  signers: { index: number; name: string; email: string; state: string; assurance?: AssuranceLevel | null }[];
 };
+
+/** A level with the sentence of what it proves (both null: not reached yet). */
+const withMeaning = (level: AssuranceLevel | null | undefined) => ({
+  assurance: level ?? null,
+  assurance_meaning: level ? assuranceMeaning(level) : null,
+});
+
+/** The transaction's level once every signer passed: the weakest signer's, as its certificate states it. */
+const transactionAssurance = (signers: TransactionState['signers']) =>
+  withMeaning(signers.every((s) => s.assurance) ? lowestAssurance(signers.map((s) => s.assurance!)) : null);
 
 /** The webhook-id of a fact: the same on every attempt and for every endpoint (Standard Webhooks' message id). */
 export const webhookIdOf = (factKey: string) => `msg_${createHash('sha256').update(factKey).digest('base64url').slice(0, 27)}`;
@@ -56,7 +68,13 @@ export const newEndpointSecret = () => `whsec_${randomBytes(32).toString('base64
  * out as `data.signer`. No token, document, photo or capture is ever read into it.
  */
 export function webhookPayload(fact: WebhookFact, tx: TransactionState): string {
-  const signers = tx.signers.map((s) => ({ index: s.index, name: s.name, email: s.email, state: s.state }));
+  const signers = tx.signers.map((s) => ({
+    index: s.index,
+    name: s.name,
+    email: s.email,
+    state: s.state,
+    ...withMeaning(s.assurance),
+  }));
   const signer = fact.signerIndex === undefined ? undefined : signers.find((s) => s.index === fact.signerIndex);
   return JSON.stringify({
     type: fact.type,
@@ -69,6 +87,7 @@ export function webhookPayload(fact: WebhookFact, tx: TransactionState): string 
         test: tx.test,
         created_at: tx.created_at.toISOString(),
         verified_at: tx.verified_at ? tx.verified_at.toISOString() : null,
+        ...transactionAssurance(tx.signers),
         signers,
       },
       ...(signer ? { signer } : {}),

@@ -1,3 +1,4 @@
+import { achievedSignerAssurance } from '../../domain/assurance.js';
 import type { TransactionRepository } from '../../store/transaction.repository.js';
 import { deliveryIdOf, webhookIdOf, webhookPayload, type WebhookFact } from '../domain/webhook-event.js';
 import type { WebhookRepository } from '../store/webhook.repository.js';
@@ -40,7 +41,13 @@ export async function recordFact(deps: RecordFactDeps, fact: WebhookFact): Promi
     test: tx.test === true,
     created_at: new Date(tx.created_at),
     verified_at: tx.verified_at ? new Date(tx.verified_at) : null,
-    signers: tx.signers.map((s) => ({ index: s.index, name: s.name, email: s.email, state: s.state })),
+    signers: tx.signers.map((s) => ({
+      index: s.index,
+      name: s.name,
+      email: s.email,
+      state: s.state,
+      assurance: achievedSignerAssurance(s) ?? null,
+    })),
   });
   const now = deps.clock();
   for (const ep of targets) {
