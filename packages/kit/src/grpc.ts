@@ -13,6 +13,7 @@ import {
 import { HealthImplementation, service as healthService } from 'grpc-health-check';
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { toServiceError } from './grpc-error.js';
+import { nulRefusal } from './nul-guard.js';
 import type { Logger } from './logger.js';
 import type { Metrics } from './metrics.js';
 import { extractContext } from './tracing.js';
@@ -34,8 +35,9 @@ type HandlerMap = Record<string, UnaryHandler<any, any> | RawHandler>;
 export type GrpcServerDeps = { metrics: Metrics; logger: Logger };
 
 /**
- * Wraps unary handlers: continues the caller's trace from metadata, times the call, maps thrown
- * domain errors to statuses once. Streaming handlers (marked with `raw`) time and map errors
+ * Wraps unary handlers: continues the caller's trace from metadata, times the call, refuses a
+ * request holding U+0000 in any text (INVALID_ARGUMENT), maps thrown domain errors to statuses
+ * once. Streaming handlers (marked with `raw`) time and map errors
  * themselves; they get the trace (tracedStream).
  */
 export function addService(
@@ -65,8 +67,10 @@ export function addService(
         parent,
       );
       const end = deps.metrics.grpcServerDuration.startTimer({ method: label });
+      // A NUL in any text of the request is refused before the handler (nul-guard.ts): it must never reach a store.
+      const refused = nulRefusal(call.request);
       context.with(trace.setSpan(parent, span), () => {
-        fn(call.request, call).then(
+        (refused ? Promise.reject(refused) : fn(call.request, call)).then(
           (res) => {
             end({ code: 'OK' });
             span.end();

@@ -1,5 +1,6 @@
 export * from './config.js';
 export * from './errors.js';
+export * from './nul-guard.js';
 export * from './logger.js';
 export * from './metrics.js';
 export * from './http.js';

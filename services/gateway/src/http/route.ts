@@ -2,6 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response, Router } from 'ex
 import { z } from 'zod';
 import type { ZodOpenApiOperationObject, ZodOpenApiResponseObject } from 'zod-openapi';
 import { badRequest, HttpError } from './errors.js';
+import { refuseBadText } from './text.js';
 
 /** The one error body of the API: every 4xx and 5xx answers `{"detail": ...}`. */
 export const errorSchema = z
@@ -153,8 +154,12 @@ export function zodBadRequest(error: z.ZodError, input: unknown, where = 'body')
   return badRequest(`${field}: ${issue.message}`);
 }
 
-/** Parses one part of a request with its schema, or throws the one 400. */
+/**
+ * Parses one part of a request with its schema, or throws the one 400. Every string in the part, the
+ * fields no schema names included, first obeys the one text rule (text.ts).
+ */
 export function parseWith<S extends z.ZodType>(schema: S, input: unknown, where: string): z.output<S> {
+  refuseBadText(input, where);
   const r = schema.safeParse(input);
   if (!r.success) throw zodBadRequest(r.error, input, where);
   return r.data;
@@ -173,6 +178,7 @@ export function mountRoutes(router: Router, routes: AnyRoute[], opts: MountOptio
     const run = async (req: Request, res: Response, _next: NextFunction) => {
       let params: unknown;
       if (r.params) {
+        refuseBadText(req.params, 'path');
         const p = r.params.safeParse(req.params);
         if (!p.success) throw r.invalidParams ? r.invalidParams() : zodBadRequest(p.error, req.params, 'path');
         params = p.data;

@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import type { ClientStream } from '@signet/kit';
 import { RpcError } from '@signet/kit';
 import { badRequest, HttpError, httpStatusOf } from '../errors.js';
+import { C0_CONTROL, textError, textProblem } from '../text.js';
 
 /** After refusing an upload early: how long, and how much of the rest, is read and discarded before closing. */
 const LINGER_MS = 1_000;
@@ -123,7 +124,7 @@ export function bridgeUpload<W, Res>(req: Request, form: UploadForm<W, Res>): Pr
     }
 
     bb.on('field', (name, value, info) => {
-      if (!failure) attempt(() => form.field(name, value, info));
+      if (!failure) attempt(() => form.field(name, checkedText(name, value), info));
     });
     bb.on('file', (name, stream, info) => {
       // Busboy destroys a file's stream with an error when the body ends before the file does. A stream
@@ -131,7 +132,7 @@ export function bridgeUpload<W, Res>(req: Request, form: UploadForm<W, Res>): Pr
       // thrown out of the process: the refusal itself is busboy's own 'error', handled below.
       stream.on('error', () => undefined);
       if (failure) return void stream.resume();
-      const sink = attempt(() => form.file(name, info));
+      const sink = attempt(() => form.file(checkedFileName(name, info), info));
       if (!sink) return void stream.resume();
       if (!call) open();
       // Strictly one file after another: busboy may announce the next file while this one's stream
@@ -184,6 +185,28 @@ export function bridgeUpload<W, Res>(req: Request, form: UploadForm<W, Res>): Pr
     });
     req.pipe(bb);
   });
+}
+
+/** A text part obeys the one text rule (text.ts), its name too: else 400 naming the part. */
+function checkedText(name: string, value: string): string {
+  const problem = textProblem(name) ?? textProblem(value);
+  if (problem) throw textError(textProblem(name) ? 'part name' : name, problem);
+  return value;
+}
+
+/**
+ * A file part's name and file name carry no C0 control character or DEL (U+0000 never reaches a
+ * store). C1 is not checked here: the route decides how the file name's bytes are decoded.
+ */
+function checkedFileName(name: string, info: busboy.FileInfo): string {
+  if (textProblem(name)) throw textError('part name', textProblem(name)!);
+  const c = C0_CONTROL.exec(info.filename ?? '');
+  if (c)
+    throw textError(
+      `${name} file name`,
+      `must not contain control characters (U+${c[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')})`,
+    );
+  return name;
 }
 
 /**

@@ -1,5 +1,6 @@
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
+import { text } from '../../text.js';
 import type { identityV1 } from '@signet/proto';
 import { callerOf, invalidateCredentials, requireCaller } from '../../auth.js';
 import type { GatewayContext, RouteModule } from '../../context.js';
@@ -14,7 +15,7 @@ const keyMode = z.enum(['live', 'test']).meta({
     'live (default): real, billed transactions; test: free, marked test, never listed with live data (prefix sgn_test_)',
 });
 const createKey = z.object({
-  name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
+  name: text({ trim: true, nfc: true, min: 1, max: 100 }),
   mode: keyMode.optional(),
 });
 

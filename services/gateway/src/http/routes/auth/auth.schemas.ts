@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from '../../text.js';
 import { lifecycleSettingsOut } from '../admin/lifecycle-settings.js';
 
 /** Field rules of the /api/auth/* bodies. */
@@ -10,15 +11,15 @@ export const fields = {
     .max(254, 'must be at most 254 characters')
     .pipe(z.email('must be a valid email address')),
   /** New passwords: at least 10 characters. */
-  newPassword: z.string().min(10, 'must be at least 10 characters').max(256, 'must be at most 256 characters'),
+  newPassword: text({ min: 10, max: 256 }),
   /** A password being checked (login, confirmations): any non-empty string within the limit. */
-  password: z.string().min(1, 'must not be empty').max(256, 'must be at most 256 characters'),
-  name: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
+  password: text({ min: 1, max: 256 }),
+  name: text({ trim: true, nfc: true, min: 1, max: 200 }),
   code: z
     .string()
     .trim()
     .regex(/^\d{6}$/, 'must be 6 digits'),
-  token: z.string().min(1, 'must not be empty').max(512, 'must be at most 512 characters'),
+  token: text({ min: 1, max: 512 }),
 };
 
 /** The body of each /api/auth/* route. */

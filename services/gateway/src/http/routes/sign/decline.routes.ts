@@ -1,5 +1,6 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
+import { text } from '../../text.js';
 import type { GatewayContext } from '../../context.js';
 import { defineRoute, errorResponses, type AnyRoute } from '../../route.js';
 import { noStore, notValidLink, SIGN_TAGS, type SignGuard } from './sign.guard.js';
@@ -8,9 +9,7 @@ import { tokenParams } from './sign.schemas.js';
 export const MAX_DECLINE_REASON = 500;
 
 export const declineBody = z.object({
-  reason: z
-    .string({ error: 'reason: must be text' })
-    .max(MAX_DECLINE_REASON, `reason: must be at most ${MAX_DECLINE_REASON} characters`)
+  reason: text({ nfc: true, max: MAX_DECLINE_REASON })
     .optional()
     .meta({ description: 'Why the signer declines (shown to the sender); at most 500 characters' }),
 });

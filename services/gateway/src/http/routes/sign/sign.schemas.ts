@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jsonText, text } from '../../text.js';
 
 // Requests and answers of /api/sign/{token}/*: the routes validate with them and the OpenAPI
 // document is generated from them.
@@ -25,7 +26,7 @@ export const chunkQuery = z.object({
     .meta({ description: 'Segments shown since the last chunk, as segment:ms pairs (recording time), e.g. 3:3120,4:4105' }),
 });
 
-export const consentBody = z.object({ consent_text_version: z.string().min(1).max(64) });
+export const consentBody = z.object({ consent_text_version: text({ min: 1, max: 64 }) });
 export const verifyBody = z.object({
   response: z.record(z.string(), z.unknown()).meta({ description: 'The WebAuthn registration or assertion response' }),
 });
@@ -33,9 +34,9 @@ export const forensicBody = z.object({
   events: z
     .array(
       z.object({
-        type: z.string().min(1).max(64),
+        type: text({ min: 1, max: 64 }),
         t: z.number().finite().nonnegative(),
-        data: z.record(z.string(), z.unknown()).optional(),
+        data: z.record(text({ max: 256 }), jsonText).optional(),
       }),
     )
     .min(1)

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from '../../text.js';
 
 export const ATTESTATION_TYPES = ['signature', 'approval', 'review', 'consent'] as const;
 export const STATUSES = [
@@ -22,7 +23,7 @@ const seconds = (field: string) =>
     .pipe(z.int().min(1, `${field}: must be at least 1`))
     .optional();
 const lifecycleFields = {
-  expires_at: z.string().max(64, 'expires_at: is too long').optional(),
+  expires_at: text({ field: 'expires_at', max: 64 }).optional(),
   reminder_first_after_seconds: seconds('reminder_first_after_seconds'),
   reminder_every_seconds: seconds('reminder_every_seconds'),
   reminder_max: z
@@ -46,11 +47,7 @@ export const SIGNER_PHOTO = /^signer_photo_(\d{1,2})$/;
 
 const email = (field: string) => z.email({ error: `${field}: is not an email address` }).max(254, `${field}: is too long`);
 export const fieldsSchema = z.object({
-  signer_name: z
-    .string({ error: 'signer_name: is required' })
-    .trim()
-    .min(1, 'signer_name: is required')
-    .max(200, 'signer_name: must be at most 200 characters'),
+  signer_name: text({ field: 'signer_name', trim: true, nfc: true, max: 200 }).min(1, 'signer_name: is required'),
   signer_email: z
     .string({ error: 'signer_email: is required' })
     .trim()
@@ -77,7 +74,7 @@ export const fieldsSchema = z.object({
 /** One party of the `signers` list (a JSON text field); the transaction service checks the values and names the signer. */
 export const partySchema = z
   .object({
-    name: z.string().max(200).meta({ description: 'Full legal name' }),
+    name: text({ nfc: true, max: 200 }).meta({ description: 'Full legal name' }),
     email: z.string().max(254).meta({ description: 'Receives the signing link (a viewer: the result)' }),
     role: z.enum(['signer', 'approver', 'viewer']).optional().meta({
       description: 'signer (default) or approver go through the ceremony; a viewer only receives the result',

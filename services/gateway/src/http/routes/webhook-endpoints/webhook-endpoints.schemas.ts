@@ -1,5 +1,6 @@
 import { WEBHOOK_EVENT_TYPES } from '@signet/proto';
 import { z } from 'zod';
+import { text } from '../../text.js';
 
 // The event types an endpoint may subscribe to: the contract's list (@signet/proto), which the transaction service checks too.
 
@@ -15,7 +16,7 @@ const url = z
     description: 'http(s) URL; loopback, private and link-local addresses are refused',
     example: 'https://example.com/hooks/signet',
   });
-const description = z.string().max(500, 'description: must be at most 500 characters');
+const description = text({ nfc: true, max: 500 });
 
 export const createBody = z
   .strictObject({ url, event_types: eventTypes, description: description.optional() })
