@@ -10,26 +10,43 @@ export const OUTPUTS = {
   schema: new URL('../src/schema.ts', import.meta.url),
 };
 
+type Paths = Record<string, Record<string, { operationId?: string }>>;
+
+/**
+ * Operations of the document that the SDK could not name: no operationId, or one used twice. The SDK
+ * names its operations by operationId, so such an operation would be missing from it (or one would
+ * hide another): generating refuses them.
+ */
+export function unnamedOperations(paths: Paths): string[] {
+  const seen = new Map<string, string>();
+  const bad: string[] = [];
+  for (const [path, item] of Object.entries(paths))
+    for (const [method, op] of Object.entries(item)) {
+      const where = `${method.toUpperCase()} ${path}`;
+      if (!op.operationId) bad.push(`${where} has no operationId`);
+      else if (seen.has(op.operationId))
+        bad.push(`${where} reuses the operationId ${op.operationId} of ${seen.get(op.operationId)}`);
+      else seen.set(op.operationId, where);
+    }
+  return bad;
+}
+
 /**
  * The document and the types generated from it, formatted as the repository formats them, as
- * scripts/gen.ts writes them. Only declared operations (those with an operationId: route.ts in the
- * gateway) are in the SDK; a route file that still writes its OpenAPI by hand joins once declared.
+ * scripts/gen.ts writes them. Every operation is in the SDK, by its operationId; an operation
+ * without one (or with a taken one) stops generation.
  */
 export async function generate(): Promise<{ document: string; schema: string }> {
-  const doc = (await exportOpenapi()) as { paths: Record<string, Record<string, { operationId?: string }>> };
-  const paths: typeof doc.paths = {};
-  for (const [path, item] of Object.entries(doc.paths)) {
-    const declared = Object.entries(item).filter(([, op]) => op.operationId);
-    if (declared.length) paths[path] = Object.fromEntries(declared);
-  }
-  const sdkDoc = { ...doc, paths };
-  const ast = await openapiTS(sdkDoc as never, { exportType: true });
+  const doc = (await exportOpenapi()) as { paths: Paths };
+  const bad = unnamedOperations(doc.paths);
+  if (bad.length) throw new Error(`operations the SDK cannot name:\n${bad.join('\n')}`);
+  const ast = await openapiTS(doc as never, { exportType: true });
   const pretty = async (text: string, url: URL) => {
     const filepath = fileURLToPath(url);
     return format(text, { ...(await resolveConfig(filepath)), filepath });
   };
   return {
-    document: await pretty(JSON.stringify(sdkDoc), OUTPUTS.document),
+    document: await pretty(JSON.stringify(doc), OUTPUTS.document),
     schema: await pretty(HEADER + astToString(ast), OUTPUTS.schema),
   };
 }
