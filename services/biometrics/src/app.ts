@@ -20,7 +20,8 @@ import { createAnalysisRepository } from './store/analysis.repository.js';
 import { isMissingObject, readObject } from './store/media.store.js';
 import { createHumanAnalyzer } from './analysis/adapter.js';
 import { SpeechWorker } from './analysis/words.js';
-import { announceBackend, backendInfoGauge, planBackend } from './analysis/backend.js';
+import { announceBackend, planBackend } from './analysis/backend.js';
+import { biometricsMetrics } from './metrics.js';
 
 /**
  * Starts the biometrics service: loads the models shipped in npm packages, then consumes
@@ -29,12 +30,13 @@ import { announceBackend, backendInfoGauge, planBackend } from './analysis/backe
 export async function startBiometrics(cfg: BiometricsConfig, opts: { logger?: Logger; analyzer?: Analyzer } = {}) {
   const logger = opts.logger ?? createLogger('biometrics', cfg.LOG_LEVEL);
   const metrics = new Metrics('biometrics');
+  const m = biometricsMetrics(metrics);
   let analyzer = opts.analyzer;
   // The words recogniser: one Python process, started now so its model is loaded before the first
   // capture; if it cannot start the words check fails closed (the analysis errors and is retried).
   let speech: SpeechWorker | null = null;
   if (!analyzer) {
-    speech = new SpeechWorker({ python: cfg.SPEECH_PYTHON, timeoutMs: cfg.SPEECH_TIMEOUT_MS, logger, metrics });
+    speech = new SpeechWorker({ python: cfg.SPEECH_PYTHON, timeoutMs: cfg.SPEECH_TIMEOUT_MS, logger, metrics: m.words });
     await speech
       .start()
       .catch((err: unknown) =>
@@ -52,14 +54,9 @@ export async function startBiometrics(cfg: BiometricsConfig, opts: { logger?: Lo
       requireVoice: cfg.VOICE_REQUIRED,
       verifyWords: (pcm, words, window) => speech!.verify(pcm, words, window),
     });
-    announceBackend(plan, human.tfjsBackend, { logger, gauge: backendInfoGauge(metrics) });
+    announceBackend(plan, human.tfjsBackend, { logger, gauge: m.backendInfo });
     if (human.sessions.length) {
-      const runtime = metrics.gauge(
-        'signet_biometrics_model_runtime_info',
-        'how each model runs on a native backend (1 = in use): runtime = session (its graph in one TensorFlow call) or eager (op by op)',
-        ['model', 'runtime'],
-      );
-      for (const s of human.sessions) runtime.set({ model: s.name, runtime: s.runtime }, 1);
+      for (const s of human.sessions) m.modelRuntime.set({ model: s.name, runtime: s.runtime }, 1);
       const eager = human.sessions.filter((s) => s.runtime === 'eager');
       if (eager.length) logger.warn({ eager }, 'some models run op by op (scripts/tfjs-native.sh converts them)');
       else logger.info({ sessions: human.sessions.map((s) => s.name) }, 'models run as TensorFlow sessions');
@@ -88,12 +85,12 @@ export async function startBiometrics(cfg: BiometricsConfig, opts: { logger?: Lo
       maxBatch: 1,
     },
     captureConsumer({
-      s3,
-      buckets: { captures: cfg.BUCKET_CAPTURES, references: cfg.BUCKET_REFERENCES },
+      readMedia: (bucket, key, maxBytes) =>
+        readObject(s3, bucket === 'captures' ? cfg.BUCKET_CAPTURES : cfg.BUCKET_REFERENCES, key, maxBytes),
       analyzer,
       analyses,
       deadlineMs: cfg.ANALYSIS_DEADLINE_MS,
-      metrics,
+      metrics: m,
       logger,
       onVerdict: relay.kick,
     }),

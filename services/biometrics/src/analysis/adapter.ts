@@ -1,6 +1,6 @@
 /**
  * The service's view of the analysis core: models loaded once from installed packages, one
- * verdict per call. A missed deadline throws (the consumer retries, then records FAIL).
+ * verdict per call. A missed deadline throws (the consumer retries, then records ERROR: not charged to the signer).
  */
 import type { Analyzer, AnalyzerResult } from '../domain/analyzer.js';
 import { analyzeCapture, InvalidChallengeError, type WordsVerifier } from './analyze.js';

@@ -285,12 +285,13 @@ describe('with the native binding made unloadable (a broken libtensorflow first 
       const service = fileURLToPath(new URL('../..', import.meta.url));
       const script = `
         import { createLogger, Metrics } from '@signet/kit';
-        import { announceBackend, backendInfoGauge, planBackend } from './src/analysis/backend.ts';
+        import { announceBackend, planBackend } from './src/analysis/backend.ts';
+        import { biometricsMetrics } from './src/metrics.ts';
         import { loadModels } from './src/analysis/models.ts';
         const plan = planBackend('auto', 0, { env: process.env });
         const m = await loadModels({ backend: plan.backend, supportingModels: false });
         const metrics = new Metrics('biometrics');
-        announceBackend(plan, m.tfjsBackend, { logger: createLogger('biometrics', 'info'), gauge: backendInfoGauge(metrics) });
+        announceBackend(plan, m.tfjsBackend, { logger: createLogger('biometrics', 'info'), gauge: biometricsMetrics(metrics).backendInfo });
         await new Promise((r) => setTimeout(r, 100));
         console.log((await metrics.registry.metrics()).split('\\n').filter((l) => l.startsWith('signet_biometrics_tfjs')).join('\\n'));
       `;

@@ -15,7 +15,7 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Logger, Metrics } from '@signet/kit';
+import type { Logger } from '@signet/kit';
 import { autoWorkers, usableCores } from './workers.js';
 
 export const TF_BACKEND_CHOICES = ['auto', 'node-gpu', 'node', 'wasm', 'cpu'] as const;
@@ -214,15 +214,6 @@ export interface LoadedBackend {
 /** The gauge the backend is announced on (structurally, so tests can hand in a registry's gauge). */
 export interface BackendInfoGauge {
   set(labels: { backend: string; tfjs: string; device: string }, value: number): void;
-}
-
-/** `signet_biometrics_tfjs_backend_info{backend, tfjs, device}` = 1 for the backend in use. */
-export function backendInfoGauge(metrics: Metrics): BackendInfoGauge {
-  return metrics.gauge(
-    'signet_biometrics_tfjs_backend_info',
-    'tfjs backend the analysis runs on (1 = in use): backend = TF_BACKEND resolved, tfjs = tfjs name, device = cpu|gpu',
-    ['backend', 'tfjs', 'device'],
-  );
 }
 
 /**

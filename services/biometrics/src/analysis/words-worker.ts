@@ -10,7 +10,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import type { Logger, Metrics } from '@signet/kit';
+import type { Logger } from '@signet/kit';
 
 /** Default interpreter: the venv scripts/speech-venv.sh builds (SPEECH_PYTHON overrides it). */
 export const DEFAULT_SPEECH_PYTHON = '~/.cache/signet/speech-venv/bin/python';
@@ -30,15 +30,20 @@ export class SpeechUnavailableError extends Error {
   }
 }
 
+export interface SpeechMetrics {
+  checks: { inc(l: { outcome: string }): void };
+  seconds: { observe(v: number): void };
+  starts: { inc(): void };
+}
+
 export interface SpeechOptions {
   /** Python interpreter with pocketsphinx (config SPEECH_PYTHON); `~/` is the user's home. */
   python?: string;
   /** Default timeout of one call (config SPEECH_TIMEOUT_MS). */
   timeoutMs?: number;
   logger?: Logger;
-  /** Registers signet_biometrics_words_checks_total, _words_check_seconds and
-   *  _speech_worker_starts_total on it. */
-  metrics?: Metrics;
+  /** The service's instruments for the words checks and the worker's starts (declared in src/metrics.ts). */
+  metrics?: SpeechMetrics;
 }
 
 /** One aligned word as the worker reports it (start/end in seconds from the window's start). */
@@ -88,7 +93,7 @@ export class SpeechProcess {
     this.python = expandHome(opts.python ?? DEFAULT_SPEECH_PYTHON);
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.logger = opts.logger;
-    this.starts = opts.metrics?.counter('signet_biometrics_speech_worker_starts_total', 'Speech worker processes started');
+    this.starts = opts.metrics?.starts;
   }
 
   /** Starts the process (if it is not running) and waits for its ready line. */

@@ -114,15 +114,8 @@ export class SpeechWorker extends SpeechProcess {
 
   constructor(opts: SpeechOptions = {}) {
     super(opts);
-    if (opts.metrics) {
-      this.checks = opts.metrics.counter('signet_biometrics_words_checks_total', 'Words checks by outcome', ['outcome']);
-      this.seconds = opts.metrics.histogram(
-        'signet_biometrics_words_check_seconds',
-        'Time of one words check',
-        [],
-        [0.1, 0.25, 0.5, 1, 2, 5, 10],
-      );
-    }
+    this.checks = opts.metrics?.checks;
+    this.seconds = opts.metrics?.seconds;
   }
 
   async verify(
