@@ -537,6 +537,26 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/api/transactions/{id}/biometrics': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Erase a finished transaction’s biometric data now (reference photo, capture videos and frames)
+     * @description The reference photo is erased before the answer, the capture media right after (logged in the transaction’s events as biometrics_erased and media_erased). The certificate stays valid. Erasing again answers 204 and changes nothing.
+     */
+    delete: operations['eraseTransactionBiometrics'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/transactions/{id}/legal-hold': {
     parameters: {
       query?: never;
@@ -978,6 +998,26 @@ export type paths = {
     };
     /** The log’s Ed25519 public keys (current and retired, with their periods), as signed-note verifier keys and PEM */
     get: operations['getLedgerPublicKey'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/ledger/checkpoints': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Every signed checkpoint of the certificate log in a range of sizes, with its witness cosignatures (paged)
+     * @description Oldest first. `next_from` (and a Link rel="next" header) gives the next page; null ends the range. Each checkpoint is a C2SP signed note: the log signature line, then the witnesses’ cosignature lines (c2sp.org/tlog-cosignature).
+     */
+    get: operations['listLedgerCheckpoints'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1595,6 +1635,23 @@ export type components = {
       checkpoint: string;
       /**
        * @description The log this checkpoint is of: test is the test-mode log
+       * @enum {string}
+       */
+      log: 'live' | 'test';
+    };
+    CheckpointHistory: {
+      checkpoints: {
+        tree_size: number;
+        /** @description C2SP tlog-checkpoint as a signed note, with cosignatures */
+        checkpoint: string;
+        /** Format: date-time */
+        signed_at: string;
+        /** @description witness cosignatures it carries */
+        cosignatures: number;
+      }[];
+      next_from: number | null;
+      /**
+       * @description The log these checkpoints are of
        * @enum {string}
        */
       log: 'live' | 'test';
@@ -4093,6 +4150,83 @@ export interface operations {
       };
     };
   };
+  eraseTransactionBiometrics: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Transaction id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Erased, or already erased */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A path parameter is not valid percent-encoded UTF-8 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (also for another owner’s resource) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The resource is not in a state that allows this */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   setLegalHold: {
     parameters: {
       query?: never;
@@ -6252,6 +6386,77 @@ export interface operations {
               current: boolean;
             }[];
           };
+        };
+      };
+      /** @description The request is malformed or a field is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (also for another owner’s resource) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listLedgerCheckpoints: {
+    parameters: {
+      query?: {
+        /** @description default 1 */
+        from?: string;
+        /** @description default: the current size */
+        to?: string;
+        /** @description default 100 */
+        limit?: string;
+        /** @description test: the test log (test-mode certificates); default live */
+        log?: 'live' | 'test';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of checkpoints */
+      200: {
+        headers: {
+          /** @description public, max-age=60 for a closed range read to its end, else no-cache */
+          'Cache-Control'?: string;
+          /** @description RFC 8288 link to the next page (rel="next"), keeping the filter; absent on the last page */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CheckpointHistory'];
         };
       };
       /** @description The request is malformed or a field is not valid */
