@@ -15,6 +15,8 @@ const REDO_TEXT: Record<string, string> = {
   challenge: 'Too many new challenges were requested in one attempt.',
 };
 
+const ERROR_TEXT = 'Your recording could not be checked because of a technical problem on our side. Please record again.';
+
 export async function verifying() {
   show('verifying');
   const began = performance.now();
@@ -47,13 +49,17 @@ export async function pollVerdict() {
     if (s.step === 'passed') return finish('Your identity has been verified. You can close this page.');
     if (s.step === 'failed')
       return finish('The verification did not succeed and no attempts are left. The sender has been informed.');
-    if (s.step === 'challenge' && s.outcome === 'fail') {
-      $('retry-left').textContent = `Attempts left: ${s.attempts_left}.`;
+    if (s.step === 'challenge' && (s.outcome === 'fail' || s.outcome === 'error')) {
+      // error: the recording could not be analysed (a technical failure on our side), no attempt used.
+      const error = s.outcome === 'error';
+      $('retry-left').textContent = error
+        ? `No attempt was used. Attempts left: ${s.attempts_left}.`
+        : `Attempts left: ${s.attempts_left}.`;
       const list = $('retry-redo');
       list.replaceChildren(
-        ...(s.redo.length ? s.redo : ['face']).map((r) => {
+        ...(error ? [ERROR_TEXT] : (s.redo.length ? s.redo : ['face']).map((r) => REDO_TEXT[r] ?? r)).map((text) => {
           const li = document.createElement('li');
-          li.textContent = REDO_TEXT[r] ?? r;
+          li.textContent = text;
           return li;
         }),
       );

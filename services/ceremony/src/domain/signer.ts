@@ -30,9 +30,11 @@ export function stepOf(ctx: SigningContext, s: Session): Step {
   if (ctx.signerState === 'failed') return 'failed';
   if (!s.consent) return 'consent';
   if (!last) return 'challenge';
-  if (last.outcome === 'FAIL') {
+  // ERROR: the capture could not be judged (technical failure), and the transaction reopens the
+  // ceremony without charging an attempt.
+  if (last.outcome === 'FAIL' || last.outcome === 'ERROR') {
     if (ctx.attemptsLeft <= 0) return 'failed';
-    // The transaction has taken the failed verdict and reopened the ceremony for a new challenge.
+    // The transaction has taken the verdict and reopened the ceremony for a new challenge.
     return ctx.signerState === 'consent_accepted' ? 'challenge' : 'verifying';
   }
   return 'verifying';

@@ -100,6 +100,7 @@ export function applyCapture(
  * The biometric verdict of one capture. It applies only to the capture under analysis, so a
  * redelivered or stale verdict changes nothing. FAIL with attempts left returns the signer to
  * consent_accepted (a new challenge); without attempts left the signer (and so the transaction) fails.
+ * ERROR (not judged: a technical failure) returns the signer to consent_accepted, charging nothing.
  */
 export function applyVerdict(
   state: TxState,
@@ -122,6 +123,7 @@ export function applyVerdict(
       },
     );
   }
+  if (ev.outcome === 'ERROR') return unjudged(state, s, at);
   const left = Math.max(0, s.attempts_left - 1);
   const to: SignerState = left > 0 ? 'consent_accepted' : 'failed';
   const checks = ev.failed_checks.length ? ` (${ev.failed_checks.join(', ')})` : '';
@@ -138,6 +140,27 @@ export function applyVerdict(
       },
     ],
     { index: ev.index, from: s.state, to, attempts_left: left },
+  );
+}
+
+/**
+ * The capture could not be judged for a technical reason (biometrics' ERROR: its analysis kept
+ * failing): the ceremony reopens for a new challenge and the signer keeps every attempt.
+ */
+function unjudged(state: TxState, s: Signer, at: Date): Change {
+  const signers = withSigner(state, s.index, { state: 'consent_accepted' });
+  return finish(
+    state,
+    signers,
+    [
+      {
+        type: 'verdict_error',
+        at,
+        actor: 'biometrics',
+        detail: `signer ${s.index}'s capture could not be analysed (technical failure); no attempt used, ${s.attempts_left} attempt(s) left`,
+      },
+    ],
+    { index: s.index, from: s.state, to: 'consent_accepted', attempts_left: s.attempts_left },
   );
 }
 

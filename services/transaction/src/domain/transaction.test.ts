@@ -91,6 +91,19 @@ describe('transitions', () => {
     expect(last.status).toBe('failed');
   });
 
+  it('ERROR (a capture that could not be analysed) reopens the ceremony and charges no attempt, even the last', () => {
+    const s = tx([signer(0, { state: 'capture_accepted', capture_id: 'c', attempts_left: 1 })]);
+    const error = applyVerdict(s, { index: 0, capture_id: 'c', outcome: 'ERROR', failed_checks: ['analysis_error'] }, at)!;
+    expect(error.signers[0]).toMatchObject({ state: 'consent_accepted', attempts_left: 1 });
+    expect(error.status).not.toBe('failed');
+    expect(error.log[0]).toMatchObject({ type: 'verdict_error', actor: 'biometrics' });
+    expect(error.signerChanged).toMatchObject({ from: 'capture_accepted', to: 'consent_accepted', attempts_left: 1 });
+    // Applied once: the signer no longer awaits that capture's verdict.
+    expect(
+      applyVerdict(tx(error.signers), { index: 0, capture_id: 'c', outcome: 'ERROR', failed_checks: ['analysis_error'] }, at),
+    ).toBeNull();
+  });
+
   it('the transaction is verified only when every signer has passed, and issued only with the certificate', () => {
     const s = tx([signer(0, { state: 'passed' }), signer(1, { state: 'capture_accepted', capture_id: 'x' })]);
     expect(applyCertificate(s, 'SIG-TX-00000001', at)).toBeNull();

@@ -141,7 +141,10 @@ export interface BiometricsVerdict {
   signerIndex: number;
   captureId: string;
   attempt: number;
-  /** PASS or FAIL. */
+  /**
+   * PASS or FAIL; ERROR: the capture could not be analysed for a technical reason after its retries
+   * (no attempt of the signer is charged for it).
+   */
   outcome: string;
   failedChecks: string[];
   models: string[];
