@@ -145,6 +145,44 @@ const CASES: Case[] = [
     fires: null,
   },
   {
+    alert: 'SignetAnalysisTechnicalFailures',
+    name: 'one capture ended in ERROR (its analysis failed on every delivery) among steady verdicts',
+    series: [
+      scraped('biometrics', 'signet_biometrics_verdicts_total', { outcome: 'PASS' }, '0+2x40'),
+      scraped('biometrics', 'signet_biometrics_verdicts_total', { outcome: 'ERROR' }, '0x20 1x20'),
+    ],
+    at: '30m',
+    fires: {},
+  },
+  {
+    alert: 'SignetAnalysisTechnicalFailures',
+    name: 'analyses keep failing and being retried (a deadline too tight for the load)',
+    series: [
+      scraped('biometrics', 'signet_biometrics_verdicts_total', { outcome: 'PASS' }, '0+1x40'),
+      scraped('biometrics', 'signet_biometrics_analysis_errors_total', { final: 'false' }, '0+1x40'),
+    ],
+    at: '30m',
+    fires: {},
+  },
+  {
+    alert: 'SignetAnalysisTechnicalFailures',
+    name: 'a retried failure now and then, every capture judged in the end (a FAIL is a judgement, not a technical failure)',
+    series: [
+      scraped('biometrics', 'signet_biometrics_verdicts_total', { outcome: 'FAIL' }, '0+2x40'),
+      scraped('biometrics', 'signet_biometrics_verdicts_total', { outcome: 'ERROR' }, '0x40'),
+      scraped('biometrics', 'signet_biometrics_analysis_errors_total', { final: 'false' }, '0x10 1x10 2x20'),
+    ],
+    at: '30m',
+    fires: null,
+  },
+  {
+    alert: 'SignetAnalysisTechnicalFailures',
+    name: 'an ERROR more than half an hour ago',
+    series: [scraped('biometrics', 'signet_biometrics_verdicts_total', { outcome: 'ERROR' }, '0x5 1x55')],
+    at: '50m',
+    fires: null,
+  },
+  {
     alert: 'SignetConsumerLagGrowing',
     name: 'the ledger consumer falls 5 messages further behind every minute (both replicas and the producer report it)',
     series: [
