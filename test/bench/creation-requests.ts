@@ -146,15 +146,34 @@ export function creationRequests(gatewayUrl: string) {
   return { create, createLarge, createLargeByFetch };
 }
 
-/** A file of `mb` random megabytes that begins as a PDF does; returns its size. */
+/**
+ * A PDF of about `mb` megabytes, mostly one stream of random bytes (a catalog, an empty page tree
+ * and an xref table around it): the creation route parses every document with pdf-lib before it
+ * accepts it (issue 31), so a header followed by noise would be refused. Returns its size.
+ */
 export async function writeRandomPdf(file: string, mb: number): Promise<number> {
   const w = createWriteStream(file);
-  const block = Buffer.alloc(1024 * 1024);
-  for (let i = 0; i < mb; i++) {
-    randomBytes(block.length).copy(block);
-    if (i === 0) block.write('%PDF-1.7\n', 0);
-    if (!w.write(Buffer.from(block))) await once(w, 'drain');
-  }
+  let at = 0;
+  const offsets: number[] = [];
+  const put = async (b: Buffer) => {
+    at += b.length;
+    if (!w.write(b)) await once(w, 'drain');
+  };
+  const padding = Math.max(0, mb * 1024 * 1024 - 512);
+  await put(Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1'));
+  offsets.push(at);
+  await put(Buffer.from('1 0 obj\n<< /Type /Catalog /Pages 2 0 R /BenchPadding 3 0 R >>\nendobj\n'));
+  offsets.push(at);
+  await put(Buffer.from('2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\n'));
+  offsets.push(at);
+  await put(Buffer.from(`3 0 obj\n<< /Length ${padding} >>\nstream\n`));
+  for (let left = padding; left > 0; left -= 1024 * 1024) await put(randomBytes(Math.min(left, 1024 * 1024)));
+  await put(Buffer.from('\nendstream\nendobj\n'));
+  const xref = at;
+  const rows = offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('');
+  await put(
+    Buffer.from(`xref\n0 4\n0000000000 65535 f \n${rows}trailer\n<< /Size 4 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`),
+  );
   w.end();
   await once(w, 'finish');
   return statSync(file).size;

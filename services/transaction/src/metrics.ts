@@ -15,6 +15,7 @@ export type TransactionMetrics = {
   reminders: Counter<never>;
   expiries: Counter<never>;
   declines: Counter<never>;
+  documentsRefused: Counter<'reason'>;
 };
 
 /** The transaction service's domain instruments (declared in README.md). */
@@ -67,6 +68,11 @@ export function transactionMetrics(metrics: Metrics): TransactionMetrics {
       [],
     ),
     declines: metrics.counter('signet_transaction_declines_total', 'Transactions a signer declined', []),
+    documentsRefused: metrics.counter(
+      'signet_transaction_documents_refused_total',
+      'Uploaded documents refused at creation because the ledger could never seal them, by reason (encrypted, no_version, damaged)',
+      ['reason'],
+    ),
   };
 }
 

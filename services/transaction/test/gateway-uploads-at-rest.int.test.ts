@@ -6,6 +6,7 @@
  * same requests through the public API only; these storage assertions moved here from it.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import type { Connection } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMongo, listKeys } from '@signet/kit';
@@ -14,7 +15,12 @@ import { eventually, infra, startServices } from '../../../test/harness/services
 import { send as sendTo } from '../../../test/support/http.js';
 import { mailsTo } from '../../../test/support/identity-helpers.js';
 import { createObjectStore } from '../src/store/object.store.js';
+import { encryptedPdf, onePagePdf } from '../../../test/fixtures/pdfs.js';
 import { bigPdf, jpegPhoto, pngPhoto, tinyPdf, type Part } from './fixtures.js';
+
+/** A 6 MB PDF (a page and 6 MB of an unused stream), encrypted: larger than one stored part. */
+let largeLocked: Buffer | undefined;
+const largeEncryptedPdf = () => (largeLocked ??= encryptedPdf(onePagePdf('large', 6 * 1024 * 1024), 'pw'));
 
 const suffix = randomBytes(3).toString('hex');
 const BUCKETS = { BUCKET_DOCUMENTS: `gwr-docs-${suffix}`, BUCKET_REFERENCES: `gwr-refs-${suffix}` };
@@ -138,6 +144,32 @@ describe('transaction storage after creations through the gateway (real identity
       ['a bad entry of signer_emails', () => [acct, { signer_emails: 'bob@example.com, not-an-email' }], 400],
       ['more than 4 additional signers', () => [acct, { signer_emails: 'a@x.io,b@x.io,c@x.io,d@x.io,e@x.io' }], 400],
       ['an unknown attestation_type', () => [acct, { attestation_type: 'notarise' }], 400],
+      // Documents the ledger's sealer (pdf-lib) cannot open are refused at the door (issue 31).
+      [
+        'a document whose %PDF- header has no version',
+        () => [acct, {}, { document: file('document', Buffer.from('%PDF-xxxx\n%%EOF\n'), 'x.pdf', 'application/pdf') }],
+        400,
+      ],
+      [
+        'a PDF cut to 100 bytes',
+        () => [acct, {}, { document: file('document', onePagePdf('cut').subarray(0, 100), 'cut.pdf', 'application/pdf') }],
+        400,
+      ],
+      [
+        'an encrypted PDF',
+        () => [
+          acct,
+          {},
+          { document: file('document', encryptedPdf(onePagePdf('locked'), 'pw'), 'locked.pdf', 'application/pdf') },
+        ],
+        400,
+      ],
+      [
+        // Over one 5 MB part: streamed to storage as a multipart upload, read back, refused, removed.
+        'an encrypted PDF of 6 MB',
+        () => [acct, {}, { document: file('document', largeEncryptedPdf(), 'big-locked.pdf', 'application/pdf') }],
+        400,
+      ],
       [
         'a document over 200 MB',
         () => [acct, {}, { document: file('document', bigPdf(200 * 1024 * 1024 + 1), 'big.pdf', 'application/pdf') }],
@@ -152,6 +184,41 @@ describe('transaction storage after creations through the gateway (real identity
       expect(await records(acct)).toBe(0);
       expect(await used(acct)).toBe(0);
     });
+  });
+
+  it('a client that goes away mid-upload (past the first stored part) leaves no object, record or used signature', async () => {
+    const acct = await createAccount(stack.gatewayUrl, infra().MAILPIT_URL, { tag: 'rest-gone' });
+    const before = await objectCount();
+    const b = `----gone${randomBytes(8).toString('hex')}`;
+    const head = Buffer.from(
+      `--${b}\r\nContent-Disposition: form-data; name="signer_name"\r\n\r\nAda\r\n` +
+        `--${b}\r\nContent-Disposition: form-data; name="signer_email"\r\n\r\ngone-${suffix}@example.com\r\n` +
+        `--${b}\r\nContent-Disposition: form-data; name="document"; filename="c.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+    );
+    const u = new URL(stack.gatewayUrl);
+    await new Promise<void>((resolve) => {
+      const req = httpRequest({
+        host: u.hostname,
+        port: u.port,
+        path: '/api/transactions',
+        method: 'POST',
+        headers: {
+          'x-api-key': acct.apiKey,
+          'content-type': `multipart/form-data; boundary=${b}`,
+          'content-length': String(head.length + 12 * 1024 * 1024),
+        },
+      });
+      req.on('error', () => resolve());
+      req.on('close', () => resolve());
+      req.write(head);
+      // 8 MB of a declared 12 MB document: its first 5 MB part is stored before the client goes.
+      req.write(Buffer.concat([onePagePdf('gone'), Buffer.alloc(8 * 1024 * 1024, 0x20)]), () =>
+        setTimeout(() => req.destroy(), 500),
+      );
+    });
+    await eventually(async () => (await objectCount()) === before, 10_000);
+    expect(await records(acct)).toBe(0);
+    expect(await used(acct)).toBe(0);
   });
 
   it('a creation refused for quota (402) leaves no object; an idempotent replay stores one record', async () => {

@@ -110,9 +110,18 @@ export function createObjectStore(cfg: S3Config & { BUCKET_DOCUMENTS: string; BU
         }
         await fill(chunk);
       },
+      /**
+       * The whole document, while it is smaller than one part and so still held as it came (no copy
+       * beyond joining its chunks once; finish() stores these same bytes); undefined once it is larger.
+       */
+      held(): Buffer | undefined {
+        if (!head) return undefined;
+        if (head.length > 1) head = [Buffer.concat(head, headBytes)];
+        return head[0] ?? Buffer.alloc(0);
+      },
       async finish(): Promise<{ key: string; sha256: string; size: number }> {
         if (head) {
-          const data = Buffer.concat(head, headBytes);
+          const data = head.length === 1 ? head[0]! : Buffer.concat(head, headBytes);
           head = undefined;
           await client.putObject(bucket, key, data, data.length, { 'Content-Type': contentType });
         } else {
@@ -154,6 +163,12 @@ export function createObjectStore(cfg: S3Config & { BUCKET_DOCUMENTS: string; BU
     /** Deletes a reference photo for good; a missing one is no error (S3 answers a delete of it with success). */
     async deleteReference(key: string): Promise<void> {
       await client.removeObject(cfg.BUCKET_REFERENCES, key);
+    },
+    /** A stored document's bytes, whole (for the checks that need the document at once; the caller bounds how many at a time). */
+    async readDocument(key: string): Promise<Buffer> {
+      const chunks: Buffer[] = [];
+      for await (const c of await client.getObject(cfg.BUCKET_DOCUMENTS, key)) chunks.push(c as Buffer);
+      return Buffer.concat(chunks);
     },
     async removeDocument(key: string): Promise<void> {
       await client.removeObject(cfg.BUCKET_DOCUMENTS, key).catch(() => undefined);

@@ -23,6 +23,7 @@ import type { ObjectStore } from '../store/object.store.js';
 import type { TransactionRecord, TransactionRepository } from '../store/transaction.repository.js';
 import { readUpload, type Begin, type Cleanups, type CreationPart } from './creation-upload.js';
 import { newRecord } from './creation-record.js';
+import { storeSealableDocument } from './store-sealable-document.js';
 
 export type { CreationPart } from './creation-upload.js';
 
@@ -42,7 +43,7 @@ export type CreateDeps = {
     /** on: every reference photo must show exactly one face (biometrics counts them); off only outside production. */
     REFERENCE_FACE_CHECK: 'on' | 'off';
   } & LifecycleConfig;
-  tm: Pick<TransactionMetrics, 'transitions'>;
+  tm: Pick<TransactionMetrics, 'transitions' | 'documentsRefused'>;
   logger: Logger;
   lock: KeyedLock<number>;
   outbox: Pick<OutboxRelay<number>, 'flush'>;
@@ -90,7 +91,11 @@ export async function createTransaction(
       return `signers[${slot}] (${fields.parties[slot]!.email}): ${photoField(slot)}`;
     };
     const images = [...photos].map(([slot, buf]) => ({ slot, buf, image: checkReferenceImage(buf, describe(slot)) }));
-    const stored = await doc.finish();
+    // Parsed as the ledger's sealer will parse it: what it could never seal is refused here (400).
+    const stored = await storeSealableDocument(
+      { objects: deps.objects, refused: (reason) => deps.tm.documentsRefused.inc({ reason }) },
+      doc,
+    );
     const refs: StoredRefs = new Map();
     for (const { slot, buf, image } of images) {
       const ref = await deps.objects.putReference(buf, image.kind === 'png' ? 'image/png' : 'image/jpeg');
