@@ -66,6 +66,9 @@ const descriptions: Record<string, string> = {
   ORPHAN_SWEEP_INTERVAL_MS: 'period of the sweep removing stored objects no record points to',
   ORPHAN_MIN_AGE_MS: 'the orphan sweep only removes objects older than this (uploads in flight are never touched)',
   TRUSTED_PROXIES: 'proxies whose X-Forwarded-For is trusted',
+  HSTS_MAX_AGE_SECONDS:
+    'Strict-Transport-Security max-age on answers to requests that came over HTTPS through a trusted proxy (X-Forwarded-Proto from TRUSTED_PROXIES); 0: never sent',
+  HSTS_INCLUDE_SUBDOMAINS: 'add includeSubDomains to Strict-Transport-Security (only if every subdomain serves HTTPS)',
   REDIS_KEY_PREFIX: 'prefix of every Redis key (replicas of one deployment share it)',
   AUTH_CACHE_TTL_SECONDS: 'longest life of a cached credential (revocation is immediate)',
   CHECKOUT_URL_PRO: 'dashboard link to the Pro plan checkout (hidden when unset)',

@@ -18,6 +18,7 @@ import type { GatewayConfig } from './config.js';
 import type { GatewayContext, RouteModule } from './http/context.js';
 import { errorBoundary, sendError } from './http/errors.js';
 import { openapiDocument } from './http/openapi.js';
+import { securityHeaders } from './http/security-headers.js';
 import { adminRoutes } from './http/routes/admin/admin.routes.js';
 import { authRoutes } from './http/routes/auth/auth.routes.js';
 import { certificateRoutes } from './http/routes/certificate/certificate.routes.js';
@@ -49,6 +50,9 @@ export function buildApp(ctx: GatewayContext, checks: ReadinessCheck[]): Express
       .filter(Boolean),
   );
   app.use(requestInstrumentation(ctx.metrics));
+  app.use(
+    securityHeaders({ hstsMaxAgeSeconds: ctx.cfg.HSTS_MAX_AGE_SECONDS, hstsIncludeSubdomains: ctx.cfg.HSTS_INCLUDE_SUBDOMAINS }),
+  );
   mountOps(app, ctx.metrics, checks, { metrics: false });
   const modules: RouteModule[] = [
     verifyRoutes(ctx),

@@ -13,6 +13,16 @@ const gatewayFields = baseSchema.extend({
   /** Comma-separated proxy addresses whose X-Forwarded-For is believed (the ingress). */
   TRUSTED_PROXIES: z.string().default('loopback'),
   /**
+   * Strict-Transport-Security max-age (seconds) on answers to requests that came over HTTPS through a
+   * trusted proxy (X-Forwarded-Proto: https from TRUSTED_PROXIES); 0: never sent. Default one year.
+   */
+  HSTS_MAX_AGE_SECONDS: z.coerce.number().int().min(0).max(63_072_000).default(31_536_000),
+  /** Add includeSubDomains to Strict-Transport-Security (only when every subdomain of the host serves HTTPS). */
+  HSTS_INCLUDE_SUBDOMAINS: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+  /**
    * Services whose gRPC health the gateway's readiness also requires (comma-separated names). Default
    * none: an upstream that is down fails only the routes that call it (circuit breaker), not the pod.
    */
