@@ -23,6 +23,12 @@ export const notPendingErasure = (status: string) =>
     `cannot erase the biometric data of a transaction that is ${status}: it is still needed to verify the signer; cancel it first`,
     'TRANSACTION_PENDING',
   );
+/** test/complete answers one outcome: once every signer has passed there is nothing left to complete. */
+export const testAlreadyCompleted = (status: string) =>
+  conflict(
+    `this test transaction already has its outcome (verified, ${status}); it cannot be completed again`,
+    'TEST_ALREADY_COMPLETED',
+  );
 export const signerFinished = (state: string) =>
   conflict(`this signer has already finished (${state}) and can no longer decline`, 'SIGNER_FINISHED');
 /** The link ended with its transaction: NOT_FOUND with reason SIGNING_LINK_ENDED, so the ceremony passes the detail on. */

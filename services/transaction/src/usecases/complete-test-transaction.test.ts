@@ -50,4 +50,17 @@ describe('testCompletion (test mode: an outcome without a ceremony)', () => {
     for (const status of ['failed', 'cancelled', 'ledger_issued'] as const)
       expect(() => testCompletion(state({ status }), 'verified', at)).toThrow(/cannot complete/);
   });
+  it('answers one outcome only: once every signer passed, either outcome again is a conflict', () => {
+    const done = testCompletion(state(), 'verified', at);
+    const after = state({ status: done.status, signers: done.signers });
+    for (const outcome of ['verified', 'failed'] as const) {
+      let err: unknown;
+      try {
+        testCompletion(after, outcome, at);
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toMatchObject({ kind: 'conflict', reason: 'TEST_ALREADY_COMPLETED' });
+    }
+  });
 });

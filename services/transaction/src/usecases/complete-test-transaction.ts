@@ -1,5 +1,5 @@
 import { invalid } from '@signet/kit';
-import { notPending, transactionNotFound } from '../domain/errors.js';
+import { notPending, testAlreadyCompleted, transactionNotFound } from '../domain/errors.js';
 import { deriveStatus, isPending, type Change, type TxState } from '../domain/transaction.js';
 import type { TransactionRecord } from '../store/transaction.repository.js';
 import { applyChange, type ChangeDeps } from './apply-change.js';
@@ -10,11 +10,15 @@ export type TestOutcome = (typeof TEST_OUTCOMES)[number];
 /**
  * What a test completion changes, from the state read: `verified` passes every signer still to pass
  * (assurance `test`: no ceremony ran), so the verification event goes out and the ledger's test log
- * seals the certificate; `failed` fails the first signer not yet passed. Only a pending transaction.
+ * seals the certificate; `failed` fails the first signer not yet passed. Only a pending transaction
+ * with a signer still to pass: a second completion is a conflict, and the log never holds two outcomes.
  */
 export function testCompletion(state: TxState, outcome: TestOutcome, at: Date): Change {
   if (!isPending(state.status)) throw notPending('complete', state.status);
   const wasAllPassed = state.signers.every((s) => s.state === 'passed');
+  // One outcome per transaction: after `verified` (sealing still under way, so still pending) a second
+  // completion, either outcome, would log a contradiction; `failed` ends the transaction (above).
+  if (wasAllPassed) throw testAlreadyCompleted(state.status);
   const firstOpen = state.signers.find((s) => s.state !== 'passed');
   const signers = state.signers.map((s) => {
     if (s.state === 'passed') return s;
@@ -33,7 +37,7 @@ export function testCompletion(state: TxState, outcome: TestOutcome, at: Date): 
         detail: `test mode: completed as ${outcome} without a ceremony`,
       },
     ],
-    nowVerified: allPassed && !wasAllPassed,
+    nowVerified: allPassed,
     statusActor: 'sender',
   };
 }
