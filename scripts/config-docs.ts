@@ -100,6 +100,7 @@ const descriptions: Record<string, string> = {
   REMINDER_FIRST_AFTER_SECONDS: 'default wait from creation to the first automatic reminder',
   REMINDER_EVERY_SECONDS: 'default wait between automatic reminders',
   REMINDER_MAX: 'default number of automatic reminders per transaction (0: none; at most 20)',
+  REMINDER_MIN_EVERY_SECONDS: 'the shortest reminder_every_seconds a creation may ask for (one hour; shorter: 400)',
   TIMER_INTERVAL_MS: 'period of the job that expires transactions and sends due reminders',
   TIMER_LEASE_MS: "how long a replica's claim on one transaction's due timer holds (a killed replica's claim expires after it)",
   ERASURE_RECONCILE_INTERVAL_MS: 'period of the reconciliation deleting capture objects past their erasure (0: never)',

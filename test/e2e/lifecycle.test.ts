@@ -35,6 +35,8 @@ describe('transaction lifecycle: decline, expiry, reminders, sender notification
         TIMER_LEASE_MS: '3000',
         EXPIRY_MAX_SECONDS: String(180 * 86_400),
         REMINDER_MAX: '0',
+        // Reminders seconds apart, below the hour a creation may otherwise ask for.
+        REMINDER_MIN_EVERY_SECONDS: '1',
         // One attempt: a single failed verdict fails the signer.
         MAX_ATTEMPTS: '1',
       },

@@ -8,6 +8,8 @@ export const transactionConfigSchema = baseSchema
   // Expiry and reminders (domain/lifecycle.ts); an account's own (identity.settings.changed) take their place.
   .merge(lifecycleSchema)
   .extend({
+    /** The shortest reminder interval a creation may ask for (an hour: each reminder is a mail to a person). */
+    REMINDER_MIN_EVERY_SECONDS: z.coerce.number().int().min(1).default(3_600),
     GRPC_PORT: env.port,
     MONGO_URL: env.mongoUrl,
     MONGO_DB: z.string().default('signet_transaction'),

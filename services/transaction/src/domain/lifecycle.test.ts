@@ -76,16 +76,38 @@ describe('initialTimers', () => {
       {},
     );
     expect(
-      lifecycleRequest({
-        expiresAt: '2026-02-01T00:00:00Z',
-        reminderFirstAfterSeconds: 5,
-        reminderEverySeconds: 7,
-        reminderMax: -1,
-      }),
+      lifecycleRequest(
+        {
+          expiresAt: '2026-02-01T00:00:00Z',
+          reminderFirstAfterSeconds: 5,
+          reminderEverySeconds: 7,
+          reminderMax: -1,
+        },
+        1,
+      ),
     ).toEqual({ expiresAt: new Date('2026-02-01T00:00:00Z'), reminderFirstMs: 5000, reminderEveryMs: 7000, reminderMax: 0 });
     const bad = { reminderFirstAfterSeconds: 0, reminderEverySeconds: 0, reminderMax: 0 };
     for (const v of ['tomorrow', '2026-02-01', '2026-02-30T00:00:00Z x'])
       expect(reasonOf(() => lifecycleRequest({ ...bad, expiresAt: v }))).toMatch(/expires_at/);
+  });
+  it('refuses a reminder interval under the minimum: an hour unless the operator sets another', () => {
+    const ask = (every: number, min?: number) =>
+      reasonOf(() =>
+        lifecycleRequest({ expiresAt: '', reminderFirstAfterSeconds: 0, reminderEverySeconds: every, reminderMax: 0 }, min),
+      );
+    expect(ask(1)).toMatch(/reminder_every_seconds.*at least 3600 \(1 hour\)/);
+    expect(ask(3_599)).toMatch(/reminder_every_seconds/);
+    expect(
+      lifecycleRequest({ expiresAt: '', reminderFirstAfterSeconds: 0, reminderEverySeconds: 3_600, reminderMax: 0 }),
+    ).toEqual({
+      reminderEveryMs: 3_600_000,
+    });
+    expect(ask(1, 2)).toMatch(/at least 2 \(2 seconds\)/);
+    expect(lifecycleRequest({ expiresAt: '', reminderFirstAfterSeconds: 0, reminderEverySeconds: 2, reminderMax: 0 }, 2)).toEqual(
+      {
+        reminderEveryMs: 2000,
+      },
+    );
   });
 });
 

@@ -165,8 +165,14 @@ export type LifecycleRaw = {
   reminderMax: number;
 };
 
-/** Reads what a creation asked for; a malformed date or negative duration → INVALID_ARGUMENT naming the field. */
-export function lifecycleRequest(raw: LifecycleRaw | undefined): LifecycleRequest {
+/** The shortest reminder interval a creation may ask for unless the operator says otherwise (REMINDER_MIN_EVERY_SECONDS). */
+export const MIN_REMINDER_EVERY_SECONDS = 3_600;
+
+/**
+ * Reads what a creation asked for; a malformed date, a negative duration or a reminder interval under
+ * the minimum (an hour: each reminder is a mail to a person) → INVALID_ARGUMENT naming the field.
+ */
+export function lifecycleRequest(raw: LifecycleRaw | undefined, minEverySeconds = MIN_REMINDER_EVERY_SECONDS): LifecycleRequest {
   if (!raw) return {};
   const req: LifecycleRequest = {};
   const at = raw.expiresAt.trim();
@@ -177,12 +183,16 @@ export function lifecycleRequest(raw: LifecycleRaw | undefined): LifecycleReques
   }
   if (raw.reminderFirstAfterSeconds < 0) throw fieldInvalid('reminder_first_after_seconds', 'must be positive');
   if (raw.reminderEverySeconds < 0) throw fieldInvalid('reminder_every_seconds', 'must be positive');
+  if (raw.reminderEverySeconds && raw.reminderEverySeconds < minEverySeconds)
+    throw fieldInvalid('reminder_every_seconds', `must be at least ${minEverySeconds} (${everyText(minEverySeconds)})`);
   if (raw.reminderFirstAfterSeconds) req.reminderFirstMs = raw.reminderFirstAfterSeconds * 1000;
   if (raw.reminderEverySeconds) req.reminderEveryMs = raw.reminderEverySeconds * 1000;
   if (raw.reminderMax === -1) req.reminderMax = 0;
   else if (raw.reminderMax) req.reminderMax = raw.reminderMax;
   return req;
 }
+
+const everyText = (s: number) => (s % 3_600 === 0 ? `${s / 3_600} hour${s === 3_600 ? '' : 's'}` : `${s} seconds`);
 
 /** The operator's configuration as lifecycle defaults. */
 export type LifecycleConfig = {
@@ -191,6 +201,7 @@ export type LifecycleConfig = {
   REMINDER_FIRST_AFTER_SECONDS: number;
   REMINDER_EVERY_SECONDS: number;
   REMINDER_MAX: number;
+  REMINDER_MIN_EVERY_SECONDS?: number;
 };
 export const lifecycleDefaults = (c: LifecycleConfig): LifecycleDefaults => ({
   expiryMs: c.EXPIRY_DEFAULT_SECONDS * 1000,

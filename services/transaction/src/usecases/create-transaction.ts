@@ -79,7 +79,11 @@ export async function createTransaction(
     // (its retention is read in the same round trip, for the record).
     const account = await deps.repo.accountSettingsOf(begin.ownerId);
     const defaults = accountDefaults(lifecycleDefaults(deps.cfg), account.lifecycle);
-    const timers = initialTimers(deps.clock(), lifecycleRequest(rawFields.lifecycle), defaults);
+    const timers = initialTimers(
+      deps.clock(),
+      lifecycleRequest(rawFields.lifecycle, deps.cfg.REMINDER_MIN_EVERY_SECONDS),
+      defaults,
+    );
     if (!doc)
       throw docHead.length
         ? fieldInvalid('document', 'is not a PDF (it must begin with %PDF-)')
