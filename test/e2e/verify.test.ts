@@ -92,6 +92,82 @@ describe('GET /api/verify/{label}/{hash} through gateway → ledger → MongoDB'
     expect(await wrong.json()).toEqual(await unknown.json());
   });
 
+  it('states what the certificate proves: each signer’s assurance with its sentence, and the weakest signer’s for the whole', async () => {
+    const reference = newReference();
+    const sha = 'a55e7'.padEnd(64, '4');
+    const eventId = randomUUID();
+    const signer = (name: string, assurance: string, checks: string[]) => ({
+      name,
+      email: `${name.toLowerCase()}@example.com`,
+      verificationMode: 'biometric',
+      assurance,
+      checks,
+      videoSha256: '',
+      frameSha256: '',
+      referenceSha256: '',
+      verifiedAt: '2026-11-28T10:00:00.000Z',
+    });
+    await publishEvent(bus, events.transactionVerified, {
+      eventId,
+      payload: eventsV1.TransactionVerified.encode(
+        eventsV1.TransactionVerified.fromPartial({
+          eventId,
+          occurredAt: new Date().toISOString(),
+          transactionId: 8,
+          reference,
+          documentSha256: sha,
+          issuerName: 'Acme Ltd',
+          attestationType: 'signature',
+          ownerId: 'u1',
+          signers: [
+            // as a transaction service from before the level named WebAuthn sends it: live with the webauthn check
+            signer('Ada', 'live', ['liveness', 'face_match', 'webauthn']),
+            signer('Grace', 'live+webauthn', ['liveness', 'face_match', 'webauthn']),
+            signer('Edsger', 'recorded', ['liveness', 'face_match']),
+          ],
+        }),
+      ).finish(),
+    });
+    const body = await eventually(async () => {
+      const res = await get(`/api/verify/${reference}/${sha.slice(0, 16)}`);
+      return res.status === 200 ? ((await res.json()) as Record<string, unknown>) : undefined;
+    });
+    const meaning = {
+      recorded: 'A recording that matched the prompts, possibly produced before they were shown.',
+      live: /^A recording produced in real time after each prompt was revealed; it does not rule out real-time synthetic video injected through a virtual camera\.$/,
+      webauthn:
+        /real time after each prompt was revealed, and a WebAuthn authenticator on the signer's device confirmed the same session; it does not rule out real-time synthetic video/,
+    };
+    expect(body).toMatchObject({ valid: true, log: 'live', assurance: 'recorded', assurance_meaning: meaning.recorded });
+    expect(body.signers).toEqual([
+      { name: 'Ada', role: 'signer', assurance: 'live+webauthn', assurance_meaning: expect.stringMatching(meaning.webauthn) },
+      { name: 'Grace', role: 'signer', assurance: 'live+webauthn', assurance_meaning: expect.stringMatching(meaning.webauthn) },
+      { name: 'Edsger', role: 'signer', assurance: 'recorded', assurance_meaning: meaning.recorded },
+    ]);
+    // The evidence seals each signer's level and its sentence in the certificate itself.
+    const bundle = await get(`/api/ledger/proof/${reference}?hash=${sha.slice(0, 16)}`);
+    const cert = ((await bundle.json()) as { certificate: { signers: { assurance: string; assurance_meaning: string }[] } })
+      .certificate;
+    expect(cert.signers.map((s) => s.assurance)).toEqual(['live+webauthn', 'live+webauthn', 'recorded']);
+    expect(cert.signers.map((s) => s.assurance_meaning)).toEqual(
+      (body.signers as { assurance_meaning: string }[]).map((s) => s.assurance_meaning),
+    );
+
+    // A certificate of one live signer proves live as a whole.
+    const one = newReference();
+    const sha1 = 'a55e8'.padEnd(64, '5');
+    await issue(one, sha1);
+    const single = await eventually(async () => {
+      const res = await get(`/api/verify/${one}/${sha1.slice(0, 16)}`);
+      return res.status === 200 ? ((await res.json()) as Record<string, unknown>) : undefined;
+    });
+    expect(single).toMatchObject({
+      assurance: 'live',
+      assurance_meaning: expect.stringMatching(meaning.live),
+      signers: [{ name: 'Grace Hopper', assurance: 'live' }],
+    });
+  });
+
   it('verifies by the full 64-character hash, compared whole: a changed last character is the same 404 as a wrong prefix', async () => {
     const reference = newReference();
     const sha = 'feed'.padEnd(64, '2');

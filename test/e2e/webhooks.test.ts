@@ -87,6 +87,8 @@ describe('outgoing webhooks (loopback allowed, as on the local stack)', () => {
         WEBHOOK_RETRY_BASE_MS: '1000',
         WEBHOOK_RETRY_CAP_MS: '4000',
         WEBHOOK_MAX_ATTEMPTS: '4',
+        // Failing every attempt for 5 s disables (the default is 5 days): the 4 attempts span about 7 s.
+        WEBHOOK_DISABLE_AFTER_MS: '5000',
         WEBHOOK_LEASE_MS: '2000',
         WEBHOOK_POLL_MS: '100',
       },

@@ -43,6 +43,8 @@ export type SignedPdfReport = {
   log?: 'live' | 'test';
   signer?: string;
   timestamp?: string;
+  /** The certificate cert.json carries, when its evidence checks passed (what a reader may then show of it). */
+  certificate?: Record<string, unknown>;
 };
 
 const BYTE_RANGE = /\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/;
@@ -196,6 +198,7 @@ export async function verifySignedPdf(bytes: Uint8Array, opts: SignedPdfOptions)
   checks.push(...proof.checks.map((c) => ({ ...c, name: `evidence ${c.name}` })));
   report.log = logKey.log;
   if (proof.reference) report.reference = proof.reference;
+  if (proof.ok) report.certificate = (bundle as { certificate: Record<string, unknown> }).certificate;
 
   const reason = text(signatureDict(sealed, r)?.get(PDFName.of('Reason')));
   const named = /\b([A-Z0-9]{2,8}-TX-\d{8})\b/.exec(reason ?? '')?.[1];

@@ -128,6 +128,14 @@ describe('POST /api/verify/signed-pdf and the /verify page (real gateway and sea
     expect(ok.status, JSON.stringify(report)).toBe(200);
     expect(ok.headers.get('cache-control')).toBe('no-store');
     expect(report).toMatchObject({ valid: true, reference, log: 'live', sealed_by: 'Signet Dev Document Seal' });
+    // What the embedded certificate proves, read from it once every check passed (issue 30).
+    expect(report).toMatchObject({
+      assurance: 'live',
+      assurance_meaning: expect.stringMatching(
+        /^A recording produced in real time after each prompt was revealed; .*virtual camera\.$/,
+      ),
+      signers: [{ name: 'Jan Łukasiewicz', role: 'signer', assurance: 'live' }],
+    });
     expect(report.checks.filter((c) => !c.ok)).toEqual([]);
     expect(report.checks.map((c) => c.name)).toEqual(
       expect.arrayContaining([
@@ -211,6 +219,9 @@ describe('POST /api/verify/signed-pdf and the /verify page (real gateway and sea
       expect(listed.every((t) => t.startsWith('\u2713'))).toBe(true);
       expect(listed.join('\n')).toContain('the seal covers the whole file');
       expect(await tab.locator('#ref').inputValue()).toBe(reference);
+      // The level and what it proves, beside the checks.
+      const details = await tab.locator('#details').textContent();
+      expect(details).toMatch(/Assurancelive: A recording produced in real time after each prompt was revealed/);
       await tab.locator('#pdf').setInputFiles(join(dir, 'tampered.pdf'));
       await tab.locator('#result.bad').waitFor({ timeout: 30_000 });
       expect(await tab.locator('#result').textContent()).toContain('Not verified: the seal is invalid');

@@ -78,7 +78,24 @@ export const transactionConfigSchema = baseSchema
     /** How long a replica's claim on one delivery lasts (longer than the 10 s attempt timeout). */
     WEBHOOK_LEASE_MS: z.coerce.number().int().min(1000).default(60_000),
     WEBHOOK_POLL_MS: z.coerce.number().int().min(50).default(1000),
-    WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
+    /**
+     * Attempts in flight at once per replica. Fair delivery (issue 31): at most
+     * WEBHOOK_ENDPOINT_CONCURRENCY of them to one endpoint and WEBHOOK_OWNER_CONCURRENCY to one owner's
+     * endpoints, so one owner's slow or dead receivers hold at most that many and never the rest.
+     */
+    WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(32),
+    WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+    WEBHOOK_OWNER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
+    /** A 2xx within this long counts as delivered; anything slower is a timeout (keep it below WEBHOOK_LEASE_MS). */
+    WEBHOOK_ATTEMPT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+    /** An endpoint whose every attempt has failed for this long is disabled and its owner mailed (default 5 days). */
+    WEBHOOK_DISABLE_AFTER_MS: z.coerce
+      .number()
+      .int()
+      .min(1000)
+      .default(5 * 86_400_000),
+    /** Webhook endpoints an owner may have per mode (live, test), exact under concurrent creates. */
+    WEBHOOK_MAX_ENDPOINTS: z.coerce.number().int().min(1).max(100).default(20),
     /** Days an ended delivery (its payload names signers) stays in the endpoint's log. */
     /** AES-256-GCM key sealing the outgoing webhook endpoints' signing secrets at rest: 64 hex characters, no default. */
     WEBHOOK_ENDPOINT_KEY: z.string({ error: 'required' }).regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)'),

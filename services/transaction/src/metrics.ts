@@ -86,6 +86,12 @@ export type WebhookMetrics = {
   latency: { observe(labels: { result: string }, seconds: number): void };
   backlog: Gauge;
   disabledEndpoints: Gauge;
+  /** Endpoints disabled for failing too long (WEBHOOK_DISABLE_AFTER_MS), counted when it happens. */
+  disabledForFailing: Counter<never>;
+  /** Attempts in flight in this replica (fair delivery, issue 31). */
+  inFlight: Gauge;
+  /** Endpoints and owners at their share of attempts in flight when the job last claimed: their further deliveries wait. */
+  atLimit: { set(labels: { limit: 'endpoint' | 'owner' }, value: number): void };
 };
 
 /** Outgoing customer webhooks (services/transaction/src/webhooks; README.md). */
@@ -114,6 +120,16 @@ export function webhookMetrics(metrics: Metrics): WebhookMetrics {
     disabledEndpoints: metrics.gauge(
       'signet_transaction_webhook_endpoints_disabled',
       'Webhook endpoints disabled after persistent failure, sampled by the delivery job',
+    ),
+    disabledForFailing: metrics.counter(
+      'signet_transaction_webhook_endpoints_disabled_total',
+      'Webhook endpoints disabled because every attempt failed for WEBHOOK_DISABLE_AFTER_MS (their owners are mailed)',
+    ),
+    inFlight: metrics.gauge('signet_transaction_webhook_in_flight', 'Webhook delivery attempts in flight in this replica'),
+    atLimit: metrics.gauge(
+      'signet_transaction_webhook_at_fair_share',
+      'Endpoints (limit=endpoint) and owners (limit=owner) holding their whole share of attempts in flight when the delivery job last claimed; their other deliveries wait, nobody else’s do',
+      ['limit'],
     ),
   };
 }

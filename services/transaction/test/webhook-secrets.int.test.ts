@@ -57,6 +57,7 @@ describe('webhook endpoint secrets', () => {
       sender: { policy },
       schedule: { baseMs: 1000, capMs: 1000, maxAttempts: 3, jitter: 0 },
       leaseMs: 5000,
+      disableAfterMs: 86_400_000,
       clock,
       wm: webhookMetrics(new Metrics('webhook-secrets-test')),
       mailer: { send: async () => undefined } as never,

@@ -38,3 +38,13 @@ export function clear(): void {
 }
 
 export const logName = (log: string | null) => (log === 'test' ? 'TEST log (test mode: no real signing took place)' : 'live');
+
+/** What the ceremony proved, in the service's one wording: the certificate's (its weakest signer's), then each signer's when several. */
+export function assuranceRows(a: {
+  assurance: string;
+  assurance_meaning: string;
+  signers: { name: string; assurance: string; assurance_meaning: string }[];
+}): void {
+  row('Assurance', `${a.assurance}: ${a.assurance_meaning}`);
+  if (a.signers.length > 1) for (const s of a.signers) row(`Assurance of ${s.name}`, `${s.assurance}: ${s.assurance_meaning}`);
+}

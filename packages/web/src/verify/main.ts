@@ -9,7 +9,7 @@
 import './verify.css';
 import { verification } from './api.js';
 import { hex } from './crypto.js';
-import { $, check, clear, logName, result, row } from './dom.js';
+import { $, assuranceRows, check, clear, logName, result, row } from './dom.js';
 import { verifyLog } from './log.js';
 import { checkSigned, isSigned } from './signed.js';
 
@@ -42,8 +42,9 @@ async function run(ev?: Event): Promise<void> {
     row('Issuer', body.issuer_name);
     row('Verified at (UTC)', body.verified_at);
     row('Verification', body.verification_mode);
+    assuranceRows(body);
     row('Ledger seal', body.ledger_seal);
-    row('Log', logName(body.log));
+    row('Sealed in log', logName(body.log));
     const ok = body.valid && (await verifyLog(ref, prefix, body.log, fullHash));
     result(
       ok

@@ -4,7 +4,7 @@
  */
 import { checkSignedPdf } from './api.js';
 import { enc, type Bytes } from './crypto.js';
-import { $, check, clear, logName, result, row } from './dom.js';
+import { $, assuranceRows, check, clear, logName, result, row } from './dom.js';
 
 export function isSigned(bytes: Bytes): boolean {
   const needle = enc.encode('/ByteRange');
@@ -36,7 +36,8 @@ export async function checkSigned(file: File, bytes: Bytes): Promise<void> {
     }
     if (body.sealed_by) row('Sealed by', body.sealed_by);
     if (body.timestamp) row('Trusted time (UTC)', body.timestamp);
-    if (body.log) row('Log', logName(body.log));
+    if (body.assurance) assuranceRows({ ...body, assurance: body.assurance, assurance_meaning: body.assurance_meaning ?? '' });
+    if (body.log) row('Sealed in log', logName(body.log));
     result(
       body.valid
         ? (body.log === 'test' ? 'TEST certificate, signed PDF verified in the test log: ' : 'Verified signed PDF: ') +

@@ -33,6 +33,9 @@ export async function startWebhooks(d: {
   const seal = createSecretSeal(d.cfg.WEBHOOK_ENDPOINT_KEY);
   const sealed = await store.sealPlaintextSecrets(seal.seal);
   if (sealed) d.logger.info({ sealed }, 'webhook endpoint secrets stored in plaintext are now sealed');
+  // Endpoints stored before the cap was exact (and before modes: live) get their place among the owner's.
+  const placed = await store.placeUnslotted(d.cfg.WEBHOOK_MAX_ENDPOINTS, d.clock());
+  if (placed) d.logger.info({ placed }, 'webhook endpoints stored before places existed are now placed');
   const opens = createSignerOpenRepository(d.conn);
   await opens.init();
   // The opens' outbox has a relay of its own (written once per signer, no lock needed); the main
@@ -42,7 +45,7 @@ export async function startWebhooks(d: {
   const policy = addressPolicy(d.cfg.WEBHOOK_ALLOW_NETWORKS);
   const job = createDeliveryJob({
     store,
-    sender: { policy },
+    sender: { policy, timeoutMs: d.cfg.WEBHOOK_ATTEMPT_TIMEOUT_MS },
     schedule: {
       baseMs: d.cfg.WEBHOOK_RETRY_BASE_MS,
       capMs: d.cfg.WEBHOOK_RETRY_CAP_MS,
@@ -50,6 +53,7 @@ export async function startWebhooks(d: {
       jitter: 0.2,
     },
     leaseMs: d.cfg.WEBHOOK_LEASE_MS,
+    disableAfterMs: d.cfg.WEBHOOK_DISABLE_AFTER_MS,
     clock: d.clock,
     seal,
     wm,
@@ -57,6 +61,8 @@ export async function startWebhooks(d: {
     logger: d.logger,
     intervalMs: d.cfg.WEBHOOK_POLL_MS,
     concurrency: d.cfg.WEBHOOK_CONCURRENCY,
+    endpointConcurrency: d.cfg.WEBHOOK_ENDPOINT_CONCURRENCY,
+    ownerConcurrency: d.cfg.WEBHOOK_OWNER_CONCURRENCY,
     logRetentionMs: d.cfg.WEBHOOK_LOG_RETENTION_DAYS * 86_400_000,
   });
   const consumer = await startConsumer(
@@ -68,7 +74,14 @@ export async function startWebhooks(d: {
   return {
     store,
     job,
-    handlers: webhookHandlers({ store, policy, clock: d.clock, kick: job.kick, seal }),
+    handlers: webhookHandlers({
+      store,
+      policy,
+      clock: d.clock,
+      kick: job.kick,
+      seal,
+      maxEndpoints: d.cfg.WEBHOOK_MAX_ENDPOINTS,
+    }),
     /**
      * Called when a signing token resolved (the ceremony asks on every signer request): the first
      * time per signer it records signet.transaction.signer.opened. Never fails the resolution.

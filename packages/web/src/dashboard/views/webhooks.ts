@@ -54,12 +54,20 @@ export async function webhooksView(_app: App): Promise<View> {
     field('URL', 'url', { type: 'url', required: true, maxlength: 2000, placeholder: 'https://example.com/hooks/signet' }),
     boxes,
     field('Description', 'description', { maxlength: 500 }, { hint: 'Optional; only you see it.' }),
+    h(
+      'label',
+      { class: 'check' },
+      h('input', { type: 'checkbox', name: 'test_mode', value: 'test' }),
+      ' Test mode: receives only test transactions’ events (test API keys see only these endpoints)',
+    ),
     formError(),
     h('button', { type: 'submit', class: 'primary' }, 'Add endpoint'),
   );
   const created = h('div', { id: 'hook-created', hidden: true });
   const listBox = h('div', { id: 'hooks' });
   const listError = h('p', { class: 'form-error', role: 'alert', hidden: true });
+  // Endpoints disabled for failing too long (the owner was mailed too): said above the list.
+  const failingNotice = h('div', { class: 'alert warn', role: 'status', id: 'hooks-failing', hidden: true });
   const logBox = h('section', { class: 'card', id: 'deliveries', 'aria-labelledby': 'h-log', hidden: true });
 
   const showDeliveries = async (e: WebhookEndpoint) => {
@@ -122,6 +130,17 @@ export async function webhooksView(_app: App): Promise<View> {
   };
 
   const renderList = () => {
+    const failing = endpoints.filter((e) => !e.enabled && e.disabled_reason === 'failing');
+    failingNotice.hidden = !failing.length;
+    failingNotice.replaceChildren(
+      h(
+        'p',
+        {},
+        `${failing.length === 1 ? 'An endpoint was' : `${failing.length} endpoints were`} disabled because every delivery failed for days: `,
+        ...failing.map((e, i) => h('span', {}, i ? ', ' : '', h('code', {}, e.url))),
+        '. Fix the receiver, enable it again and redeliver what it missed from its deliveries.',
+      ),
+    );
     if (!endpoints.length) return listBox.replaceChildren(h('p', { class: 'hint' }, 'No endpoints yet.'));
     const rows = endpoints.map((e) => {
       const log = h('button', { type: 'button', class: 'small', 'data-log': e.id }, 'Deliveries');
@@ -167,6 +186,7 @@ export async function webhooksView(_app: App): Promise<View> {
         'tr',
         { 'data-endpoint': e.id },
         h('th', { scope: 'row' }, h('code', {}, e.url), e.description ? h('div', { class: 'hint' }, e.description) : null),
+        h('td', { 'data-label': 'Mode' }, e.mode === 'test' ? 'Test' : 'Live'),
         h('td', { 'data-label': 'Events' }, e.event_types.join(', ')),
         h('td', { 'data-label': 'State' }, state(e)),
         h('td', {}, h('div', { class: 'row' }, log, toggle, del)),
@@ -184,6 +204,7 @@ export async function webhooksView(_app: App): Promise<View> {
             'tr',
             {},
             h('th', { scope: 'col' }, 'URL'),
+            h('th', { scope: 'col' }, 'Mode'),
             h('th', { scope: 'col' }, 'Events'),
             h('th', { scope: 'col' }, 'State'),
             h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')),
@@ -202,6 +223,7 @@ export async function webhooksView(_app: App): Promise<View> {
       url: value(f, 'url').trim(),
       event_types: types,
       description: value(f, 'description').trim(),
+      mode: f.querySelector<HTMLInputElement>('input[name="test_mode"]')?.checked ? 'test' : 'live',
     });
     endpoints = [e, ...endpoints];
     renderList();
@@ -228,7 +250,14 @@ export async function webhooksView(_app: App): Promise<View> {
   root.append(
     form,
     created,
-    h('section', { class: 'card', 'aria-labelledby': 'h-hooks' }, h('h2', { id: 'h-hooks' }, 'Endpoints'), listError, listBox),
+    h(
+      'section',
+      { class: 'card', 'aria-labelledby': 'h-hooks' },
+      h('h2', { id: 'h-hooks' }, 'Endpoints'),
+      failingNotice,
+      listError,
+      listBox,
+    ),
     logBox,
   );
   return { id: 'webhooks', title: 'Webhooks', nav: 'webhooks', node: root };

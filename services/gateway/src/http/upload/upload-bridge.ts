@@ -117,7 +117,9 @@ export function bridgeUpload<W, Res>(req: Request, form: UploadForm<W, Res>): Pr
     };
 
     try {
-      bb = busboy({ headers: req.headers, limits: form.limits });
+      // File names (`filename`, and `filename*` per RFC 5987/6266) are UTF-8 as browsers and curl send
+      // them; busboy's default reads a plain `filename` as Latin-1, which stored "Łódź" as mojibake.
+      bb = busboy({ headers: req.headers, limits: form.limits, defParamCharset: 'utf8' });
     } catch {
       fail(badRequest(form.details.unparsable));
       return;

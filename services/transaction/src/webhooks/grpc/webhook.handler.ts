@@ -2,6 +2,7 @@ import { conflict } from '@signet/kit';
 import type { transactionWebhooksV1 as wh } from '@signet/proto';
 import { deliveryNotFound, endpointNotFound } from '../domain/errors.js';
 import type { DeliveryRecord } from '../store/webhook.repository.js';
+import { parseMode, parseScope } from '../domain/mode.js';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -26,6 +27,7 @@ const toEndpoint = (v: EndpointView): wh.WebhookEndpoint => ({
   updatedAt: iso(v.updated_at),
   secret: v.secret ?? '',
   previousSecretExpiresAt: v.previous_secret_until ? iso(v.previous_secret_until) : '',
+  mode: v.mode,
 });
 
 const toDelivery = (d: Omit<DeliveryRecord, 'payload'>): wh.WebhookDelivery => ({
@@ -69,20 +71,22 @@ export function webhookHandlers(deps: EndpointDeps & { kick: () => void }): Webh
           url: req.url,
           eventTypes: req.eventTypes,
           description: req.description,
+          mode: parseMode(req.mode),
         }),
       );
     },
     async listWebhookEndpoints(req: wh.OwnerRequest): Promise<wh.ListWebhookEndpointsResponse> {
-      return { items: (await listEndpoints(deps, req.ownerId)).map(toEndpoint) };
+      return { items: (await listEndpoints(deps, req.ownerId, parseScope(req.mode))).map(toEndpoint) };
     },
     async getWebhookEndpoint(req: wh.WebhookEndpointRequest): Promise<wh.WebhookEndpoint> {
-      return toEndpoint(await getEndpoint(deps, req.ownerId, req.id));
+      return toEndpoint(await getEndpoint(deps, req.ownerId, req.id, parseScope(req.mode)));
     },
     async updateWebhookEndpoint(req: wh.UpdateWebhookEndpointRequest): Promise<wh.WebhookEndpoint> {
       return toEndpoint(
         await updateEndpoint(deps, {
           ownerId: req.ownerId,
           id: req.id,
+          scope: parseScope(req.mode),
           url: req.url,
           eventTypes: req.updateEventTypes ? req.eventTypes : undefined,
           description: req.description,
@@ -91,19 +95,20 @@ export function webhookHandlers(deps: EndpointDeps & { kick: () => void }): Webh
       );
     },
     async deleteWebhookEndpoint(req: wh.WebhookEndpointRequest): Promise<wh.DeleteWebhookEndpointResponse> {
-      await deleteEndpoint(deps, req.ownerId, req.id);
+      await deleteEndpoint(deps, req.ownerId, req.id, parseScope(req.mode));
       return {};
     },
     async rollWebhookSecret(req: wh.RollWebhookSecretRequest): Promise<wh.WebhookEndpoint> {
-      return toEndpoint(await rollSecret(deps, req.ownerId, req.id, req.overlapSeconds));
+      return toEndpoint(await rollSecret(deps, req.ownerId, req.id, req.overlapSeconds, parseScope(req.mode)));
     },
     async listWebhookDeliveries(req: wh.ListWebhookDeliveriesRequest): Promise<wh.ListWebhookDeliveriesResponse> {
-      await getEndpoint(deps, req.ownerId, req.endpointId);
+      // The endpoint decides: its deliveries are seen only by who may see it (owner and mode).
+      await getEndpoint(deps, req.ownerId, req.endpointId, parseScope(req.mode));
       const limit = Math.min(Math.max(req.limit || 50, 1), 200);
       return { items: (await deps.store.listDeliveries(req.ownerId, req.endpointId, limit)).map(toDelivery) };
     },
     async redeliverWebhook(req: wh.RedeliverWebhookRequest): Promise<wh.WebhookDelivery> {
-      const ep = await deps.store.findEndpoint(req.ownerId, req.endpointId);
+      const ep = await deps.store.findEndpoint(req.ownerId, req.endpointId, parseScope(req.mode));
       if (!ep) throw endpointNotFound();
       if (!ep.enabled) throw conflict('the endpoint is disabled; enable it before redelivering', 'ENDPOINT_DISABLED');
       const d = await deps.store.redeliver(req.ownerId, req.endpointId, req.deliveryId, deps.clock());

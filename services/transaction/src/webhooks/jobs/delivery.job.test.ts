@@ -11,33 +11,54 @@ const metric = { inc: () => undefined, set: () => undefined, observe: () => unde
 const wm = new Proxy({}, { get: () => metric }) as unknown as WebhookMetrics;
 const logger = { info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as Logger;
 
-/** A store holding `due` pending deliveries of one endpoint, counting the claims made. */
-function fakeStore(due: number) {
-  const pending = Array.from({ length: due }, (_, i) => ({
-    _id: `wd_${i}`,
-    endpoint_id: 'we_1',
-    webhook_id: `msg_${i}`,
-    payload: '{}',
-    round_attempts: 0,
-  }));
+type Pending = {
+  _id: string;
+  endpoint_id: string;
+  owner_id: string;
+  webhook_id: string;
+  payload: string;
+  round_attempts: number;
+};
+
+/** A store of pending deliveries (`owner/endpoint` each), honouring claims' skips and leases, counting the claims. */
+function fakeStore(due: string[]) {
+  let n = 0;
+  const make = (key: string) => {
+    const [owner, endpoint] = key.split('/') as [string, string];
+    const i = n++;
+    return {
+      _id: `wd_${i}`,
+      endpoint_id: endpoint,
+      owner_id: owner,
+      webhook_id: `msg_${i}`,
+      payload: '{}',
+      round_attempts: 0,
+      leased: false,
+    };
+  };
+  const pending: (Pending & { leased: boolean })[] = due.map(make);
   const claims = { count: 0 };
-  const endpoint = {
-    _id: 'we_1',
-    url: 'https://example.com/hook',
-    enabled: true,
-    secret: seal.seal('whsec_c2VjcmV0', 'we_1'),
-  } as EndpointRecord;
+  const endpoint = (id: string) =>
+    ({ _id: id, url: `https://example.com/${id}`, enabled: true, secret: seal.seal('whsec_c2VjcmV0', id) }) as EndpointRecord;
   const store = {
-    async claimDue() {
+    async inFlight() {
+      return pending.filter((p) => p.leased);
+    },
+    async claimDue(_lease: string, _now: Date, _until: Date, skip: { endpoints?: string[]; owners?: string[] } = {}) {
       claims.count++;
-      return (pending.shift() as unknown as DeliveryRecord) ?? null;
+      const d = pending.find((p) => !p.leased && !skip.endpoints?.includes(p.endpoint_id) && !skip.owners?.includes(p.owner_id));
+      if (d) d.leased = true;
+      return (d as unknown as DeliveryRecord) ?? null;
     },
-    async endpointForDelivery() {
-      return endpoint;
+    async endpointForDelivery(id: string) {
+      return endpoint(id);
     },
-    async completeAttempt() {
+    async completeAttempt(id: string) {
+      const i = pending.findIndex((p) => p._id === id);
+      if (i >= 0) pending.splice(i, 1);
       return true;
     },
+    async setFailingSince() {},
     async countPending() {
       return pending.length;
     },
@@ -48,7 +69,7 @@ function fakeStore(due: number) {
       return 0;
     },
   } as unknown as WebhookRepository;
-  return { store, claims };
+  return { store, claims, add: (key: string) => pending.push(make(key)) };
 }
 
 function job(store: WebhookRepository, send: (req: SendRequest) => Promise<void>) {
@@ -57,6 +78,7 @@ function job(store: WebhookRepository, send: (req: SendRequest) => Promise<void>
     sender: { policy: {} as never },
     schedule: { baseMs: 1000, capMs: 1000, maxAttempts: 3, jitter: 0 },
     leaseMs: 60_000,
+    disableAfterMs: 86_400_000,
     clock: () => new Date(),
     seal,
     wm,
@@ -64,6 +86,8 @@ function job(store: WebhookRepository, send: (req: SendRequest) => Promise<void>
     logger,
     intervalMs: 3600_000,
     concurrency: 8,
+    endpointConcurrency: 2,
+    ownerConcurrency: 3,
     logRetentionMs: 86_400_000,
     send: async (req) => {
       await send(req);
@@ -72,34 +96,47 @@ function job(store: WebhookRepository, send: (req: SendRequest) => Promise<void>
   });
 }
 
+const settle = async (until: () => boolean) => {
+  for (let i = 0; i < 200 && !until(); i++) await new Promise((r) => setTimeout(r, 5));
+};
+
 describe('the webhook delivery job', () => {
-  it('makes one claim per pass when nothing is due, not one per worker', async () => {
-    const { store, claims } = fakeStore(0);
+  it('makes one claim per fill when nothing is due, however many attempts it may run', async () => {
+    const { store, claims } = fakeStore([]);
     const j = job(store, async () => undefined);
-    // The pass the job starts with, then two more once it has ended: one claim each (eight before).
-    while (claims.count < 1) await new Promise((r) => setTimeout(r, 5));
-    await new Promise((r) => setTimeout(r, 5));
+    // The fill the job starts with, then two more once it has ended: one claim each.
+    await settle(() => claims.count >= 1);
+    await new Promise((r) => setTimeout(r, 10));
     await j.run();
     await j.run();
     await j.stop();
     expect(claims.count).toBe(3);
   });
 
-  it('starts the other workers once a delivery is claimed: attempts still run side by side', async () => {
-    const { store } = fakeStore(3);
+  it("holds one endpoint to its share and one owner to theirs; another owner's delivery goes at once beside them", async () => {
+    // Owner A: 3 deliveries to we_a1, 3 to we_a2 (shares: 2 per endpoint, 3 per owner); owner B one.
+    const { store, add } = fakeStore(['A/we_a1', 'A/we_a1', 'A/we_a1', 'A/we_a2', 'A/we_a2', 'A/we_a2']);
     const sending: string[] = [];
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
     const j = job(store, async (req) => {
-      sending.push(req.webhookId);
-      await held;
+      sending.push(new URL(req.url).pathname.slice(1));
+      if (!req.url.endsWith('we_b')) await held;
     });
-    const pass = j.run();
-    // All three attempts are in flight before any ends (one slow endpoint holds no one up).
-    for (let i = 0; i < 50 && sending.length < 3; i++) await new Promise((r) => setTimeout(r, 5));
-    expect(sending.sort()).toEqual(['msg_0', 'msg_1', 'msg_2']);
+    await j.run();
+    await settle(() => sending.length >= 3);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(sending.sort()).toEqual(['we_a1', 'we_a1', 'we_a2']);
+    expect(j.inFlight()).toBe(3);
+    // B's delivery arrives while all of A's attempts hang: it is sent at once, A still holds three.
+    add('B/we_b');
+    j.kick();
+    await settle(() => sending.includes('we_b'));
+    expect(sending).toContain('we_b');
+    expect(sending.filter((x) => x.startsWith('we_a'))).toHaveLength(3);
     release();
-    await pass;
+    await j.drain();
+    expect(sending.filter((s) => s.startsWith('we_a'))).toHaveLength(6);
     await j.stop();
   });
 });

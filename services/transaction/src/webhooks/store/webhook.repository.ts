@@ -1,4 +1,5 @@
 import { Schema, type Connection } from 'mongoose';
+import { modeFilter, type EndpointMode, type ModeScope } from '../domain/mode.js';
 
 export type EndpointRecord = {
   _id: string;
@@ -16,6 +17,12 @@ export type EndpointRecord = {
   previous_secret_until?: Date | null;
   enabled: boolean;
   disabled_reason: string;
+  /** Which transactions' events it receives; none stored (endpoints made before modes) is live. */
+  mode?: EndpointMode;
+  /** The first failed attempt since its last success (null: its last attempt succeeded); disabled after WEBHOOK_DISABLE_AFTER_MS. */
+  failing_since?: Date | null;
+  /** Its place among the owner's endpoints of its mode (0..cap-1), held in webhook_endpoint_slots: the cap stays exact under concurrent creates. */
+  slot?: number | null;
   created_at: Date;
   updated_at: Date;
 };
@@ -56,6 +63,9 @@ const endpointSchema = new Schema(
     previous_secret_until: { type: Date, default: null },
     enabled: { type: Boolean, default: true },
     disabled_reason: { type: String, default: '' },
+    mode: { type: String },
+    slot: { type: Number, default: null },
+    failing_since: { type: Date, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },
@@ -88,6 +98,19 @@ deliverySchema.index({ status: 1, next_attempt_at: 1 });
 // An endpoint's delivery log, most recent first.
 deliverySchema.index({ endpoint_id: 1, created_at: -1 });
 
+/**
+ * One document per taken place among an owner's endpoints of one mode: `_id` is owner:mode:slot, so
+ * two creates racing for the last place cannot both insert it (the store's own _id uniqueness, no
+ * transaction needed). Deleting the endpoint frees its place.
+ */
+type SlotRecord = { _id: string; endpoint_id: string; claimed_at: Date };
+const slotSchema = new Schema(
+  { _id: String, endpoint_id: { type: String, required: true }, claimed_at: { type: Date, required: true } },
+  { versionKey: false, collection: 'webhook_endpoint_slots' },
+);
+const slotId = (ownerId: string, mode: EndpointMode, slot: number) => `${ownerId}:${mode}:${slot}`;
+const isDuplicate = (err: unknown) => (err as { code?: number }).code === 11000;
+
 const noSecret = { secret: 0, previous_secret: 0 } as const;
 type Secrets = 'secret' | 'previous_secret';
 
@@ -95,6 +118,7 @@ type Secrets = 'secret' | 'previous_secret';
 export function createWebhookRepository(conn: Connection) {
   const endpoints = conn.model('WebhookEndpoint', endpointSchema);
   const deliveries = conn.model('WebhookDelivery', deliverySchema);
+  const slots = conn.model('WebhookEndpointSlot', slotSchema);
   /** Updates the endpoint matching `filter`, its secrets left out of the answer; null when none matches. */
   const updateIf = async (filter: Record<string, unknown>, set: Partial<EndpointRecord>) => {
     // FerretDB 1.x refuses a projection on findAndModify: the secrets are dropped here instead.
@@ -103,51 +127,127 @@ export function createWebhookRepository(conn: Connection) {
     const { secret: _secret, previous_secret: _previous, ...rest } = doc;
     return rest;
   };
+  const placesOf = (ownerId: string, mode: EndpointMode, cap: number) =>
+    Array.from({ length: cap }, (_, i) => slotId(ownerId, mode, i));
+  /** Frees places older than a minute whose endpoint does not exist (a create stopped between its two writes). */
+  const freeOrphanSlots = async (ownerId: string, mode: EndpointMode, cap: number, now: Date): Promise<number> => {
+    const held = await slots
+      .find({ _id: { $in: placesOf(ownerId, mode, cap) }, claimed_at: { $lt: new Date(now.getTime() - 60_000) } })
+      .lean<SlotRecord[]>();
+    if (!held.length) return 0;
+    const there = new Set(
+      (await endpoints.find({ _id: { $in: held.map((h) => h.endpoint_id) } }, { _id: 1 }).lean<EndpointRecord[]>()).map(
+        (d) => d._id,
+      ),
+    );
+    let n = 0;
+    for (const h of held)
+      if (!there.has(h.endpoint_id)) n += (await slots.deleteOne({ _id: h._id, endpoint_id: h.endpoint_id })).deletedCount ?? 0;
+    return n;
+  };
+  /**
+   * Takes the first free place of `cap` among the owner's endpoints of `mode` for `endpointId`; null
+   * when all are taken. A place whose endpoint was never written (a create that crashed between the
+   * two writes) is freed after a minute.
+   */
+  const claimSlot = async (
+    ownerId: string,
+    mode: EndpointMode,
+    endpointId: string,
+    cap: number,
+    now: Date,
+  ): Promise<number | null> => {
+    for (let pass = 0; pass < 2; pass++) {
+      const taken = new Set(
+        (await slots.find({ _id: { $in: placesOf(ownerId, mode, cap) } }, { _id: 1 }).lean<SlotRecord[]>()).map((d) => d._id),
+      );
+      for (let i = 0; i < cap; i++) {
+        if (taken.has(slotId(ownerId, mode, i))) continue;
+        try {
+          await slots.create({ _id: slotId(ownerId, mode, i), endpoint_id: endpointId, claimed_at: now });
+          return i;
+        } catch (err) {
+          if (!isDuplicate(err)) throw err;
+        }
+      }
+      if (pass === 0 && !(await freeOrphanSlots(ownerId, mode, cap, now))) return null;
+    }
+    return null;
+  };
+
   return {
     async init() {
       await endpoints.createIndexes();
       await deliveries.createIndexes();
+      await slots.createIndexes();
     },
 
     // Endpoints: every query names the owner, except the delivery job's read by id.
     async insertEndpoint(rec: EndpointRecord): Promise<void> {
       await endpoints.create(rec);
     },
-    async listEndpoints(ownerId: string): Promise<Omit<EndpointRecord, Secrets>[]> {
-      return endpoints.find({ owner_id: ownerId }, noSecret).sort({ created_at: -1 }).limit(100).lean<EndpointRecord[]>();
+    async listEndpoints(ownerId: string, scope: ModeScope): Promise<Omit<EndpointRecord, Secrets>[]> {
+      return endpoints
+        .find({ owner_id: ownerId, ...modeFilter(scope) }, noSecret)
+        .sort({ created_at: -1 })
+        .limit(100)
+        .lean<EndpointRecord[]>();
     },
-    async findEndpoint(ownerId: string, id: string): Promise<Omit<EndpointRecord, Secrets> | null> {
-      return endpoints.findOne({ _id: id, owner_id: ownerId }, noSecret).lean<EndpointRecord>();
+    async countEndpoints(ownerId: string, mode: EndpointMode): Promise<number> {
+      return endpoints.countDocuments({ owner_id: ownerId, ...modeFilter(mode) });
+    },
+    async findEndpoint(ownerId: string, id: string, scope: ModeScope): Promise<Omit<EndpointRecord, Secrets> | null> {
+      return endpoints.findOne({ _id: id, owner_id: ownerId, ...modeFilter(scope) }, noSecret).lean<EndpointRecord>();
+    },
+    claimSlot,
+    async releaseSlot(ownerId: string, mode: EndpointMode, slot: number, endpointId: string): Promise<void> {
+      await slots.deleteOne({ _id: slotId(ownerId, mode, slot), endpoint_id: endpointId });
+    },
+    /** Gives endpoints stored before places existed a place each (once at start; idempotent). How many. */
+    async placeUnslotted(cap: number, now: Date): Promise<number> {
+      let n = 0;
+      const docs = await endpoints.find({ slot: null }, { _id: 1, owner_id: 1, mode: 1 }).lean<EndpointRecord[]>();
+      for (const d of docs) {
+        const mode = d.mode === 'test' ? 'test' : 'live';
+        // Past the cap (more were created before it was exact): -1, no place, still counted by the create's check.
+        const slot = (await claimSlot(d.owner_id, mode, d._id, cap, now)) ?? -1;
+        const r = await endpoints.updateOne({ _id: d._id, slot: null }, { $set: { slot, mode } });
+        if (r.modifiedCount) n++;
+        else if (slot >= 0) await slots.deleteOne({ _id: slotId(d.owner_id, mode, slot), endpoint_id: d._id });
+      }
+      return n;
     },
     /** The endpoint with its secret, for signing. */
     async endpointForDelivery(id: string): Promise<EndpointRecord | null> {
       return endpoints.findOne({ _id: id }).lean<EndpointRecord>();
     },
     /** The owner's enabled endpoints subscribed to `type` that existed when it happened (a late consumer sends no older events to a new endpoint). */
-    async subscribers(ownerId: string, type: string, occurredAt: Date): Promise<Pick<EndpointRecord, '_id'>[]> {
+    async subscribers(ownerId: string, type: string, occurredAt: Date): Promise<Pick<EndpointRecord, '_id' | 'mode'>[]> {
       return endpoints
-        .find({ owner_id: ownerId, enabled: true, event_types: type, created_at: { $lte: occurredAt } }, { _id: 1 })
+        .find({ owner_id: ownerId, enabled: true, event_types: type, created_at: { $lte: occurredAt } }, { _id: 1, mode: 1 })
         .lean<EndpointRecord[]>();
     },
     async updateEndpoint(
       ownerId: string,
       id: string,
+      scope: ModeScope,
       set: Partial<EndpointRecord>,
     ): Promise<Omit<EndpointRecord, Secrets> | null> {
-      return updateIf({ _id: id, owner_id: ownerId }, set);
+      return updateIf({ _id: id, owner_id: ownerId, ...modeFilter(scope) }, set);
     },
     /** A roll: replaces the secrets unless the current one changed since it was read (null then, or when gone). */
     async rollEndpointSecret(
       ownerId: string,
       id: string,
+      scope: ModeScope,
       from: string,
       set: Pick<EndpointRecord, 'secret' | 'previous_secret' | 'previous_secret_until' | 'updated_at'>,
     ): Promise<Omit<EndpointRecord, Secrets> | null> {
-      return updateIf({ _id: id, owner_id: ownerId, secret: from }, set);
+      return updateIf({ _id: id, owner_id: ownerId, ...modeFilter(scope), secret: from }, set);
     },
     /** The owner's endpoint with its sealed secrets (for a roll). */
-    async endpointWithSecret(ownerId: string, id: string): Promise<EndpointRecord | null> {
-      return endpoints.findOne({ _id: id, owner_id: ownerId }).lean<EndpointRecord>();
+    async endpointWithSecret(ownerId: string, id: string, scope: ModeScope): Promise<EndpointRecord | null> {
+      return endpoints.findOne({ _id: id, owner_id: ownerId, ...modeFilter(scope) }).lean<EndpointRecord>();
     },
     /**
      * Seals the secrets stored in plaintext before they were sealed (once at start; each update is
@@ -165,9 +265,11 @@ export function createWebhookRepository(conn: Connection) {
       }
       return n;
     },
-    async deleteEndpoint(ownerId: string, id: string): Promise<boolean> {
-      const r = await endpoints.deleteOne({ _id: id, owner_id: ownerId });
-      if (r.deletedCount !== 1) return false;
+    async deleteEndpoint(ownerId: string, id: string, scope: ModeScope): Promise<boolean> {
+      const doc = await endpoints.findOneAndDelete({ _id: id, owner_id: ownerId, ...modeFilter(scope) }).lean<EndpointRecord>();
+      if (!doc) return false;
+      if (typeof doc.slot === 'number' && doc.slot >= 0)
+        await slots.deleteOne({ _id: slotId(ownerId, doc.mode === 'test' ? 'test' : 'live', doc.slot), endpoint_id: id });
       await deliveries.updateMany(
         { endpoint_id: id, status: 'pending' },
         { $set: { status: 'cancelled', next_attempt_at: null } },
@@ -181,6 +283,10 @@ export function createWebhookRepository(conn: Connection) {
         { $set: { enabled: false, disabled_reason: 'failing', updated_at: at } },
       );
       return r.modifiedCount === 1;
+    },
+    /** Starts the endpoint's failure streak unless one runs (at), or ends it (null). */
+    async setFailingSince(id: string, at: Date | null): Promise<void> {
+      await endpoints.updateOne(at ? { _id: id, failing_since: null } : { _id: id }, { $set: { failing_since: at } });
     },
     async countDisabled(): Promise<number> {
       return endpoints.countDocuments({ enabled: false, disabled_reason: 'failing' });
@@ -207,18 +313,32 @@ export function createWebhookRepository(conn: Connection) {
      * `until`: replicas claim different deliveries, and a killed replica's claim expires so another
      * (or its restart) takes the delivery over with the same webhook-id.
      */
-    async claimDue(lease: string, now: Date, until: Date): Promise<DeliveryRecord | null> {
+    async claimDue(
+      lease: string,
+      now: Date,
+      until: Date,
+      skip: { endpoints?: string[]; owners?: string[] } = {},
+    ): Promise<DeliveryRecord | null> {
       return deliveries
         .findOneAndUpdate(
           {
             status: 'pending',
             next_attempt_at: { $lte: now },
             $or: [{ lease_until: null }, { lease_until: { $lte: now } }],
+            // Fair delivery: endpoints and owners already at their share of attempts in flight wait.
+            ...(skip.endpoints?.length ? { endpoint_id: { $nin: skip.endpoints } } : {}),
+            ...(skip.owners?.length ? { owner_id: { $nin: skip.owners } } : {}),
           },
           { $set: { lease, lease_until: until } },
           { new: true, sort: { next_attempt_at: 1 } },
         )
         .lean<DeliveryRecord>();
+    },
+    /** Deliveries being attempted now by any replica (claimed, lease not expired): who holds how many attempts. */
+    async inFlight(now: Date): Promise<Pick<DeliveryRecord, '_id' | 'endpoint_id' | 'owner_id'>[]> {
+      return deliveries
+        .find({ status: 'pending', lease_until: { $gt: now } }, { _id: 1, endpoint_id: 1, owner_id: 1 })
+        .lean<DeliveryRecord[]>();
     },
     /** Writes an attempt and what follows it under the claim; false when the claim was lost. */
     async completeAttempt(

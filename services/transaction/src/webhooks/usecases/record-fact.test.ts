@@ -15,21 +15,22 @@ const tx = {
   signers: [{ index: 0, name: 'A', email: 'a@example.com', state: 'created' }],
 } as unknown as TransactionRecord;
 
-/** An owner's endpoints and a record, counting the reads of each. */
-function setup(endpointsOf: Record<string, string[]>) {
+/** An owner's endpoints (`we_t…` ones are test endpoints) and a record, counting the reads of each. */
+function setup(endpointsOf: Record<string, string[]>, record: TransactionRecord = tx) {
   const reads = { record: 0, endpoints: [] as string[] };
   const recorded: DeliveryRecord[] = [];
   const deps = {
     repo: {
       async findById(id: number) {
         reads.record++;
-        return id === tx._id ? tx : null;
+        return id === record._id ? record : null;
       },
     },
     store: {
       async subscribers(ownerId: string) {
         reads.endpoints.push(ownerId);
-        return (endpointsOf[ownerId] ?? []).map((_id) => ({ _id }));
+        // A live endpoint made before modes has none stored.
+        return (endpointsOf[ownerId] ?? []).map((_id) => (_id.startsWith('we_t') ? { _id, mode: 'test' } : { _id }));
       },
       async recordDelivery(d: DeliveryRecord) {
         recorded.push(d);
@@ -80,5 +81,18 @@ describe('recordFact', () => {
     expect(reads).toEqual({ record: 1, endpoints: ['u1'] });
     expect(await recordFact(deps, fact({ transactionId: 8 }))).toBe(0);
     expect(reads.endpoints).toEqual(['u1']);
+  });
+
+  it('sends a live transaction’s events to live endpoints only, a test one’s to test endpoints only', async () => {
+    const live = setup({ u1: ['we_live', 'we_test'] });
+    expect(await recordFact(live.deps, fact({ ownerId: 'u1' }))).toBe(1);
+    expect(live.recorded.map((d) => d.endpoint_id)).toEqual(['we_live']);
+    const test = setup({ u1: ['we_live', 'we_test'] }, { ...tx, test: true } as TransactionRecord);
+    expect(await recordFact(test.deps, fact({ ownerId: 'u1' }))).toBe(1);
+    expect(test.recorded.map((d) => d.endpoint_id)).toEqual(['we_test']);
+    expect(JSON.parse(test.recorded[0]!.payload)).toMatchObject({ data: { transaction: { test: true } } });
+    const none = setup({ u1: ['we_live'] }, { ...tx, test: true } as TransactionRecord);
+    expect(await recordFact(none.deps, fact({ type: 'signer.consented', signerIndex: 0 }))).toBe(0);
+    expect(none.recorded).toHaveLength(0);
   });
 });

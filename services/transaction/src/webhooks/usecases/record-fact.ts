@@ -2,6 +2,7 @@ import { achievedSignerAssurance } from '../../domain/assurance.js';
 import type { TransactionRepository } from '../../store/transaction.repository.js';
 import { deliveryIdOf, webhookIdOf, webhookPayload, type WebhookFact } from '../domain/webhook-event.js';
 import type { WebhookRepository } from '../store/webhook.repository.js';
+import { modeOf, modeOfTransaction } from '../domain/mode.js';
 
 export type RecordFactDeps = {
   store: WebhookRepository;
@@ -17,7 +18,7 @@ function aboutThis(fact: WebhookFact, tx: { reference: string; created_at: Date 
 }
 
 /**
- * Records one delivery per subscribed endpoint of the transaction's owner, due now, with the
+ * Records one delivery per subscribed endpoint of the transaction's owner and mode, due now, with the
  * transaction's latest state as the payload. Idempotent: a delivery's id is derived from the fact
  * and the endpoint, so a redelivered internal event records nothing new. Returns how many endpoints
  * the fact goes to. When the fact names the owner, the owner's endpoints are looked up first and the
@@ -32,7 +33,11 @@ export async function recordFact(deps: RecordFactDeps, fact: WebhookFact): Promi
   if (!tx || !aboutThis(fact, tx)) return 0;
   // An event naming another owner is not about this record (another database's id).
   if (fact.ownerId && fact.ownerId !== tx.owner_id) return 0;
-  const targets = named ?? (await deps.store.subscribers(tx.owner_id, fact.type, occurredAt));
+  // Mode is part of ownership: a live transaction's events go to live endpoints only, a test one's to test ones.
+  const mode = modeOfTransaction(tx);
+  const targets = (named ?? (await deps.store.subscribers(tx.owner_id, fact.type, occurredAt))).filter(
+    (ep) => modeOf(ep) === mode,
+  );
   if (!targets.length) return 0;
   const payload = webhookPayload(fact, {
     id: tx._id,

@@ -25,6 +25,8 @@ export const protobufFileName = "signet/transaction/v1/webhooks.proto";
 
 export interface OwnerRequest {
   ownerId: string;
+  /** The modes the caller may see: "live" (or empty), "test" or "any". */
+  mode: string;
 }
 
 export interface CreateWebhookEndpointRequest {
@@ -34,18 +36,26 @@ export interface CreateWebhookEndpointRequest {
   url: string;
   eventTypes: string[];
   description: string;
+  /** The endpoint's mode: "live" (or empty) receives live events only, "test" test events only. */
+  mode: string;
 }
 
 export interface WebhookEndpointRequest {
   ownerId: string;
   id: string;
+  /** The modes the caller may see: "live" (or empty), "test" or "any". */
+  mode: string;
 }
 
 export interface RollWebhookSecretRequest {
   ownerId: string;
   id: string;
   /** How long the old secret still signs, 0..604800 (7 days); absent: 86400 (a day); 0: it stops at once. */
-  overlapSeconds?: number | undefined;
+  overlapSeconds?:
+    | number
+    | undefined;
+  /** The modes the caller may see: "live" (or empty), "test" or "any". */
+  mode: string;
 }
 
 export interface UpdateWebhookEndpointRequest {
@@ -58,7 +68,11 @@ export interface UpdateWebhookEndpointRequest {
   eventTypes: string[];
   updateEventTypes: boolean;
   description?: string | undefined;
-  enabled?: boolean | undefined;
+  enabled?:
+    | boolean
+    | undefined;
+  /** The modes the caller may see: "live" (or empty), "test" or "any". */
+  mode: string;
 }
 
 export interface WebhookEndpoint {
@@ -75,6 +89,8 @@ export interface WebhookEndpoint {
   secret: string;
   /** Until when deliveries still carry the previous secret's signature too (a roll's overlap); empty: none. */
   previousSecretExpiresAt: string;
+  /** "live" or "test": which transactions' events it receives. */
+  mode: string;
 }
 
 export interface ListWebhookEndpointsResponse {
@@ -88,6 +104,8 @@ export interface ListWebhookDeliveriesRequest {
   ownerId: string;
   endpointId: string;
   limit: number;
+  /** The modes the caller may see: "live" (or empty), "test" or "any". */
+  mode: string;
 }
 
 export interface WebhookAttempt {
@@ -123,16 +141,21 @@ export interface RedeliverWebhookRequest {
   ownerId: string;
   endpointId: string;
   deliveryId: string;
+  /** The modes the caller may see: "live" (or empty), "test" or "any". */
+  mode: string;
 }
 
 function createBaseOwnerRequest(): OwnerRequest {
-  return { ownerId: "" };
+  return { ownerId: "", mode: "" };
 }
 
 export const OwnerRequest: MessageFns<OwnerRequest> = {
   encode(message: OwnerRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.ownerId !== "") {
       writer.uint32(10).string(message.ownerId);
+    }
+    if (message.mode !== "") {
+      writer.uint32(18).string(message.mode);
     }
     return writer;
   },
@@ -158,6 +181,14 @@ export const OwnerRequest: MessageFns<OwnerRequest> = {
             message.ownerId = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.mode = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -176,12 +207,13 @@ export const OwnerRequest: MessageFns<OwnerRequest> = {
   fromPartial(object: DeepPartial<OwnerRequest>): OwnerRequest {
     const message = createBaseOwnerRequest();
     message.ownerId = object.ownerId ?? "";
+    message.mode = object.mode ?? "";
     return message;
   },
 };
 
 function createBaseCreateWebhookEndpointRequest(): CreateWebhookEndpointRequest {
-  return { ownerId: "", ownerEmail: "", url: "", eventTypes: [], description: "" };
+  return { ownerId: "", ownerEmail: "", url: "", eventTypes: [], description: "", mode: "" };
 }
 
 export const CreateWebhookEndpointRequest: MessageFns<CreateWebhookEndpointRequest> = {
@@ -200,6 +232,9 @@ export const CreateWebhookEndpointRequest: MessageFns<CreateWebhookEndpointReque
     }
     if (message.description !== "") {
       writer.uint32(42).string(message.description);
+    }
+    if (message.mode !== "") {
+      writer.uint32(50).string(message.mode);
     }
     return writer;
   },
@@ -257,6 +292,14 @@ export const CreateWebhookEndpointRequest: MessageFns<CreateWebhookEndpointReque
             message.description = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.mode = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -279,12 +322,13 @@ export const CreateWebhookEndpointRequest: MessageFns<CreateWebhookEndpointReque
     message.url = object.url ?? "";
     message.eventTypes = object.eventTypes?.map((e) => e) || [];
     message.description = object.description ?? "";
+    message.mode = object.mode ?? "";
     return message;
   },
 };
 
 function createBaseWebhookEndpointRequest(): WebhookEndpointRequest {
-  return { ownerId: "", id: "" };
+  return { ownerId: "", id: "", mode: "" };
 }
 
 export const WebhookEndpointRequest: MessageFns<WebhookEndpointRequest> = {
@@ -294,6 +338,9 @@ export const WebhookEndpointRequest: MessageFns<WebhookEndpointRequest> = {
     }
     if (message.id !== "") {
       writer.uint32(18).string(message.id);
+    }
+    if (message.mode !== "") {
+      writer.uint32(26).string(message.mode);
     }
     return writer;
   },
@@ -327,6 +374,14 @@ export const WebhookEndpointRequest: MessageFns<WebhookEndpointRequest> = {
             message.id = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.mode = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -346,12 +401,13 @@ export const WebhookEndpointRequest: MessageFns<WebhookEndpointRequest> = {
     const message = createBaseWebhookEndpointRequest();
     message.ownerId = object.ownerId ?? "";
     message.id = object.id ?? "";
+    message.mode = object.mode ?? "";
     return message;
   },
 };
 
 function createBaseRollWebhookSecretRequest(): RollWebhookSecretRequest {
-  return { ownerId: "", id: "", overlapSeconds: undefined };
+  return { ownerId: "", id: "", overlapSeconds: undefined, mode: "" };
 }
 
 export const RollWebhookSecretRequest: MessageFns<RollWebhookSecretRequest> = {
@@ -364,6 +420,9 @@ export const RollWebhookSecretRequest: MessageFns<RollWebhookSecretRequest> = {
     }
     if (message.overlapSeconds !== undefined) {
       writer.uint32(24).int32(message.overlapSeconds);
+    }
+    if (message.mode !== "") {
+      writer.uint32(34).string(message.mode);
     }
     return writer;
   },
@@ -405,6 +464,14 @@ export const RollWebhookSecretRequest: MessageFns<RollWebhookSecretRequest> = {
             message.overlapSeconds = reader.int32();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.mode = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -425,6 +492,7 @@ export const RollWebhookSecretRequest: MessageFns<RollWebhookSecretRequest> = {
     message.ownerId = object.ownerId ?? "";
     message.id = object.id ?? "";
     message.overlapSeconds = object.overlapSeconds ?? undefined;
+    message.mode = object.mode ?? "";
     return message;
   },
 };
@@ -438,6 +506,7 @@ function createBaseUpdateWebhookEndpointRequest(): UpdateWebhookEndpointRequest 
     updateEventTypes: false,
     description: undefined,
     enabled: undefined,
+    mode: "",
   };
 }
 
@@ -463,6 +532,9 @@ export const UpdateWebhookEndpointRequest: MessageFns<UpdateWebhookEndpointReque
     }
     if (message.enabled !== undefined) {
       writer.uint32(56).bool(message.enabled);
+    }
+    if (message.mode !== "") {
+      writer.uint32(66).string(message.mode);
     }
     return writer;
   },
@@ -536,6 +608,14 @@ export const UpdateWebhookEndpointRequest: MessageFns<UpdateWebhookEndpointReque
             message.enabled = reader.bool();
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.mode = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -560,6 +640,7 @@ export const UpdateWebhookEndpointRequest: MessageFns<UpdateWebhookEndpointReque
     message.updateEventTypes = object.updateEventTypes ?? false;
     message.description = object.description ?? undefined;
     message.enabled = object.enabled ?? undefined;
+    message.mode = object.mode ?? "";
     return message;
   },
 };
@@ -576,6 +657,7 @@ function createBaseWebhookEndpoint(): WebhookEndpoint {
     updatedAt: "",
     secret: "",
     previousSecretExpiresAt: "",
+    mode: "",
   };
 }
 
@@ -610,6 +692,9 @@ export const WebhookEndpoint: MessageFns<WebhookEndpoint> = {
     }
     if (message.previousSecretExpiresAt !== "") {
       writer.uint32(82).string(message.previousSecretExpiresAt);
+    }
+    if (message.mode !== "") {
+      writer.uint32(90).string(message.mode);
     }
     return writer;
   },
@@ -707,6 +792,14 @@ export const WebhookEndpoint: MessageFns<WebhookEndpoint> = {
             message.previousSecretExpiresAt = reader.string();
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.mode = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -734,6 +827,7 @@ export const WebhookEndpoint: MessageFns<WebhookEndpoint> = {
     message.updatedAt = object.updatedAt ?? "";
     message.secret = object.secret ?? "";
     message.previousSecretExpiresAt = object.previousSecretExpiresAt ?? "";
+    message.mode = object.mode ?? "";
     return message;
   },
 };
@@ -837,7 +931,7 @@ export const DeleteWebhookEndpointResponse: MessageFns<DeleteWebhookEndpointResp
 };
 
 function createBaseListWebhookDeliveriesRequest(): ListWebhookDeliveriesRequest {
-  return { ownerId: "", endpointId: "", limit: 0 };
+  return { ownerId: "", endpointId: "", limit: 0, mode: "" };
 }
 
 export const ListWebhookDeliveriesRequest: MessageFns<ListWebhookDeliveriesRequest> = {
@@ -850,6 +944,9 @@ export const ListWebhookDeliveriesRequest: MessageFns<ListWebhookDeliveriesReque
     }
     if (message.limit !== 0) {
       writer.uint32(24).int32(message.limit);
+    }
+    if (message.mode !== "") {
+      writer.uint32(34).string(message.mode);
     }
     return writer;
   },
@@ -891,6 +988,14 @@ export const ListWebhookDeliveriesRequest: MessageFns<ListWebhookDeliveriesReque
             message.limit = reader.int32();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.mode = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -911,6 +1016,7 @@ export const ListWebhookDeliveriesRequest: MessageFns<ListWebhookDeliveriesReque
     message.ownerId = object.ownerId ?? "";
     message.endpointId = object.endpointId ?? "";
     message.limit = object.limit ?? 0;
+    message.mode = object.mode ?? "";
     return message;
   },
 };
@@ -1235,7 +1341,7 @@ export const ListWebhookDeliveriesResponse: MessageFns<ListWebhookDeliveriesResp
 };
 
 function createBaseRedeliverWebhookRequest(): RedeliverWebhookRequest {
-  return { ownerId: "", endpointId: "", deliveryId: "" };
+  return { ownerId: "", endpointId: "", deliveryId: "", mode: "" };
 }
 
 export const RedeliverWebhookRequest: MessageFns<RedeliverWebhookRequest> = {
@@ -1248,6 +1354,9 @@ export const RedeliverWebhookRequest: MessageFns<RedeliverWebhookRequest> = {
     }
     if (message.deliveryId !== "") {
       writer.uint32(26).string(message.deliveryId);
+    }
+    if (message.mode !== "") {
+      writer.uint32(34).string(message.mode);
     }
     return writer;
   },
@@ -1289,6 +1398,14 @@ export const RedeliverWebhookRequest: MessageFns<RedeliverWebhookRequest> = {
             message.deliveryId = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.mode = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1309,13 +1426,16 @@ export const RedeliverWebhookRequest: MessageFns<RedeliverWebhookRequest> = {
     message.ownerId = object.ownerId ?? "";
     message.endpointId = object.endpointId ?? "";
     message.deliveryId = object.deliveryId ?? "";
+    message.mode = object.mode ?? "";
     return message;
   },
 };
 
 /**
  * Outgoing webhooks to customers (issue 18 items 6-7), served by the transaction process. Every
- * call names the owner; another owner's endpoint or delivery is NOT_FOUND. A URL that is not
+ * call names the owner and the mode it may see (issue 31): a "live" caller sees only live endpoints,
+ * a "test" caller only test ones, "any" (a dashboard session) both; empty means "live". Another
+ * owner's or another mode's endpoint or delivery is NOT_FOUND. A URL that is not
  * http(s) or resolves to an address the operator's policy refuses is INVALID_ARGUMENT.
  */
 export type WebhookServiceService = typeof WebhookServiceService;

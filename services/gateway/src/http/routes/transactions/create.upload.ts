@@ -98,7 +98,9 @@ export function creationForm(
         );
       if (seen.has(name)) throw badRequest(`${name}: given more than once`);
       seen.add(name);
-      if (name === 'document') documentName = info.filename ?? '';
+      // Composed form (NFC): a name typed on macOS arrives decomposed ("o" + combining acute) and would
+      // otherwise show, compare and seal differently from the same name typed elsewhere.
+      if (name === 'document') documentName = (info.filename ?? '').normalize('NFC');
       return fileSink(photo ? { signer: Number(photo[1]) } : (name as 'document' | 'reference'));
     },
     open: () =>

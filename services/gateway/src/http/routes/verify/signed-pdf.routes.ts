@@ -10,10 +10,12 @@ import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { parseVerifierKey, type LogKey } from '@signet/verify';
 import { parsePemCertificates, SignedPdfError, verifySignedPdf, type LogKeySet } from '@signet/verify/signed-pdf';
+import { certificateAssuranceOf } from '@signet/kit';
 import type { GatewayContext } from '../../context.js';
 import { badRequest, HttpError } from '../../errors.js';
 import { RATE_LIMITS, rateLimitCheck } from '../../rate-limit.js';
 import { defineRoute, errorResponses, type AnyRoute } from '../../route.js';
+import { assuranceLevelSchema, verifiedSignerSchema } from './assurance.schemas.js';
 
 const checkSchema = z.object({ name: z.string(), ok: z.boolean(), detail: z.string() });
 export const signedPdfVerificationSchema = z
@@ -26,6 +28,14 @@ export const signedPdfVerificationSchema = z
       .meta({ description: 'The log of the certificate: test for a test-mode one (no real signing)' }),
     sealed_by: z.string().nullable().meta({ description: 'The sealing certificate’s subject' }),
     timestamp: z.string().nullable().meta({ description: 'The RFC 3161 time of the seal, ISO 8601 UTC', format: 'date-time' }),
+    assurance: assuranceLevelSchema.nullable().meta({
+      description:
+        'What the certificate proves as a whole (its weakest signer’s level); null unless every check passed: a certificate that does not verify proves nothing',
+    }),
+    assurance_meaning: z.string().nullable().meta({ description: 'One plain sentence saying what `assurance` proves' }),
+    signers: z
+      .array(verifiedSignerSchema)
+      .meta({ description: 'Every certified signer and their level; empty unless every check passed' }),
     checks: z.array(checkSchema).meta({
       description:
         'coverage, integrity, timestamp, certificate, evidence … (cert.json: bundle, leaf, checkpoint, inclusion, seal), consistency',
@@ -122,6 +132,8 @@ export function signedPdfRoute(ctx: GatewayContext): AnyRoute {
       const integrity = report.checks.find((c) => c.name === 'integrity');
       if (!integrity?.ok) throw badRequest(`the seal is invalid: ${integrity?.detail ?? 'not checked'}`);
       res.setHeader('Cache-Control', 'no-store');
+      const signers = report.ok ? report.certificate?.signers : undefined;
+      const assurance = Array.isArray(signers) ? certificateAssuranceOf(signers as Record<string, unknown>[]) : null;
       return {
         status: 200 as const,
         body: {
@@ -130,6 +142,9 @@ export function signedPdfRoute(ctx: GatewayContext): AnyRoute {
           log: report.log ?? null,
           sealed_by: report.signer ?? null,
           timestamp: report.timestamp ?? null,
+          assurance: assurance?.assurance ?? null,
+          assurance_meaning: assurance?.assurance_meaning ?? null,
+          signers: assurance?.signers ?? [],
           checks: report.checks,
         },
       };

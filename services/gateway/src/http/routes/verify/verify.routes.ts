@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
 import { Router, type Response } from 'express';
 import { z } from 'zod';
-import { RpcError } from '@signet/kit';
+import { achievedAssurance, assuranceMeaning, RpcError } from '@signet/kit';
 import type { GatewayContext, RouteModule } from '../../context.js';
 import { httpStatusOf } from '../../errors.js';
 import { defineRoute, errorResponses, mountRoutes } from '../../route.js';
 import { WEB_DIST } from '../../web-dist.js';
+import { assuranceLevelSchema, verifiedSignerSchema } from './assurance.schemas.js';
 import { signedPdfRoute } from './signed-pdf.routes.js';
 
 const verifyParams = z.object({
@@ -37,10 +38,22 @@ export const verificationSchema = z
     ledger_seal: z.string(),
     log: z.enum(['live', 'test']).meta({
       description:
-        'The log that sealed it: test for a test-mode certificate (free, proves no real signing; key: GET /api/ledger/public-key?log=test)',
+        'The transparency log that sealed the certificate, not an assurance level: live (the production log) or test for a test-mode certificate (free, proves no real signing; key: GET /api/ledger/public-key?log=test). What the ceremony proved is `assurance`.',
     }),
+    assurance: assuranceLevelSchema.meta({
+      description:
+        'What the certificate proves as a whole: the weakest of its signers’ assurance levels (test < recorded < live < live+webauthn)',
+    }),
+    assurance_meaning: z.string().meta({ description: 'One plain sentence saying what `assurance` proves and what it does not' }),
+    signers: z.array(verifiedSignerSchema).meta({ description: 'Every certified signer, in the certificate’s order' }),
   })
   .meta({ id: 'Verification' });
+
+/** A level as the ledger names it, with its sentence (today's wording if the ledger sent none). */
+function assuranceAnswer(a: { assurance: string; assuranceMeaning: string }) {
+  const assurance = achievedAssurance(a.assurance, false);
+  return { assurance, assurance_meaning: a.assuranceMeaning || assuranceMeaning(assurance) };
+}
 
 /** A sealed certificate never changes, so a verdict can be kept; a miss is kept briefly (it may be issued soon). */
 const HIT_TTL_MS = 60_000;
@@ -119,6 +132,8 @@ export function verifyRoutes(ctx: GatewayContext): RouteModule {
           verification_mode: result.verificationMode,
           ledger_seal: result.ledgerSeal,
           log: result.log === 'test' ? 'test' : 'live',
+          ...assuranceAnswer(result),
+          signers: result.signers.map((s) => ({ name: s.name, role: s.role, ...assuranceAnswer(s) })),
         };
         if (ctx.validateResponses) verificationSchema.parse(answer);
         const body = JSON.stringify(answer);

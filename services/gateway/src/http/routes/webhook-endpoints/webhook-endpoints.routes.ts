@@ -2,7 +2,7 @@ import express, { Router } from 'express';
 import type { z } from 'zod';
 import type { transactionWebhooksV1 as wh } from '@signet/proto';
 import { callerOf, requireCaller } from '../../auth.js';
-import type { GatewayContext, RouteModule } from '../../context.js';
+import type { Caller, GatewayContext, RouteModule } from '../../context.js';
 import { HttpError } from '../../errors.js';
 import { defineRoute, errorResponses, HEADERS, mountRoutes } from '../../route.js';
 import {
@@ -13,6 +13,7 @@ import {
   endpointParams,
   endpointSchema,
   endpointWithSecretSchema,
+  listQuery,
   rollQuery,
   updateBody,
 } from './webhook-endpoints.schemas.js';
@@ -28,6 +29,7 @@ const endpointJson = (e: wh.WebhookEndpoint): EndpointJson => ({
   event_types: e.eventTypes as EndpointJson['event_types'],
   description: e.description,
   enabled: e.enabled,
+  mode: e.mode === 'test' ? 'test' : 'live',
   disabled_reason: e.disabledReason as EndpointJson['disabled_reason'],
   created_at: e.createdAt,
   updated_at: e.updatedAt,
@@ -54,8 +56,15 @@ const deliveryJson = (d: wh.WebhookDelivery): DeliveryJson => ({
 });
 
 /**
+ * The modes a caller may see and change (issue 31: mode is part of ownership): an API key only its
+ * own mode's endpoints (a test key never a live one), a dashboard session both.
+ */
+const scopeOf = (c: Caller): 'live' | 'test' | 'any' => (c.method === 'api_key' ? c.mode : 'any');
+
+/**
  * /api/webhook-endpoints*: the caller's outgoing webhook endpoints (Standard Webhooks, served by the
- * transaction service), their delivery log and manual redelivery. Another account's endpoint is 404.
+ * transaction service), their delivery log and manual redelivery. Another account's endpoint, and
+ * one of the other mode for an API key, is 404.
  */
 export function webhookEndpointsRoutes(ctx: GatewayContext): RouteModule {
   const auth = requireCaller(ctx);
@@ -63,6 +72,7 @@ export function webhookEndpointsRoutes(ctx: GatewayContext): RouteModule {
   const noStore = { 'Cache-Control': HEADERS.cacheControl };
   const common = { tags: TAGS, security: 'caller' as const };
   const owner = (res: express.Response) => callerOf(res).userId;
+  const mode = (res: express.Response) => scopeOf(callerOf(res));
 
   const create = defineRoute({
     ...common,
@@ -78,16 +88,20 @@ export function webhookEndpointsRoutes(ctx: GatewayContext): RouteModule {
     body: createBody,
     responses: {
       201: { description: 'Created; `secret` is shown only now', body: endpointWithSecretSchema, headers: noStore },
-      ...errorResponses(400, 401),
+      ...errorResponses(400, 401, 409),
     },
     async handle({ body }, _req, res) {
       const caller = callerOf(res);
+      const scope = scopeOf(caller);
+      if (scope !== 'any' && body.mode !== undefined && body.mode !== scope)
+        throw new HttpError(400, `mode: a ${scope} API key creates only ${scope} endpoints`);
       const e = await ctx.webhooks.createWebhookEndpoint({
         ownerId: caller.userId,
         ownerEmail: caller.email,
         url: body.url,
         eventTypes: body.event_types,
         description: body.description ?? '',
+        mode: scope === 'any' ? (body.mode ?? 'live') : scope,
       });
       return { status: 201 as const, body: { ...endpointJson(e), secret: e.secret } };
     },
@@ -99,13 +113,18 @@ export function webhookEndpointsRoutes(ctx: GatewayContext): RouteModule {
     path: '/api/webhook-endpoints',
     operationId: 'listWebhookEndpoints',
     summary: "The caller's webhook endpoints, most recent first",
+    description: 'An API key sees the endpoints of its own mode; a dashboard session both, or one with `mode`.',
     use: [auth],
+    query: listQuery,
     responses: {
       200: { description: 'The endpoints (without secrets)', body: endpointSchema.array(), headers: noStore },
-      ...errorResponses(401),
+      ...errorResponses(400, 401),
     },
-    async handle(_input, _req, res) {
-      const r = await ctx.webhooks.listWebhookEndpoints({ ownerId: owner(res) });
+    async handle({ query }, _req, res) {
+      const scope = mode(res);
+      // A filter narrows what the caller may see; a key asking for the other mode sees nothing.
+      if (scope !== 'any' && query.mode !== undefined && query.mode !== scope) return { status: 200 as const, body: [] };
+      const r = await ctx.webhooks.listWebhookEndpoints({ ownerId: owner(res), mode: query.mode ?? scope });
       return { status: 200 as const, body: r.items.map(endpointJson) };
     },
   });
@@ -126,7 +145,7 @@ export function webhookEndpointsRoutes(ctx: GatewayContext): RouteModule {
     async handle({ params }, _req, res) {
       return {
         status: 200 as const,
-        body: endpointJson(await ctx.webhooks.getWebhookEndpoint({ ownerId: owner(res), id: params.id })),
+        body: endpointJson(await ctx.webhooks.getWebhookEndpoint({ ownerId: owner(res), id: params.id, mode: mode(res) })),
       };
     },
   });
@@ -150,6 +169,7 @@ export function webhookEndpointsRoutes(ctx: GatewayContext): RouteModule {
       const e = await ctx.webhooks.updateWebhookEndpoint({
         ownerId: owner(res),
         id: params.id,
+        mode: mode(res),
         url: body.url,
         eventTypes: body.event_types ?? [],
         updateEventTypes: body.event_types !== undefined,
@@ -175,7 +195,7 @@ export function webhookEndpointsRoutes(ctx: GatewayContext): RouteModule {
       ...errorResponses(401, 404),
     },
     async handle({ params }, _req, res) {
-      await ctx.webhooks.deleteWebhookEndpoint({ ownerId: owner(res), id: params.id });
+      await ctx.webhooks.deleteWebhookEndpoint({ ownerId: owner(res), id: params.id, mode: mode(res) });
       res.status(204).end();
       return undefined;
     },
@@ -203,6 +223,7 @@ export function webhookEndpointsRoutes(ctx: GatewayContext): RouteModule {
       const e = await ctx.webhooks.rollWebhookSecret({
         ownerId: owner(res),
         id: params.id,
+        mode: mode(res),
         overlapSeconds: query.overlap_seconds,
       });
       return { status: 200 as const, body: { ...endpointJson(e), secret: e.secret } };
@@ -228,6 +249,7 @@ export function webhookEndpointsRoutes(ctx: GatewayContext): RouteModule {
       const r = await ctx.webhooks.listWebhookDeliveries({
         ownerId: owner(res),
         endpointId: params.id,
+        mode: mode(res),
         limit: query.limit ?? 50,
       });
       return { status: 200 as const, body: r.items.map(deliveryJson) };
@@ -253,6 +275,7 @@ export function webhookEndpointsRoutes(ctx: GatewayContext): RouteModule {
         ownerId: owner(res),
         endpointId: params.id,
         deliveryId: params.delivery_id,
+        mode: mode(res),
       });
       return { status: 202 as const, body: deliveryJson(d) };
     },

@@ -17,10 +17,24 @@ const url = z
     example: 'https://example.com/hooks/signet',
   });
 const description = text({ nfc: true, max: 500 });
+const mode = z.enum(['live', 'test'], { error: 'mode: must be live or test' });
 
 export const createBody = z
-  .strictObject({ url, event_types: eventTypes, description: description.optional() })
+  .strictObject({
+    url,
+    event_types: eventTypes,
+    description: description.optional(),
+    mode: mode.optional().meta({
+      description:
+        'Which transactions’ events it receives. An API key creates endpoints of its own mode (naming the other is 400); a dashboard session chooses, default live',
+    }),
+  })
   .meta({ id: 'WebhookEndpointCreate' });
+
+/** A session sees both modes; this narrows the list. An API key sees only its own mode's endpoints whatever it asks. */
+export const listQuery = z.object({
+  mode: mode.optional().meta({ description: 'Only endpoints of this mode (an API key sees only its own mode)' }),
+});
 
 export const updateBody = z
   .strictObject({
@@ -42,6 +56,9 @@ export const endpointSchema = z
     event_types: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
     description: z.string(),
     enabled: z.boolean(),
+    mode: z.enum(['live', 'test']).meta({
+      description: 'live: receives live transactions’ events; test: test transactions’ (test keys see only these)',
+    }),
     disabled_reason: z.enum(['', 'failing', 'owner']).meta({
       description: 'Empty while enabled; "failing" after persistent delivery failure; "owner" when disabled by an update',
     }),
