@@ -836,7 +836,10 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    /** The caller's webhook endpoints, most recent first */
+    /**
+     * The caller's webhook endpoints, most recent first
+     * @description An API key sees the endpoints of its own mode; a dashboard session both, or one with `mode`.
+     */
     get: operations['listWebhookEndpoints'];
     put?: never;
     /**
@@ -1133,6 +1136,11 @@ export type components = {
         | 'signed_document.ready'
       )[];
       description?: string;
+      /**
+       * @description Which transactions’ events it receives. An API key creates endpoints of its own mode (naming the other is 400); a dashboard session chooses, default live
+       * @enum {string}
+       */
+      mode?: 'live' | 'test';
     };
     WebhookEndpointUpdate: {
       /**
@@ -1172,10 +1180,29 @@ export type components = {
       verification_mode: string;
       ledger_seal: string;
       /**
-       * @description The log that sealed it: test for a test-mode certificate (free, proves no real signing; key: GET /api/ledger/public-key?log=test)
+       * @description The transparency log that sealed the certificate, not an assurance level: live (the production log) or test for a test-mode certificate (free, proves no real signing; key: GET /api/ledger/public-key?log=test). What the ceremony proved is `assurance`.
        * @enum {string}
        */
       log: 'live' | 'test';
+      /** @description What the certificate proves as a whole: the weakest of its signers’ assurance levels (test < recorded < live < live+webauthn) */
+      assurance: components['schemas']['AssuranceLevel'];
+      /** @description One plain sentence saying what `assurance` proves and what it does not */
+      assurance_meaning: string;
+      /** @description Every certified signer, in the certificate’s order */
+      signers: components['schemas']['VerifiedSigner'][];
+    };
+    /**
+     * @description What a signer’s ceremony proved, weakest first: test (a test-mode transaction completed by its sender, no ceremony), recorded (a recording that matched the prompts, possibly made before they were shown), live (produced in real time after each prompt was revealed), live+webauthn (live, and a WebAuthn authenticator confirmed the same session)
+     * @enum {string}
+     */
+    AssuranceLevel: 'test' | 'recorded' | 'live' | 'live+webauthn';
+    VerifiedSigner: {
+      name: string;
+      /** @description signer or approver */
+      role: string;
+      assurance: components['schemas']['AssuranceLevel'];
+      /** @description What this signer’s level proves, as sealed with the certificate */
+      assurance_meaning: string;
     };
     SignedPdfVerification: {
       /** @description Every check passed */
@@ -1191,6 +1218,12 @@ export type components = {
        * @description The RFC 3161 time of the seal, ISO 8601 UTC
        */
       timestamp: string | null;
+      /** @description What the certificate proves as a whole (its weakest signer’s level); null unless every check passed: a certificate that does not verify proves nothing */
+      assurance: components['schemas']['AssuranceLevel'] | null;
+      /** @description One plain sentence saying what `assurance` proves */
+      assurance_meaning: string | null;
+      /** @description Every certified signer and their level; empty unless every check passed */
+      signers: components['schemas']['VerifiedSigner'][];
       /** @description coverage, integrity, timestamp, certificate, evidence … (cert.json: bundle, leaf, checkpoint, inclusion, seal), consistency */
       checks: {
         name: string;
@@ -1551,6 +1584,11 @@ export type components = {
       description: string;
       enabled: boolean;
       /**
+       * @description live: receives live transactions’ events; test: test transactions’ (test keys see only these)
+       * @enum {string}
+       */
+      mode: 'live' | 'test';
+      /**
        * @description Empty while enabled; "failing" after persistent delivery failure; "owner" when disabled by an update
        * @enum {string}
        */
@@ -1581,6 +1619,11 @@ export type components = {
       )[];
       description: string;
       enabled: boolean;
+      /**
+       * @description live: receives live transactions’ events; test: test transactions’ (test keys see only these)
+       * @enum {string}
+       */
+      mode: 'live' | 'test';
       /**
        * @description Empty while enabled; "failing" after persistent delivery failure; "owner" when disabled by an update
        * @enum {string}
@@ -5583,7 +5626,10 @@ export interface operations {
   };
   listWebhookEndpoints: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description Only endpoints of this mode (an API key sees only its own mode) */
+        mode?: 'live' | 'test';
+      };
       header?: never;
       path?: never;
       cookie?: never;
@@ -5599,6 +5645,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['WebhookEndpoint'][];
+        };
+      };
+      /** @description The request is malformed or a field is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description Missing or invalid authentication */
@@ -5667,6 +5722,15 @@ export interface operations {
       };
       /** @description Missing or invalid authentication */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The resource is not in a state that allows this */
+      409: {
         headers: {
           [name: string]: unknown;
         };
