@@ -379,11 +379,12 @@ describe('charts/signet', { timeout: 60_000 }, () => {
 
   it('gives the gateway the proxies of ingress.trustedProxies, and nobody else TRUSTED_PROXIES', () => {
     const env = (objs: K8sObject[], svc: string) => find(objs, 'ConfigMap', `signet-${svc}`).data as Record<string, string>;
-    expect(env(objects.default!, 'gateway').TRUSTED_PROXIES).toBe('loopback,linklocal,uniquelocal');
+    // Default: nobody is believed (docs/kubernetes.md "Client IPs"); the operator names the controller's range.
+    expect(env(objects.default!, 'gateway').TRUSTED_PROXIES).toBe('');
     const narrowed = parseManifests(helmTemplate(values.default, ['--set', 'ingress.trustedProxies={10.244.0.0/16,fd00::/8}']));
     expect(env(narrowed, 'gateway').TRUSTED_PROXIES).toBe('10.244.0.0/16,fd00::/8');
     for (const svc of SERVICES.filter((s) => s !== 'gateway')) expect(env(narrowed, svc).TRUSTED_PROXIES).toBeUndefined();
-    for (const bad of ['ingress.trustedProxies={proxy.example.com}', 'ingress.trustedProxies={}']) {
+    for (const bad of ['ingress.trustedProxies={proxy.example.com}', 'ingress.trustedProxies={10.0.0.0/8;x}']) {
       const r = run(helmBin(), ['template', 'signet', CHART, '--kube-version', KUBE_VERSION, ...THROWAWAY, '--set', bad]);
       expect(r.status, bad).not.toBe(0);
     }
