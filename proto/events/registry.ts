@@ -158,6 +158,12 @@ export const events = {
     producer: 'ledger',
     consumers: [{ service: 'transaction', durable: 'transaction-completion-mail' }, transactionWebhooks],
   }),
+  pdfSealFailed: entry({
+    subject: 'signet.ledger.pdf.failed',
+    message: eventsV1.SignedPdfFailed,
+    producer: 'ledger',
+    consumers: [transactionSenderMail],
+  }),
 } as const;
 
 export type EventName = keyof typeof events;

@@ -284,6 +284,28 @@ const CASES: Case[] = [
     fires: null,
   },
   {
+    alert: 'SignetSignedPdfSealingFailed',
+    name: 'one signed PDF is given up while others seal (the ledger counts the failed one once)',
+    series: [
+      scraped('ledger', 'signet_ledger_signed_pdf_seals_total', { result: 'sealed' }, '0+3x60'),
+      scraped('ledger', 'signet_ledger_signed_pdf_seals_total', { result: 'failed' }, '0x20 1x40'),
+    ],
+    at: '40m',
+    fires: {},
+  },
+  {
+    alert: 'SignetSignedPdfSealingFailed',
+    name: 'PDFs retried (TSA down, transient errors) but none given up',
+    series: [
+      scraped('ledger', 'signet_ledger_signed_pdf_seals_total', { result: 'sealed' }, '0+3x60'),
+      scraped('ledger', 'signet_ledger_signed_pdf_seals_total', { result: 'tsa_unavailable' }, '0+5x60'),
+      scraped('ledger', 'signet_ledger_signed_pdf_seals_total', { result: 'error' }, '0+1x60'),
+      scraped('ledger', 'signet_ledger_signed_pdf_seals_total', { result: 'failed' }, '0x60'),
+    ],
+    at: '40m',
+    fires: null,
+  },
+  {
     alert: 'SignetOutboxBacklog',
     name: '150 transactions hold unpublished events',
     series: [

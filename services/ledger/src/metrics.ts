@@ -65,7 +65,10 @@ export function witnessMetrics(metrics: Metrics): WitnessMetrics {
 
 export type SignedPdfMetrics = { signedPdfSeals: Counter<'result'> };
 
-/** The signed PDF's sealing attempts by outcome: sealed, tsa_unavailable (retried later), error (retried later). */
+/**
+ * The signed PDF's sealing attempts by outcome: sealed, tsa_unavailable (retried later), error (retried
+ * later), failed (given up for good: the document cannot be sealed, or errors persisted; the sender is told).
+ */
 export function signedPdfMetrics(metrics: Metrics): SignedPdfMetrics {
   return {
     signedPdfSeals: metrics.counter('signet_ledger_signed_pdf_seals_total', 'Attempts to seal a signed PDF, by outcome', [

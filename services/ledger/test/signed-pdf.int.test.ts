@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -92,6 +93,7 @@ describe('the signed PDF: PAdES B-T over the document, its audit trail and cert.
   let bus: Bus;
   let dir: string;
   const sealedConsumer = `test-pdf-sealed-${randomUUID().slice(0, 8)}`;
+  const failedConsumer = `test-pdf-failed-${randomUUID().slice(0, 8)}`;
 
   const config = async (tsaUrls: string) =>
     parseConfig(ledgerConfigSchema, {
@@ -145,9 +147,16 @@ describe('the signed PDF: PAdES B-T over the document, its audit trail and cert.
       ack_policy: 'explicit' as never,
       deliver_policy: 'new' as never,
     });
+    await bus.jsm.consumers.add(STREAM, {
+      durable_name: failedConsumer,
+      filter_subject: events.pdfSealFailed.subject,
+      ack_policy: 'explicit' as never,
+      deliver_policy: 'new' as never,
+    });
     dir = mkdtempSync(join(tmpdir(), 'signet-signed-pdf-'));
   });
   afterAll(async () => {
+    await bus?.jsm.consumers.delete(STREAM, failedConsumer).catch(() => undefined);
     await bus?.jsm.consumers.delete(STREAM, sealedConsumer).catch(() => undefined);
     await bus?.nc.drain();
     rmSync(dir, { recursive: true, force: true });
@@ -260,6 +269,51 @@ describe('the signed PDF: PAdES B-T over the document, its audit trail and cert.
       await ledger.stop();
     }
   }, 180_000);
+
+  it('gives up on a document its sealer cannot read: failed once, with the reason, pdf.failed published, never tried again', async () => {
+    const ledger = await startLedger(await config(i.TSA_URL!), { logger });
+    try {
+      // Encrypted by qpdf: what the creation route now refuses, stored here as if it had slipped through.
+      writeFileSync(join(dir, 'plain.pdf'), await documentPdf('Encrypted agreement'));
+      execFileSync('qpdf', ['--encrypt', 'user', 'owner', '256', '--', join(dir, 'plain.pdf'), join(dir, 'enc.pdf')]);
+      const pdf = readFileSync(join(dir, 'enc.pdf'));
+      const key = `docs/${randomUUID()}.pdf`;
+      await s3.putObject(buckets.BUCKET_DOCUMENTS, key, pdf);
+      const reference = `TSP-TX-${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+      const ev = verifiedEvent(reference, { key, sha256: createHash('sha256').update(pdf).digest('hex') });
+      await publishEvent(bus, events.transactionVerified, { eventId: ev.eventId, payload: ev.payload });
+
+      const failedEvents = await bus.js.consumers.get(STREAM, failedConsumer);
+      const failed = await eventually(async () => {
+        const m = await failedEvents.next({ expires: 1000 });
+        if (!m) return undefined;
+        m.ack();
+        const e = events.pdfSealFailed.message.decode(m.data);
+        return e.reference === reference ? e : undefined;
+      }, 60_000);
+      expect(Number(failed.transactionId)).toBe(77);
+      expect(failed.reason).toMatch(/cannot be read as a PDF by the sealer/);
+      const refused = (await download(ledger.grpcPort, reference).catch((e: unknown) => e)) as {
+        code?: number;
+        details?: string;
+      };
+      expect(refused.code).toBe(9); // FAILED_PRECONDITION, with the reason
+      expect(refused.details).toMatch(/could not be produced \(the document cannot be read/);
+      // Counted once as failed, and never attempted again (a retry-every-pass loop would add errors).
+      const count = async (result: string) =>
+        Number(
+          new RegExp(`signet_ledger_signed_pdf_seals_total\\{[^}]*result="${result}"[^}]*\\} (\\d+)`).exec(
+            await ledger.metrics.registry.metrics(),
+          )?.[1] ?? 0,
+        );
+      expect(await count('failed')).toBe(1);
+      await new Promise((r) => setTimeout(r, 1500)); // several passes (LEDGER_SEAL_POLL_MS 200, retry 300 ms)
+      expect(await count('failed')).toBe(1);
+      expect(await count('error')).toBe(0);
+    } finally {
+      await ledger.stop();
+    }
+  }, 120_000);
 
   it('waits while no TSA answers, never sealing without time, and seals when one does', async () => {
     const down = `http://127.0.0.1:${await freePort()}/tsa`;

@@ -13,8 +13,12 @@ export type SignedPdfRecord = {
   signer_emails: string[];
   /** What each signer's ceremony recorded (addresses, browsers, times); removed once sealed, like the e-mails. */
   trails?: SignerTrail[];
-  /** deleted: its transaction was deleted before it was sealed (usecases/delete-signed-pdfs.ts). */
-  status: 'pending' | 'sealed' | 'deleted';
+  /**
+   * deleted: its transaction was deleted before it was sealed (usecases/delete-signed-pdfs.ts);
+   * failed: it can never be sealed (usecases/seal-signed-pdfs.ts), with the reason in `failure`.
+   */
+  status: 'pending' | 'sealed' | 'deleted' | 'failed';
+  failure?: string | null;
   attempts: number;
   next_attempt_at: Date;
   object_key: string | null;
@@ -42,6 +46,7 @@ const signedPdfSchema = new Schema(
     audit_object_key: { type: String, default: null },
     audit_size: { type: Number, default: null },
     sealed_at: { type: Date, default: null },
+    failure: { type: String, default: null },
     outbox: outboxField,
   },
   { collection: 'signed_pdfs', versionKey: false },
@@ -105,6 +110,25 @@ export function createSignedPdfRepository(conn: Connection) {
         { _id: rec.reference, status: 'pending' },
         { $set: { status: 'sealed', ...sealed }, $unset: { signer_emails: 1, trails: 1 }, $push: { outbox: { $each: [entry] } } },
       );
+    },
+    /**
+     * Given up for good (never claimed again): the reason, and in the same update the pdf.failed outbox
+     * entry (the transaction service tells the sender). False when it was no longer pending.
+     */
+    async markFailed(rec: Pick<SignedPdfRecord, 'reference' | 'transaction_id'>, failure: string, at: Date): Promise<boolean> {
+      const entry = outboxEvent(events.pdfSealFailed, (m) => ({
+        eventId: m.event_id,
+        occurredAt: m.occurred_at,
+        transactionId: rec.transaction_id,
+        reference: rec.reference,
+        reason: failure,
+        failedAt: at.toISOString(),
+      }));
+      const r = await model.updateOne(
+        { _id: rec.reference, status: 'pending' },
+        { $set: { status: 'failed', failure }, $push: { outbox: { $each: [entry] } } },
+      );
+      return r.modifiedCount === 1;
     },
     /**
      * A pending record whose transaction was deleted: never claimed or sealed again (claimDue,

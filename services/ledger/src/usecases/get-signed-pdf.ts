@@ -9,7 +9,7 @@ export type GetSignedPdfDeps = {
   objects: Pick<SignedPdfObjects, 'openSigned'> | null;
 };
 
-/** GetSignedPdf: the stored signed PDF of a reference (or its stored audit-trail PDF); NOT_FOUND when unknown, FAILED_PRECONDITION until sealed. */
+/** GetSignedPdf: the stored signed PDF of a reference (or its stored audit-trail PDF); NOT_FOUND when unknown, FAILED_PRECONDITION until sealed or when given up (with the reason). */
 export async function getSignedPdf(
   deps: GetSignedPdfDeps,
   reference: string,
@@ -18,6 +18,10 @@ export async function getSignedPdf(
   if (!deps.signedPdfs || !deps.objects) throw conflict('this ledger does not seal signed PDFs (LEDGER_SEAL_CERT is not set)');
   const rec = await deps.signedPdfs.find(reference);
   if (!rec) throw notFound('no signed PDF for this reference');
+  if (rec.status === 'failed')
+    throw conflict(
+      `the signed PDF could not be produced (${rec.failure ?? 'sealing failed'}); the certificate itself stands and verifies`,
+    );
   if (rec.status !== 'sealed' || !rec.object_key || rec.size === null)
     throw conflict('the signed PDF is not sealed yet: it follows the certificate once a time-stamping authority answers');
   const objects = deps.objects;

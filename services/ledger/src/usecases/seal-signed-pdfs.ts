@@ -12,7 +12,7 @@ import type { SignedPdfRecord, SignedPdfRepository } from '../store/signed-pdf.r
 import { TsaUnavailableError } from '../tsa/tsa.client.js';
 
 export type SealSignedPdfsDeps = {
-  signedPdfs: Pick<SignedPdfRepository, 'claimDue' | 'retryAt' | 'markSealed'>;
+  signedPdfs: Pick<SignedPdfRepository, 'claimDue' | 'retryAt' | 'markSealed' | 'markFailed'>;
   certs: Pick<CertificateRepository, 'findByReference'>;
   log: Pick<LedgerLog, 'bundle' | 'head'>;
   objects: Pick<SignedPdfObjects, 'readDocument' | 'putSigned'>;
@@ -28,7 +28,7 @@ export type SealSignedPdfsDeps = {
   retryMs: number;
   /** B-LT where configured: appends the validation data (DSS) to the B-T sealed PDF before it is stored. */
   validationData?: (sealed: Buffer) => Promise<Buffer>;
-  /** Called after a PDF is stored and its pdf.sealed outbox entry written (the relay publishes it). */
+  /** Called after a PDF is stored and its pdf.sealed outbox entry written, or its pdf.failed one (the relay publishes it). */
   onSealed?: () => void;
 };
 
@@ -40,6 +40,31 @@ const LEASE_MS = 120_000;
 const NOT_CHECKPOINTED_MS = 1000;
 
 const retryDelay = (base: number, attempts: number) => Math.min(base * 2 ** Math.max(0, attempts - 1), 3_600_000);
+
+/**
+ * Failed attempts (other than no TSA answering) after which a PDF is given up: at the default
+ * backoff (retryMs 30 s doubling to an hour) 24 attempts span about 18 hours.
+ */
+export const MAX_FAILED_ATTEMPTS = 24;
+
+/** The document itself cannot be sealed: every attempt would fail the same way. */
+export class UnsealableDocumentError extends Error {}
+
+/** The sender-facing reason a PDF was given up (fixed texts: no document content, no library message). */
+function failureOf(err: unknown, attempts: number): string | null {
+  if (err instanceof UnsealableDocumentError) return err.message;
+  if (err instanceof TsaUnavailableError || attempts < MAX_FAILED_ATTEMPTS) return null;
+  return `sealing failed ${attempts} times in a row`;
+}
+
+/** Opens and prepares the document as the seal needs it; whatever fails here fails on every attempt. */
+async function prepareDocument(input: Parameters<typeof preparePdf>[0]): Promise<Buffer> {
+  try {
+    return await preparePdf(input);
+  } catch {
+    throw new UnsealableDocumentError('the document cannot be read as a PDF by the sealer (damaged, encrypted or unsupported)');
+  }
+}
 
 /**
  * The sealing pass of signed PDFs: each pending record that is due, one at a time. A PDF is sealed
@@ -70,7 +95,7 @@ async function sealOne(deps: SealSignedPdfsDeps, rec: SignedPdfRecord): Promise<
     const bundle = await deps.log.bundle(rec.reference);
     const document = await deps.objects.readDocument(rec.document_key);
     if (createHash('sha256').update(document).digest('hex') !== cert.document_sha256)
-      throw new Error('the stored document does not match the certified SHA-256');
+      throw new UnsealableDocumentError('the stored document does not match the certified SHA-256');
     const sealedAt = deps.now();
     const trail = {
       documentName: rec.document_name,
@@ -82,7 +107,7 @@ async function sealOne(deps: SealSignedPdfsDeps, rec: SignedPdfRecord): Promise<
       origin: deps.origin,
       verifyUrl: `${deps.publicBaseUrl.replace(/\/$/, '')}/verify?ref=${encodeURIComponent(rec.reference)}&hash=${cert.document_sha256.slice(0, 16)}`,
     };
-    const prepared = await preparePdf({
+    const prepared = await prepareDocument({
       ...trail,
       document,
       bundleJson: JSON.stringify(bundle),
@@ -109,6 +134,8 @@ async function sealOne(deps: SealSignedPdfsDeps, rec: SignedPdfRecord): Promise<
     deps.logger.info({ ...fields, size: pdf.length }, 'signed PDF sealed');
     return true;
   } catch (err) {
+    const failure = failureOf(err, fields.attempts);
+    if (failure) return giveUp(deps, rec, failure, err);
     const tsa = err instanceof TsaUnavailableError;
     const at = new Date(deps.now().getTime() + retryDelay(deps.retryMs, fields.attempts));
     await deps.signedPdfs.retryAt(rec.reference, at, fields.attempts);
@@ -121,4 +148,19 @@ async function sealOne(deps: SealSignedPdfsDeps, rec: SignedPdfRecord): Promise<
     else deps.logger.error({ ...fields, retry_at: at.toISOString(), err }, 'sealing the signed PDF failed; will retry');
     return false;
   }
+}
+
+/**
+ * A PDF that can never be sealed ends visibly instead of being retried for ever: the record is marked
+ * failed with its reason and a pdf.failed event (the transaction service mails the sender; GetSignedPdf
+ * answers the reason), counted as result="failed" (alert SignetSignedPdfSealingFailed).
+ */
+async function giveUp(deps: SealSignedPdfsDeps, rec: SignedPdfRecord, failure: string, err: unknown): Promise<false> {
+  if (await deps.signedPdfs.markFailed(rec, failure, deps.now())) deps.onSealed?.();
+  deps.metrics.signedPdfSeals.inc({ result: 'failed' });
+  deps.logger.error(
+    { transaction_id: rec.transaction_id, attempts: rec.attempts + 1, failure, err: (err as Error).message },
+    'the signed PDF cannot be sealed; given up, the sender is told',
+  );
+  return false;
 }

@@ -29,6 +29,19 @@ describe('the sender notification mail', () => {
     expect(m.html).not.toContain('<Jones>');
     expect(m.text.includes('Reason given: too expensive')).toBe(event === 'signer_declined');
   });
+  it('a signed PDF that can never be sealed: the sender reads that the certificate stands, why, and what to do', () => {
+    const m = senderNotificationMail({
+      ...base,
+      signer: undefined,
+      event: 'sealing_failed',
+      reason: 'the document cannot be read as a PDF by the sealer (damaged, encrypted or unsupported)',
+    });
+    expect(m.subject).toBe('Smith & <Jones>: The signed PDF of "Lease "2026".pdf" could not be produced');
+    expect(m.text).toContain('its certificate is issued and verifiable');
+    expect(m.text).toContain('Why: the document cannot be read as a PDF by the sealer');
+    expect(m.text).toContain('Send the document again as an unencrypted, undamaged PDF');
+    expect(m.text).toContain('SIG-TX-00000042');
+  });
   it('a decline without a reason says none was given; no organisation reads as a Signet user', () => {
     const m = senderNotificationMail({ ...base, orgName: '', event: 'signer_declined', reason: '' });
     expect(m.text).toContain('No reason was given.');

@@ -27,7 +27,8 @@ export const SIGNER_NOTICES: Record<string, SenderEvent> = {
  */
 export async function notifySender(
   deps: NotifySenderDeps,
-  ev: { transactionId: number; event: SenderEvent; signerIndex: number },
+  /** reason: the ledger's, for sealing_failed (a signer's decline reason is read from the record). */
+  ev: { transactionId: number; event: SenderEvent; signerIndex: number; reason?: string },
 ): Promise<void> {
   const kind = `sender_${ev.event}`;
   const rec = await deps.repo.findById(ev.transactionId);
@@ -42,7 +43,7 @@ export async function notifySender(
     documentName: rec.document_name,
     reference: rec.reference,
     signer: signer && { name: signer.name, email: signer.email },
-    reason: signer?.decline_reason,
+    reason: ev.reason ?? signer?.decline_reason,
     dashboardUrl: `${deps.cfg.PUBLIC_BASE_URL.replace(/\/$/, '')}/app/transactions/${rec._id}`,
   });
   try {

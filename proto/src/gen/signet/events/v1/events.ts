@@ -256,6 +256,21 @@ export interface SignedPdfSealed {
   sealedAt: string;
 }
 
+/**
+ * signet.ledger.pdf.failed: the signed PDF of a certificate can never be sealed (the document cannot be
+ * read by the sealer, or sealing failed too many times); the certificate stands. The transaction service
+ * mails the sender.
+ */
+export interface SignedPdfFailed {
+  eventId: string;
+  occurredAt: string;
+  transactionId: number;
+  reference: string;
+  /** Why, for the sender (a fixed text: no document content). */
+  reason: string;
+  failedAt: string;
+}
+
 /** signet.transaction.status.changed */
 export interface TransactionStatusChanged {
   eventId: string;
@@ -2534,6 +2549,121 @@ export const SignedPdfSealed: MessageFns<SignedPdfSealed> = {
     message.transactionId = object.transactionId ?? 0;
     message.reference = object.reference ?? "";
     message.sealedAt = object.sealedAt ?? "";
+    return message;
+  },
+};
+
+function createBaseSignedPdfFailed(): SignedPdfFailed {
+  return { eventId: "", occurredAt: "", transactionId: 0, reference: "", reason: "", failedAt: "" };
+}
+
+export const SignedPdfFailed: MessageFns<SignedPdfFailed> = {
+  encode(message: SignedPdfFailed, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.eventId !== "") {
+      writer.uint32(10).string(message.eventId);
+    }
+    if (message.occurredAt !== "") {
+      writer.uint32(18).string(message.occurredAt);
+    }
+    if (message.transactionId !== 0) {
+      writer.uint32(24).int64(message.transactionId);
+    }
+    if (message.reference !== "") {
+      writer.uint32(34).string(message.reference);
+    }
+    if (message.reason !== "") {
+      writer.uint32(42).string(message.reason);
+    }
+    if (message.failedAt !== "") {
+      writer.uint32(50).string(message.failedAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SignedPdfFailed {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSignedPdfFailed();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.eventId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.occurredAt = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.transactionId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.reference = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.failedAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<SignedPdfFailed>): SignedPdfFailed {
+    return SignedPdfFailed.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SignedPdfFailed>): SignedPdfFailed {
+    const message = createBaseSignedPdfFailed();
+    message.eventId = object.eventId ?? "";
+    message.occurredAt = object.occurredAt ?? "";
+    message.transactionId = object.transactionId ?? 0;
+    message.reference = object.reference ?? "";
+    message.reason = object.reason ?? "";
+    message.failedAt = object.failedAt ?? "";
     return message;
   },
 };
