@@ -6,7 +6,10 @@ export type CeremonyMetrics = Record<
   'consents' | 'challenges' | 'captures' | 'webauthn' | 'forensic' | 'verdicts' | 'live' | 'assurance',
   CounterOf
 > &
-  Record<'captureBytes' | 'captureSeconds', HistogramOf>;
+  Record<'captureBytes' | 'captureSeconds', HistogramOf> & {
+    /** The page's capture_source reports, by whether the camera's label names virtual-camera software (informational). */
+    captureSources: CounterOf;
+  };
 
 /** The ceremony service's domain instruments (declared in README.md), besides the kit's gRPC, outbox and consumer ones. */
 export function ceremonyMetrics(metrics: Metrics): CeremonyMetrics {
@@ -30,6 +33,11 @@ export function ceremonyMetrics(metrics: Metrics): CeremonyMetrics {
     ),
     webauthn: metrics.counter('signet_ceremony_webauthn_total', 'WebAuthn verifications by kind and result', ['kind', 'result']),
     forensic: metrics.counter('signet_ceremony_forensic_batches_total', 'Forensic batches by result', ['result']),
+    captureSources: metrics.counter(
+      'signet_ceremony_capture_sources_total',
+      'Cameras the signing page reported (forensic capture_source), by camera: virtual_label (its label names virtual-camera software) or other; informational, the page is client-controlled',
+      ['camera'],
+    ),
     verdicts: metrics.counter('signet_ceremony_verdicts_recorded_total', 'Biometric verdicts recorded on sessions', ['outcome']),
     live: metrics.counter(
       'signet_ceremony_live_chunks_total',

@@ -25,7 +25,7 @@ export function fakeMetrics() {
   });
   const names = ['consents', 'challenges', 'captures', 'webauthn', 'forensic', 'verdicts', 'live', 'assurance'];
   const metrics = Object.fromEntries(
-    [...names, 'captureBytes', 'captureSeconds'].map((n) => [n, instrument(n)]),
+    [...names, 'captureSources', 'captureBytes', 'captureSeconds'].map((n) => [n, instrument(n)]),
   ) as unknown as CeremonyMetrics;
   const counted = (name: string, labels: Record<string, string>) =>
     seen.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v)).length;

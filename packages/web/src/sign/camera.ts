@@ -1,7 +1,7 @@
 /** The camera: asking for it (with a readable reason when refused), the preview, and starting the live recording. */
 import { ApiError, type LiveStart } from './api.js';
 import { confirmDecline } from './consent.js';
-import { cameraEnumeration, devtoolsHeuristic, sensorSampler } from './forensic.js';
+import { cameraEnumeration, captureSource, devtoolsHeuristic, frameTimingSampler, sensorSampler } from './forensic.js';
 import { $, client, fatal, gone, log, page, show } from './page.js';
 import { record } from './record.js';
 import { verifying } from './result.js';
@@ -48,6 +48,8 @@ export async function openCamera() {
     return;
   }
   log.add('camera_enumeration', await cameraEnumeration());
+  const source = await captureSource(page.stream);
+  if (source) log.add('capture_source', source);
   log.add('devtools_heuristic', devtoolsHeuristic());
   await toPreview();
 }
@@ -78,6 +80,9 @@ export async function toPreview() {
       return;
     }
     $<HTMLButtonElement>('start').disabled = false;
+    // Frame timing of the camera while recording (an injection signal, informational).
+    const timing = frameTimingSampler($<HTMLVideoElement>('live'), () => document.body.dataset.current === 'record');
     await record(live);
+    log.add('frame_timing', timing());
   };
 }

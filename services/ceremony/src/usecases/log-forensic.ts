@@ -1,6 +1,11 @@
 import { invalid } from '@signet/kit';
 import { forensicLimit, tooLarge } from '../domain/errors.js';
-import { forensicBatchSchema, MAX_FORENSIC_BATCH_BYTES, MAX_FORENSIC_BATCHES } from '../domain/forensic.js';
+import {
+  checkInjectionSignals,
+  forensicBatchSchema,
+  MAX_FORENSIC_BATCH_BYTES,
+  MAX_FORENSIC_BATCHES,
+} from '../domain/forensic.js';
 import { clientOf } from '../domain/session.js';
 import type { ForensicRepository } from '../store/forensic.repository.js';
 import type { SessionRepository } from '../store/session.repository.js';
@@ -10,8 +15,8 @@ import { resolveSession, type ResolveDeps } from './resolve-session.js';
 export type ForensicReceipt = { batch: number; batchesLeft: number; receivedAt: Date };
 
 /**
- * Appends one batch of the page's forensic events (known types, bounded sizes) with the server
- * time, address and browser. A refused batch takes no batch number; the numbers run out after
+ * Appends one batch of the page's forensic events (known types, bounded sizes; the injection
+ * signals checked field by field, domain/forensic.ts) with the server time, address and browser. A refused batch takes no batch number; the numbers run out after
  * MAX_FORENSIC_BATCHES.
  */
 export async function logForensic(
@@ -38,6 +43,11 @@ export async function logForensic(
     const issue = parsed.error.issues[0]!;
     throw invalid(`forensic batch: ${issue.path.join('.') || 'body'}: ${issue.message}`);
   }
+  const signals = checkInjectionSignals(parsed.data.events);
+  if (!signals.ok) {
+    deps.metrics.forensic.inc({ result: 'invalid' });
+    throw invalid(`forensic batch: ${signals.path}: ${signals.message}`);
+  }
   const r = await resolveSession(deps, input.token);
   const batch = await deps.sessions.takeForensicBatch(r.session._id, MAX_FORENSIC_BATCHES);
   if (batch === null) {
@@ -50,8 +60,11 @@ export async function logForensic(
     batch,
     received_at: receivedAt,
     ...clientOf(input.ip, input.userAgent),
-    events: parsed.data.events,
+    events: signals.events,
   });
   deps.metrics.forensic.inc({ result: 'ok' });
+  for (const e of signals.events)
+    if (e.type === 'capture_source')
+      deps.metrics.captureSources.inc({ camera: e.data.virtual_label ? 'virtual_label' : 'other' });
   return { batch, batchesLeft: MAX_FORENSIC_BATCHES - batch, receivedAt };
 }
