@@ -1428,7 +1428,15 @@ export type components = {
         order: number;
         /** @description Also confirms with WebAuthn */
         webauthn: boolean;
+        /** @description What this signer’s passing capture proved (test, recorded, live, live+webauthn); null until the signer passed */
+        assurance: components['schemas']['AssuranceLevel'] | null;
+        /** @description One plain sentence saying what `assurance` proves and what it does not; null until the signer passed */
+        assurance_meaning: string | null;
       }[];
+      /** @description What the transaction proves as a whole once every signer passed: the weakest signer’s assurance, as its certificate states it; null until then */
+      assurance: components['schemas']['AssuranceLevel'] | null;
+      /** @description One plain sentence saying what `assurance` proves; null until every signer passed */
+      assurance_meaning: string | null;
       events: components['schemas']['TransactionEvent'][];
       /** @description Parties who only receive the result (no signing link, not certified) */
       viewers: {

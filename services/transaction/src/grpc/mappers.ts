@@ -1,4 +1,5 @@
 import type { transactionV1 } from '@signet/proto';
+import { achievedSignerAssurance } from '../domain/assurance.js';
 import { signerReference } from '../domain/signers.js';
 import type { Signer } from '../domain/transaction.js';
 import type { LinkMailKey, TransactionRecord } from '../store/transaction.repository.js';
@@ -67,6 +68,7 @@ export function toDetail(
       role: s.role ?? 'signer',
       order: s.order ?? 1,
       webauthn: s.webauthn ?? false,
+      assurance: achievedSignerAssurance(s) ?? '',
     })),
     events: timeline.map((e) => ({ type: e.type, at: e.at.toISOString(), actor: e.actor, detail: e.detail })),
     retentionDays: rec.retention_days ?? defaultRetentionDays,

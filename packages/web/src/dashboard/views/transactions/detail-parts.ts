@@ -11,7 +11,7 @@ const STEP_LABEL: Record<string, string> = {
   declined: 'Declined',
 };
 
-/** Document, hash, attestation, dates, reminders and the signing link. */
+/** Document, hash, attestation, dates, what the transaction proves once every signer passed, reminders and the signing link. */
 export function facts(t: Detail): HTMLElement {
   return h(
     'dl',
@@ -24,6 +24,12 @@ export function facts(t: Detail): HTMLElement {
     h('dd', {}, t.attestation_type),
     h('dt', {}, 'Created'),
     h('dd', {}, fmtDate(t.created_at)),
+    ...(t.assurance
+      ? [
+          h('dt', {}, 'Assurance'),
+          h('dd', { id: 'assurance' }, h('strong', {}, t.assurance), h('div', { class: 'hint' }, t.assurance_meaning ?? '')),
+        ]
+      : []),
     ...(t.expires_at
       ? [h('dt', {}, t.status === 'expired' ? 'Expired' : 'Links expire'), h('dd', {}, fmtDate(t.expires_at))]
       : []),
@@ -49,7 +55,7 @@ export function facts(t: Detail): HTMLElement {
   );
 }
 
-/** Every signer with their order, step, check and attempts; the viewers below. */
+/** Every signer with their order, step, check, attempts and achieved assurance (with what it proves); the viewers below. */
 export function signersCard(t: Detail): HTMLElement {
   const table = h(
     'table',
@@ -66,6 +72,7 @@ export function signersCard(t: Detail): HTMLElement {
         h('th', { scope: 'col' }, 'Step'),
         h('th', { scope: 'col' }, 'Check'),
         h('th', { scope: 'col' }, 'Attempts left'),
+        h('th', { scope: 'col' }, 'Assurance'),
       ),
     ),
     h(
@@ -92,6 +99,13 @@ export function signersCard(t: Detail): HTMLElement {
             (s.verification_mode === 'biometric' ? 'Face match + liveness' : 'Liveness') + (s.webauthn ? ' + WebAuthn' : ''),
           ),
           h('td', { 'data-label': 'Attempts left' }, String(s.attempts_left)),
+          h(
+            'td',
+            { 'data-label': 'Assurance' },
+            ...(s.assurance
+              ? [h('strong', {}, s.assurance), h('div', { class: 'hint' }, s.assurance_meaning ?? '')]
+              : [h('span', { class: 'hint' }, 'Not yet')]),
+          ),
         ),
       ),
     ),

@@ -97,6 +97,11 @@ export interface Signer {
   order: number;
   /** Whether the signer also confirms with WebAuthn. */
   webauthn: boolean;
+  /**
+   * The assurance this signer's passing capture achieved (test | recorded | live | live+webauthn);
+   * empty until the signer passed.
+   */
+  assurance: string;
 }
 
 export interface LogEntry {
@@ -968,6 +973,7 @@ function createBaseSigner(): Signer {
     role: "",
     order: 0,
     webauthn: false,
+    assurance: "",
   };
 }
 
@@ -999,6 +1005,9 @@ export const Signer: MessageFns<Signer> = {
     }
     if (message.webauthn !== false) {
       writer.uint32(72).bool(message.webauthn);
+    }
+    if (message.assurance !== "") {
+      writer.uint32(170).string(message.assurance);
     }
     return writer;
   },
@@ -1088,6 +1097,14 @@ export const Signer: MessageFns<Signer> = {
             message.webauthn = reader.bool();
             continue;
           }
+          case 21: {
+            if (tag !== 170) {
+              break;
+            }
+
+            message.assurance = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1114,6 +1131,7 @@ export const Signer: MessageFns<Signer> = {
     message.role = object.role ?? "";
     message.order = object.order ?? 0;
     message.webauthn = object.webauthn ?? false;
+    message.assurance = object.assurance ?? "";
     return message;
   },
 };

@@ -9,7 +9,7 @@ import { creationForm } from './create.upload.js';
 import { testCreationLimit } from './test-mode.routes.js';
 import { exportCsvRoute } from './export-csv.routes.js';
 import { transactionActionRoutes } from './transaction-actions.routes.js';
-import { summaryJson } from './transactions.json.js';
+import { signerAssuranceJson, summaryJson, transactionAssuranceJson } from './transactions.json.js';
 import { createdSchema, creationForm as creationFormSchema, creationHeaders } from './creation.schemas.js';
 import { detailSchema, listQuery, summarySchema, transactionId } from './transactions.schemas.js';
 
@@ -154,7 +154,9 @@ export function transactionsRoutes(ctx: GatewayContext): RouteModule {
             role: s.role || 'signer',
             order: s.order || 1,
             webauthn: s.webauthn,
+            ...signerAssuranceJson(s),
           })),
+          ...transactionAssuranceJson(d.signers),
           events: d.events.map((e) => ({ type: e.type, at: e.at, actor: e.actor, detail: e.detail })),
           viewers: d.viewers.map((v) => ({ name: v.name, email: v.email, order: v.order })),
           retention_days: d.retentionDays,

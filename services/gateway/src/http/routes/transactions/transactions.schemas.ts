@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { assuranceLevelSchema } from '../verify/assurance.schemas.js';
 import { text } from '../../text.js';
 
 export const ATTESTATION_TYPES = ['signature', 'approval', 'review', 'consent'] as const;
@@ -203,8 +204,26 @@ export const detailSchema = summarySchema
         role: z.string().meta({ description: 'signer or approver' }),
         order: z.int().meta({ description: 'Routing order: 1 first, equal orders in parallel' }),
         webauthn: z.boolean().meta({ description: 'Also confirms with WebAuthn' }),
+        assurance: assuranceLevelSchema.nullable().meta({
+          description:
+            'What this signer’s passing capture proved (test, recorded, live, live+webauthn); null until the signer passed',
+        }),
+        assurance_meaning: z
+          .string()
+          .nullable()
+          .meta({
+            description: 'One plain sentence saying what `assurance` proves and what it does not; null until the signer passed',
+          }),
       }),
     ),
+    assurance: assuranceLevelSchema.nullable().meta({
+      description:
+        'What the transaction proves as a whole once every signer passed: the weakest signer’s assurance, as its certificate states it; null until then',
+    }),
+    assurance_meaning: z
+      .string()
+      .nullable()
+      .meta({ description: 'One plain sentence saying what `assurance` proves; null until every signer passed' }),
     events: z.array(
       z.object({ type: z.string(), at: timestamp, actor: z.string(), detail: z.string() }).meta({ id: 'TransactionEvent' }),
     ),
