@@ -199,6 +199,19 @@ describe('transaction service over gRPC, with real billing, MinIO, Mongo and NAT
     ],
     ['an unknown attestation type', [doc(tinyPdf()), ref(pngPhoto())], { attestationType: 'notarise' }, /attestation_type/],
     ['a missing signer name', [doc(tinyPdf()), ref(pngPhoto())], { signerName: ' ' }, /signer_name/],
+    // A NUL from a gRPC caller never reaches the store (PostgreSQL under FerretDB would refuse it as a 500).
+    [
+      'a NUL in the signer name',
+      [doc(tinyPdf()), ref(pngPhoto())],
+      { signerName: 'Ada\u0000' },
+      /signerName: must not contain the NUL/,
+    ],
+    [
+      'a NUL in the document name',
+      [doc(tinyPdf()), ref(pngPhoto())],
+      { documentName: 'c\u0000.pdf' },
+      /documentName: must not contain the NUL/,
+    ],
   ] as const)(
     'rejects %s with INVALID_ARGUMENT naming the field and leaves nothing behind',
     async (_n, parts, fields, detail) => {

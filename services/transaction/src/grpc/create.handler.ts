@@ -1,5 +1,5 @@
 import { status, type ServerReadableStream, type sendUnaryData, type ServiceError } from '@grpc/grpc-js';
-import { RpcError, toServiceError, type Metrics } from '@signet/kit';
+import { nulRefusal, RpcError, toServiceError, type Metrics } from '@signet/kit';
 import type { transactionV1 } from '@signet/proto';
 import type { TransactionMetrics } from '../metrics.js';
 import { createTransaction, type CreateDeps, type CreationPart } from '../usecases/create-transaction.js';
@@ -25,6 +25,9 @@ async function* creationParts(call: AsyncIterable<transactionV1.CreateTransactio
   for await (const msg of call) {
     const part = msg.part;
     if (!part) continue;
+    // The kit refuses U+0000 in unary requests; a stream's text parts are checked here (bytes are skipped).
+    const refused = nulRefusal(part.value);
+    if (refused) throw refused;
     switch (part.$case) {
       case 'begin':
         yield {
