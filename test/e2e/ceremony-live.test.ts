@@ -14,6 +14,7 @@ import { events, eventsV1 } from '@signet/proto';
 import type { Account } from '../harness/accounts.js';
 import { eventually, infra, startServices } from '../harness/services.js';
 import { makeJpeg, makeWebm } from '../fixtures/ceremony-media.js';
+import { chunksByTime } from '../fixtures/webm-clusters.js';
 import { createTransaction, send, senderAccount, type CreatedTx } from '../support/ceremony-helpers.js';
 
 type Reveal = { segment: number; colour: string; prompt: string; words: string[]; action: string | null };
@@ -51,10 +52,6 @@ describe('live ceremony: reveal per chunk, live vs recorded, challenge draws', (
     });
   const finish = (tx: CreatedTx, nonce: string) =>
     api('POST', `/api/sign/${tx.token}/live/${nonce}/finish`, { raw: { data: jpeg, contentType: 'image/jpeg' } });
-  const split = (video: Buffer, n: number) =>
-    Array.from({ length: n }, (_, k) =>
-      video.subarray(Math.floor((k * video.length) / n), Math.floor(((k + 1) * video.length) / n)),
-    );
   const captureEvent = async (nonce: string) => {
     const consumer = await bus.js.consumers.get(STREAM, { filterSubjects: [events.captureSubmitted.subject] });
     return eventually(async () => {
@@ -85,7 +82,8 @@ describe('live ceremony: reveal per chunk, live vs recorded, challenge draws', (
     expect(live.reveal).toMatchObject({ segment: 0, prompt: 'neutral', words: [], action: null });
     expect(JSON.stringify(live)).not.toMatch(/turn_|blink|smile|look_up/);
     expect(live.segments).toBeGreaterThanOrEqual(14);
-    const data = Buffer.alloc(1000, 1);
+    // chunks are demuxed as they arrive: chunk 0 must be the recording's start, with video frames
+    const data = chunksByTime(readFileSync(long), live.segment_ms, 2)[0]!;
     const a = await chunk(tx, live.nonce, 0, data);
     expect(a.status, JSON.stringify(a.body)).toBe(200);
     expect(a.body.reveal.segment).toBe(1);
@@ -115,11 +113,15 @@ describe('live ceremony: reveal per chunk, live vs recorded, challenge draws', (
       const tx = await consented();
       const live = await start(tx);
       const t0 = Date.now();
-      // the recording lasts the timeline: a stream copy of the first `segments` seconds (fast, unlike encoding)
+      // the recording lasts the timeline: a stream copy of the first `segments` seconds (fast, unlike
+      // encoding) in short clusters, cut by media time as a recorder cuts its chunks
       const out = join(dir, `live-${paced}.webm`);
-      execFileSync('ffmpeg', ['-hide_banner', '-v', 'error', '-y', '-i', long, '-c', 'copy', '-t', String(live.segments), out]);
+      execFileSync('ffmpeg', [
+        ...['-hide_banner', '-v', 'error', '-y', '-i', long, '-c', 'copy', '-t', String(live.segments)],
+        ...['-cluster_time_limit', '100', out],
+      ]);
       const video = readFileSync(out);
-      const parts = split(video, live.segments);
+      const parts = chunksByTime(video, live.segment_ms, live.segments);
       for (let k = 0; k < parts.length; k++) {
         if (paced) await sleep(Math.max(0, t0 + (k + 1) * live.segment_ms + 50 - Date.now()));
         const shown = k === 0 ? '' : `${k}:${k * live.segment_ms + 60}`;

@@ -3,7 +3,7 @@ import type { Metrics } from '@signet/kit';
 type CounterOf = ReturnType<Metrics['counter']>;
 type HistogramOf = ReturnType<Metrics['histogram']>;
 export type CeremonyMetrics = Record<
-  'consents' | 'challenges' | 'captures' | 'webauthn' | 'forensic' | 'verdicts' | 'live' | 'assurance',
+  'consents' | 'challenges' | 'captures' | 'webauthn' | 'forensic' | 'verdicts' | 'live' | 'liveProblems' | 'assurance',
   CounterOf
 > &
   Record<'captureBytes' | 'captureSeconds', HistogramOf> & {
@@ -43,6 +43,11 @@ export function ceremonyMetrics(metrics: Metrics): CeremonyMetrics {
       'signet_ceremony_live_chunks_total',
       'Live recordings started and their chunks by result (appended, duplicate, gap, too_large, too_many)',
       ['result'],
+    ),
+    liveProblems: metrics.counter(
+      'signet_ceremony_live_chunk_problems_total',
+      'Live chunks refused (unreadable, no_media) or making their recording only recorded (behind, ahead, out_of_order, late, shown_early, shown_late), by reason',
+      ['reason'],
     ),
     assurance: metrics.counter(
       'signet_ceremony_capture_assurance_total',

@@ -1,8 +1,9 @@
 import { invalid } from '@signet/kit';
 import { staleNonce, tooLarge } from '../domain/errors.js';
-import { EXTRA_CHUNKS, MAX_CHUNK_BYTES } from '../domain/live.js';
+import { chunkProblems, EXTRA_CHUNKS, MAX_CHUNK_BYTES, refusal, type LiveChunkMeta } from '../domain/live.js';
 import { MAX_VIDEO_BYTES } from '../domain/media.js';
-import { revealOf, segmentCount, type Reveal } from '../domain/timeline.js';
+import { revealOf, segmentCount, type Reveal, type Timeline } from '../domain/timeline.js';
+import { demuxChunk, initialDemux } from '../media/chunk-demux.js';
 import type { LiveBuffer } from '../store/live.buffer.js';
 import type { CeremonyDeps } from './deps.js';
 import { resolveSession, type ResolveDeps } from './resolve-session.js';
@@ -17,13 +18,20 @@ export type LiveChunkIn = {
 };
 export type LiveAck = { seq: number; reveal: Reveal | undefined; done: boolean };
 
+const answer = (t: Timeline, words: string[], seq: number): LiveAck =>
+  seq + 1 < segmentCount(t) ? { seq, reveal: revealOf(t, words, seq + 1), done: false } : { seq, reveal: undefined, done: true };
+
 /**
  * One chunk of a live recording. Its arrival time is taken now, before anything else, and kept
- * with the chunk; the answer reveals the next segment. A chunk sent again (a retry) gets the same
- * answer and is not stored twice; a chunk out of order is refused.
+ * with the chunk; the chunk is demuxed from where the previous one left off (its video frames and
+ * their media times), and the answer reveals the next segment. A chunk of the segments without a
+ * video frame, or one that cannot be read, is refused and the recording can no longer be "live";
+ * a chunk that breaks a timing rule (domain/live.ts) is stored, and the recording will be
+ * "recorded". A chunk sent again (a retry) gets the same answer and is not stored twice; a chunk
+ * out of order is refused.
  */
 export async function appendLive(
-  deps: ResolveDeps & Pick<CeremonyDeps, 'metrics' | 'now'> & { live: Pick<LiveBuffer, 'append'> },
+  deps: ResolveDeps & Pick<CeremonyDeps, 'metrics' | 'now'> & { live: Pick<LiveBuffer, 'append' | 'state' | 'refuse'> },
   req: LiveChunkIn,
 ): Promise<LiveAck> {
   const arrived = deps.now();
@@ -43,19 +51,42 @@ export async function appendLive(
       throw invalid('shown: each entry needs a segment in 1..segments-1 and a non-negative shown_ms');
     shown.push([s.segment, s.shownMs]);
   }
-  const result = await deps.live.append(
-    r.session._id,
-    c.nonce,
-    { seq: req.seq, arrival_ms: arrived - c.live_started_at.getTime(), shown },
-    Buffer.from(req.data),
-    { maxBytes: MAX_VIDEO_BYTES, maxChunks: n + EXTRA_CHUNKS, ttlMs: c.expires_at.getTime() - arrived },
-  );
+  const ttlMs = c.expires_at.getTime() - arrived;
+  const before = await deps.live.state(r.session._id, c.nonce);
+  if (req.seq < before.metas.length) {
+    deps.metrics.live.inc({ result: 'duplicate' });
+    return answer(t, c.words, req.seq);
+  }
+  if (req.seq > before.metas.length) {
+    deps.metrics.live.inc({ result: 'gap' });
+    throw invalid(`chunk ${req.seq} is out of order: send the chunks in order from 0`);
+  }
+  const media = demuxChunk(before.demux ?? initialDemux(), Buffer.from(req.data));
+  const refused = refusal(t, req.seq, media);
+  if (refused) {
+    await deps.live.refuse(r.session._id, c.nonce, refused, ttlMs);
+    deps.metrics.liveProblems.inc({ reason: refused.reason });
+    throw invalid(`${refused.detail}; this recording can no longer count as live`, 'LIVE_CHUNK_REFUSED');
+  }
+  const meta: LiveChunkMeta = {
+    seq: req.seq,
+    arrival_ms: arrived - c.live_started_at.getTime(),
+    shown,
+    media_end_ms: media.mediaEndMs,
+    frames: media.frames,
+    backwards: media.backwards,
+  };
+  const result = await deps.live.append(r.session._id, c.nonce, meta, Buffer.from(req.data), media.state, {
+    maxBytes: MAX_VIDEO_BYTES,
+    maxChunks: n + EXTRA_CHUNKS,
+    ttlMs,
+  });
   deps.metrics.live.inc({ result });
   if (result === 'gap') throw invalid(`chunk ${req.seq} is out of order: send the chunks in order from 0`);
   if (result === 'too_large') throw tooLarge('live recording (50 MB at most)');
   if (result === 'too_many') throw invalid(`more chunks than the recording has segments (${n + EXTRA_CHUNKS} at most)`);
-  const next = req.seq + 1;
-  return next < n
-    ? { seq: req.seq, reveal: revealOf(t, c.words, next), done: false }
-    : { seq: req.seq, reveal: undefined, done: true };
+  // Counted once, when the chunk is stored; the finish judges the whole recording by the same rules.
+  if (result === 'appended')
+    for (const p of chunkProblems(t, [...before.metas, meta])) deps.metrics.liveProblems.inc({ reason: p.reason });
+  return answer(t, c.words, req.seq);
 }
