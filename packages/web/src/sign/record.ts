@@ -68,12 +68,14 @@ export async function record(live: LiveStart) {
   let queue = Promise.resolve();
   let pending: [number, number][] = [];
   let t0 = 0;
-  const send = (data: Blob) => {
+  // A shown time goes with the first chunk recorded after it: the service checks that the media it
+  // has received by then already reaches the shown time (services/ceremony/src/domain/live.ts).
+  const send = (data: Blob, recordedTo: number) => {
     const mySeq = seq++;
     queue = queue.then(async () => {
       if (failure) return;
-      const shown = pending;
-      pending = [];
+      const shown = pending.filter(([, ms]) => ms <= recordedTo);
+      pending = pending.filter(([, ms]) => ms > recordedTo);
       try {
         const ack = await client.chunk(live.nonce, mySeq, data, shown);
         if (ack.reveal) {
@@ -90,7 +92,7 @@ export async function record(live: LiveStart) {
       }
     });
   };
-  rec.ondataavailable = (e) => e.data.size && send(e.data);
+  rec.ondataavailable = (e) => e.data.size && send(e.data, performance.now() - t0);
   rec.start(live.segment_ms);
   t0 = performance.now();
   if (live.reveal) showReveal(live.reveal);
