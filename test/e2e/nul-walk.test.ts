@@ -293,6 +293,17 @@ describe('a NUL in any text of any operation is a 4xx (the OpenAPI document walk
     const tx = await send(stack.gatewayUrl, 'GET', `/api/transactions/${known.id}`, { apiKey: acct.apiKey });
     expect(tx.body.status).toBe('created');
 
+    // Text inside a text part: the signers list is JSON, whose escaped \u0000 only appears once parsed.
+    const parties = JSON.stringify([{ name: `Ada${NUL}`, email: 'ada@example.com', verification: 'liveness_only' }]);
+    const listed = await send(stack.gatewayUrl, 'POST', '/api/transactions', {
+      apiKey: acct.apiKey,
+      parts: [
+        { name: 'signers', value: parties },
+        { name: 'document', data: tinyPdf(randomUUID()), filename: 'c.pdf', contentType: 'application/pdf' },
+      ],
+    });
+    expect([listed.status, listed.body.detail]).toEqual([400, 'signers[0].name: must not contain control characters (U+0000)']);
+
     // Tab and newline are text; the other control characters are not.
     const tabbed = await send(stack.gatewayUrl, 'PATCH', `/api/webhook-endpoints/${known.endpoint}`, {
       apiKey: acct.apiKey,
