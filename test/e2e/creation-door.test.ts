@@ -133,16 +133,33 @@ describe('POST /api/transactions: documents at the door', () => {
       [0, 1, 2].map(async (i) => testKey(await createAccount(gw, infra().MAILPIT_URL, { tag: `stress${i}` }))),
     );
     const statuses = new Map<string, number>();
-    const one = async (key: string) => {
-      const r = await create(key, form(tinyPdf(randomBytes(8).toString('hex'))));
-      const k = r.status === 201 ? '201' : `${r.status} ${r.text}`;
+    const count = (status: number, text: string) => {
+      const k = status === 201 ? '201' : `${status} ${text}`;
       statuses.set(k, (statuses.get(k) ?? 0) + 1);
     };
-    for (let i = 0; i < 150; i++) await one(keys[i % 3]!);
+    // Both framings clients use: a streamed body (chunked, as the tests' helper sends) and a FormData
+    // of Blobs (Content-Length, as browsers and the SDK send).
+    const one = async (key: string, i = 0) => {
+      if (i % 2 === 0) {
+        const r = await create(key, form(tinyPdf(randomBytes(8).toString('hex'))));
+        return count(r.status, r.text);
+      }
+      const fd = new FormData();
+      fd.set('signer_name', 'Ada Lovelace');
+      fd.set('signer_email', email('form'));
+      fd.set('document', new Blob([onePagePdf(randomBytes(8).toString('hex'))], { type: 'application/pdf' }), 'c.pdf');
+      fd.set('reference', new Blob([pngPhoto()], { type: 'image/png' }), 'face.png');
+      const r = await fetch(`${gw}/api/transactions`, { method: 'POST', headers: { 'x-api-key': key }, body: fd });
+      count(r.status, await r.text());
+    };
+    for (let i = 0; i < 150; i++) await one(keys[i % 3]!, i);
     let next = 0;
     await Promise.all(
       Array.from({ length: 25 }, async () => {
-        while (next < 150) await one(keys[next++ % 3]!);
+        while (next < 150) {
+          const i = next++;
+          await one(keys[i % 3]!, i);
+        }
       }),
     );
     expect(Object.fromEntries(statuses)).toEqual({ '201': 300 });

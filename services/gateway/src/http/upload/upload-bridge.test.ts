@@ -88,6 +88,7 @@ type Answer = { status: number; headers: IncomingHttpHeaders; body: { detail?: s
 describe('bridgeUpload (busboy → gRPC client stream)', () => {
   const calls: ReturnType<typeof fakeCall>[] = [];
   const cuts: number[] = [];
+  const guarded: Promise<string>[] = [];
   let server: Server;
   let port: number;
 
@@ -95,6 +96,18 @@ describe('bridgeUpload (busboy → gRPC client stream)', () => {
     const app = express();
     app.post('/upload', async (req, res) => {
       res.status(201).json({ result: await bridgeUpload(req, form(calls, cuts)) });
+    });
+    // As the real routes: the bridge starts only after awaited guards (authentication, rate limits).
+    app.post('/guarded', async (req, res) => {
+      await new Promise((r) => setTimeout(r, 150));
+      const settled = bridgeUpload(req, form(calls, cuts));
+      guarded.push(
+        settled.then(
+          () => 'resolved',
+          () => 'rejected',
+        ),
+      );
+      res.status(201).json({ result: await settled });
     });
     app.use(errorBoundary(createLogger('gateway-test', 'silent')));
     server = app.listen(0);
@@ -211,6 +224,27 @@ describe('bridgeUpload (busboy → gRPC client stream)', () => {
   it('a body that is not multipart: 400 with the form’s detail', async () => {
     const r = await send(Buffer.from('plain'), undefined, { 'Content-Type': 'multipart/form-data' });
     expect([r.status, r.body.detail]).toEqual([400, 'not multipart']);
+  });
+
+  it('a client gone while the route still awaited its guards: the upload settles at once instead of waiting for ever', async () => {
+    await new Promise<void>((resolve) => {
+      const req = httpRequest({
+        port,
+        method: 'POST',
+        path: '/guarded',
+        headers: { 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}` },
+      });
+      req.on('error', () => undefined);
+      req.write(Buffer.concat([part('id', 'x7'), opening('a'), Buffer.alloc(1024)]), () =>
+        setTimeout(() => {
+          req.destroy();
+          resolve();
+        }, 20),
+      );
+    });
+    await expect.poll(() => guarded.length, { timeout: 2000 }).toBe(1);
+    const outcome = await Promise.race([guarded[0], new Promise((r) => setTimeout(() => r('still waiting'), 1000))]);
+    expect(outcome).toBe('rejected');
   });
 
   it('the client going away mid-body cancels the call', async () => {

@@ -181,8 +181,11 @@ export function bridgeUpload<W, Res>(req: Request, form: UploadForm<W, Res>): Pr
           settle();
         }),
     );
+    // The client went away before the body was complete: stop, and let the service clean up. A client
+    // gone while the route's guards were still awaited (authentication, rate limits) has already closed
+    // the request: its body will never end, so that request is settled here rather than waited on.
+    if (req.destroyed) return fail(new HttpError(400, 'the request was aborted'));
     req.on('close', () => {
-      // The client went away before the body was complete: stop, and let the service clean up.
       if (!req.complete) fail(new HttpError(400, 'the request was aborted'));
     });
     req.pipe(bb);
