@@ -3662,7 +3662,7 @@ export interface operations {
           signers?: string;
           /**
            * Format: binary
-           * @description PDF beginning with %PDF-, at most 200 MB
+           * @description PDF, at most 200 MB, that the sealer can open: an encrypted, damaged or truncated PDF, or a %PDF- header without a version, is refused with 400 naming why. Its file name (filename or RFC 5987 filename*) is read as UTF-8.
            */
           document: string;
           /**

@@ -45,7 +45,11 @@ export const creationForm = z.object({
       example:
         '[{"name":"Ada Lovelace","email":"ada@example.com","order":1},{"name":"Bob","email":"bob@example.com","order":2,"verification":"liveness_only"}]',
     }),
-  document: z.string().meta({ format: 'binary', description: 'PDF beginning with %PDF-, at most 200 MB' }),
+  document: z.string().meta({
+    format: 'binary',
+    description:
+      'PDF, at most 200 MB, that the sealer can open: an encrypted, damaged or truncated PDF, or a %PDF- header without a version, is refused with 400 naming why. Its file name (filename or RFC 5987 filename*) is read as UTF-8.',
+  }),
   reference: z.string().optional().meta({
     format: 'binary',
     description: 'JPEG or PNG face photo showing exactly one face, at most 10 MB (one-signer form; required there)',
