@@ -148,6 +148,10 @@ describe('the dashboard’s certificate downloads and new-transaction settings',
     await at('detail');
     await page.waitForSelector('#certificate');
     expect(await page.$('#certificate-pdf'), 'the re-rendered certificate is not offered').toBeNull();
+    // What the transaction proves (issue 30): the level and its sentence, for the whole and per signer.
+    const proves = 'No ceremony took place: a test-mode transaction completed by its sender';
+    expect(await page.textContent('#assurance')).toMatch(new RegExp(`^test${proves}`));
+    expect(await page.textContent('#signers td[data-label="Assurance"]')).toMatch(new RegExp(`^test${proves}`));
     expect(await axe()).toEqual([]);
 
     const [download] = await Promise.all([
