@@ -95,10 +95,10 @@ export function fakeSessions(initial: Session) {
       s = { ...s, challenge, webauthn: null, draws: draws + 1 };
       return true;
     },
-    async startLive(_id: string, nonce: string, at: Date) {
+    async startLive(_id: string, nonce: string, at: Date, expiresAt: Date) {
       const c = s.challenge;
       if (!c || c.nonce !== nonce || c.mode !== 'live' || c.live_started_at) return false;
-      s = { ...s, challenge: { ...c, live_started_at: at } };
+      s = { ...s, challenge: { ...c, live_started_at: at, expires_at: expiresAt } };
       return true;
     },
     async forfeitAttempt(_id: string, draws: number, capture: CaptureRecord, event: OutboxEntry) {

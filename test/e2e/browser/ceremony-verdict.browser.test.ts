@@ -127,13 +127,15 @@ describe('the signing page with a rendered camera feed, judged by the biometrics
     const opened = Date.now();
     await page.click('#camera-allow');
     await screen(page, 'preview');
-    await page.waitForTimeout(Math.max(0, opened + LEAD_SECONDS * 1000 - Date.now()));
+    // The device confirmation comes before the recording (skipped here): the stream starts on "Skip",
+    // which is pressed when the feed's lead is over.
     await page.click('#start');
+    await page.waitForSelector('body[data-current="webauthn"], body[data-current="record"]', { timeout: 15_000 });
+    await page.waitForTimeout(Math.max(0, opened + LEAD_SECONDS * 1000 - Date.now()));
+    if ((await page.getAttribute('body', 'data-current')) === 'webauthn') await page.click('#webauthn-skip');
     await screen(page, 'record');
     await page.locator('#prompt-title', { hasText: '2 of 3' }).waitFor({ timeout: 30_000 });
     await shot(page, '01-recording-action.png');
-    await page.waitForSelector('body[data-current="webauthn"], body[data-current="verifying"]', { timeout: 60_000 });
-    if ((await page.getAttribute('body', 'data-current')) === 'webauthn') await page.click('#webauthn-skip');
     await screen(page, 'verifying', 60_000);
     await shot(page, '02-verifying.png');
 

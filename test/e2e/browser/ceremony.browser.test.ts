@@ -89,6 +89,12 @@ describe('the signing page in headless Chromium with a fake camera', () => {
       .toBeGreaterThan(0);
     await shot(page, '03-preview.png');
     await page.click('#start');
+    // WebAuthn is offered before the recording when the browser supports it; this test skips it (no authenticator).
+    await page.waitForSelector('body[data-current="webauthn"], body[data-current="record"]', { timeout: 15_000 });
+    if ((await page.getAttribute('body', 'data-current')) === 'webauthn') {
+      await shot(page, '04-webauthn.png');
+      await page.click('#webauthn-skip');
+    }
 
     // The live recording: each prompt and screen colour arrives as the previous chunk is received.
     await screen(page, 'record');
@@ -104,16 +110,9 @@ describe('the signing page in headless Chromium with a fake camera', () => {
     await shot(page, '05-record-words.png');
     await page.locator('#prompt-title', { hasText: '1 of 3' }).waitFor({ timeout: 15_000 });
     await shot(page, '06-record-action.png');
-    // WebAuthn is offered after the recording when the browser supports it; this test skips it (no authenticator).
-    await page.waitForSelector('body[data-current="webauthn"], body[data-current="upload"], body[data-current="verifying"]', {
-      timeout: 40_000,
-    });
+    await page.waitForSelector('body[data-current="upload"], body[data-current="verifying"]', { timeout: 40_000 });
     clearInterval(watch);
     expect(colours.size, 'the screen changed colour during the recording').toBeGreaterThanOrEqual(3);
-    if ((await page.getAttribute('body', 'data-current')) === 'webauthn') {
-      await shot(page, '04-webauthn.png');
-      await page.click('#webauthn-skip');
-    }
     await shot(page, '07-upload.png');
     await screen(page, 'verifying', 60_000);
     await shot(page, '08-verifying.png');

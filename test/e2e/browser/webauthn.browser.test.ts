@@ -1,7 +1,8 @@
 /**
- * WebAuthn on the signing page with Chromium's virtual authenticator (DevTools protocol): the
- * signer registers a credential over the challenge that commits to the document and the ceremony
- * nonce, the server verifies it, and the capture is recorded with verification mode
+ * WebAuthn on the signing page with Chromium's virtual authenticator (DevTools protocol): before
+ * anything is recorded, the signer registers a credential over the challenge that commits to the
+ * document and the ceremony nonce of the recording to come, the server verifies it, the live
+ * recording streams that same challenge, and the capture is recorded with verification mode
  * `biometric+webauthn`. The gateway is addressed as `localhost`, a secure context for WebAuthn.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -63,6 +64,14 @@ describe('WebAuthn on the signing page', () => {
       },
     })) as { authenticatorId: string };
 
+    // The order of the page's calls: the confirmation must be verified before the live stream starts.
+    const calls: string[] = [];
+    page.on('request', (r) => {
+      const m = /\/api\/sign\/[^/]+\/(webauthn\/options|webauthn\/verify|live(?:\/[^/]+\/(?:chunks\/\d+|finish))?)$/.exec(
+        new URL(r.url()).pathname,
+      );
+      if (m) calls.push(m[1]!.replace(/live\/[^/]+\/chunks\/\d+/, 'chunk').replace(/live\/[^/]+\/finish/, 'finish'));
+    });
     await page.goto(tx.sign_url);
     await page.waitForSelector('body[data-current="consent"]');
     await page.check('#c-agree');
@@ -71,11 +80,16 @@ describe('WebAuthn on the signing page', () => {
     await page.click('#camera-allow');
     await page.waitForSelector('body[data-current="preview"]');
     await page.click('#start');
-    // The live recording first (its prompts are revealed as it streams), then the device confirmation.
-    await page.waitForSelector('body[data-current="record"]', { timeout: 15_000 });
-    await page.waitForSelector('body[data-current="webauthn"]', { timeout: 60_000 });
+    // The device confirmation first, before anything is recorded: no live stream has started yet.
+    await page.waitForSelector('body[data-current="webauthn"]', { timeout: 15_000 });
+    expect(calls).toEqual([]);
     await page.click('#webauthn-use');
-    await page.waitForSelector('body[data-current="upload"], body[data-current="verifying"]', { timeout: 15_000 });
+    // Then the live recording (its prompts revealed as it streams), then the upload.
+    await page.waitForSelector('body[data-current="record"]', { timeout: 15_000 });
+    await page.waitForSelector('body[data-current="upload"], body[data-current="verifying"]', { timeout: 60_000 });
+    expect(calls.slice(0, 3)).toEqual(['webauthn/options', 'webauthn/verify', 'live']);
+    expect(calls.filter((c) => c.startsWith('webauthn'))).toHaveLength(2);
+    expect(calls.at(-1)).toBe('finish');
 
     // The authenticator holds one credential for this relying party, and the server recorded it.
     const { credentials } = (await cdp.send('WebAuthn.getCredentials', { authenticatorId })) as {
@@ -84,7 +98,9 @@ describe('WebAuthn on the signing page', () => {
     expect(credentials.map((c) => c.rpId)).toEqual(['localhost']);
 
     // The capture, sent after the confirmation, carries the stronger verification mode.
-    await page.waitForSelector('body[data-current="verifying"]', { timeout: 90_000 });
+    await page.waitForSelector('body[data-current="verifying"]', { timeout: 90_000 }).catch(async (e: Error) => {
+      throw new Error(`${e.message}; the page says: ${await page.textContent('#upload-text')}`);
+    });
     // Ids restart in each test database: the document hash (a unique PDF) picks this capture.
     const detail = await send(stack.gatewayUrl, 'GET', `/api/transactions/${tx.id}`, { headers: { 'x-api-key': acct.apiKey } });
     const documentSha256 = detail.body.document_sha256 as string;

@@ -4,6 +4,8 @@ import { confirmDecline } from './consent.js';
 import { cameraEnumeration, captureSource, devtoolsHeuristic, frameTimingSampler, sensorSampler } from './forensic.js';
 import { $, client, fatal, gone, log, page, show } from './page.js';
 import { record } from './record.js';
+import { offerWebauthn } from './upload.js';
+import { webauthnSupported } from './webauthn.js';
 import { verifying } from './result.js';
 
 export async function toCamera() {
@@ -69,6 +71,13 @@ export async function toPreview() {
     window.clearInterval(timer);
     if (!window.MediaRecorder) return fatal('This browser cannot record video. Open the link in a current browser.');
     $<HTMLButtonElement>('start').disabled = true;
+    // The device confirmation first: once the live stream starts, its challenge's clock runs, so a
+    // signer who hesitates over WebAuthn must not be recording meanwhile (it binds to the challenge
+    // the stream will use, drawn now if there is none).
+    if (page.summary?.webauthn_offered && !page.summary.webauthn_done && webauthnSupported() && !(await offerWebauthn())) {
+      $<HTMLButtonElement>('start').disabled = false;
+      return;
+    }
     let live: LiveStart;
     try {
       live = await client.live();

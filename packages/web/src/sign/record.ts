@@ -2,8 +2,7 @@
 import type { ApiError, LiveStart, Reveal } from './api.js';
 import { toPreview } from './camera.js';
 import { $, client, gone, log, page, show } from './page.js';
-import { finishCapture, offerWebauthn } from './upload.js';
-import { webauthnSupported } from './webauthn.js';
+import { finishCapture } from './upload.js';
 
 const ACTION_TEXT: Record<string, string> = {
   turn_left: 'Turn your head to your left, then back',
@@ -117,6 +116,5 @@ export async function record(live: LiveStart) {
     again.onclick = () => void toPreview();
     return;
   }
-  if (page.summary?.webauthn_offered && webauthnSupported()) await offerWebauthn();
   await finishCapture(live.nonce, await frame);
 }

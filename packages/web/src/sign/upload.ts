@@ -1,12 +1,16 @@
-/** After the recording: the optional device confirmation, then the finish upload with retries. */
+/** The optional device confirmation (before the recording), and the finish upload with retries. */
 import type { ApiError } from './api.js';
 import { toPreview } from './camera.js';
 import { $, client, gone, log, page, show, sleep } from './page.js';
 import { verifying } from './result.js';
 import { runWebauthn } from './webauthn.js';
 
-/** After the recording, before it is sent: the optional device confirmation (bound to the same nonce). */
-export function offerWebauthn(): Promise<void> {
+/**
+ * Before the recording: the optional device confirmation, bound to the nonce of the challenge the
+ * recording will use. Resolves true to go on (confirmed, or skipped where allowed), false when the
+ * signing session is gone.
+ */
+export function offerWebauthn(): Promise<boolean> {
   const err = $('webauthn-error');
   err.hidden = true;
   // Required by the sender (issue 18): no skip; the capture would be refused without it.
@@ -14,16 +18,19 @@ export function offerWebauthn(): Promise<void> {
   $('webauthn-skip').hidden = required;
   show('webauthn');
   return new Promise((done) => {
-    $('webauthn-skip').onclick = () => done();
+    $('webauthn-skip').onclick = () => {
+      log.add('timing', { webauthn: 'skipped' });
+      done(true);
+    };
     $('webauthn-use').onclick = async () => {
       try {
         const o = await client.webauthnOptions();
         const response = await runWebauthn(o.kind, o.options);
         await client.webauthnVerify(response);
         log.add('timing', { webauthn: 'done' });
-        done();
+        done(true);
       } catch (e) {
-        if (gone(e)) return;
+        if (gone(e)) return done(false);
         err.textContent = `Device confirmation did not work (${(e as Error).message}). ${required ? 'The sender requires it: please try again.' : 'You can try again or skip it.'}`;
         err.hidden = false;
       }

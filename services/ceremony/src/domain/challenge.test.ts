@@ -8,6 +8,7 @@ import {
   newChallenge,
   randomActions,
   reusableChallenge,
+  startLiveClock,
 } from './challenge.js';
 
 const ctx = { documentSha256: 'a'.repeat(64), transactionId: 7, signerIndex: 0, signerEmail: 'Ann@Example.com' };
@@ -60,5 +61,14 @@ describe('challenge', () => {
     expect(reusableChallenge(live, 'live', now)).toBe(live);
     expect(reusableChallenge(live, 'upload', now)).toBeNull();
     expect(reusableChallenge({ ...live, live_started_at: now }, 'live', now)).toBeNull();
+  });
+
+  it('serves a live challenge not yet begun until it expires (its clock restarts at the stream start)', () => {
+    const now = new Date('2026-01-01T00:00:00Z');
+    const live = newChallenge(ctx, 'live', undefined, now);
+    expect(reusableChallenge(live, 'live', new Date(now.getTime() + CHALLENGE_TTL_MS - 1))).toBe(live);
+    expect(reusableChallenge(live, 'live', new Date(now.getTime() + CHALLENGE_TTL_MS))).toBeNull();
+    const later = new Date(now.getTime() + 90_000);
+    expect(startLiveClock(later).getTime() - later.getTime()).toBe(CHALLENGE_TTL_MS);
   });
 });

@@ -100,6 +100,11 @@ export function newChallenge(
   };
 }
 
+/** A live challenge's expiry counted from the start of its stream: a WebAuthn step before the recording takes nothing from it. */
+export function startLiveClock(at: Date): Date {
+  return new Date(at.getTime() + CHALLENGE_TTL_MS);
+}
+
 /**
  * The live challenge is served again while it has time left for a recording and an upload, so a
  * signer (or an attacker holding the link) cannot draw challenge after challenge until an easy
@@ -111,7 +116,12 @@ export function reusableChallenge(
   now = new Date(),
 ): ChallengeRecord | null {
   if (!current || (current.mode ?? 'upload') !== mode) return null;
-  // A live challenge whose stream has begun has revealed part of itself: it is never served again.
-  if (mode === 'live' && current.live_started_at) return null;
+  if (mode === 'live') {
+    // A live challenge whose stream has begun has revealed part of itself: it is never served again.
+    if (current.live_started_at) return null;
+    // One not begun has revealed nothing (only its nonce, e.g. to a WebAuthn step taken before the
+    // recording), and its clock restarts when the stream begins (startLiveClock): served while unexpired.
+    return current.expires_at.getTime() > now.getTime() ? current : null;
+  }
   return current.expires_at.getTime() - now.getTime() >= CHALLENGE_REUSE_MIN_MS ? current : null;
 }

@@ -186,10 +186,10 @@ export function createSessionRepository(conn: Connection) {
       return r.modifiedCount === 1;
     },
     /** Marks the live challenge's stream as begun (it is never served again), once. */
-    async startLive(id: string, nonce: string, at: Date): Promise<boolean> {
+    async startLive(id: string, nonce: string, at: Date, expiresAt: Date): Promise<boolean> {
       const r = await model.updateOne(
         { _id: id, 'challenge.nonce': nonce, 'challenge.mode': 'live', 'challenge.live_started_at': null },
-        { $set: { 'challenge.live_started_at': at } },
+        { $set: { 'challenge.live_started_at': at, 'challenge.expires_at': expiresAt } },
       );
       return r.modifiedCount === 1;
     },
