@@ -7,6 +7,8 @@
  * schemathesis' JSON report and fails listing what it found.
  */
 import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
@@ -32,10 +34,16 @@ const SEED = 16;
 const MIN_CASES = 2000;
 
 /** Runs schemathesis in `cwd` (it keeps a .schemathesis cache there: the run's temporary folder, not the checkout). */
-function run(args: string[], cwd: string): Promise<{ code: number | null; out: string }> {
+function run(args: string[], cwd: string, webhookUrl: string): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    // The hooks teach it to send application/pdf bodies (test/support/schemathesis_hooks.py).
-    const env = { ...process.env, SCHEMATHESIS_HOOKS: 'schemathesis_hooks', PYTHONPATH: join(import.meta.dirname, '../support') };
+    // The hooks teach it to send application/pdf bodies and keep webhook endpoints on the loopback
+    // receiver (test/support/schemathesis_hooks.py).
+    const env = {
+      ...process.env,
+      SCHEMATHESIS_HOOKS: 'schemathesis_hooks',
+      PYTHONPATH: join(import.meta.dirname, '../support'),
+      SIGNET_FUZZ_WEBHOOK_URL: webhookUrl,
+    };
     const child = spawn(SCHEMATHESIS, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -71,11 +79,20 @@ describe('schemathesis against the gateway (test-mode key)', () => {
   let testKey: string;
   let dir: string;
   const known: Record<string, string> = {};
+  // The one receiver webhook endpoints created by the run may point at: loopback, answering 204.
+  let receiver: Server;
+  let receiverUrl: string;
 
   beforeAll(async () => {
     if (!existsSync(SCHEMATHESIS))
       throw new Error(`${SCHEMATHESIS} is missing: run scripts/install.sh (scripts/schemathesis-venv.sh)`);
     dir = mkdtempSync(join(tmpdir(), 'signet-schemathesis-'));
+    receiver = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(204).end());
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/signet-fuzz`;
     stack = await startServices(['identity', 'billing', 'transaction', 'ceremony', 'ledger', 'gateway'], {
       // AUTH_RATE_LIMIT_SCALE: the auth routes' limits would otherwise answer most of the run with 429.
       // VERIFY_TRUST_ROOTS: the signed-PDF check is configured, so its cases reach the PDF parsing, not a 404.
@@ -83,6 +100,8 @@ describe('schemathesis against the gateway (test-mode key)', () => {
         REFERENCE_PREFIX: 'FUZZ',
         REFERENCE_FACE_CHECK: 'off',
         AUTH_RATE_LIMIT_SCALE: '1000',
+        // Endpoints the run creates point at the loopback receiver (the hooks pin every url to it).
+        WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8',
         ...(infra().DEV_PKI_DIR ? { VERIFY_TRUST_ROOTS: join(infra().DEV_PKI_DIR!, 'certs/root.pem') } : {}),
       },
     });
@@ -117,6 +136,7 @@ describe('schemathesis against the gateway (test-mode key)', () => {
   afterAll(async () => {
     await stack?.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
+    await new Promise((r) => (receiver ? receiver.close(r) : r(undefined)));
   });
 
   it(
@@ -170,6 +190,7 @@ describe('schemathesis against the gateway (test-mode key)', () => {
           '--no-color',
         ],
         dir,
+        receiverUrl,
       );
       expect(existsSync(report), r.out.slice(-4000)).toBe(true);
       const parsed = JSON.parse(readFileSync(report, 'utf8')) as Parameters<typeof findingsOf>[0] & {
@@ -184,6 +205,11 @@ describe('schemathesis against the gateway (test-mode key)', () => {
       expect(findings, `schemathesis found:\n${findings.join('\n')}\n\n${failuresText(r.out)}`).toEqual([]);
       expect(parsed.test_cases.generated).toBeGreaterThanOrEqual(MIN_CASES);
       expect(parsed.operations.tested).toBe(parsed.operations.total);
+      // The service was never handed a URL of the fuzzer's making: every endpoint left points at the receiver.
+      const endpoints = await send(stack.gatewayUrl, 'GET', '/api/webhook-endpoints', { apiKey: testKey });
+      expect(endpoints.status, endpoints.text).toBe(200);
+      const urls = (endpoints.body as { url: string }[]).map((e) => e.url);
+      expect(urls.filter((u) => u !== receiverUrl)).toEqual([]);
     },
     15 * 60_000,
   );
