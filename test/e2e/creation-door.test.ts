@@ -147,8 +147,12 @@ describe('POST /api/transactions: documents at the door', () => {
       const fd = new FormData();
       fd.set('signer_name', 'Ada Lovelace');
       fd.set('signer_email', email('form'));
-      fd.set('document', new Blob([onePagePdf(randomBytes(8).toString('hex'))], { type: 'application/pdf' }), 'c.pdf');
-      fd.set('reference', new Blob([pngPhoto()], { type: 'image/png' }), 'face.png');
+      fd.set(
+        'document',
+        new Blob([new Uint8Array(onePagePdf(randomBytes(8).toString('hex')))], { type: 'application/pdf' }),
+        'c.pdf',
+      );
+      fd.set('reference', new Blob([new Uint8Array(pngPhoto())], { type: 'image/png' }), 'face.png');
       const r = await fetch(`${gw}/api/transactions`, { method: 'POST', headers: { 'x-api-key': key }, body: fd });
       count(r.status, await r.text());
     };
