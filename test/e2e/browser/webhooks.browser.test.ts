@@ -3,7 +3,8 @@
 /**
  * The dashboard's webhooks section in headless Chromium against the real gateway and services: add
  * an endpoint (the secret shown once verifies what a real receiver on 127.0.0.1 gets), see its
- * recent deliveries after a transaction is created, disable it; axe-core finds nothing on the page.
+ * recent deliveries after a transaction is created, disable it; a test-mode endpoint shows its mode;
+ * one disabled for failing is announced above the list (issue 31); axe-core finds nothing on the page.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -52,6 +53,10 @@ describe('the dashboard’s webhooks section', () => {
         REFERENCE_FACE_CHECK: 'off',
         WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8',
         WEBHOOK_POLL_MS: '200',
+        // An endpoint failing every attempt for a second is disabled (the default is 5 days).
+        WEBHOOK_RETRY_BASE_MS: '200',
+        WEBHOOK_RETRY_CAP_MS: '400',
+        WEBHOOK_DISABLE_AFTER_MS: '1000',
       },
     });
     acct = await createAccount(stack.gatewayUrl, infra().MAILPIT_URL, { tag: 'hooks' });
@@ -131,5 +136,50 @@ describe('the dashboard’s webhooks section', () => {
     await page.reload();
     await page.waitForSelector('body[data-page="webhooks"]');
     expect(await page.content()).not.toContain(secret);
+  });
+
+  it('adds a test-mode endpoint, and says which endpoints were disabled for failing', async () => {
+    await page.goto(`${stack.gatewayUrl}/app/webhooks`);
+    await page.waitForSelector('body[data-page="webhooks"]', { timeout: 20_000 });
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/test-hooks`;
+    await page.fill('input[name="url"]', url);
+    await page.check('input[value="transaction.created"]');
+    await page.check('input[name="test_mode"]');
+    await page.click('button[type="submit"]');
+    await page.waitForSelector('#new-hook-secret');
+    const row = await page.waitForSelector(`#hooks tr:has(code:text-is("${url}"))`);
+    expect(await row.textContent()).toContain('Test');
+    expect(await page.isHidden('#hooks-failing')).toBe(true);
+
+    // A live endpoint on a closed port: every attempt fails, and after a second of that it is disabled.
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const deadUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/dead`;
+    await new Promise((r) => closed.close(r));
+    const dead = await send(stack.gatewayUrl, 'POST', '/api/webhook-endpoints', {
+      token: acct.token,
+      json: { url: deadUrl, event_types: ['transaction.created'] },
+    });
+    expect(dead.status).toBe(201);
+    const tx = await send(stack.gatewayUrl, 'POST', '/api/transactions', {
+      apiKey: acct.apiKey,
+      parts: [
+        { name: 'signer_name', value: 'Ada Lovelace' },
+        { name: 'signer_email', value: `ada2-${suffix}@example.com` },
+        { name: 'document', data: tinyPdf(randomUUID()), filename: 'c.pdf', contentType: 'application/pdf' },
+        { name: 'reference', data: pngPhoto(), filename: 'f.png', contentType: 'image/png' },
+      ],
+    });
+    expect(tx.status).toBe(201);
+    await eventually(async () => {
+      const r = await send(stack.gatewayUrl, 'GET', `/api/webhook-endpoints/${dead.body.id}`, { token: acct.token });
+      return r.body.enabled === false && r.body.disabled_reason === 'failing';
+    }, 30_000);
+    await page.reload();
+    await page.waitForSelector('body[data-page="webhooks"]');
+    const notice = await page.waitForSelector('#hooks-failing:not([hidden])');
+    expect(await notice.textContent()).toContain(deadUrl);
+    expect(await page.textContent(`#hooks tr[data-endpoint="${dead.body.id}"]`)).toContain('Disabled after repeated failures');
+    expect(await axe()).toEqual([]);
   });
 });
