@@ -6,8 +6,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { jwtVerify } from 'jose';
-import { connectBus, connectMongo, parseConfig, publishEvent, type Bus } from '@signet/kit';
-import { events, eventsV1 } from '@signet/proto';
+import { connectBus, connectMongo, createClient, Metrics, parseConfig, publishEvent, type Bus } from '@signet/kit';
+import { events, eventsV1, transactionV1 } from '@signet/proto';
 import { freePort } from '../../../test/harness/local-infra.js';
 import { eventually } from '../../../test/harness/eventually.js';
 import { transactionConfigSchema } from '../src/config.js';
@@ -118,6 +118,57 @@ describe('completion mails', () => {
       }).finish(),
     });
   };
+
+  it('a signed PDF the ledger gave up (pdf.failed): the sender is mailed once with the reason, and the transaction log says so', async () => {
+    const conn = await connectMongo(infra().MONGO_URL, db);
+    const client = createClient(transactionV1.TransactionServiceClient, `127.0.0.1:${tx.grpcPort}`, {
+      metrics: new Metrics('test'),
+    });
+    try {
+      const repo = createTransactionRepository(conn);
+      const sender = `failed-sender-${suffix}@example.com`;
+      const rec = issuedRecord(await repo.nextId(), [`failed-a-${suffix}@example.com`], sender);
+      expect(await repo.insert(rec, [])).toBe(true);
+      const failed = () => {
+        const eventId = randomUUID();
+        return publishEvent(bus, events.pdfSealFailed, {
+          eventId,
+          payload: eventsV1.SignedPdfFailed.encode({
+            eventId,
+            occurredAt: new Date().toISOString(),
+            transactionId: rec._id,
+            reference: rec.reference,
+            reason: 'the document cannot be read as a PDF by the sealer (damaged, encrypted or unsupported)',
+            failedAt: new Date().toISOString(),
+          }).finish(),
+        });
+      };
+      const toSender = async () => {
+        const q = encodeURIComponent(`to:"${sender}"`);
+        return (
+          ((await (await fetch(`${infra().MAILPIT_URL}/api/v1/search?query=${q}`)).json()) as { messages?: MailSummary[] })
+            .messages ?? []
+        );
+      };
+      await failed();
+      const [m] = await eventually(async () => {
+        const ms = await toSender();
+        return ms.length ? ms : undefined;
+      });
+      expect(m!.Subject).toBe('Zażółć Sp. z o.o.: The signed PDF of "umowa.pdf" could not be produced');
+      const body = await mail(m!.ID);
+      expect(body.Text).toContain('Why: the document cannot be read as a PDF by the sealer');
+      expect(body.Text).toContain(rec.reference);
+      await failed(); // again (a new message id): mailed once
+      await sleep(2000);
+      expect(await toSender()).toHaveLength(1);
+      const detail = await client.getTransaction({ ownerId: rec.owner_id, id: rec._id, test: false });
+      expect(detail.events.map((e) => e.detail)).toContain('sender notified: sealing failed');
+    } finally {
+      client.close();
+      await conn.close();
+    }
+  }, 60_000);
 
   it('mails every signer and the sender once, with a link signed for them, even when the event comes again', async () => {
     const conn = await connectMongo(infra().MONGO_URL, db);
