@@ -80,6 +80,8 @@ describe('deleting a whole transaction, and the legal hold', () => {
       parts: [
         { name: 'signer_name', value: 'Ada Lovelace' },
         { name: 'signer_email', value: signerEmail },
+        // The single upload below proves only "recorded"; the API requires live unless told otherwise.
+        { name: 'required_assurance', value: 'recorded' },
         { name: 'document', filename: 'Agreement.pdf', contentType: 'application/pdf', data: pdf },
         { name: 'reference', filename: 'reference.jpg', contentType: 'image/jpeg', data: readFileSync(reference) },
       ],

@@ -120,6 +120,8 @@ describe('biometric retention and erasure', () => {
       parts: [
         { name: 'signer_name', value: 'Ada Lovelace' },
         { name: 'signer_email', value: `ada-${randomUUID().slice(0, 8)}@example.com` },
+        // The single upload below proves only "recorded"; the API requires live unless told otherwise.
+        { name: 'required_assurance', value: 'recorded' },
         { name: 'document', filename: 'Agreement.pdf', contentType: 'application/pdf', data: pdf },
         { name: 'reference', filename: 'reference.jpg', contentType: 'image/jpeg', data: readFileSync(reference) },
       ],

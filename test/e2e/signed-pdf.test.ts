@@ -76,6 +76,8 @@ describe('the signed PDF of a completed transaction, downloaded through the gate
       parts: [
         { name: 'signer_name', value: 'Jan Łukasiewicz' },
         { name: 'signer_email', value: signerEmail },
+        // The single upload below proves only "recorded"; the API requires live unless told otherwise.
+        { name: 'required_assurance', value: 'recorded' },
         { name: 'document', filename: 'Umowa.pdf', contentType: 'application/pdf', data: pdf },
         { name: 'reference', filename: 'reference.jpg', contentType: 'image/jpeg', data: readFileSync(reference) },
       ],

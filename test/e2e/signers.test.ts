@@ -240,7 +240,8 @@ describe('signers list: a photo per signer, routing by order, every signer certi
     const created = await send(stack.gatewayUrl, 'POST', '/api/transactions', {
       apiKey: acct.apiKey,
       parts: [
-        { name: 'signers', value: JSON.stringify(parties) },
+        // Signed through the single upload (recorded); the API requires live unless told otherwise.
+        { name: 'signers', value: JSON.stringify(parties.map((p) => ({ ...p, required_assurance: 'recorded' }))) },
         { name: 'document', filename: 'Agreement.pdf', contentType: 'application/pdf', data: pdf },
         // A photo per signer (the same rendered person, each its own file).
         ...parties.map((p, i) => ({

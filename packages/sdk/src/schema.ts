@@ -664,7 +664,7 @@ export type paths = {
     };
     /**
      * Issue random words and liveness actions
-     * @description With a nonce valid 2 minutes; replaces any earlier challenge.
+     * @description For a single upload, which proves the "recorded" assurance at most: offered only where the sender accepts recorded (else 409 LIVE_REQUIRED, nothing drawn). With a nonce valid 2 minutes; replaces any earlier challenge.
      */
     get: operations['issueChallenge'];
     put?: never;
@@ -746,7 +746,7 @@ export type paths = {
     put?: never;
     /**
      * Finish the live recording with the final frame
-     * @description The frame (JPEG or PNG) is the body; the capture is checked and accepted.
+     * @description The frame (JPEG or PNG) is the body; the capture is checked and accepted. A recording that proves less than the signer's required assurance (e.g. only recorded where live is required) is refused with 409 before analysis, and its challenge is used up.
      */
     post: operations['finishLiveCapture'];
     delete?: never;
@@ -1428,6 +1428,11 @@ export type components = {
         order: number;
         /** @description Also confirms with WebAuthn */
         webauthn: boolean;
+        /**
+         * @description The lowest assurance the sender accepts from this signer (recorded, live, live+webauthn); recorded on transactions created before it existed
+         * @enum {string}
+         */
+        required_assurance: 'recorded' | 'live' | 'live+webauthn';
         /** @description What this signer’s passing capture proved (test, recorded, live, live+webauthn); null until the signer passed */
         assurance: components['schemas']['AssuranceLevel'] | null;
         /** @description One plain sentence saying what `assurance` proves and what it does not; null until the signer passed */
@@ -1500,6 +1505,8 @@ export type components = {
       webauthn_done: boolean;
       /** @description The sender asked for the device confirmation: a capture without it is refused (409) */
       webauthn_required: boolean;
+      /** @description The lowest assurance the sender accepts: recorded, live or live+webauthn. Below it a capture is refused (409) before analysis and its challenge is used up; the single upload (GET …/challenge) is offered only with recorded */
+      required_assurance: string;
       verification_mode: string;
       /** @description verified or failed once decided, else null */
       outcome: string | null;
@@ -3656,10 +3663,15 @@ export interface operations {
           /** @description Comma-separated additional signers, up to 4, liveness only (one-signer form) */
           signer_emails?: string;
           /**
-           * @description JSON array of parties (TransactionParty: name, email, role, order, verification, webauthn), at most 10; instead of signer_name/signer_email/signer_emails/reference. Each face_match signer sends their reference photo as the part signer_photo_<index>, <index> being their position in this array (0-based). Every reference photo must show exactly one face.
+           * @description JSON array of parties (TransactionParty: name, email, role, order, verification, webauthn, required_assurance), at most 10; instead of signer_name/signer_email/signer_emails/reference. Each face_match signer sends their reference photo as the part signer_photo_<index>, <index> being their position in this array (0-based). Every reference photo must show exactly one face.
            * @example [{"name":"Ada Lovelace","email":"ada@example.com","order":1},{"name":"Bob","email":"bob@example.com","order":2,"verification":"liveness_only"}]
            */
           signers?: string;
+          /**
+           * @description One-signer form: the lowest assurance accepted from each of its signers — recorded, live (default) or live+webauthn (implies WebAuthn). A capture below it is refused before analysis and uses up its challenge; the single upload (GET …/challenge, POST …/capture) is accepted only with recorded. With signers, each party gives its own.
+           * @enum {string}
+           */
+          required_assurance?: 'recorded' | 'live' | 'live+webauthn';
           /**
            * Format: binary
            * @description PDF, at most 200 MB, that the sealer can open: an encrypted, damaged or truncated PDF, or a %PDF- header without a version, is refused with 400 naming why. Its file name (filename or RFC 5987 filename*) is read as UTF-8.

@@ -3,7 +3,16 @@ import type { Metrics } from '@signet/kit';
 type CounterOf = ReturnType<Metrics['counter']>;
 type HistogramOf = ReturnType<Metrics['histogram']>;
 export type CeremonyMetrics = Record<
-  'consents' | 'challenges' | 'captures' | 'webauthn' | 'forensic' | 'verdicts' | 'live' | 'liveProblems' | 'assurance',
+  | 'consents'
+  | 'challenges'
+  | 'captures'
+  | 'webauthn'
+  | 'forensic'
+  | 'verdicts'
+  | 'live'
+  | 'liveProblems'
+  | 'assurance'
+  | 'belowRequired',
   CounterOf
 > &
   Record<'captureBytes' | 'captureSeconds', HistogramOf> & {
@@ -53,6 +62,11 @@ export function ceremonyMetrics(metrics: Metrics): CeremonyMetrics {
       'signet_ceremony_capture_assurance_total',
       'Accepted captures by the assurance their timing proves (live, recorded)',
       ['assurance'],
+    ),
+    belowRequired: metrics.counter(
+      'signet_ceremony_captures_below_required_assurance_total',
+      'Captures and upload challenges refused before analysis for proving less than the sender requires, by requirement and by what was offered (recorded, live, upload)',
+      ['required', 'offered'],
     ),
   };
 }

@@ -6,7 +6,7 @@
  */
 import type { OutboxEntry } from '@signet/kit';
 import type { ChallengeRecord } from '../src/domain/challenge.js';
-import type { CaptureRecord, Consent, Session, WebauthnRecord } from '../src/domain/session.js';
+import type { CaptureRecord, CaptureRefusal, Consent, Session, WebauthnRecord } from '../src/domain/session.js';
 import type { SigningContext } from '../src/domain/signer.js';
 import type { CeremonyMetrics } from '../src/metrics.js';
 
@@ -23,7 +23,7 @@ export function fakeMetrics() {
     observe: (value: number) => void seen.push({ name, labels: {}, value }),
     startTimer: () => () => void seen.push({ name, labels: {}, value: 0 }),
   });
-  const names = ['consents', 'challenges', 'captures', 'webauthn', 'forensic', 'verdicts', 'live', 'assurance'];
+  const names = ['consents', 'challenges', 'captures', 'webauthn', 'forensic', 'verdicts', 'live', 'assurance', 'belowRequired'];
   const metrics = Object.fromEntries(
     [...names, 'captureSources', 'captureBytes', 'captureSeconds'].map((n) => [n, instrument(n)]),
   ) as unknown as CeremonyMetrics;
@@ -112,6 +112,11 @@ export function fakeSessions(initial: Session) {
       if (s.attempt !== capture.attempt - 1 || c?.nonce !== capture.nonce || c.expires_at <= now) return false;
       s = { ...s, challenge: null, attempt: capture.attempt, draws: 0, captures: [...s.captures, capture] };
       outbox.push(event);
+      return true;
+    },
+    async refuseCapture(_id: string, nonce: string, refusal: CaptureRefusal) {
+      if (s.challenge?.nonce !== nonce) return false;
+      s = { ...s, challenge: null, webauthn: null, refusals: [...(s.refusals ?? []), refusal] };
       return true;
     },
     async setWebauthn(_id: string, nonce: string, rec: WebauthnRecord) {

@@ -74,6 +74,8 @@ describe('declared answers match their schemas (validateResponses, real services
         parts: [
           { name: 'signer_name', value: 'Ada Lovelace' },
           { name: 'signer_email', value: `ada-${randomBytes(3).toString('hex')}@example.com` },
+          // The ceremony below takes a single-upload challenge, offered only where recorded is accepted.
+          { name: 'required_assurance', value: 'recorded' },
           { name: 'document', filename: 'c.pdf', contentType: 'application/pdf', data: tinyPdf(randomUUID()) },
           { name: 'reference', filename: 'f.png', contentType: 'image/png', data: pngPhoto() },
         ],

@@ -14,6 +14,26 @@ export const webauthnRequired = () =>
     'this signer confirms with a passkey or security key: complete the device confirmation for this challenge, then send the capture again',
     'WEBAUTHN_REQUIRED',
   );
+/** The single upload proves at most "recorded"; the sender asked for more (issue 30). Nothing is drawn. */
+export const liveRequired = (required: string) =>
+  conflict(
+    `the sender requires a ${required} recording from this signer: a single upload can only be "recorded"; record in the signing page (the live recording)`,
+    'LIVE_REQUIRED',
+  );
+/** A capture that proves less than the sender requires: refused before analysis, its challenge used up. */
+export const assuranceInsufficient = (required: string, drawsLeft: number, upload: boolean) =>
+  conflict(
+    (upload
+      ? `the sender requires a ${required} recording from this signer, and a single upload can only be "recorded". `
+      : `the recording could not be confirmed as ${required}, which the sender requires: it did not reach the service in real time ` +
+        `(a slow or interrupted connection does this). `) +
+      `This challenge is used up: record again with a new one (${
+        drawsLeft > 0
+          ? `${drawsLeft} new challenge(s) left in this attempt`
+          : 'none is left in this attempt: asking for another spends the attempt'
+      })`,
+    'ASSURANCE_INSUFFICIENT',
+  );
 export const staleNonce = () =>
   conflict('the challenge nonce is expired or has been replaced; request a new challenge and record again', 'STALE_NONCE');
 export const tooLarge = (what: string) => new DomainError('payload_too_large', `${what} is too large`, 'PAYLOAD_TOO_LARGE');

@@ -14,6 +14,8 @@ export type Session = {
   /** New challenges drawn in the current attempt. */
   draws: number;
   captures: CaptureRecord[];
+  /** Captures refused before analysis for proving less than the sender requires (absent: none). */
+  refusals?: CaptureRefusal[];
   webauthn: WebauthnRecord | null;
   forensic_batches: number;
   /** Set when the transaction asks for the capture media to be erased; erased_at once they are. */
@@ -61,6 +63,18 @@ export type CaptureRecord = {
   user_agent: string;
   /** PASS or FAIL once the biometrics verdict arrives; null while in review. */
   outcome: string | null;
+};
+
+/** A capture refused before analysis (issue 30): its challenge was used up; no media were stored. */
+export type CaptureRefusal = {
+  nonce: string;
+  attempt: number;
+  required: string;
+  /** What the capture proved. */
+  offered: string;
+  /** The live timing's reason, for the record (never shown to the signer). */
+  detail: string;
+  at: Date;
 };
 
 export type WebauthnRecord = { kind: string; credential_id: string; nonce: string; challenge: string; verified_at: Date };

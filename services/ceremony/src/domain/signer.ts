@@ -19,6 +19,8 @@ export type SigningContext = {
   retentionDays: number;
   /** The sender asked this signer to confirm with WebAuthn too (issue 18): no capture is accepted without it. */
   webauthnRequired?: boolean;
+  /** The lowest assurance the sender accepts (recorded | live | live+webauthn; empty on older transactions: none). */
+  requiredAssurance?: string;
 };
 
 export type Step = 'consent' | 'challenge' | 'verifying' | 'passed' | 'failed';

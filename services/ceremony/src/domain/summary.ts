@@ -1,3 +1,4 @@
+import { requiredOf } from './assurance.js';
 import { attestationText, consentText, CONSENT_TEXT_VERSION } from './attestation.js';
 import { MAX_DRAWS_PER_ATTEMPT } from './challenge.js';
 import { redoSteps, type RedoStep } from './redo.js';
@@ -19,7 +20,8 @@ export function summarize(ctx: SigningContext, session: Session) {
     step: stepOf(ctx, session),
     attemptsLeft: ctx.attemptsLeft,
     webauthnOffered: true,
-    webauthnRequired: ctx.webauthnRequired ?? false,
+    webauthnRequired: (ctx.webauthnRequired ?? false) || requiredOf(ctx) === 'live+webauthn',
+    requiredAssurance: requiredOf(ctx),
     outcome: last?.outcome ? last.outcome.toLowerCase() : '',
     consentTextVersion: CONSENT_TEXT_VERSION,
     consentText: consentText(ctx.retentionDays),

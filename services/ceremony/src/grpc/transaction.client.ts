@@ -36,6 +36,7 @@ export function signingTokensOver(client: ServiceClient<transactionV1.Transactio
         attemptsLeft: ctx.attemptsLeft,
         retentionDays: ctx.retentionDays,
         webauthnRequired: ctx.webauthnRequired,
+        requiredAssurance: ctx.requiredAssurance,
       };
     },
   };

@@ -1,7 +1,14 @@
 import { Schema, type Connection } from 'mongoose';
 import { isDuplicateKey, outboxField, outboxIndex, type OutboxEntry } from '@signet/kit';
 import type { ChallengeRecord } from '../domain/challenge.js';
-import { sessionId, type CaptureRecord, type Consent, type Session, type WebauthnRecord } from '../domain/session.js';
+import {
+  sessionId,
+  type CaptureRecord,
+  type CaptureRefusal,
+  type Consent,
+  type Session,
+  type WebauthnRecord,
+} from '../domain/session.js';
 
 /** Sessions written before draws were counted have no field: they count as none drawn. */
 const drawsFilter = (draws: number) => (draws === 0 ? { $in: [0, null] } : draws);
@@ -18,6 +25,7 @@ const sessionSchema = new Schema(
     attempt: { type: Number, default: 0 },
     draws: { type: Number, default: 0 },
     captures: { type: [Object], default: [] },
+    refusals: { type: [Object], default: undefined },
     webauthn: { type: Object, default: null },
     forensic_batches: { type: Number, default: 0 },
     erasure: { type: Object, default: null },
@@ -215,6 +223,18 @@ export function createSessionRepository(conn: Connection) {
       const r = await model.updateOne(
         { _id: id, attempt: capture.attempt - 1, 'challenge.nonce': capture.nonce, 'challenge.expires_at': { $gt: now } },
         { $set: { challenge: null, attempt: capture.attempt, draws: 0 }, $push: { captures: capture, outbox: event } },
+      );
+      return r.modifiedCount === 1;
+    },
+    /**
+     * Uses up the challenge of a capture refused before analysis (below the required assurance): the
+     * challenge is cleared, so the next recording is a new draw; the draw count stays. The refusal is
+     * kept on the session. False when the challenge was replaced or consumed meanwhile.
+     */
+    async refuseCapture(id: string, nonce: string, refusal: CaptureRefusal): Promise<boolean> {
+      const r = await model.updateOne(
+        { _id: id, 'challenge.nonce': nonce },
+        { $set: { challenge: null, webauthn: null }, $push: { refusals: refusal } },
       );
       return r.modifiedCount === 1;
     },

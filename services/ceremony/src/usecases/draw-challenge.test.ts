@@ -6,13 +6,13 @@ import { fakeClock, fakeMetrics, fakeSessions, fakeSigningTokens, sessionRecord,
 import { issueChallenge } from './issue-challenge.js';
 import { startLive } from './start-live.js';
 
-function setup(over: Partial<Session> = {}, seed?: string) {
+function setup(over: Partial<Session> = {}, seed?: string, ctx = signingContext()) {
   const clock = fakeClock();
   const m = fakeMetrics();
   const sessions = fakeSessions(sessionRecord(over));
   let kicked = 0;
   const deps = {
-    signingTokens: fakeSigningTokens(signingContext()),
+    signingTokens: fakeSigningTokens(ctx),
     sessions,
     challengeTestSeed: seed,
     metrics: m.metrics,
@@ -23,6 +23,19 @@ function setup(over: Partial<Session> = {}, seed?: string) {
 }
 
 describe('drawing challenges', () => {
+  it('offers the single upload only where the sender accepts recorded: refused outright otherwise, nothing drawn', async () => {
+    for (const required of ['live', 'live+webauthn', 'something-new']) {
+      const t = setup({}, undefined, signingContext({ requiredAssurance: required }));
+      await expect(issueChallenge(t.deps, 'tok')).rejects.toMatchObject({ kind: 'conflict', reason: 'LIVE_REQUIRED' });
+      expect(t.sessions.current).toMatchObject({ draws: 0, challenge: null });
+      expect(t.counted('belowRequired', { offered: 'upload' })).toBe(1);
+      // the live recording is offered
+      expect((await startLive(t.deps, 'tok')).drawsLeft).toBe(MAX_DRAWS_PER_ATTEMPT - 1);
+    }
+    const allowed = setup({}, undefined, signingContext({ requiredAssurance: 'recorded' }));
+    expect((await issueChallenge(allowed.deps, 'tok')).challenge.mode).toBe('upload');
+  });
+
   it('serves the upload challenge again while it has time left, without counting a draw', async () => {
     const t = setup();
     const a = await issueChallenge(t.deps, 'tok');

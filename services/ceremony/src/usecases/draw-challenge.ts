@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { conflict } from '@signet/kit';
 import { forfeitedCapture, FORFEIT_REASON } from '../domain/capture.js';
 import { MAX_DRAWS_PER_ATTEMPT, newChallenge, reusableChallenge, type ChallengeRecord } from '../domain/challenge.js';
-import { alreadyPassed, captureInReview, consentRequired, noAttemptsLeft } from '../domain/errors.js';
+import { requiredOf, uploadAllowed } from '../domain/assurance.js';
+import { alreadyPassed, captureInReview, consentRequired, liveRequired, noAttemptsLeft } from '../domain/errors.js';
 import { stepOf } from '../domain/signer.js';
 import { cryptoDraw, seededDraw } from '../domain/timeline.js';
 import { attemptForfeitedEvent } from '../events/attempt-forfeited.publisher.js';
@@ -29,6 +30,12 @@ export async function drawChallenge(deps: DrawDeps, token: string, mode: 'upload
   if (step === 'verifying') throw captureInReview();
   if (step === 'passed') throw alreadyPassed();
   if (step === 'failed' || r.ctx.attemptsLeft <= 0) throw noAttemptsLeft();
+  // The single upload proves "recorded" at most (issue 30): offered only where the sender accepts it; nothing is drawn.
+  const required = requiredOf(r.ctx);
+  if (mode === 'upload' && !uploadAllowed(required)) {
+    deps.metrics.belowRequired.inc({ required, offered: 'upload' });
+    throw liveRequired(required);
+  }
   const { session } = r;
   const now = new Date(deps.now());
   const again = reusableChallenge(session.challenge, mode, now);

@@ -190,4 +190,82 @@ describe('submitCapture', () => {
     expect(ev.challenge?.mode).toBe('live');
     expect(t.dropped).toEqual([ch.nonce]);
   });
+
+  describe('below the required assurance (issue 30)', () => {
+    const liveCh = () => challenge('live', { live_started_at: new Date() });
+    // Two chunks for a timeline of many segments: the timing proves only "recorded".
+    const metas: LiveChunkMeta[] = [
+      { seq: 0, arrival_ms: 1010, shown: [] },
+      { seq: 1, arrival_ms: 2020, shown: [[1, 1005]] },
+    ];
+
+    it('refuses a live capture that proves only recorded before anything is stored or analysed, and uses up its challenge', async () => {
+      const ch = liveCh();
+      const t = setup(ch, { video: webm, metas }, signingContext({ requiredAssurance: 'live' }));
+      const send = () => submitCapture(t.deps, stream(begin(ch.nonce, true), frame(jpeg)), () => false);
+      const err = await send().catch((e: unknown) => e);
+      expect(err).toMatchObject({ kind: 'conflict', reason: 'ASSURANCE_INSUFFICIENT' });
+      expect((err as Error).message).toMatch(/could not be confirmed as live.*This challenge is used up/s);
+      // nothing stored, no capture, no event (nothing reaches biometrics); the challenge is gone, the draws stay counted
+      expect(t.objects.size).toBe(0);
+      expect(t.sessions.current.captures).toHaveLength(0);
+      expect(t.sessions.outbox).toHaveLength(0);
+      expect(t.sessions.current.challenge).toBeNull();
+      expect(t.sessions.current.refusals).toMatchObject([{ nonce: ch.nonce, required: 'live', offered: 'recorded' }]);
+      expect(t.dropped).toEqual([ch.nonce]);
+      expect(t.counted('belowRequired', { required: 'live', offered: 'recorded' })).toBe(1);
+      expect(t.counted('captures', { result: 'assurance_insufficient' })).toBe(1);
+      // the same challenge cannot be finished again
+      await expect(send()).rejects.toMatchObject({ reason: 'NO_LIVE_CHALLENGE' });
+    });
+
+    it('accepts the same recording where the sender allows recorded', async () => {
+      const ch = liveCh();
+      const t = setup(ch, { video: webm, metas }, signingContext({ requiredAssurance: 'recorded' }));
+      const r = await submitCapture(t.deps, stream(begin(ch.nonce, true), frame(jpeg)), () => false);
+      expect(r.assurance).toBe('recorded');
+      expect(t.sessions.outbox).toHaveLength(1);
+    });
+
+    it('refuses a single upload where live is required before reading its media, and uses up the challenge', async () => {
+      const ch = challenge('upload');
+      const t = setup(ch, undefined, signingContext({ requiredAssurance: 'live' }));
+      let read = 0;
+      const parts = (async function* () {
+        yield begin(ch.nonce);
+        read++;
+        yield video(webm);
+      })();
+      await expect(submitCapture(t.deps, parts, () => false)).rejects.toMatchObject({ reason: 'ASSURANCE_INSUFFICIENT' });
+      expect(read).toBe(0);
+      expect(t.sessions.current).toMatchObject({ challenge: null, captures: [] });
+      expect(t.counted('belowRequired', { required: 'live', offered: 'recorded' })).toBe(1);
+    });
+
+    it('refuses live+webauthn without a WebAuthn step for the challenge, even when the flag alone is not set', async () => {
+      const ch = liveCh();
+      const t = setup(
+        ch,
+        { video: webm, metas },
+        signingContext({ requiredAssurance: 'live+webauthn', webauthnRequired: false }),
+      );
+      await expect(submitCapture(t.deps, stream(begin(ch.nonce, true), frame(jpeg)), () => false)).rejects.toMatchObject({
+        reason: 'WEBAUTHN_REQUIRED',
+      });
+      expect(t.objects.size).toBe(0);
+      // with the step, the timing still has to prove live: refused, challenge used up
+      t.sessions.current.webauthn = {
+        kind: 'authentication',
+        credential_id: 'c',
+        challenge: 'x',
+        nonce: ch.nonce,
+        verified_at: new Date(),
+      };
+      await expect(submitCapture(t.deps, stream(begin(ch.nonce, true), frame(jpeg)), () => false)).rejects.toMatchObject({
+        reason: 'ASSURANCE_INSUFFICIENT',
+      });
+      expect(t.counted('belowRequired', { required: 'live+webauthn', offered: 'recorded' })).toBe(1);
+      expect(t.sessions.current.challenge).toBeNull();
+    });
+  });
 });

@@ -13,7 +13,9 @@ import { clientOf } from '../domain/session.js';
 import { stepOf } from '../domain/signer.js';
 import { withWebauthn } from '../domain/webauthn.js';
 import { captureSubmittedEvent } from '../events/capture-submitted.publisher.js';
+import { requiredOf } from '../domain/assurance.js';
 import type { CeremonyDeps } from './deps.js';
+import { refuseBelowRequired } from './refuse-below-required.js';
 import { resolveSession, type Resolved } from './resolve-session.js';
 
 export type CaptureBegin = { token: string; nonce: string; live: boolean; ip: string; userAgent: string };
@@ -82,8 +84,11 @@ async function submit(deps: SubmitDeps, parts: AsyncIterator<CapturePart>): Prom
         : 'this challenge was issued for a single upload: send the video in the capture',
     );
   if (liveMode && !ch.live_started_at) throw invalid('the live recording of this challenge has not started');
-  // The sender asked for WebAuthn too (issue 18): the step must be verified for this very challenge.
-  if (r.ctx.webauthnRequired && r.session.webauthn?.nonce !== ch.nonce) throw webauthnRequired();
+  // The sender asked for WebAuthn too (issue 18), or live+webauthn (issue 30): the step must be verified for this very challenge.
+  const webauthnAsked = r.ctx.webauthnRequired || requiredOf(r.ctx) === 'live+webauthn';
+  if (webauthnAsked && r.session.webauthn?.nonce !== ch.nonce) throw webauthnRequired();
+  // A single upload proves "recorded" at most: below the requirement it is refused before any media is read.
+  if (!liveMode) await refuseBelowRequired(deps, r, ch, null, webauthnVerified(r));
 
   const dir = await mkdtemp(join(tmpdir(), 'signet-capture-'));
   const uploaded: string[] = [];
@@ -98,6 +103,9 @@ async function submit(deps: SubmitDeps, parts: AsyncIterator<CapturePart>): Prom
     // Duration, frame rate, size and bitrate as decoded; a refused video is never stored.
     const { ffmpeg, ffprobe, timeoutMs, maxSeconds } = deps.media;
     const probe = await probeVideo(videoPath, videoKind, { ffmpeg, ffprobe, timeoutMs }, { maxSeconds });
+    const assessed = liveRec && ch.timeline ? assessLive(ch.timeline, liveRec.metas, probe.durationSeconds) : null;
+    // Below the sender's required assurance: refused here, before anything is stored or analysed.
+    await refuseBelowRequired(deps, r, ch, assessed, webauthnVerified(r));
 
     const captureId = randomUUID();
     const keys = captureKeys(r.ctx.transactionId, r.ctx.signerIndex, captureId, videoKind, frameKind);
@@ -110,7 +118,7 @@ async function submit(deps: SubmitDeps, parts: AsyncIterator<CapturePart>): Prom
       captureId,
       attempt: r.session.attempt + 1,
       challenge: ch,
-      assessed: liveRec && ch.timeline ? assessLive(ch.timeline, liveRec.metas, probe.durationSeconds) : null,
+      assessed,
       keys,
       video: { sha256: got.videoSha256, bytes: got.videoBytes, kind: videoKind, durationSeconds: probe.durationSeconds },
       frame: { sha256: got.frameSha256, bytes: got.frame.length, kind: frameKind },
@@ -140,9 +148,11 @@ async function submit(deps: SubmitDeps, parts: AsyncIterator<CapturePart>): Prom
   }
 }
 
+/** The WebAuthn step was verified for this very challenge. */
+const webauthnVerified = ({ session }: Resolved) => !!session.challenge && session.webauthn?.nonce === session.challenge.nonce;
+
 /** The signer's mode, `+webauthn` when the WebAuthn step was verified for this very challenge. */
-const verificationModeOf = ({ ctx, session }: Resolved) =>
-  withWebauthn(ctx.verificationMode || 'biometric', !!session.challenge && session.webauthn?.nonce === session.challenge.nonce);
+const verificationModeOf = (r: Resolved) => withWebauthn(r.ctx.verificationMode || 'biometric', webauthnVerified(r));
 
 /**
  * Reads the rest of the stream: the video to a file (or the live recording already received, which

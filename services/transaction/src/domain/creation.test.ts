@@ -13,6 +13,22 @@ const ref = new Set<'reference' | number>(['reference']);
 const signer = { name: 'Ada', email: 'ada@example.com', role: '', order: 1, verification: '', webauthn: false };
 
 describe('creation checks', () => {
+  it('requires live by default, takes one requirement for the one-signer form and one per party in the list', () => {
+    const one = validateFields({ ...base, signerEmails: ['b@example.com'] }, ref);
+    expect(one.parties.map((p) => p.required_assurance)).toEqual(['live', 'live']);
+    const recorded = validateFields({ ...base, signerEmails: ['b@example.com'], requiredAssurance: 'recorded' }, ref);
+    expect(recorded.parties.map((p) => p.required_assurance)).toEqual(['recorded', 'recorded']);
+    // live+webauthn implies the WebAuthn step
+    const strict = validateFields({ ...base, requiredAssurance: 'live+webauthn' }, ref);
+    expect(strict.parties[0]).toMatchObject({ required_assurance: 'live+webauthn', webauthn: true });
+    expect(() => validateFields({ ...base, requiredAssurance: 'selfie' }, ref)).toThrow(
+      'required_assurance: must be one of recorded, live, live+webauthn',
+    );
+    const listed = { ...base, signerName: '', signerEmail: '', signers: [{ ...signer, verification: 'liveness_only' }] };
+    expect(() => validateFields({ ...listed, requiredAssurance: 'recorded' }, new Set())).toThrow(/each party gives its own/);
+    expect(validateFields(listed, new Set()).parties[0]!.required_assurance).toBe('live');
+  });
+
   it('decides PDF on the first five bytes', () => {
     expect(looksLikePdf(Buffer.from('%P'))).toBeUndefined();
     expect(looksLikePdf(Buffer.from('%PDF-1.7'))).toBe(true);

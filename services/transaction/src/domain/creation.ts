@@ -5,7 +5,7 @@ import { PNG } from 'pngjs';
 import { ATTESTATION_TYPES, MAX_ADDITIONAL_SIGNERS, type AttestationType } from './transaction.js';
 import { fieldInvalid } from './errors.js';
 import type { PhotoSlot } from './photos.js';
-import { legacyParties, validateParties, type Party, type PartySpec } from './signers.js';
+import { legacyParties, requiredAssuranceOf, validateParties, type Party, type PartySpec } from './signers.js';
 
 export const MAX_DOCUMENT_BYTES = 200 * 1024 * 1024;
 export const MAX_REFERENCE_BYTES = 10 * 1024 * 1024;
@@ -41,6 +41,8 @@ export type RawCreationFields = {
   signers: PartySpec[];
   /** Expiry and reminder schedule as asked (domain/lifecycle.ts); absent: the defaults. */
   lifecycle?: LifecycleRaw;
+  /** The one-signer form's required assurance for its signers; empty or absent: live. */
+  requiredAssurance?: string;
 };
 
 /**
@@ -60,6 +62,8 @@ export function validateFields(raw: RawCreationFields, photos: ReadonlySet<Photo
     if (raw.signerName.trim() || raw.signerEmail.trim() || raw.signerEmails.some((e) => e.trim()))
       throw fieldInvalid('signers', 'give either signers or signer_name/signer_email/signer_emails, not both');
     if (photos.has('reference')) throw fieldInvalid('reference', 'with signers, each photo is the part signer_photo_<index>');
+    if (raw.requiredAssurance?.trim())
+      throw fieldInvalid('required_assurance', 'with signers, each party gives its own required_assurance');
     const numbered = new Set([...photos].filter((p): p is number => p !== 'reference'));
     return { parties: validateParties(raw.signers, numbered), ...common() };
   }
@@ -78,7 +82,11 @@ export function validateFields(raw: RawCreationFields, photos: ReadonlySet<Photo
   for (const e of extra) if (!isEmail(e)) throw fieldInvalid('signer_emails', `"${e.slice(0, 100)}" is not an email address`);
   const all = [email, ...extra].map((e) => e.toLowerCase());
   if (new Set(all).size !== all.length) throw fieldInvalid('signer_emails', 'each signer must have a different email address');
-  return { parties: legacyParties({ signer_name: name, signer_email: email, signer_emails: extra }), ...common() };
+  const required = requiredAssuranceOf(raw.requiredAssurance ?? '', false);
+  return {
+    parties: legacyParties({ signer_name: name, signer_email: email, signer_emails: extra, required_assurance: required }),
+    ...common(),
+  };
 }
 
 /** Decided on the first bytes: true/false once 5 bytes are known, undefined before. */

@@ -25,6 +25,33 @@ const party = (over: Partial<PartySpec> = {}): PartySpec => ({
 const routed = (orders: number[], states: string[] = orders.map(() => 'created')) =>
   orders.map((order, index) => ({ index, order, state: states[index]! }));
 
+describe('required assurance per party', () => {
+  const one = (over: Partial<PartySpec>) => validateParties([party({ verification: 'liveness_only', ...over })], new Set())[0]!;
+  it('defaults to live, takes each level, and names the signer of a bad one', () => {
+    expect(one({}).required_assurance).toBe('live');
+    expect(one({ requiredAssurance: 'recorded' })).toMatchObject({ required_assurance: 'recorded', webauthn: false });
+    expect(one({ requiredAssurance: ' live ' }).required_assurance).toBe('live');
+    expect(() => one({ requiredAssurance: 'video' })).toThrow(
+      'signers[0] (ada@example.com): required_assurance must be one of recorded, live, live+webauthn',
+    );
+  });
+  it('reconciles with webauthn: live+webauthn asks for WebAuthn, and WebAuthn with live is live+webauthn', () => {
+    expect(one({ requiredAssurance: 'live+webauthn' })).toMatchObject({ required_assurance: 'live+webauthn', webauthn: true });
+    expect(one({ webauthn: true })).toMatchObject({ required_assurance: 'live+webauthn', webauthn: true });
+    // WebAuthn on a recorded requirement stays recorded (there is no recorded+webauthn level) and is still asked
+    expect(one({ webauthn: true, requiredAssurance: 'recorded' })).toMatchObject({
+      required_assurance: 'recorded',
+      webauthn: true,
+    });
+  });
+  it('refuses a requirement on a viewer (no ceremony)', () => {
+    const viewer = party({ email: 'v@example.com', role: 'viewer', requiredAssurance: 'live' });
+    expect(() => validateParties([party({ verification: 'liveness_only' }), viewer], new Set())).toThrow(
+      /a viewer has no ceremony/,
+    );
+  });
+});
+
 describe('routing by order', () => {
   it('invites the first order only, all of it at once', () => {
     expect(initialInvites(routed([1, 1, 2]))).toEqual([0, 1]);
@@ -170,9 +197,27 @@ describe('the signers list', () => {
   });
 
   it('reads the one-signer form as parties: the first face-matched, the others liveness-only, all of order 1', () => {
-    expect(legacyParties({ signer_name: 'Ada', signer_email: 'ada@example.com', signer_emails: ['b@example.com'] })).toEqual([
-      { name: 'Ada', email: 'ada@example.com', role: 'signer', order: 1, verification: 'face_match', webauthn: false },
-      { name: 'b@example.com', email: 'b@example.com', role: 'signer', order: 1, verification: 'liveness_only', webauthn: false },
+    const form = { signer_name: 'Ada', signer_email: 'ada@example.com', signer_emails: ['b@example.com'] };
+    const required = { required_assurance: 'live' as const };
+    expect(legacyParties({ ...form, ...required })).toEqual([
+      {
+        name: 'Ada',
+        email: 'ada@example.com',
+        role: 'signer',
+        order: 1,
+        verification: 'face_match',
+        webauthn: false,
+        ...required,
+      },
+      {
+        name: 'b@example.com',
+        email: 'b@example.com',
+        role: 'signer',
+        order: 1,
+        verification: 'liveness_only',
+        webauthn: false,
+        ...required,
+      },
     ]);
   });
 

@@ -11,6 +11,33 @@ export const ROLES = ['signer', 'approver', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
 export const VERIFICATIONS = ['face_match', 'liveness_only'] as const;
 export type Verification = (typeof VERIFICATIONS)[number];
+/**
+ * What a capture must prove at least (issue 30): recorded (a single upload, or a live stream that
+ * failed the real-time checks), live (the live protocol held), live+webauthn (and a WebAuthn step for
+ * the same challenge). The ceremony refuses a capture below it before analysis.
+ */
+export const ASSURANCE_LEVELS = ['recorded', 'live', 'live+webauthn'] as const;
+export type RequiredAssurance = (typeof ASSURANCE_LEVELS)[number];
+/** What a signer must prove when the sender did not say. */
+export const DEFAULT_ASSURANCE: RequiredAssurance = 'live';
+/** Signers written before the requirement existed were never asked for one: any capture did. */
+export const LEGACY_ASSURANCE: RequiredAssurance = 'recorded';
+
+/**
+ * The requirement as asked (empty: the default), checked; `field` names it in the error. WebAuthn
+ * asked on its own raises live to live+webauthn (what the ceremony then enforces); live+webauthn
+ * implies WebAuthn (see webauthnOf). `party`: how the error names the party (none: the form's own field).
+ */
+export function requiredAssuranceOf(raw: string, webauthn: boolean, party?: string): RequiredAssurance {
+  const asked = (raw.trim() || DEFAULT_ASSURANCE) as RequiredAssurance;
+  if (!ASSURANCE_LEVELS.includes(asked)) {
+    const levels = `must be one of ${ASSURANCE_LEVELS.join(', ')}`;
+    throw party ? fieldInvalid(party, `required_assurance ${levels}`) : fieldInvalid('required_assurance', levels);
+  }
+  return webauthn && asked === 'live' ? 'live+webauthn' : asked;
+}
+export const webauthnOf = (webauthn: boolean, required: RequiredAssurance) => webauthn || required === 'live+webauthn';
+
 /** Parties of one transaction, viewers included. */
 export const MAX_PARTIES = 10;
 /** The highest routing order. */
@@ -21,7 +48,16 @@ export const MAX_ORDER = 10;
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** A party as the sender listed it (the `signers` list), before checking. */
-export type PartySpec = { name: string; email: string; role: string; order: number; verification: string; webauthn: boolean };
+export type PartySpec = {
+  name: string;
+  email: string;
+  role: string;
+  order: number;
+  verification: string;
+  webauthn: boolean;
+  /** Empty: the default (live). */
+  requiredAssurance?: string;
+};
 
 /** A checked party. `photo`: the index of its reference photo among the uploaded ones (face_match only). */
 export type Party = {
@@ -31,6 +67,8 @@ export type Party = {
   order: number;
   verification: Verification | 'none';
   webauthn: boolean;
+  /** The lowest assurance a capture may prove (a viewer has no ceremony: absent). */
+  required_assurance?: RequiredAssurance;
 };
 
 /** How a party is named in an error: its position in the list and its email when it has one. */
@@ -63,6 +101,7 @@ export function validateParties(raw: PartySpec[], photos: ReadonlySet<number>): 
     if (role === 'viewer') {
       if (p.verification.trim()) throw fieldInvalid(who(i, email), 'a viewer has no verification');
       if (p.webauthn) throw fieldInvalid(who(i, email), 'a viewer has no WebAuthn step');
+      if (p.requiredAssurance?.trim()) throw fieldInvalid(who(i, email), 'a viewer has no ceremony: no required_assurance');
       if (photos.has(i)) throw fieldInvalid(who(i, email), 'a viewer has no reference photo');
       return { name, email, role, order: p.order, verification: 'none', webauthn: false };
     }
@@ -73,7 +112,16 @@ export function validateParties(raw: PartySpec[], photos: ReadonlySet<number>): 
       throw fieldInvalid(who(i, email), `face_match needs a reference photo (part signer_photo_${i})`);
     if (verification === 'liveness_only' && photos.has(i))
       throw fieldInvalid(who(i, email), 'liveness_only takes no reference photo (use face_match)');
-    return { name, email, role, order: p.order, verification, webauthn: p.webauthn };
+    const required = requiredAssuranceOf(p.requiredAssurance ?? '', p.webauthn, who(i, email));
+    return {
+      name,
+      email,
+      role,
+      order: p.order,
+      verification,
+      webauthn: webauthnOf(p.webauthn, required),
+      required_assurance: required,
+    };
   });
   const ceremony = parties.filter((p) => p.role !== 'viewer');
   if (ceremony.length === 0) throw fieldInvalid('signers', 'must list at least one signer or approver');
@@ -85,16 +133,33 @@ export function validateParties(raw: PartySpec[], photos: ReadonlySet<number>): 
 }
 
 /** The spec's one-signer form as parties: the first signer matched against the photo, the others liveness-only, all at once. */
-export function legacyParties(f: { signer_name: string; signer_email: string; signer_emails: string[] }): Party[] {
+export function legacyParties(f: {
+  signer_name: string;
+  signer_email: string;
+  signer_emails: string[];
+  /** The form's one required_assurance, for every signer of it (checked: requiredAssuranceOf). */
+  required_assurance: RequiredAssurance;
+}): Party[] {
+  const required = f.required_assurance;
+  const webauthn = webauthnOf(false, required);
   return [
-    { name: f.signer_name, email: f.signer_email, role: 'signer', order: 1, verification: 'face_match', webauthn: false },
+    {
+      name: f.signer_name,
+      email: f.signer_email,
+      role: 'signer',
+      order: 1,
+      verification: 'face_match',
+      webauthn,
+      required_assurance: required,
+    },
     ...f.signer_emails.map((email): Party => ({
       name: email,
       email,
       role: 'signer',
       order: 1,
       verification: 'liveness_only',
-      webauthn: false,
+      webauthn,
+      required_assurance: required,
     })),
   ];
 }

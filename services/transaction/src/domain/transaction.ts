@@ -56,6 +56,8 @@ export type Signer = {
   reference_sha256?: string;
   /** The sender asked for a WebAuthn confirmation too. */
   webauthn?: boolean;
+  /** The lowest assurance accepted from this signer's capture (absent on records before it existed: recorded). */
+  required_assurance?: string;
   /** The capture under analysis (or the passing one) came with a verified WebAuthn step. */
   webauthn_verified?: boolean;
   /** Why the signer declined (empty when they gave no reason; absent unless declined). */
@@ -80,6 +82,7 @@ export function newSigner(
     order?: number;
     reference?: { key: string; sha256: string };
     webauthn?: boolean;
+    required_assurance?: string;
   },
 ): Signer {
   return {
@@ -92,6 +95,7 @@ export function newSigner(
     role: opts.role ?? 'signer',
     order: opts.order ?? 1,
     webauthn: opts.webauthn ?? false,
+    ...(opts.required_assurance ? { required_assurance: opts.required_assurance } : {}),
     ...(opts.reference ? { reference_key: opts.reference.key, reference_sha256: opts.reference.sha256 } : {}),
     attempts_left: attempts,
     capture_id: '',

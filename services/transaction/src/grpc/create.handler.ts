@@ -66,7 +66,9 @@ async function* creationParts(call: AsyncIterable<transactionV1.CreateTransactio
               order: p.order,
               verification: p.verification,
               webauthn: p.webauthn,
+              requiredAssurance: p.requiredAssurance,
             })),
+            requiredAssurance: part.value.requiredAssurance,
             lifecycle: {
               expiresAt: part.value.expiresAt,
               reminderFirstAfterSeconds: part.value.reminderFirstAfterSeconds,

@@ -1,8 +1,11 @@
 import type { transactionV1 } from '@signet/proto';
 import { achievedSignerAssurance } from '../domain/assurance.js';
-import { signerReference } from '../domain/signers.js';
+import { LEGACY_ASSURANCE, signerReference } from '../domain/signers.js';
 import type { Signer } from '../domain/transaction.js';
 import type { LinkMailKey, TransactionRecord } from '../store/transaction.repository.js';
+
+/** What the signer must prove; a record from before the requirement existed asked for none (recorded). */
+const requiredAssuranceOfSigner = (s: Signer) => s.required_assurance || LEGACY_ASSURANCE;
 
 export function toSummary(rec: TransactionRecord): transactionV1.TransactionSummary {
   const primary = rec.signers[0]!;
@@ -68,6 +71,7 @@ export function toDetail(
       role: s.role ?? 'signer',
       order: s.order ?? 1,
       webauthn: s.webauthn ?? false,
+      requiredAssurance: requiredAssuranceOfSigner(s),
       assurance: achievedSignerAssurance(s) ?? '',
     })),
     events: timeline.map((e) => ({ type: e.type, at: e.at.toISOString(), actor: e.actor, detail: e.detail })),
@@ -111,5 +115,6 @@ export function toSigningContext(
     retentionDays: rec.retention_days ?? defaultRetentionDays,
     signerRole: signer.role ?? 'signer',
     webauthnRequired: signer.webauthn ?? false,
+    requiredAssurance: requiredAssuranceOfSigner(signer),
   };
 }

@@ -34,6 +34,7 @@ const signerDocument = (s: Signer) =>
     ['reference_sha256', or(s.reference_sha256, '')],
     ['webauthn', or(s.webauthn, false)],
     ['webauthn_verified', or(s.webauthn_verified, false)],
+    ['required_assurance', s.required_assurance],
   ]);
 
 const viewerDocument = (v: Viewer) =>

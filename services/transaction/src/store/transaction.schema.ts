@@ -85,6 +85,8 @@ const signerSchema = new Schema(
     reference_sha256: { type: String, default: '' },
     webauthn: { type: Boolean, default: false },
     webauthn_verified: { type: Boolean, default: false },
+    // No default: a record written before the requirement existed has none (read as recorded).
+    required_assurance: { type: String },
   },
   { _id: false },
 );

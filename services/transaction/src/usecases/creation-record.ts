@@ -24,7 +24,13 @@ export function newRecord(
   const viewers: Viewer[] = [];
   fields.parties.forEach((p, i) => {
     if (p.role === 'viewer') return viewers.push({ name: p.name, email: p.email, order: p.order });
-    const opts = { role: p.role, order: p.order, webauthn: p.webauthn, reference: refs.get(i) };
+    const opts = {
+      role: p.role,
+      order: p.order,
+      webauthn: p.webauthn,
+      required_assurance: p.required_assurance,
+      reference: refs.get(i),
+    };
     const mode = modeOf(p.verification === 'none' ? 'liveness_only' : p.verification);
     signers.push(newSigner(signers.length, p.name, p.email, newSigningToken(), deps.cfg.MAX_ATTEMPTS, { mode, ...opts }));
   });

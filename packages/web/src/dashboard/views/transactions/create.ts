@@ -102,6 +102,20 @@ export async function createView(app: App): Promise<View> {
         ],
       },
     ),
+    field(
+      'Required assurance',
+      'required_assurance',
+      {},
+      {
+        tag: 'select',
+        options: [
+          ['live', 'Live: recorded in real time as the prompts appear (recommended)'],
+          ['live+webauthn', 'Live, and confirmed with a passkey or security key'],
+          ['recorded', 'Recorded: also accept a single uploaded video (weaker)'],
+        ],
+        hint: 'A recording that proves less than this is refused before it is checked; each signer of this form must meet it.',
+      },
+    ),
     doc.zone,
     ref.zone,
     progressBox,
@@ -128,6 +142,7 @@ export async function createView(app: App): Promise<View> {
     fd.append('signer_name', value(form, 'signer_name'));
     fd.append('signer_email', value(form, 'signer_email'));
     fd.append('attestation_type', value(form, 'attestation_type'));
+    fd.append('required_assurance', value(form, 'required_assurance'));
     const extras = [...extra.querySelectorAll<HTMLInputElement>('input')].map((i) => i.value.trim()).filter(Boolean);
     if (extras.length) fd.append('signer_emails', extras.join(','));
     // Files last: the gateway streams them and checks the text fields at the end.

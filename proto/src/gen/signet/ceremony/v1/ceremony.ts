@@ -64,6 +64,11 @@ export interface CeremonySummary {
    * without the step for its challenge is refused (WEBAUTHN_REQUIRED).
    */
   webauthnRequired: boolean;
+  /**
+   * The lowest assurance the sender accepts (recorded | live | live+webauthn): below it a capture is
+   * refused before analysis and its challenge is used up; the single upload only with recorded.
+   */
+  requiredAssurance: string;
 }
 
 export interface Challenge {
@@ -361,6 +366,7 @@ function createBaseCeremonySummary(): CeremonySummary {
     drawsLeft: 0,
     redo: [],
     webauthnRequired: false,
+    requiredAssurance: "",
   };
 }
 
@@ -419,6 +425,9 @@ export const CeremonySummary: MessageFns<CeremonySummary> = {
     }
     if (message.webauthnRequired !== false) {
       writer.uint32(240).bool(message.webauthnRequired);
+    }
+    if (message.requiredAssurance !== "") {
+      writer.uint32(322).string(message.requiredAssurance);
     }
     return writer;
   },
@@ -580,6 +589,14 @@ export const CeremonySummary: MessageFns<CeremonySummary> = {
             message.webauthnRequired = reader.bool();
             continue;
           }
+          case 40: {
+            if (tag !== 322) {
+              break;
+            }
+
+            message.requiredAssurance = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -615,6 +632,7 @@ export const CeremonySummary: MessageFns<CeremonySummary> = {
     message.drawsLeft = object.drawsLeft ?? 0;
     message.redo = object.redo?.map((e) => e) || [];
     message.webauthnRequired = object.webauthnRequired ?? false;
+    message.requiredAssurance = object.requiredAssurance ?? "";
     return message;
   },
 };

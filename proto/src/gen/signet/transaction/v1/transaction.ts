@@ -98,6 +98,11 @@ export interface Signer {
   /** Whether the signer also confirms with WebAuthn. */
   webauthn: boolean;
   /**
+   * The lowest assurance a capture of this signer may prove (recorded | live | live+webauthn); a
+   * capture below it is refused before analysis. "recorded" on transactions created before it existed.
+   */
+  requiredAssurance: string;
+  /**
    * The assurance this signer's passing capture achieved (test | recorded | live | live+webauthn);
    * empty until the signer passed.
    */
@@ -225,6 +230,11 @@ export interface SigningContext {
   signerRole: string;
   /** The sender asked this signer to confirm with WebAuthn too. */
   webauthnRequired: boolean;
+  /**
+   * The lowest assurance the sender accepts from this signer's capture: recorded | live | live+webauthn
+   * ("recorded" on transactions created before it existed).
+   */
+  requiredAssurance: string;
 }
 
 export interface CreateTransactionBegin {
@@ -264,6 +274,11 @@ export interface CreateTransactionFields {
   reminderFirstAfterSeconds: number;
   reminderEverySeconds: number;
   reminderMax: number;
+  /**
+   * The one-signer form's required assurance for each of its signers (recorded | live |
+   * live+webauthn); empty: live. With `signers`, each party carries its own.
+   */
+  requiredAssurance: string;
 }
 
 /** One party of a transaction as the sender lists it. */
@@ -278,6 +293,11 @@ export interface SignerSpec {
   verification: string;
   /** The signer also confirms with a passkey or security key (WebAuthn). */
   webauthn: boolean;
+  /**
+   * The lowest assurance accepted from this signer's capture: recorded | live | live+webauthn.
+   * Empty: live. live+webauthn implies webauthn.
+   */
+  requiredAssurance: string;
 }
 
 /** A chunk of one signer's reference photo (each photo's chunks contiguous). */
@@ -973,6 +993,7 @@ function createBaseSigner(): Signer {
     role: "",
     order: 0,
     webauthn: false,
+    requiredAssurance: "",
     assurance: "",
   };
 }
@@ -1005,6 +1026,9 @@ export const Signer: MessageFns<Signer> = {
     }
     if (message.webauthn !== false) {
       writer.uint32(72).bool(message.webauthn);
+    }
+    if (message.requiredAssurance !== "") {
+      writer.uint32(162).string(message.requiredAssurance);
     }
     if (message.assurance !== "") {
       writer.uint32(170).string(message.assurance);
@@ -1097,6 +1121,14 @@ export const Signer: MessageFns<Signer> = {
             message.webauthn = reader.bool();
             continue;
           }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.requiredAssurance = reader.string();
+            continue;
+          }
           case 21: {
             if (tag !== 170) {
               break;
@@ -1131,6 +1163,7 @@ export const Signer: MessageFns<Signer> = {
     message.role = object.role ?? "";
     message.order = object.order ?? 0;
     message.webauthn = object.webauthn ?? false;
+    message.requiredAssurance = object.requiredAssurance ?? "";
     message.assurance = object.assurance ?? "";
     return message;
   },
@@ -2176,6 +2209,7 @@ function createBaseSigningContext(): SigningContext {
     retentionDays: 0,
     signerRole: "",
     webauthnRequired: false,
+    requiredAssurance: "",
   };
 }
 
@@ -2231,6 +2265,9 @@ export const SigningContext: MessageFns<SigningContext> = {
     }
     if (message.webauthnRequired !== false) {
       writer.uint32(136).bool(message.webauthnRequired);
+    }
+    if (message.requiredAssurance !== "") {
+      writer.uint32(162).string(message.requiredAssurance);
     }
     return writer;
   },
@@ -2384,6 +2421,14 @@ export const SigningContext: MessageFns<SigningContext> = {
             message.webauthnRequired = reader.bool();
             continue;
           }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.requiredAssurance = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2418,6 +2463,7 @@ export const SigningContext: MessageFns<SigningContext> = {
     message.retentionDays = object.retentionDays ?? 0;
     message.signerRole = object.signerRole ?? "";
     message.webauthnRequired = object.webauthnRequired ?? false;
+    message.requiredAssurance = object.requiredAssurance ?? "";
     return message;
   },
 };
@@ -2537,6 +2583,7 @@ function createBaseCreateTransactionFields(): CreateTransactionFields {
     reminderFirstAfterSeconds: 0,
     reminderEverySeconds: 0,
     reminderMax: 0,
+    requiredAssurance: "",
   };
 }
 
@@ -2571,6 +2618,9 @@ export const CreateTransactionFields: MessageFns<CreateTransactionFields> = {
     }
     if (message.reminderMax !== 0) {
       writer.uint32(184).int32(message.reminderMax);
+    }
+    if (message.requiredAssurance !== "") {
+      writer.uint32(242).string(message.requiredAssurance);
     }
     return writer;
   },
@@ -2668,6 +2718,14 @@ export const CreateTransactionFields: MessageFns<CreateTransactionFields> = {
             message.reminderMax = reader.int32();
             continue;
           }
+          case 30: {
+            if (tag !== 242) {
+              break;
+            }
+
+            message.requiredAssurance = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2695,12 +2753,13 @@ export const CreateTransactionFields: MessageFns<CreateTransactionFields> = {
     message.reminderFirstAfterSeconds = object.reminderFirstAfterSeconds ?? 0;
     message.reminderEverySeconds = object.reminderEverySeconds ?? 0;
     message.reminderMax = object.reminderMax ?? 0;
+    message.requiredAssurance = object.requiredAssurance ?? "";
     return message;
   },
 };
 
 function createBaseSignerSpec(): SignerSpec {
-  return { name: "", email: "", role: "", order: 0, verification: "", webauthn: false };
+  return { name: "", email: "", role: "", order: 0, verification: "", webauthn: false, requiredAssurance: "" };
 }
 
 export const SignerSpec: MessageFns<SignerSpec> = {
@@ -2722,6 +2781,9 @@ export const SignerSpec: MessageFns<SignerSpec> = {
     }
     if (message.webauthn !== false) {
       writer.uint32(48).bool(message.webauthn);
+    }
+    if (message.requiredAssurance !== "") {
+      writer.uint32(162).string(message.requiredAssurance);
     }
     return writer;
   },
@@ -2787,6 +2849,14 @@ export const SignerSpec: MessageFns<SignerSpec> = {
             message.webauthn = reader.bool();
             continue;
           }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.requiredAssurance = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2810,6 +2880,7 @@ export const SignerSpec: MessageFns<SignerSpec> = {
     message.order = object.order ?? 0;
     message.verification = object.verification ?? "";
     message.webauthn = object.webauthn ?? false;
+    message.requiredAssurance = object.requiredAssurance ?? "";
     return message;
   },
 };

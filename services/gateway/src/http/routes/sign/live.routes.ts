@@ -149,7 +149,9 @@ export function liveRoutes(ctx: GatewayContext, { guard, limits, tokenOf, ua }: 
     path: '/api/sign/{token}/live/{nonce}/finish',
     operationId: 'finishLiveCapture',
     summary: 'Finish the live recording with the final frame',
-    description: 'The frame (JPEG or PNG) is the body; the capture is checked and accepted.',
+    description:
+      'The frame (JPEG or PNG) is the body; the capture is checked and accepted. A recording that proves less than the ' +
+      "signer's required assurance (e.g. only recorded where live is required) is refused with 409 before analysis, and its challenge is used up.",
     params: liveParams,
     use: [guard, frameBody, captureLimit],
     rawBody: { content: { 'image/jpeg': binary('The final frame'), 'image/png': binary('The final frame') } },

@@ -15,6 +15,7 @@ export function summaryJson(s: ceremonyV1.CeremonySummary) {
     webauthn_offered: s.webauthnOffered,
     webauthn_done: s.webauthnDone,
     webauthn_required: s.webauthnRequired,
+    required_assurance: s.requiredAssurance || 'recorded',
     verification_mode: s.verificationMode,
     outcome: s.outcome || null,
     consent_text_version: s.consentTextVersion,

@@ -121,7 +121,9 @@ export function signRoutes(ctx: GatewayContext): RouteModule {
     path: '/api/sign/{token}/challenge',
     operationId: 'issueChallenge',
     summary: 'Issue random words and liveness actions',
-    description: 'With a nonce valid 2 minutes; replaces any earlier challenge.',
+    description:
+      'For a single upload, which proves the "recorded" assurance at most: offered only where the sender accepts recorded (else 409 LIVE_REQUIRED, nothing drawn). ' +
+      'With a nonce valid 2 minutes; replaces any earlier challenge.',
     use: [guard],
     responses: {
       200: { description: 'The challenge', body: challengeSchema, headers: noStore },

@@ -66,6 +66,10 @@ export const summarySchema = z
     webauthn_required: z
       .boolean()
       .meta({ description: 'The sender asked for the device confirmation: a capture without it is refused (409)' }),
+    required_assurance: z.string().meta({
+      description:
+        'The lowest assurance the sender accepts: recorded, live or live+webauthn. Below it a capture is refused (409) before analysis and its challenge is used up; the single upload (GET …/challenge) is offered only with recorded',
+    }),
     verification_mode: z.string(),
     outcome: z.string().nullable().meta({ description: 'verified or failed once decided, else null' }),
     consent_text_version: z.string(),

@@ -144,6 +144,8 @@ export function creationForm(
               attestationType: f.attestation_type,
               documentName,
               signers: parties ?? [],
+              // Empty: the service's default (live); with signers each party carries its own.
+              requiredAssurance: f.required_assurance ?? '',
               expiresAt: f.expires_at ?? '',
               reminderFirstAfterSeconds: f.reminder_first_after_seconds ?? 0,
               reminderEverySeconds: f.reminder_every_seconds ?? 0,
@@ -166,6 +168,8 @@ function partiesOf(fields: Record<string, string>, seen: Set<string>): transacti
   for (const f of ['signer_name', 'signer_email', 'signer_emails'])
     if (fields[f] !== undefined)
       throw badRequest(`${f}: give either signers or signer_name/signer_email/signer_emails, not both`);
+  if (fields.required_assurance !== undefined)
+    throw badRequest('required_assurance: with signers, each party gives its own required_assurance');
   if (seen.has('reference')) throw badRequest('reference: with signers, each photo is the part signer_photo_<index>');
   const parties = partiesSchema.safeParse(fields.signers);
   if (!parties.success) throw badRequest(partyIssue(parties.error));
@@ -176,6 +180,7 @@ function partiesOf(fields: Record<string, string>, seen: Set<string>): transacti
     order: p.order ?? 1,
     verification: p.verification ?? '',
     webauthn: p.webauthn ?? false,
+    requiredAssurance: p.required_assurance ?? '',
   }));
 }
 

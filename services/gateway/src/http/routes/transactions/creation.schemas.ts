@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ATTESTATION_TYPES, idempotencyKey, MAX_PARTIES } from './transactions.schemas.js';
+import { ASSURANCE_LEVELS, ATTESTATION_TYPES, idempotencyKey, MAX_PARTIES } from './transactions.schemas.js';
 
 /** The creation request and answer as the OpenAPI document describes them (create.upload.ts reads the stream). */
 export const createdSchema = z
@@ -39,11 +39,20 @@ export const creationForm = z.object({
     .optional()
     .meta({
       description:
-        'JSON array of parties (TransactionParty: name, email, role, order, verification, webauthn), at most 10; instead of signer_name/signer_email/signer_emails/reference. ' +
+        'JSON array of parties (TransactionParty: name, email, role, order, verification, webauthn, required_assurance), at most 10; instead of signer_name/signer_email/signer_emails/reference. ' +
         'Each face_match signer sends their reference photo as the part signer_photo_<index>, <index> being their position in this array (0-based). ' +
         'Every reference photo must show exactly one face.',
       example:
         '[{"name":"Ada Lovelace","email":"ada@example.com","order":1},{"name":"Bob","email":"bob@example.com","order":2,"verification":"liveness_only"}]',
+    }),
+  required_assurance: z
+    .enum(ASSURANCE_LEVELS)
+    .optional()
+    .meta({
+      description:
+        'One-signer form: the lowest assurance accepted from each of its signers — recorded, live (default) or live+webauthn (implies WebAuthn). ' +
+        'A capture below it is refused before analysis and uses up its challenge; the single upload (GET …/challenge, POST …/capture) is accepted only with recorded. ' +
+        'With signers, each party gives its own.',
     }),
   document: z.string().meta({
     format: 'binary',

@@ -11,7 +11,7 @@ import { exportCsvRoute } from './export-csv.routes.js';
 import { transactionActionRoutes } from './transaction-actions.routes.js';
 import { signerAssuranceJson, summaryJson, transactionAssuranceJson } from './transactions.json.js';
 import { createdSchema, creationForm as creationFormSchema, creationHeaders } from './creation.schemas.js';
-import { detailSchema, listQuery, summarySchema, transactionId } from './transactions.schemas.js';
+import { detailSchema, listQuery, summarySchema, transactionId, type RequiredAssurance } from './transactions.schemas.js';
 
 const TAGS = ['Transactions'];
 const noSuchTransaction = () => new HttpError(404, 'no such transaction');
@@ -154,6 +154,7 @@ export function transactionsRoutes(ctx: GatewayContext): RouteModule {
             role: s.role || 'signer',
             order: s.order || 1,
             webauthn: s.webauthn,
+            required_assurance: (s.requiredAssurance || 'recorded') as RequiredAssurance,
             ...signerAssuranceJson(s),
           })),
           ...transactionAssuranceJson(d.signers),

@@ -14,6 +14,19 @@ export const STATUSES = [
   'expired',
 ] as const;
 export const MAX_QUERY = 100;
+/** What a signer's capture must prove at least (issue 30); the default is live. */
+export const ASSURANCE_LEVELS = ['recorded', 'live', 'live+webauthn'] as const;
+export type RequiredAssurance = (typeof ASSURANCE_LEVELS)[number];
+const ASSURANCE_HELP =
+  'The lowest assurance accepted from this signer: recorded (a single upload, or a live recording that failed the real-time checks), ' +
+  'live (default: produced in real time as the prompts were revealed), live+webauthn (live and a passkey or security key; implies webauthn). ' +
+  'A capture below it is refused before analysis and uses up its challenge; the single upload is accepted only with recorded.';
+const requiredAssurance = (field: string) =>
+  z
+    .string({ error: `${field}: must be one of ${ASSURANCE_LEVELS.join(', ')}` })
+    .trim()
+    .pipe(z.enum(ASSURANCE_LEVELS, { error: `${field}: must be one of ${ASSURANCE_LEVELS.join(', ')}` }))
+    .optional();
 /** Expiry and reminder schedule of a creation (issue 18): optional text fields, checked again by the transaction service. */
 export const LIFECYCLE_FIELDS = ['expires_at', 'reminder_first_after_seconds', 'reminder_every_seconds', 'reminder_max'] as const;
 const seconds = (field: string) =>
@@ -40,6 +53,7 @@ export const TEXT_FIELDS = new Set([
   'attestation_type',
   'signer_emails',
   'signers',
+  'required_assurance',
   ...LIFECYCLE_FIELDS,
 ]);
 /** Parties of one transaction (signers, approvers, viewers); a signer's photo part is signer_photo_<index>. */
@@ -70,6 +84,7 @@ export const fieldsSchema = z.object({
         .filter(Boolean),
     )
     .pipe(z.array(email('signer_emails')).max(4, 'signer_emails: at most 4 additional signers')),
+  required_assurance: requiredAssurance('required_assurance'),
   ...lifecycleFields,
 });
 /** One party of the `signers` list (a JSON text field); the transaction service checks the values and names the signer. */
@@ -89,8 +104,16 @@ export const partySchema = z
         "face_match (default): liveness and a match against this signer's reference photo, the part signer_photo_<index>; liveness_only: chosen explicitly, no photo. None for a viewer",
     }),
     webauthn: z.boolean().optional().meta({ description: 'The signer also confirms with a passkey or security key' }),
+    required_assurance: z
+      .enum(ASSURANCE_LEVELS, { error: `must be one of ${ASSURANCE_LEVELS.join(', ')}` })
+      .optional()
+      .meta({ description: `${ASSURANCE_HELP} None for a viewer.` }),
   })
   .strict()
+  .refine((p) => !(p.required_assurance === 'live+webauthn' && p.webauthn === false), {
+    path: ['webauthn'],
+    message: 'must not be false with required_assurance live+webauthn (which includes WebAuthn)',
+  })
   .meta({ id: 'TransactionParty' });
 
 /** The `signers` field: a JSON array of parties; the first issue names the signer by index. */
@@ -204,16 +227,17 @@ export const detailSchema = summarySchema
         role: z.string().meta({ description: 'signer or approver' }),
         order: z.int().meta({ description: 'Routing order: 1 first, equal orders in parallel' }),
         webauthn: z.boolean().meta({ description: 'Also confirms with WebAuthn' }),
+        required_assurance: z.enum(ASSURANCE_LEVELS).meta({
+          description:
+            'The lowest assurance the sender accepts from this signer (recorded, live, live+webauthn); recorded on transactions created before it existed',
+        }),
         assurance: assuranceLevelSchema.nullable().meta({
           description:
             'What this signer’s passing capture proved (test, recorded, live, live+webauthn); null until the signer passed',
         }),
-        assurance_meaning: z
-          .string()
-          .nullable()
-          .meta({
-            description: 'One plain sentence saying what `assurance` proves and what it does not; null until the signer passed',
-          }),
+        assurance_meaning: z.string().nullable().meta({
+          description: 'One plain sentence saying what `assurance` proves and what it does not; null until the signer passed',
+        }),
       }),
     ),
     assurance: assuranceLevelSchema.nullable().meta({
