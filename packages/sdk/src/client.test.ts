@@ -70,6 +70,24 @@ describe('the SDK’s hand-written layer', () => {
     expect(Object.keys(r.parts).sort()).toEqual(['document', 'signer_photo_0', 'signers']);
   });
 
+  it('sends required_assurance: one field for the one-signer form, per party in the signers list', async () => {
+    const client = createSignetClient({ baseUrl: base, apiKey: 'sk_1' });
+    const one = (await createTransaction(client, {
+      signer_name: 'Ada',
+      signer_email: 'ada@example.com',
+      required_assurance: 'recorded',
+      document: new Blob(['%PDF-1.7']),
+      reference: new Blob(['face']),
+    })) as unknown as { parts: Record<string, string> };
+    expect(one.parts.required_assurance).toBe('recorded');
+    const listed = (await createTransaction(client, {
+      signers: [{ name: 'Bob', email: 'bob@example.com', verification: 'liveness_only', required_assurance: 'live+webauthn' }],
+      document: new Blob(['%PDF-1.7']),
+    })) as unknown as { parts: Record<string, string> };
+    expect(JSON.parse(listed.parts.signers!)[0].required_assurance).toBe('live+webauthn');
+    expect(listed.parts.required_assurance).toBeUndefined();
+  });
+
   it('sends the API key, and a session token as Bearer', async () => {
     await createSignetClient({ baseUrl: base, apiKey: 'sk_1' }).GET('/api/transactions/{id}', { params: { path: { id: '1' } } });
     await createSignetClient({ baseUrl: base, token: 'jwt' }).GET('/api/transactions/{id}', { params: { path: { id: '1' } } });

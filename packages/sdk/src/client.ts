@@ -104,9 +104,18 @@ export type NewTransaction = {
   attestation_type?: 'signature' | 'approval' | 'review' | 'consent';
   /** Up to 4 additional signers. */
   signer_emails?: string[];
+  /** What each signer's capture must prove at least (default live); see RequiredAssurance. */
+  required_assurance?: RequiredAssurance;
   /** A retry with the same key and body answers the first result instead of creating another. */
   idempotencyKey?: string;
 };
+
+/**
+ * The lowest assurance accepted from a signer: `recorded` (a single upload, or a live recording that
+ * failed the real-time checks), `live` (the default) or `live+webauthn` (implies `webauthn`). A
+ * capture below it is refused before analysis and uses up its challenge.
+ */
+export type RequiredAssurance = 'recorded' | 'live' | 'live+webauthn';
 
 /** One party of the `signers` form field (see the createTransaction operation's description). */
 export type TransactionParty = {
@@ -119,6 +128,8 @@ export type TransactionParty = {
   /** face_match (default; needs `photo`) or liveness_only; none for a viewer. */
   verification?: 'face_match' | 'liveness_only';
   webauthn?: boolean;
+  /** Default live; none for a viewer. */
+  required_assurance?: RequiredAssurance;
 };
 
 /**
@@ -151,6 +162,7 @@ export function createTransaction(
     form.append('signer_email', t.signer_email);
     if (t.attestation_type) form.append('attestation_type', t.attestation_type);
     if (t.signer_emails?.length) form.append('signer_emails', t.signer_emails.join(','));
+    if (t.required_assurance) form.append('required_assurance', t.required_assurance);
     form.append('document', t.document, t.documentName ?? 'document.pdf');
     form.append('reference', t.reference, t.referenceName ?? 'reference.jpg');
   }

@@ -7,6 +7,7 @@ export {
   transactions,
   unwrap,
   type NewPartiesTransaction,
+  type RequiredAssurance,
   type TransactionParty,
   type NewTransaction,
   type Schemas,
