@@ -304,6 +304,11 @@ describe('a NUL in any text of any operation is a 4xx (the OpenAPI document walk
     });
     expect([listed.status, listed.body.detail]).toEqual([400, 'signers[0].name: must not contain control characters (U+0000)']);
 
+    // Each refusal is counted by the part of the request that held it.
+    const metrics = await (await fetch(`http://127.0.0.1:${stack.opsPorts.gateway}/metrics`)).text();
+    for (const part of ['body', 'path', 'query', 'multipart'])
+      expect(metrics, part).toMatch(new RegExp(`signet_gateway_text_refused_total\\{[^}]*part="${part}"[^}]*\\} [1-9]`));
+
     // Tab and newline are text; the other control characters are not.
     const tabbed = await send(stack.gatewayUrl, 'PATCH', `/api/webhook-endpoints/${known.endpoint}`, {
       apiKey: acct.apiKey,

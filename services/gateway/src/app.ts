@@ -19,6 +19,7 @@ import type { GatewayContext, RouteModule } from './http/context.js';
 import { errorBoundary, sendError } from './http/errors.js';
 import { openapiDocument } from './http/openapi.js';
 import { securityHeaders } from './http/security-headers.js';
+import { countTextRefusals } from './http/text.js';
 import { adminRoutes } from './http/routes/admin/admin.routes.js';
 import { authRoutes } from './http/routes/auth/auth.routes.js';
 import { certificateRoutes } from './http/routes/certificate/certificate.routes.js';
@@ -80,6 +81,7 @@ export function buildApp(ctx: GatewayContext, checks: ReadinessCheck[]): Express
   });
   for (const m of modules) app.use(m.router);
   app.use('/api', (_req, res) => sendError(res, 404, 'no such endpoint'));
+  app.use(countTextRefusals(ctx.metrics));
   app.use(errorBoundary(ctx.logger));
   return app;
 }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { HttpError } from './errors.js';
+import { Metrics } from '@signet/kit';
+import { badRequest, HttpError } from './errors.js';
 import { parseWith } from './route.js';
-import { findTextProblem, jsonText, text, textProblem } from './text.js';
+import { countTextRefusals, findTextProblem, jsonText, text, textError, textProblem } from './text.js';
 
 const detailOf = (fn: () => unknown) => {
   try {
@@ -50,5 +51,18 @@ describe('the one text rule', () => {
       '400 q.0: must not contain control characters (U+0000)',
     );
     expect(detailOf(() => parseWith(loose, { name: 'Ada\nLovelace\t' }, 'body'))).toBe('accepted');
+  });
+  it('counts refusals by request part, and passes every error on to the boundary', async () => {
+    const metrics = new Metrics('gateway');
+    const count = countTextRefusals(metrics);
+    const passed: unknown[] = [];
+    const run = (err: unknown) => count(err, {} as never, {} as never, (e?: unknown) => passed.push(e));
+    run(textError('name', 'must not contain control characters (U+0000)'));
+    run(textError('signer_name', 'must not contain control characters (U+0000)', 'multipart'));
+    run(badRequest('something else'));
+    expect(passed).toHaveLength(3);
+    const text = await metrics.registry.metrics();
+    expect(text).toMatch(/signet_gateway_text_refused_total\{part="body",service="gateway"\} 1/);
+    expect(text).toMatch(/signet_gateway_text_refused_total\{part="multipart",service="gateway"\} 1/);
   });
 });

@@ -1,5 +1,7 @@
+import type { ErrorRequestHandler } from 'express';
 import { z } from 'zod';
-import { badRequest, type HttpError } from './errors.js';
+import type { Metrics } from '@signet/kit';
+import { HttpError } from './errors.js';
 
 /**
  * The one rule for text that a client sends (docs/decisions.md "Text input"): control characters
@@ -58,13 +60,43 @@ const printable = (k: string) =>
     .replace(ESCAPED, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
     .replace(new RegExp(LONE_SURROGATE, 'g'), '\uFFFD');
 
+/** Where refused text was found: a request part (low-cardinality label of signet_gateway_text_refused_total). */
+export type TextPart = 'path' | 'query' | 'headers' | 'body' | 'multipart';
+
+/** The 400 of the text rule, telling the counter (app.ts) which part of the request held it. */
+export class TextRefused extends HttpError {
+  constructor(
+    field: string,
+    problem: string,
+    readonly part: TextPart,
+  ) {
+    super(400, `${field}: ${problem}`);
+  }
+}
+
+const PARTS: readonly string[] = ['path', 'query', 'headers', 'body'];
+
 /** Refuses a request part holding unacceptable text: 400 naming the field (`where` when it is the part itself). */
 export function refuseBadText(value: unknown, where: string): void {
   const found = findTextProblem(value);
-  if (found) throw textError(found.field || where, found.problem);
+  if (found) throw textError(found.field || where, found.problem, PARTS.includes(where) ? (where as TextPart) : 'body');
 }
 
-export const textError = (field: string, problem: string): HttpError => badRequest(`${field}: ${problem}`);
+export const textError = (field: string, problem: string, part: TextPart = 'body'): HttpError =>
+  new TextRefused(field, problem, part);
+
+/** Counts the text rule's refusals by request part (signet_gateway_text_refused_total), then lets the error boundary answer. */
+export function countTextRefusals(metrics: Metrics): ErrorRequestHandler {
+  const refused = metrics.counter(
+    'signet_gateway_text_refused_total',
+    'Requests refused (400) for control characters or ill-formed Unicode in their text, by request part',
+    ['part'],
+  );
+  return (err, _req, _res, next) => {
+    if (err instanceof TextRefused) refused.inc({ part: err.part });
+    next(err);
+  };
+}
 
 /** Options of a text field. */
 export type TextOptions = {

@@ -195,7 +195,7 @@ export function bridgeUpload<W, Res>(req: Request, form: UploadForm<W, Res>): Pr
 /** A text part obeys the one text rule (text.ts), its name too: else 400 naming the part. */
 function checkedText(name: string, value: string): string {
   const problem = textProblem(name) ?? textProblem(value);
-  if (problem) throw textError(textProblem(name) ? 'part name' : name, problem);
+  if (problem) throw textError(textProblem(name) ? 'part name' : name, problem, 'multipart');
   return value;
 }
 
@@ -204,12 +204,13 @@ function checkedText(name: string, value: string): string {
  * store). C1 is not checked here: the route decides how the file name's bytes are decoded.
  */
 function checkedFileName(name: string, info: busboy.FileInfo): string {
-  if (textProblem(name)) throw textError('part name', textProblem(name)!);
+  if (textProblem(name)) throw textError('part name', textProblem(name)!, 'multipart');
   const c = C0_CONTROL.exec(info.filename ?? '');
   if (c)
     throw textError(
       `${name} file name`,
       `must not contain control characters (U+${c[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')})`,
+      'multipart',
     );
   return name;
 }
