@@ -12,6 +12,13 @@ const STEP_LABEL: Record<string, string> = {
 };
 
 /** Document, hash, attestation, dates, what the transaction proves once every signer passed, reminders and the signing link. */
+/** The sender's required assurance per signer, as the detail shows it. */
+const REQUIRED_LABEL: Record<string, string> = {
+  recorded: 'a recording (an upload is accepted)',
+  live: 'a live recording',
+  'live+webauthn': 'a live recording and a passkey or security key',
+};
+
 export function facts(t: Detail): HTMLElement {
   return h(
     'dl',
@@ -97,6 +104,8 @@ export function signersCard(t: Detail): HTMLElement {
             'td',
             { 'data-label': 'Check' },
             (s.verification_mode === 'biometric' ? 'Face match + liveness' : 'Liveness') + (s.webauthn ? ' + WebAuthn' : ''),
+            // What the sender requires of the capture (issue 30): below it a recording is refused before analysis.
+            h('div', { class: 'hint' }, `Requires ${REQUIRED_LABEL[s.required_assurance] ?? s.required_assurance}`),
           ),
           h('td', { 'data-label': 'Attempts left' }, String(s.attempts_left)),
           h(
