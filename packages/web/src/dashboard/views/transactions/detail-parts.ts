@@ -11,7 +11,6 @@ const STEP_LABEL: Record<string, string> = {
   declined: 'Declined',
 };
 
-/** Document, hash, attestation, dates, what the transaction proves once every signer passed, reminders and the signing link. */
 /** The sender's required assurance per signer, as the detail shows it. */
 const REQUIRED_LABEL: Record<string, string> = {
   recorded: 'a recording (an upload is accepted)',
@@ -19,6 +18,7 @@ const REQUIRED_LABEL: Record<string, string> = {
   'live+webauthn': 'a live recording and a passkey or security key',
 };
 
+/** Document, hash, attestation, dates, what the transaction proves once every signer passed, reminders and the signing link. */
 export function facts(t: Detail): HTMLElement {
   return h(
     'dl',
