@@ -4,6 +4,7 @@ import { callerOf, isTestMode, requireCaller } from '../../auth.js';
 import type { GatewayContext, RouteModule } from '../../context.js';
 import { HttpError } from '../../errors.js';
 import { defineRoute, errorResponses, HEADERS, mountRoutes } from '../../route.js';
+import { text } from '../../text.js';
 import { legalHoldSchema, transactionId } from './transactions.schemas.js';
 
 const noSuchTransaction = () => new HttpError(404, 'no such transaction');
@@ -11,9 +12,7 @@ const TAGS = ['Transactions'];
 
 export const legalHoldBody = z
   .strictObject({
-    reason: z
-      .string()
-      .max(500, 'reason: must be at most 500 characters')
+    reason: text({ field: 'reason', nfc: true, max: 500 })
       .optional()
       .meta({ description: 'Why the data must be kept (at most 500 characters)' }),
   })

@@ -162,10 +162,8 @@ export const listQuery = z.object({
     .optional()
     .transform((v) => v || undefined)
     .pipe(z.enum(STATUSES, { error: `status: must be one of ${STATUSES.join(', ')}` }).optional()),
-  q: z
-    .string({ error: 'q: must be one search text' })
-    .trim()
-    .max(MAX_QUERY, `q: must be at most ${MAX_QUERY} characters`)
+  // NFC like the names it is matched against (a name typed with a combining accent still finds the stored one).
+  q: text({ field: 'q', trim: true, nfc: true, max: MAX_QUERY })
     .optional()
     .transform((v) => v || undefined),
 });
