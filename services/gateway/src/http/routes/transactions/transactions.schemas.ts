@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { assuranceLevelSchema } from '../verify/assurance.schemas.js';
+import { assuranceLevelSchema } from '../../assurance.schemas.js';
 import { text } from '../../text.js';
 
 export const ATTESTATION_TYPES = ['signature', 'approval', 'review', 'consent'] as const;

@@ -15,7 +15,7 @@ import type { GatewayContext } from '../../context.js';
 import { badRequest, HttpError } from '../../errors.js';
 import { RATE_LIMITS, rateLimitCheck } from '../../rate-limit.js';
 import { defineRoute, errorResponses, type AnyRoute } from '../../route.js';
-import { assuranceLevelSchema, verifiedSignerSchema } from './assurance.schemas.js';
+import { assuranceLevelSchema, verifiedSignerSchema } from '../../assurance.schemas.js';
 
 const checkSchema = z.object({ name: z.string(), ok: z.boolean(), detail: z.string() });
 export const signedPdfVerificationSchema = z

@@ -6,7 +6,7 @@ import type { GatewayContext, RouteModule } from '../../context.js';
 import { httpStatusOf } from '../../errors.js';
 import { defineRoute, errorResponses, mountRoutes } from '../../route.js';
 import { WEB_DIST } from '../../web-dist.js';
-import { assuranceLevelSchema, verifiedSignerSchema } from './assurance.schemas.js';
+import { assuranceLevelSchema, verifiedSignerSchema } from '../../assurance.schemas.js';
 import { signedPdfRoute } from './signed-pdf.routes.js';
 
 const verifyParams = z.object({
