@@ -264,4 +264,55 @@ describe('a witnessed log, verified offline with a witness quorum and a remember
     // A refused checkpoint is not remembered.
     expect(JSON.parse(readFileSync(state, 'utf8'))).toMatchObject({ tree_size: first.bundle.tree_size });
   });
+
+  it('GET /api/ledger/keys serves the log and witness verifier keys, and they verify a served checkpoint and a bundle', async () => {
+    const [c] = await certify(1);
+    // Served once cosigned: the bundle's checkpoint covers the new certificate and carries the witness's cosignature.
+    const saved = await eventually(async () => {
+      const s = await save(c!, 'c');
+      return verifyCosignature(s.bundle.checkpoint, parseWitnessKey(witness.verifierKey)) !== null ? s : undefined;
+    });
+    type Keys = {
+      logs: { log: string; origin: string; witness_quorum: number }[];
+      keys: { role: string; log: string; name: string; key_id: string; verifier_key: string; current: boolean }[];
+    };
+    const res = await get('/api/ledger/keys');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=300');
+    const served = (await res.json()) as Keys;
+    expect(served.logs.find((l) => l.log === 'live')).toEqual({ log: 'live', origin, witness_quorum: 1 });
+    const live = served.keys.filter((k) => k.log === 'live');
+    const logKeys = live.filter((k) => k.role === 'log');
+    const witnesses = live.filter((k) => k.role === 'witness');
+    expect(logKeys).toHaveLength(1);
+    expect(logKeys[0]).toMatchObject({ name: origin, current: true, verifier_key: formatVerifierKey(origin, logPub) });
+    expect(witnesses.map((w) => w.verifier_key)).toEqual([witness.verifierKey]);
+    // The served keys, parsed in the note-verifier format, verify the served checkpoint and its cosignature.
+    const logKey = parseVerifierKey(logKeys[0]!.verifier_key);
+    const witnessKey = parseWitnessKey(witnesses[0]!.verifier_key);
+    expect(logKey.keyId.toString('hex')).toBe(logKeys[0]!.key_id);
+    expect(witnessKey.keyId.toString('hex')).toBe(witnesses[0]!.key_id);
+    expect(witnesses[0]!.name).toBe(witnessKey.name);
+    const cp = await json<{ tree_size: number; checkpoint: string }>('/api/ledger/checkpoint');
+    expect(verifyCheckpoint(cp.checkpoint, logKey)?.size).toBe(cp.tree_size);
+    expect(verifyCosignature(cp.checkpoint, witnessKey)).not.toBeNull();
+    // Not any key: another log's key and another witness's do not.
+    const otherPub = generateKeyPairSync('ed25519').publicKey.export({ format: 'der', type: 'spki' }).subarray(12);
+    expect(verifyCheckpoint(cp.checkpoint, parseVerifierKey(formatVerifierKey(origin, otherPub)))).toBeNull();
+    expect(verifyCosignature(cp.checkpoint, parseWitnessKey(formatWitnessKey(witnessKey.name, otherPub)))).toBeNull();
+
+    // As text: the same keys one a line; signet-verify takes them as they are served.
+    const text = await (await fetch(`${stack.gatewayUrl}/api/ledger/keys`, { headers: { Accept: 'text/plain' } })).text();
+    expect(text).toBe(served.keys.map((k) => k.verifier_key).join('\n') + '\n');
+    const ok = await signetVerify([
+      saved.cert,
+      saved.pdf,
+      '--key',
+      logKeys[0]!.verifier_key,
+      '--witness',
+      witnesses[0]!.verifier_key,
+    ]);
+    expect(ok.out).toContain('PASS witnesses: 1 of 1');
+    expect(ok.code).toBe(0);
+  });
 });

@@ -1029,6 +1029,26 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/api/ledger/keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The verifier keys of the log and of its witnesses (C2SP signed-note format), for offline verification
+     * @description Each key is a C2SP note verifier key (golang.org/x/mod/sumdb/note): the log’s keys verify the checkpoints and ledger seals (`signet-verify --key`), the witnesses’ keys their cosignatures (`signet-verify --witness`, quorum `witness_quorum`). With Accept: text/plain, the verifier keys one a line in the same order.
+     */
+    get: operations['listLedgerKeys'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/webhooks/dodo': {
     parameters: {
       query?: never;
@@ -1713,6 +1733,43 @@ export type components = {
        * @enum {string}
        */
       log: 'live' | 'test';
+    };
+    LedgerKeys: {
+      logs: {
+        /** @enum {string} */
+        log: 'live' | 'test';
+        /** @description The checkpoint origin (first line of every checkpoint of this log) */
+        origin: string;
+        /** @description How many of the listed witnesses cosign a checkpoint before it is served; 0: witnessing off */
+        witness_quorum: number;
+      }[];
+      keys: {
+        /**
+         * @description log: signs the checkpoints and the ledger seals; witness: cosigns the log’s checkpoints (c2sp.org/tlog-cosignature)
+         * @enum {string}
+         */
+        role: 'log' | 'witness';
+        /**
+         * @description The log the key signs or cosigns for: test is the test-mode log
+         * @enum {string}
+         */
+        log: 'live' | 'test';
+        /** @description The key name: the log’s origin, or the witness’s name as its cosignature lines carry it */
+        name: string;
+        /** @description The 4-byte key id, hex, as in the signature lines */
+        key_id: string;
+        /**
+         * @description C2SP signed-note verifier key <name>+<key id>+<base64(type ‖ Ed25519 key)>: type 0x01 for a log key (signet-verify --key), 0x04 for a witness key (signet-verify --witness)
+         * @example signet.example/log+0a1b2c3d+AQ…
+         */
+        verifier_key: string;
+        /** @description A log key the log signs with now (false: retired, still verifies what it signed in its period); witnesses: true */
+        current: boolean;
+        /** @description Log keys: since when the key signs (RFC 3339); null: open */
+        not_before: string | null;
+        /** @description Log keys: when the key stopped signing (RFC 3339); null: still signing */
+        not_after: string | null;
+      }[];
     };
     /** @description Every error answer */
     Error: {
@@ -6559,6 +6616,49 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listLedgerKeys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The keys */
+      200: {
+        headers: {
+          /** @description public, max-age=300 */
+          'Cache-Control'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['LedgerKeys'];
+          'text/plain': string;
         };
       };
       /** @description Internal error, with a correlation id */

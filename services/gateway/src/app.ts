@@ -26,6 +26,7 @@ import { certificateRoutes } from './http/routes/certificate/certificate.routes.
 import { evidenceRoutes } from './http/routes/ledger/evidence.routes.js';
 import { dashboardRoutes } from './http/routes/dashboard/dashboard.routes.js';
 import { ledgerRoutes } from './http/routes/ledger/ledger.routes.js';
+import { ledgerKeysRoutes } from './http/routes/ledger/keys.routes.js';
 import { ledgerCheckpointRoutes } from './http/routes/ledger/checkpoints.routes.js';
 import { signRoutes } from './http/routes/sign/sign.routes.js';
 import { transactionsRoutes } from './http/routes/transactions/transactions.routes.js';
@@ -74,6 +75,7 @@ export function buildApp(ctx: GatewayContext, checks: ReadinessCheck[]): Express
     webhookEndpointsRoutes(ctx),
     ledgerRoutes(ctx),
     ledgerCheckpointRoutes(ctx),
+    ledgerKeysRoutes(ctx),
   ];
   const openapi = openapiDocument(modules, ctx.cfg.PUBLIC_BASE_URL);
   app.get('/api/openapi.json', (_req, res) => {

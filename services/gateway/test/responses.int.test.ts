@@ -133,6 +133,8 @@ describe('declared answers match their schemas (validateResponses, real services
     expect(key.status, key.text).toBe(200);
     const checkpoint = await api('GET', '/api/ledger/checkpoint');
     expect(checkpoint.status, checkpoint.text).toBe(200);
+    const keys = await api('GET', '/api/ledger/keys');
+    expect(keys.status, keys.text).toBe(200);
   });
 
   it('webhook endpoints: create, list, get, update, roll, deliveries, redeliver refusal, delete', async () => {

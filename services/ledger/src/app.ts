@@ -11,6 +11,7 @@ import {
   type Logger,
 } from '@signet/kit';
 import { events, ledgerV1 } from '@signet/proto';
+import { formatWitnessKey } from '@signet/verify';
 import type { LedgerConfig } from './config.js';
 import { EMPTY_ROOT } from './domain/merkle.js';
 import { createLogSigner, parseRetiredKeys, parseSigningKey } from './domain/signer.js';
@@ -161,6 +162,14 @@ export async function startLedger(cfg: LedgerConfig, opts: LedgerOptions = {}) {
             log,
             signer,
             publicBaseUrl: cfg.PUBLIC_BASE_URL,
+            witnessKeys: {
+              witnesses: witnessing.witnesses.map((w) => ({
+                name: w.name,
+                verifierKey: formatWitnessKey(w.name, w.key.publicKey),
+                keyId: w.kid,
+              })),
+              quorum: witnessing.quorum,
+            },
             signedPdf: { signedPdfs: sealing?.signedPdfs ?? null, objects: sealing?.objects ?? null, logger },
           }),
           testLog &&

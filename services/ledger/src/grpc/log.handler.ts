@@ -35,7 +35,7 @@ export function logHandlers(deps: LedgerDeps) {
         nextFromSize: page.nextFrom ?? 0,
       };
     },
-    /** The public half of the configured key, and every key of the log with its period: no use case, nothing is read or decided. */
+    /** The public half of the configured key, every key of the log with its period, and its witnesses' keys: no use case, nothing is read or decided. */
     async getPublicKey(_req?: ledgerV1.GetPublicKeyRequest): Promise<ledgerV1.GetPublicKeyResponse> {
       const s = deps.signer;
       return {
@@ -46,6 +46,8 @@ export function logHandlers(deps: LedgerDeps) {
         publicKeyPem: s.publicKeyPem,
         publicKey: Buffer.from(s.publicKey),
         keys: s.keys.map((k) => ({ ...k, publicKey: Buffer.from(k.publicKey) })),
+        witnesses: deps.witnessKeys?.witnesses ?? [],
+        witnessQuorum: deps.witnessKeys?.quorum ?? 0,
       };
     },
   };

@@ -14,6 +14,8 @@ export type LedgerDeps = {
   signer: LogSigner;
   /** PUBLIC_BASE_URL: where the /verify page lives (the certificate PDF's link and QR code). */
   publicBaseUrl: string;
+  /** The witnesses cosigning this log's checkpoints and their quorum (served by GetPublicKey); absent: none. */
+  witnessKeys?: { witnesses: { name: string; verifierKey: string; keyId: string }[]; quorum: number };
   /** Which log these deps serve (test mode); absent: the live one. */
   logName?: 'live' | 'test';
   /** The signed PDFs (absent or null parts: this ledger does not seal them) and the logger of the stream's failures. */

@@ -126,6 +126,20 @@ export interface GetPublicKeyResponse {
    * sealed or a checkpoint signed under a retired key keeps verifying with it within its period.
    */
   keys: LogKey[];
+  /**
+   * The witnesses that cosign this log's checkpoints (C2SP tlog-cosignature), with the quorum a
+   * checkpoint needs before it is served; none: witnessing is off for this log.
+   */
+  witnesses: WitnessVerifierKey[];
+  witnessQuorum: number;
+}
+
+export interface WitnessVerifierKey {
+  /** The witness's name, as its cosignature lines carry it. */
+  name: string;
+  /** <name>+<key id>+<base64(0x04 || public key)>: what signet-verify --witness takes. */
+  verifierKey: string;
+  keyId: string;
 }
 
 export interface LogKey {
@@ -1159,6 +1173,8 @@ function createBaseGetPublicKeyResponse(): GetPublicKeyResponse {
     publicKeyPem: "",
     publicKey: Buffer.alloc(0),
     keys: [],
+    witnesses: [],
+    witnessQuorum: 0,
   };
 }
 
@@ -1184,6 +1200,12 @@ export const GetPublicKeyResponse: MessageFns<GetPublicKeyResponse> = {
     }
     for (const v of message.keys) {
       LogKey.encode(v!, writer.uint32(58).fork()).join();
+    }
+    for (const v of message.witnesses) {
+      WitnessVerifierKey.encode(v!, writer.uint32(66).fork()).join();
+    }
+    if (message.witnessQuorum !== 0) {
+      writer.uint32(72).int32(message.witnessQuorum);
     }
     return writer;
   },
@@ -1257,6 +1279,22 @@ export const GetPublicKeyResponse: MessageFns<GetPublicKeyResponse> = {
             message.keys.push(LogKey.decode(reader, reader.uint32()));
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.witnesses.push(WitnessVerifierKey.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.witnessQuorum = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1281,6 +1319,87 @@ export const GetPublicKeyResponse: MessageFns<GetPublicKeyResponse> = {
     message.publicKeyPem = object.publicKeyPem ?? "";
     message.publicKey = object.publicKey ?? Buffer.alloc(0);
     message.keys = object.keys?.map((e) => LogKey.fromPartial(e)) || [];
+    message.witnesses = object.witnesses?.map((e) => WitnessVerifierKey.fromPartial(e)) || [];
+    message.witnessQuorum = object.witnessQuorum ?? 0;
+    return message;
+  },
+};
+
+function createBaseWitnessVerifierKey(): WitnessVerifierKey {
+  return { name: "", verifierKey: "", keyId: "" };
+}
+
+export const WitnessVerifierKey: MessageFns<WitnessVerifierKey> = {
+  encode(message: WitnessVerifierKey, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    if (message.verifierKey !== "") {
+      writer.uint32(18).string(message.verifierKey);
+    }
+    if (message.keyId !== "") {
+      writer.uint32(26).string(message.keyId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WitnessVerifierKey {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWitnessVerifierKey();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.verifierKey = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.keyId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<WitnessVerifierKey>): WitnessVerifierKey {
+    return WitnessVerifierKey.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<WitnessVerifierKey>): WitnessVerifierKey {
+    const message = createBaseWitnessVerifierKey();
+    message.name = object.name ?? "";
+    message.verifierKey = object.verifierKey ?? "";
+    message.keyId = object.keyId ?? "";
     return message;
   },
 };
