@@ -248,8 +248,8 @@ describe('live ceremony attacks: at most "recorded" unless produced in real time
     await Promise.all([
       // each segment claimed shown 700 ms before the media of the segment before it had arrived
       lie('early', (k, seg) => k * seg - 700, /before it could have been revealed/),
-      // each segment claimed shown 2.5 s later than it was, beyond the media received with the report
-      lie('late', (k, seg) => k * seg + 2500, /after the media received/),
+      // each segment claimed shown 3.5 s later than it was, beyond the media received with the report
+      lie('late', (k, seg) => k * seg + 3500, /after the media received/),
     ]);
   }, 90_000);
 

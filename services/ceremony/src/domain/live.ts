@@ -28,14 +28,18 @@ import { segmentCount, type Timeline } from './timeline.js';
 export const MAX_LAG_MS = 1500;
 /** After the last segment, the recorder's final flush (sent once the last chunk is answered) (ms). */
 export const FINAL_GRACE_MS = 1000;
-/** How far short of its segment's end a chunk's media may stop (encoder and muxer latency, frame spacing) (ms). */
-export const MEDIA_BEHIND_MS = 600;
+/**
+ * How far short of its segment's end a chunk's media may stop (ms): the recorder's first frame comes
+ * after its start, and a busy device's encoder falls behind (Chromium on a loaded machine: 730 ms).
+ * Chunk k must still carry media into segment k, and segment k+1 is revealed only when it arrives.
+ */
+export const MEDIA_BEHIND_MS = 1000;
 /** How far media time may run ahead of the time since the live start (clock and timestamp jitter) (ms). */
 export const MEDIA_AHEAD_MS = 300;
 /** Clock and encoder slack when a shown time is compared with its reveal (ms). */
 export const SHOWN_TOLERANCE_MS = 150;
-/** How far a shown time may pass the media received with its report (the page's clock starts before the first frame) (ms). */
-export const SHOWN_LATE_MS = 400;
+/** How far a shown time may pass the media received with its report (the page's clock starts before the first frame, the encoder lags) (ms). */
+export const SHOWN_LATE_MS = 1000;
 /** Slack between the decoded duration and the stream's span (s). */
 export const DURATION_TOLERANCE_S = 1.0;
 /** Chunks beyond the segments (the recorder's last flush). */
