@@ -9,6 +9,7 @@ export type Verification = Ok<'/api/verify/{label}/{hash}', 'get'>;
 export type Bundle = Ok<'/api/ledger/proof/{reference}', 'get'>;
 export type LogKeys = Ok<'/api/ledger/public-key', 'get'>;
 export type LogKey = LogKeys['keys'][number];
+export type LedgerKeys = Ok<'/api/ledger/keys', 'get'>;
 export type SignedPdfReport = Ok<'/api/verify/signed-pdf', 'post'>;
 type Problem = Schemas['Error'];
 
@@ -38,6 +39,12 @@ export async function bundle(ref: string, prefix: string): Promise<Bundle | numb
 
 export async function logKeys(log: Verification['log']): Promise<LogKeys> {
   return (await (await fetch('/api/ledger/public-key' + (log === 'test' ? '?log=test' : ''))).json()) as LogKeys;
+}
+
+/** Every verifier key of the logs and their witnesses, or the status it could not be fetched with. */
+export async function ledgerKeys(): Promise<LedgerKeys | number> {
+  const res = await fetch('/api/ledger/keys', { headers: { Accept: 'application/json' } });
+  return res.ok ? ((await res.json()) as LedgerKeys) : res.status;
 }
 
 export async function checkSignedPdf(bytes: Uint8Array<ArrayBuffer>): Promise<Answer<SignedPdfReport>> {

@@ -24,8 +24,11 @@ export function row(name: string, value: string): void {
   $('details').append(dt, dd);
 }
 
-/** The result line; verdict ok or bad colours it, none leaves it plain. */
-export function result(text: string, verdict: 'ok' | 'bad' | '' = ''): void {
+/**
+ * The result line; verdict ok or bad colours it, none leaves it plain. test: a certificate of the test
+ * log that checks out, shown as a test (a TEST badge, not the green of a live certificate).
+ */
+export function result(text: string, verdict: 'ok' | 'bad' | 'test' | '' = ''): void {
   $('result').textContent = text;
   $('result').className = verdict;
 }
@@ -38,6 +41,13 @@ export function clear(): void {
 }
 
 export const logName = (log: string | null) => (log === 'test' ? 'TEST log (test mode: no real signing took place)' : 'live');
+
+/** The verdict of a check that passed: a test-log certificate is a test, whatever its checks. */
+export const passed = (log: string | null | undefined): 'ok' | 'test' => (log === 'test' ? 'test' : 'ok');
+
+/** How the signers were verified: a test certificate claims no verification, since no ceremony ran. */
+export const verificationText = (mode: string, log: string | null | undefined) =>
+  log === 'test' ? 'none: test mode, completed by its sender without a ceremony' : mode;
 
 /** What the ceremony proved, in the service's one wording: the certificate's (its weakest signer's), then each signer's when several. */
 export function assuranceRows(a: {

@@ -9,7 +9,8 @@
 import './verify.css';
 import { verification } from './api.js';
 import { hex } from './crypto.js';
-import { $, assuranceRows, check, clear, logName, result, row } from './dom.js';
+import { $, assuranceRows, check, clear, logName, passed, result, row, verificationText } from './dom.js';
+import { listKeys } from './keys.js';
 import { verifyLog } from './log.js';
 import { checkSigned, isSigned } from './signed.js';
 
@@ -41,7 +42,7 @@ async function run(ev?: Event): Promise<void> {
     row('Signer', body.signer_name);
     row('Issuer', body.issuer_name);
     row('Verified at (UTC)', body.verified_at);
-    row('Verification', body.verification_mode);
+    row('Verification', verificationText(body.verification_mode, body.log));
     assuranceRows(body);
     row('Ledger seal', body.ledger_seal);
     row('Sealed in log', logName(body.log));
@@ -50,7 +51,7 @@ async function run(ev?: Event): Promise<void> {
       ok
         ? (body.log === 'test' ? 'TEST certificate, verified in the test log: ' : 'Verified: ') + body.reference
         : 'Not verified: see the failed check below',
-      ok ? 'ok' : 'bad',
+      ok ? passed(body.log) : 'bad',
     );
   } catch (e) {
     result(`The check could not be completed: ${(e as Error).message}`, 'bad');
@@ -65,8 +66,12 @@ async function takeFile(file: File | undefined): Promise<void> {
   const digest = hex(await crypto.subtle.digest('SHA-256', bytes));
   fullHash = digest;
   hashInput.value = digest.slice(0, 16);
-  $('file').textContent = `${file.name}: SHA-256 ${digest} (computed in this browser; the file is not uploaded)`;
+  // As the API answers such a file: it carries no seal, so it can only be checked as the original document.
+  $('file').textContent =
+    `${file.name} carries no seal (no signature): it is not a signed PDF, so it is checked as the original document. ` +
+    `SHA-256 ${digest} (computed in this browser; the file is not uploaded)`;
   if (refInput.value.trim()) void run();
+  else result('This PDF carries no seal. Enter its certificate reference to check it as the original document.');
 }
 
 $('form').addEventListener('submit', (e) => void run(e));
@@ -90,3 +95,4 @@ const qHash = q.get('hash');
 if (qRef) refInput.value = qRef;
 if (qHash) hashInput.value = qHash;
 if (qRef && qHash) void run();
+void listKeys();

@@ -4,7 +4,7 @@
  */
 import { checkSignedPdf } from './api.js';
 import { enc, type Bytes } from './crypto.js';
-import { $, assuranceRows, check, clear, logName, result, row } from './dom.js';
+import { $, assuranceRows, check, clear, logName, passed, result, row } from './dom.js';
 
 export function isSigned(bytes: Bytes): boolean {
   const needle = enc.encode('/ByteRange');
@@ -43,7 +43,7 @@ export async function checkSigned(file: File, bytes: Bytes): Promise<void> {
         ? (body.log === 'test' ? 'TEST certificate, signed PDF verified in the test log: ' : 'Verified signed PDF: ') +
             (body.reference ?? '')
         : 'Not verified: see the failed check below',
-      body.valid ? 'ok' : 'bad',
+      body.valid ? passed(body.log) : 'bad',
     );
   } catch (e) {
     result(`The check could not be completed: ${(e as Error).message}`, 'bad');

@@ -18,6 +18,10 @@ export type CertificatePdfInput = {
   checkpointRoot: string;
   origin: string;
   verifyUrl: string;
+  /** The evidence bundle (cert.json) with the hash prefix its route needs; printed whole on its own line. */
+  proofUrl?: string;
+  /** The log's and the witnesses' verifier keys (GET /api/ledger/keys). */
+  keysUrl?: string;
   events: EventLogEntry[];
   /** Sealed in the test log (test mode): the PDF says TEST on its first line and in its title. */
   test?: boolean;
@@ -69,6 +73,15 @@ class Writer {
     }
     this.y -= 2;
   }
+  /** A link on its own full-width line, never cut or wrapped (smaller type when long), so it can be copied whole. */
+  url(value: string) {
+    const width = 595.28 - 100;
+    let size = 8.5;
+    while (size > 5 && this.font.widthOfTextAtSize(winAnsi(value), size) > width) size -= 0.5;
+    this.ensure(size + 4);
+    this.page.drawText(winAnsi(value), { x: 50, y: this.y, size, font: this.font });
+    this.y -= size + 4;
+  }
   text(value: string, size = 9) {
     this.ensure(size + 4);
     this.page.drawText(winAnsi(value).slice(0, 110), { x: 50, y: this.y, size, font: this.font });
@@ -98,7 +111,12 @@ export async function renderCertificatePdf(input: CertificatePdfInput): Promise<
   w.heading('Signers');
   c.signers.forEach((s, i) => {
     w.field(`Signer ${i + 1}`, `${s.name} (${s.email_masked})`);
-    w.field('  Verification', `${s.verification_mode}, passed at ${s.verified_at}`);
+    w.field(
+      '  Verification',
+      input.test
+        ? `none: test mode, completed without a ceremony at ${s.verified_at}`
+        : `${s.verification_mode}, passed at ${s.verified_at}`,
+    );
     w.field('  Assurance', `${signerAssurance(s)} - ${signerAssuranceMeaning(s)}`);
     if (s.video_commitment) w.field('  Video commitment', s.video_commitment);
     if (s.frame_commitment) w.field('  Frame commitment', s.frame_commitment);
@@ -106,7 +124,11 @@ export async function renderCertificatePdf(input: CertificatePdfInput): Promise<
   });
 
   w.heading('Verification summary');
-  w.text(`Every signer passed ${c.signers.map((s) => s.verification_mode).join(', ')} verification.`);
+  w.text(
+    input.test
+      ? 'Test mode: no ceremony ran and no signer was verified; the levels below are what a live ceremony would record.'
+      : `Every signer passed ${c.signers.map((s) => s.verification_mode).join(', ')} verification.`,
+  );
   w.field('Assurance (weakest signer)', certificateAssurance(c));
   w.text('Commitments are salted SHA-256 hashes; no face image or descriptor is part of this certificate.');
   w.text(`The certificate is leaf ${input.leafIndex} of the append-only Merkle log ${input.origin} (RFC 9162),`);
@@ -121,7 +143,12 @@ export async function renderCertificatePdf(input: CertificatePdfInput): Promise<
   w.heading('Verify');
   w.text('Anyone can check this certificate with its reference and the first 16 characters of the document hash:');
   w.field('Online', input.verifyUrl, 8.5);
-  w.text('Offline: signet-verify cert.json document.pdf --key <log public key> (cert.json from /api/ledger/proof).');
+  if (input.proofUrl) {
+    w.text('Evidence bundle (cert.json) and the log and witness keys, for offline checks:');
+    w.url(input.proofUrl);
+    if (input.keysUrl) w.url(input.keysUrl);
+    w.text('Offline: signet-verify cert.json document.pdf --key <log verifier key>');
+  } else w.text('Offline: signet-verify cert.json document.pdf --key <log verifier key> (cert.json from /api/ledger/proof).');
   const png = await QRCode.toBuffer(input.verifyUrl, { type: 'png', errorCorrectionLevel: 'M', margin: 1, width: 220 });
   const img = await doc.embedPng(png);
   const side = 110;

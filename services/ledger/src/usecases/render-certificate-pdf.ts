@@ -23,7 +23,10 @@ export async function renderCertificatePdf(
   if (!rec || rec.leaf_index === null) throw notFound('no sealed certificate for this reference');
   const bundle = await deps.log.bundle(rec.reference);
   const cp = parseCheckpoint(parseNote(bundle.checkpoint).text);
-  const verifyUrl = `${deps.publicBaseUrl.replace(/\/$/, '')}/verify?ref=${encodeURIComponent(rec.reference)}&hash=${rec.document_sha256.slice(0, 16)}`;
+  const base = deps.publicBaseUrl.replace(/\/$/, '');
+  const ref = encodeURIComponent(rec.reference);
+  const prefix = rec.document_sha256.slice(0, 16);
+  const verifyUrl = `${base}/verify?ref=${ref}&hash=${prefix}`;
   const pdf = await renderPdf({
     certificate: rec.certificate,
     ledgerSeal: rec.ledger_seal,
@@ -32,6 +35,8 @@ export async function renderCertificatePdf(
     checkpointRoot: cp.root.toString('base64'),
     origin: cp.origin,
     verifyUrl,
+    proofUrl: `${base}/api/ledger/proof/${ref}?hash=${prefix}`,
+    keysUrl: `${base}/api/ledger/keys`,
     events: input.events,
     test: deps.logName === 'test',
   });
