@@ -141,10 +141,11 @@ export async function analyzeCapture(
     light = lightResponse({
       frames: video.frames,
       times: video.times,
-      faces: perFrame.map((f) => (f[0] ? { mesh: f[0].mesh } : null)),
+      faces: perFrame.map((f) => (f[0] ? { mesh: f[0].mesh, box: f[0].box } : null)),
       colours: input.challenge.light.colours,
       changes: input.challenge.light.changes,
       end: input.challenge.light.end,
+      triangles: models.human.faceTriangulation,
     });
   }
   const tw = performance.now();

@@ -124,6 +124,14 @@ export const analysisConfig = {
     minAmplitude: 0.004,
     minAgreement: 0.7,
     settleS: 0.3,
+    /** light by its physics (light-orientation.ts): the middle of the tuning captures' genuine (60 %)
+     *  and uniform-tint (−2 %) shares, test/light.int.test.ts; evaluated in eval/presentation-attacks.ts */
+    minOrientation: 0.25,
+    facingRadius: 0.3,
+    screenBelow: 0,
+    facingSmoothFrames: 0,
+    orientationMinSamples: 60,
+    orientationMinBrightness: 0,
   },
 } as const;
 

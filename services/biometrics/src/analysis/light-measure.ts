@@ -74,13 +74,18 @@ export interface Patch {
 }
 
 /** Mean RGB of the unclipped pixels in each disc around the skin points (null: no usable pixel). */
-export function skinPatches(img: RgbImage, mesh: readonly Pt[], cfg: LightConfig): (Patch | null)[] {
+export function skinPatches(
+  img: RgbImage,
+  mesh: readonly Pt[],
+  cfg: LightConfig,
+  points: readonly number[] = SKIN_POINTS,
+): (Patch | null)[] {
   const io = interOcular(mesh);
-  if (!(io > 0)) return SKIN_POINTS.map(() => null);
+  if (!(io > 0)) return points.map(() => null);
   const r = Math.max(1.5, cfg.patchRadius * io);
   const r2 = r * r;
   const { width: w, height: h, data } = img;
-  return SKIN_POINTS.map((idx) => {
+  return points.map((idx) => {
     const p = mesh[idx];
     if (!p) return null;
     const cx = p[0],
@@ -116,17 +121,14 @@ const medianOf = (xs: number[]): number => {
 };
 
 /**
- * The skin's chromaticity change per frame, relative to the signer's own baseline: each disc's
- * log colour minus that disc's median over the capture, averaged over the frame's discs weighted by
- * their light (pixels × mean value, per channel: to first order the change of the discs' pooled
- * mean colour), brightness removed. A disc whose chromaticity moved far more than light from a
- * screen can move skin (`patchOutlier` × the median change of all discs, at least
- * `patchOutlierMin`) no longer shows the same skin — the background past the far cheek of a turned
- * head, hair, a hand — and is left out of that frame; per disc, so leaving one out does not shift
- * the mean. Null where fewer than `minSkinPixels` remain.
+ * Each disc's chromaticity change per frame, relative to the signer's own baseline: the disc's log
+ * colour minus that disc's median over the capture, brightness removed. A disc whose chromaticity
+ * moved far more than light from a screen can move skin (`patchOutlier` × the median change of all
+ * discs, at least `patchOutlierMin`) no longer shows the same skin — the background past the far
+ * cheek of a turned head, hair, a hand — and is left out of that frame (null).
  */
-export function skinChanges(frames: readonly ((Patch | null)[] | null)[], cfg: LightConfig): (Vec3 | null)[] {
-  const P = SKIN_POINTS.length;
+export function discChanges(frames: readonly ((Patch | null)[] | null)[], cfg: LightConfig): ((Vec3 | null)[] | null)[] {
+  const P = frames.find((f) => f)?.length ?? 0;
   const logs = frames.map((ps) => (ps ? ps.map((p) => (p ? (p.rgb.map((v) => Math.log(v + 1)) as Vec3) : null)) : null));
   const base: (Vec3 | null)[] = [];
   for (let k = 0; k < P; k++) {
@@ -142,14 +144,28 @@ export function skinChanges(frames: readonly ((Patch | null)[] | null)[], cfg: L
   };
   const norms = dev.flatMap((ds) => (ds ?? []).filter((d): d is Vec3 => !!d).map(chromaNorm));
   const limit = norms.length ? Math.max(cfg.patchOutlierMin, cfg.patchOutlier * medianOf(norms)) : Infinity;
-  return dev.map((ds, i) => {
+  return dev.map((ds) => (ds ? ds.map((d) => (d && chromaNorm(d) <= limit ? d : null)) : null));
+}
+
+/**
+ * The skin's chromaticity change per frame: each disc's change (discChanges) averaged over the
+ * frame's discs weighted by their light (pixels × mean value, per channel: to first order the
+ * change of the discs' pooled mean colour), brightness removed; per disc, so leaving one out does
+ * not shift the mean. Null where fewer than `minSkinPixels` remain.
+ */
+export function skinChanges(
+  frames: readonly ((Patch | null)[] | null)[],
+  cfg: LightConfig,
+  discs: ((Vec3 | null)[] | null)[] = discChanges(frames, cfg),
+): (Vec3 | null)[] {
+  return discs.map((ds, i) => {
     if (!ds) return null;
     const sum = [0, 0, 0],
       wsum = [0, 0, 0];
     let n = 0;
     ds.forEach((d, k) => {
       const p = frames[i]![k];
-      if (!d || !p || chromaNorm(d) > limit) return;
+      if (!d || !p) return;
       for (let c = 0; c < 3; c++) {
         sum[c] += p.n * p.rgb[c] * d[c];
         wsum[c] += p.n * p.rgb[c];

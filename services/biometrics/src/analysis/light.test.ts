@@ -39,15 +39,40 @@ function randomSequence(seed: number, n = SEGMENTS): string[] {
 const changes = Array.from({ length: SEGMENTS }, (_, k) => k * SEGMENT_S);
 const times = Array.from({ length: FPS * SEGMENTS }, (_, i) => i / FPS);
 
-/** A face-like mesh: the oval on an ellipse, eye corners, skin points on forehead and cheeks. */
+/** The face is half an ellipsoid, DEPTH px deep, facing the camera (and the screen beside it). */
+const DEPTH = 0.8 * RX;
+/** Box width as Human reports it; the mesh's z is in 192ths of it. */
+const BOX_W = 2 * RX;
+const depthAt = (u: number, v: number) => DEPTH * Math.sqrt(Math.max(0, 1 - u * u - v * v));
+/** Lambert factor of the face surface at (x, y): the cosine of its normal to the camera axis. */
+function facingAt(x: number, y: number, cx = CX): number {
+  const u = (x - cx) / RX,
+    v = (y - CY) / RY;
+  const q = 1 - u * u - v * v;
+  if (q <= 0.02) return 0;
+  const zx = (DEPTH * u) / (RX * Math.sqrt(q)),
+    zy = (DEPTH * v) / (RY * Math.sqrt(q));
+  return 1 / Math.sqrt(1 + zx * zx + zy * zy);
+}
+
+/** A face-like mesh: points over the ellipsoid (z in mesh units), the oval on its rim, eye corners, skin points on forehead and cheeks. */
 function mesh(dx = 0): FaceRegion {
-  const m: number[][] = Array.from({ length: 468 }, () => [CX + dx, CY, 0]);
+  const zUnit = (x: number, y: number) => -depthAt((x - CX - dx) / RX, (y - CY) / RY) / (BOX_W / 192);
+  const m: number[][] = [];
+  for (let gy = -0.95; gy <= 0.95 && m.length < 468; gy += 0.1)
+    for (let gx = -0.95; gx <= 0.95 && m.length < 468; gx += 0.1) {
+      if (gx * gx + gy * gy > 0.9) continue;
+      const x = CX + dx + gx * RX,
+        y = CY + gy * RY;
+      m.push([x, y, zUnit(x, y)]);
+    }
+  while (m.length < 468) m.push([CX + dx, CY, zUnit(CX + dx, CY)]);
   IDX.faceOval.forEach((i, k) => {
     const a = (2 * Math.PI * k) / IDX.faceOval.length;
     m[i] = [CX + dx + RX * Math.sin(a), CY - RY * Math.cos(a), 0];
   });
-  m[IDX.rightEye.outer] = [CX + dx - 24, CY - 16, 0];
-  m[IDX.leftEye.outer] = [CX + dx + 24, CY - 16, 0];
+  m[IDX.rightEye.outer] = [CX + dx - 24, CY - 16, zUnit(CX + dx - 24, CY - 16)];
+  m[IDX.leftEye.outer] = [CX + dx + 24, CY - 16, zUnit(CX + dx + 24, CY - 16)];
   const spots: [number, number][] = [
     [0, -26],
     [-9, -24],
@@ -59,8 +84,12 @@ function mesh(dx = 0): FaceRegion {
     [10, 2],
     [13, 14],
   ];
-  SKIN_POINTS.forEach((i, k) => (m[i] = [CX + dx + 2 * spots[k][0], CY + 2 * spots[k][1], 0]));
-  return { mesh: m };
+  SKIN_POINTS.forEach((i, k) => {
+    const x = CX + dx + 2 * spots[k][0],
+      y = CY + 2 * spots[k][1];
+    m[i] = [x, y, zUnit(x, y)];
+  });
+  return { mesh: m, box: [CX + dx - RX, CY - RY, BOX_W, 2 * RY] };
 }
 
 /** Screen light at t (linear RGB): `lag` late, first-order ramp. */
@@ -85,10 +114,20 @@ interface VideoOpts {
   lag?: number;
   /** whole-frame per-channel gain at time t (white-balance drift, an overlay) */
   global?: (t: number) => number[];
+  /** the face's light: by each point's orientation to the screen (default), or a uniform tint of
+   *  the face at the same mean strength (a puppet painting the colour on) */
+  shading?: 'physics' | 'uniform';
   seed?: number;
 }
 
-/** Frames of a skin-coloured ellipse over a textured background, with sensor noise. */
+/** The mean Lambert factor over the skin discs of the frontal face: a uniform tint this strong
+ *  gives the same mean response as physics. */
+const UNIFORM_SHADE = (() => {
+  const m = mesh().mesh;
+  return SKIN_POINTS.reduce((s, i) => s + facingAt(m[i][0], m[i][1]), 0) / SKIN_POINTS.length;
+})();
+
+/** Frames of a skin-coloured half-ellipsoid over a textured background, lit by its orientation, with sensor noise. */
 function video(o: VideoOpts): { frames: RgbImage[]; faces: FaceRegion[] } {
   const r = prng(o.seed ?? 7);
   const bg = Uint8Array.from({ length: W * H * 3 }, (_, i) => 90 + ((i * 37) % 23) + (i % 3) * 10);
@@ -104,9 +143,10 @@ function video(o: VideoOpts): { frames: RgbImage[]; faces: FaceRegion[] } {
       for (let x = 0; x < W; x++) {
         const i = (y * W + x) * 3;
         const inFace = ((x - CX - dx) / RX) ** 2 + ((y - CY) / RY) ** 2 <= 1;
+        const shade = o.shading === 'uniform' ? UNIFORM_SHADE : facingAt(x, y, CX + dx);
         for (let c = 0; c < 3; c++) {
           const base = inFace ? [200, 150, 120][c] : bg[i + c];
-          const v = base * (1 + (inFace ? k : k / 10) * light[c]) * g[c] + (r() - 0.5) * 8;
+          const v = base * (1 + (inFace ? k * shade : k / 10) * light[c]) * g[c] + (r() - 0.5) * 8;
           data[i + c] = Math.max(0, Math.min(255, Math.round(v)));
         }
       }
@@ -136,6 +176,38 @@ describe('lightResponse', { timeout: 60_000 }, () => {
     expect(r.background).toBe(true);
   });
 
+  it('passes light that follows the orientation of each skin region to the screen', () => {
+    const r = check(genuine, issued);
+    console.info(`synthetic genuine: ${r.detail}`);
+    expect(r.orientation, r.detail).not.toBeNull();
+    expect(r.orientation!).toBeGreaterThan(0.8);
+    expect(r.orientation!).toBeLessThan(1.2);
+  });
+
+  it('fails a uniform tint of the face in the issued colours (a puppet painting the colour on), which every other gate passes', () => {
+    const tint = video({ face: issued, shading: 'uniform' });
+    const r = check(tint, issued);
+    console.info(`synthetic uniform tint: ${r.detail}`);
+    expect(r.passed, r.detail).toBe(false);
+    expect(r.orientation!, r.detail).toBeLessThan(0.25);
+    expect(r.detail).toMatch(/following the skin's orientation/);
+    // the same capture passes with the orientation gate open: it is that gate which stops it
+    const open = lightResponse(
+      { frames: tint.frames, times, faces: tint.faces, colours: issued, changes },
+      { ...analysisConfig.light, minOrientation: -Infinity },
+    );
+    expect(open.passed, open.detail).toBe(true);
+    expect(open.score).toBeGreaterThan(0.9);
+  });
+
+  it('fails when the orientation cannot be measured (a flat mesh: every region faces the screen alike)', () => {
+    const flat = genuine.faces.map((f) => ({ mesh: f.mesh.map((p) => [p[0], p[1], 0]), box: f.box }));
+    const r = lightResponse({ frames: genuine.frames, times, faces: flat, colours: issued, changes });
+    expect(r.orientation).toBeNull();
+    expect(r.passed, r.detail).toBe(false);
+    expect(r.detail).toMatch(/orientation not measurable/);
+  });
+
   it('fails the same video checked against other sequences', () => {
     for (let s = 0; s < 20; s++) {
       const other = randomSequence(500 + s);
@@ -145,7 +217,14 @@ describe('lightResponse', { timeout: 60_000 }, () => {
   });
 
   it('rejects a wrong sequence by each gate alone: the score, the null distribution, the segment agreement', () => {
-    const open = { ...analysisConfig.light, minScore: -1, nullSequences: 0, minAgreement: 0, minAmplitude: -1 };
+    const open = {
+      ...analysisConfig.light,
+      minScore: -1,
+      nullSequences: 0,
+      minAgreement: 0,
+      minAmplitude: -1,
+      minOrientation: -Infinity,
+    };
     const gates = {
       score: { minScore: analysisConfig.light.minScore },
       null: { nullSequences: analysisConfig.light.nullSequences },
@@ -165,7 +244,7 @@ describe('lightResponse', { timeout: 60_000 }, () => {
       if (times[i] < 5 || times[i] >= 6.5) return f;
       const m = f.mesh.map((p) => [...p]);
       for (const k of SKIN_POINTS.slice(6)) m[k] = [CX + RX + 25, m[k][1], 0];
-      return { mesh: m };
+      return { ...f, mesh: m };
     });
     const input = { frames: genuine.frames, times, faces, colours: issued, changes };
     const r = lightResponse(input);
@@ -214,12 +293,21 @@ describe('lightResponse', { timeout: 60_000 }, () => {
     const overlay = (t: number) => lightAt(issued, t, 0.1).map((l) => 1 + 0.05 * l);
     const r = check(video({ face: null, global: overlay }), issued);
     expect(r.passed, r.detail).toBe(false);
-    // and without the background reference it would have passed
-    const noBg = lightResponse(
-      { frames: video({ face: null, global: overlay }).frames, times, faces: genuine.faces, colours: issued, changes },
-      { ...analysisConfig.light, backgroundWeight: 0, requireBackground: false },
-    );
-    expect(noBg.passed, noBg.detail).toBe(true);
+    // without the background reference only the orientation gate stops it (the overlay tints every
+    // region alike); with neither it would have passed
+    const input = {
+      frames: video({ face: null, global: overlay }).frames,
+      times,
+      faces: genuine.faces,
+      colours: issued,
+      changes,
+    };
+    const noBg = { ...analysisConfig.light, backgroundWeight: 0, requireBackground: false };
+    const orientOnly = lightResponse(input, noBg);
+    expect(orientOnly.passed, orientOnly.detail).toBe(false);
+    expect(orientOnly.orientation!).toBeLessThan(0.25);
+    const neither = lightResponse(input, { ...noBg, minOrientation: -Infinity });
+    expect(neither.passed, neither.detail).toBe(true);
   });
 
   it('fails closed when no background is visible beside the face', () => {

@@ -7,19 +7,23 @@
  * cannot follow it. Pure: no I/O, no models.
  */
 import { analysisConfig } from './config.js';
-import { median, type Pt } from './geometry.js';
+import { interOcular, median, type Pt } from './geometry.js';
 import type { RgbImage } from './media.js';
 import {
   backgroundMean,
+  discChanges,
   expectedVectors,
   InvalidLightChallengeError,
   logChroma,
   mulberry32,
   skinChanges,
   skinPatches,
+  SKIN_POINTS,
+  type Patch,
   type Vec3,
 } from './light-measure.js';
 import { bestLag, planLag, segmentAgreement, type LagPlan } from './light-fit.js';
+import { discBrightness, measureOrientation, ORIENTATION_POINTS } from './light-orientation.js';
 
 export { hexToLinear, InvalidLightChallengeError, SKIN_POINTS } from './light-measure.js';
 
@@ -32,9 +36,11 @@ export { hexToLinear, InvalidLightChallengeError, SKIN_POINTS } from './light-me
  */
 export const LIGHT_PALETTE = ['#ff0000', '#ffff00', '#00ff00', '#00ffff', '#0000ff', '#ff00ff'] as const;
 
-/** The primary face of one frame: its 468-point mesh in frame pixels. */
+/** The primary face of one frame: its 468-point mesh in frame pixels, and Human's face box
+ *  ([x, y, width, height]: its width scales the mesh's z; without it the eyes' distance does). */
 export interface FaceRegion {
   mesh: readonly Pt[];
+  box?: readonly number[];
 }
 
 export interface LightConfig {
@@ -77,6 +83,19 @@ export interface LightConfig {
   minAgreement: number;
   /** a frame counts as settled this long after its segment's change (plus the lag) */
   settleS: number;
+  /** light by its physics (light-orientation.ts): the part of the response that must follow the
+   *  skin regions' orientation to the screen (1 = as physics gives it, 0 = a uniform tint) */
+  minOrientation: number;
+  /** radius of the mesh around a skin disc whose plane gives its facing, inter-ocular units */
+  facingRadius: number;
+  /** the direction to the screen seen from the face: (0, screenBelow, −1), y down, z away */
+  screenBelow: number;
+  /** each disc's facing is its median over this many frames either side */
+  facingSmoothFrames: number;
+  /** disc-frames the orientation fit needs */
+  orientationMinSamples: number;
+  /** discs darker than this fraction of the median disc are left out of the orientation fit */
+  orientationMinBrightness: number;
 }
 
 export interface LightInput {
@@ -93,6 +112,9 @@ export interface LightInput {
   end?: number;
   /** the palette the colours were drawn from (the null distribution draws from it) */
   palette?: readonly string[];
+  /** the face mesh's triangulation (Human's `faceTriangulation`): each skin disc's orientation from
+   *  the mesh's vertex normals; without it, from a plane fitted to the mesh around the disc */
+  triangles?: readonly number[];
 }
 
 export interface LightResult {
@@ -113,6 +135,9 @@ export interface LightResult {
   /** fraction of segments whose settled response is nearest to the issued colour (of all palette colours) */
   agreement: number;
   minAgreement: number;
+  /** part of the response that follows the skin regions' orientation to the screen (null: not measurable) */
+  orientation: number | null;
+  minOrientation: number;
   framesUsed: number;
   coverage: number;
   background: boolean;
@@ -142,10 +167,8 @@ export function lightResponse(input: LightInput, cfg: LightConfig = analysisConf
   const end = input.end ?? changes[changes.length - 1] + (gaps.length ? median(gaps) : 1);
 
   // ---- per-frame skin change (per disc, against its own baseline) and background chromaticity
-  const skin = skinChanges(
-    faces.map((f, i) => (f && f.mesh.length >= 468 ? skinPatches(frames[i], f.mesh, cfg) : null)),
-    cfg,
-  );
+  const patches = faces.map((f, i) => (f && f.mesh.length >= 468 ? skinPatches(frames[i], f.mesh, cfg) : null));
+  const skin = skinChanges(patches, cfg);
   const bg: (Vec3 | null)[] = skin.map((s, i) => {
     const b = s && faces[i] ? backgroundMean(frames[i], faces[i]!.mesh, cfg) : null;
     return b && logChroma(b);
@@ -156,13 +179,14 @@ export function lightResponse(input: LightInput, cfg: LightConfig = analysisConf
   // observed: the skin's change from the signer's own baseline, minus the background's own change
   const med = (xs: (Vec3 | null)[], c: number) => median(xs.filter((x): x is Vec3 => x !== null).map((x) => x[c]));
   const bgMed = [0, 1, 2].map((c) => (useBg ? med(bg, c) : 0));
-  const obs: (Vec3 | null)[] = skin.map((s, i) => {
+  const shift: (Vec3 | null)[] = skin.map((s, i) => {
     if (!s) return null;
     const b = bg[i];
     if (useBg && !b) return null;
     const w = useBg ? cfg.backgroundWeight : 0;
-    return [0, 1, 2].map((c) => s[c] - (b ? w * (b[c] - bgMed[c]) : 0)) as Vec3;
+    return [0, 1, 2].map((c) => (b ? w * (b[c] - bgMed[c]) : 0)) as Vec3;
   });
+  const obs: (Vec3 | null)[] = skin.map((s, i) => (s && shift[i] ? ([0, 1, 2].map((c) => s[c] - shift[i]![c]) as Vec3) : null));
 
   const inTimeline = times.filter((t) => t >= changes[0] && t <= end).length;
   const base = {
@@ -180,6 +204,8 @@ export function lightResponse(input: LightInput, cfg: LightConfig = analysisConf
     snr: 0,
     agreement: 0,
     minAgreement: cfg.minAgreement,
+    orientation: null,
+    minOrientation: cfg.minOrientation,
     framesUsed,
     coverage: inTimeline ? framesUsed / inTimeline : 0,
     ...base,
@@ -233,20 +259,24 @@ export function lightResponse(input: LightInput, cfg: LightConfig = analysisConf
   const snr = Math.sqrt(Math.max(0, fitted2) / residual2);
 
   const agreement = segmentAgreement(times, obs, changes, end, best.plan.lag, seq, vecs, cfg.settleS);
-
   const okScore = corr >= cfg.minScore;
   const okAgree = agreement >= cfg.minAgreement;
   const okNull = corr > nullQuantile;
   const okAmp = amplitude >= cfg.minAmplitude;
+  // the orientation only for a response that is the issued sequence's (it costs more discs)
+  const measured = okScore && okAgree && okNull && okAmp;
+  const orientation = measured ? orientationShare(input, cfg, { patches, shift, end, lag: best.plan.lag, seq, vecs }) : null;
+  const okOrient = orientation !== null && orientation >= cfg.minOrientation;
   const pct = (x: number) => `${(x * 100).toFixed(2)} %`;
   const detail =
     `correlation ${corr.toFixed(3)} at lag ${best.plan.lag.toFixed(2)} s (min ${cfg.minScore}; ` +
     `null q${Math.round(cfg.nullQuantile * 100)} ${nullQuantile.toFixed(3)} over ${nulls.length} sequences, ` +
     `above ${pct(nullRank)}); amplitude ${pct(amplitude)} (min ${pct(cfg.minAmplitude)}); ` +
     `segments agreeing ${pct(agreement)} (min ${pct(cfg.minAgreement)}); ` +
+    `following the skin's orientation ${orientation !== null ? pct(orientation) : measured ? 'not measurable' : 'not measured'} (min ${pct(cfg.minOrientation)}); ` +
     `${framesUsed} frames, ${useBg ? 'background subtracted' : 'no usable background'}`;
   return {
-    passed: okScore && okNull && okAmp && okAgree,
+    passed: okScore && okNull && okAmp && okAgree && okOrient,
     score: corr,
     threshold: cfg.minScore,
     lagS: best.plan.lag,
@@ -257,9 +287,59 @@ export function lightResponse(input: LightInput, cfg: LightConfig = analysisConf
     snr,
     agreement,
     minAgreement: cfg.minAgreement,
+    orientation,
+    minOrientation: cfg.minOrientation,
     framesUsed,
     coverage,
     background: useBg,
     detail,
   };
+}
+
+/**
+ * Light by its physics (light-orientation.ts): the share of the skin's response that follows each
+ * region's orientation to the screen, over the colour check's discs and the rest of
+ * ORIENTATION_POINTS (measured here, only for a response that passed the other gates). Null when
+ * not measurable.
+ */
+function orientationShare(
+  input: LightInput,
+  cfg: LightConfig,
+  fit: {
+    patches: readonly ((Patch | null)[] | null)[];
+    shift: readonly (Vec3 | null)[];
+    end: number;
+    lag: number;
+    seq: Int32Array;
+    vecs: readonly number[][];
+  },
+): number | null {
+  const more = ORIENTATION_POINTS.slice(SKIN_POINTS.length);
+  const all = fit.patches.map((p, i) => {
+    const f = input.faces[i];
+    return p && f ? [...p, ...skinPatches(input.frames[i], f.mesh, cfg, more)] : null;
+  });
+  const orient = measureOrientation(
+    {
+      times: input.times,
+      faces: input.faces,
+      discs: discChanges(all, cfg),
+      shift: fit.shift,
+      changes: input.changes,
+      end: fit.end,
+      lag: fit.lag,
+      seq: fit.seq,
+      vecs: fit.vecs,
+      rampS: cfg.rampS,
+      facingRadius: cfg.facingRadius,
+      screenBelow: cfg.screenBelow,
+      facingSmoothFrames: cfg.facingSmoothFrames,
+      minSamples: cfg.orientationMinSamples,
+      triangles: input.triangles,
+      brightness: discBrightness(all),
+      minBrightness: cfg.orientationMinBrightness,
+    },
+    interOcular,
+  );
+  return orient ? orient.share : null;
 }
