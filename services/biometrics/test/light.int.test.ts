@@ -1,9 +1,11 @@
 /**
  * The light challenge on real frames: a 10 s genuine capture rendered with the page's colour
- * sequence reflected by the face (corpus renderer), decoded as the analysis decodes it (8 fps,
- * 640 wide) and meshed by the real face models, must pass lightResponse for the issued sequence
- * and fail for any other sequence; the same capture rendered without light must fail. Needs no
- * services, only the models and ffmpeg.
+ * sequence reflected by the face as physics gives it (each point by its orientation to the screen,
+ * from the face mesh's normals: corpus renderer), decoded as the analysis decodes it (8 fps, 640
+ * wide) and meshed by the real face models, must pass lightResponse for the issued sequence and
+ * fail for any other sequence; the same capture rendered without light must fail, and so must a
+ * puppet that follows the sequence but tints the face uniformly (issue 30). Needs no services,
+ * only the models and ffmpeg.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,6 +43,7 @@ describe('light challenge on rendered captures', () => {
   let dir = '';
   let lit: Frames;
   let unlit: Frames;
+  let tinted: Frames;
 
   /** Decode as analyze.ts does and take the primary face's mesh of every frame. */
   const frames = async (file: string): Promise<Frames> => {
@@ -50,7 +53,7 @@ describe('light challenge on rendered captures', () => {
       const r = await detectFacesLocal(models, f, { embed: false, supporting: false, maxFaces: 1, minRelativeFaceWidth: 0.35 });
       faces.push(r.faces[0] ?? null);
     }
-    return { frames: v.frames, times: v.times, faces };
+    return { frames: v.frames, times: v.times, faces, triangles: models.human.faceTriangulation };
   };
 
   beforeAll(async () => {
@@ -61,7 +64,13 @@ describe('light challenge on rendered captures', () => {
     lit = await frames(a.video!);
     const b = await makeGenuineCapture(path.join(dir, 'unlit'), actions, { models });
     unlit = await frames(b.video!);
-  }, 300_000);
+    const c = await makeGenuineCapture(path.join(dir, 'tinted'), actions, {
+      models,
+      light: { colours: issued, changes },
+      lightShading: 'uniform',
+    });
+    tinted = await frames(c.video!);
+  }, 900_000);
 
   afterAll(async () => {
     await models?.close();
@@ -71,7 +80,8 @@ describe('light challenge on rendered captures', () => {
   const show = (name: string, r: ReturnType<typeof lightResponse>) =>
     console.info(
       `light ${name}: score ${r.score.toFixed(3)} (null q99 ${r.nullQuantile.toFixed(3)}), lag ${r.lagS} s, ` +
-        `amplitude ${(r.amplitude * 100).toFixed(2)} %, segments agreeing ${(r.agreement * 100).toFixed(0)} %, ${r.framesUsed} frames, passed ${r.passed}`,
+        `amplitude ${(r.amplitude * 100).toFixed(2)} %, segments agreeing ${(r.agreement * 100).toFixed(0)} %, ` +
+        `orientation ${r.orientation === null ? '–' : (r.orientation * 100).toFixed(0)} %, ${r.framesUsed} frames, passed ${r.passed}`,
     );
 
   it('passes the genuine capture checked against its issued sequence', () => {
@@ -85,6 +95,16 @@ describe('light challenge on rendered captures', () => {
     expect(r.lagS).toBeGreaterThanOrEqual(0);
     expect(r.lagS).toBeLessThanOrEqual(0.35);
     expect(r.background).toBe(true);
+    expect(r.orientation!).toBeGreaterThan(cfg.minOrientation);
+  });
+
+  it('fails a puppet that follows the issued sequence but tints the face uniformly (the orientation gate alone stops it)', () => {
+    const r = lightResponse({ ...tinted, colours: issued, changes });
+    show('uniform tint', r);
+    expect(r.passed, r.detail).toBe(false);
+    expect(r.orientation ?? 0).toBeLessThan(cfg.minOrientation);
+    const open = lightResponse({ ...tinted, colours: issued, changes }, { ...cfg, minOrientation: -Infinity });
+    expect(open.passed, open.detail).toBe(true);
   });
 
   it('fails the same capture checked against 50 other random sequences, and fast', () => {

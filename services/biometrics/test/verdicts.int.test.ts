@@ -21,7 +21,7 @@ import { loadModels, type LoadedModels } from '../src/analysis/models.js';
 import { analysisTimeline, makeCorpus, type CorpusCase, type Manifest } from './corpus/make-corpus.js';
 
 const GENUINE = ['genuine_a', 'genuine_a_earlier', 'genuine_b'];
-/** The attack classes of issue 15, each a case of its own. */
+/** The attack classes of issues 15 and 30, each a case of its own. */
 const ATTACKS = [
   'universal_video',
   'tone',
@@ -31,6 +31,9 @@ const ATTACKS = [
   'screen_recapture',
   'replay_across_challenges',
   'redraw_fishing',
+  // issue 30
+  'uniform_tint',
+  'mild_recapture',
 ];
 const OLDER = [
   'wrong_order',

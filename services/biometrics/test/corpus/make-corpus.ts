@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyzeCapture, type AnalyzeInput, type WordsVerifier } from '../../src/analysis/analyze.js';
 import { analysisConfig, type Action, type AnalysisConfig } from '../../src/analysis/config.js';
-import { IDX, meanEar } from '../../src/analysis/geometry.js';
+import { meanEar } from '../../src/analysis/geometry.js';
 import { FFMPEG, rawRgbInput, type RgbImage } from '../../src/analysis/media.js';
 import { loadModels, type LoadedModels } from '../../src/analysis/models.js';
 import { timedChallenge, type ServerTimeline as AnalysisTimeline } from '../../src/analysis/timed-challenge.js';
@@ -43,10 +43,12 @@ import {
   rigTriangles,
   rng,
   screenLightAt,
+  shadeMap,
   warpFace,
   type FaceRig,
   type FaceState,
   type LightModel,
+  type LightShading,
   type LightSequence,
   type Placement,
 } from './render.js';
@@ -69,7 +71,7 @@ export interface CorpusCase {
   expected: 'PASS' | 'FAIL';
   /** checks expected to fail (for FAIL cases): each must be among the verdict's failed checks */
   expectedFailedChecks: string[];
-  /** the attack class of issue 15 this case stands for (null: a genuine capture or an older attack) */
+  /** the attack class of issue 15 or 30 this case stands for (null: a genuine capture or an older attack) */
   attack: string | null;
   /** what the ceremony answers this upload before biometrics sees it, where that is tested */
   ceremonyRefuses?: string;
@@ -476,11 +478,21 @@ export async function lyingMp4(src: string, dst: string, srcSeconds: number): Pr
 /**
  * A recording played on a monitor and filmed with another camera: slight keystone, the screen's
  * pixel grid beating with the sensor's (moiré), glare, softer focus, a flatter gamma and less
- * saturation, sensor noise; the audio through a speaker (band-limited).
+ * saturation, sensor noise; the audio through a speaker (band-limited). `mild`: a better setup —
+ * a third of the moiré, no glare, a barely visible keystone, sharper focus, gamma and saturation
+ * nearly kept, less noise.
  */
-export async function screenRecapture(src: string, dst: string): Promise<void> {
-  const pattern =
-    "geq=lum='128+9*sin(2*PI*(0.31*X+0.07*Y))+7*sin(2*PI*(0.05*X-0.29*Y))+70*exp(-(pow(X-470,2)+pow(Y-110,2))/9000)':cb=128:cr=128";
+export async function screenRecapture(src: string, dst: string, level: 'strong' | 'mild' = 'strong'): Promise<void> {
+  const mild = level === 'mild';
+  const pattern = mild
+    ? "geq=lum='128+3*sin(2*PI*(0.31*X+0.07*Y))+2*sin(2*PI*(0.05*X-0.29*Y))':cb=128:cr=128"
+    : "geq=lum='128+9*sin(2*PI*(0.31*X+0.07*Y))+7*sin(2*PI*(0.05*X-0.29*Y))+70*exp(-(pow(X-470,2)+pow(Y-110,2))/9000)':cb=128:cr=128";
+  const keystone = mild
+    ? `perspective=x0=5:y0=3:x1=${W - 2}:y1=0:x2=1:y2=${H - 1}:x3=${W - 6}:y3=${H - 4}:sense=destination`
+    : `perspective=x0=18:y0=10:x1=${W - 6}:y1=0:x2=4:y2=${H - 4}:x3=${W - 20}:y3=${H - 14}:sense=destination`;
+  const look = mild
+    ? 'gblur=sigma=0.6,eq=gamma=1.04:contrast=0.96:saturation=0.95'
+    : 'gblur=sigma=1.1,eq=gamma=1.15:contrast=0.88:saturation=0.85';
   await run(FFMPEG, [
     ...FF,
     '-i',
@@ -491,10 +503,10 @@ export async function screenRecapture(src: string, dst: string): Promise<void> {
     `color=c=gray:s=${W}x${H}:d=1,format=yuv420p,${pattern}`,
     '-filter_complex',
     [
-      `[0:v]perspective=x0=18:y0=10:x1=${W - 6}:y1=0:x2=4:y2=${H - 4}:x3=${W - 20}:y3=${H - 14}:sense=destination,`,
-      'gblur=sigma=1.1,eq=gamma=1.15:contrast=0.88:saturation=0.85,format=yuv420p[v];',
+      `[0:v]${keystone},`,
+      `${look},format=yuv420p[v];`,
       '[1:v]loop=loop=-1:size=1,format=yuv420p[p];',
-      '[v][p]blend=all_mode=grainmerge:shortest=1,noise=alls=5:allf=t,format=yuv420p[out];',
+      `[v][p]blend=all_mode=grainmerge:shortest=1,noise=alls=${mild ? 3 : 5}:allf=t,format=yuv420p[out];`,
       '[0:a]highpass=f=180,lowpass=f=6000[a]',
     ].join(''),
     '-map',
@@ -559,6 +571,8 @@ interface VideoSpec {
   /** the page's screen colours on the recording's timeline, reflected by the face (none when absent) */
   light?: LightSequence;
   lightModel?: LightModel;
+  /** how the face takes the light (default physics: by its orientation to the screen) */
+  lightShading?: LightShading;
 }
 
 /**
@@ -617,13 +631,13 @@ async function renderVideo(file: string, spec: VideoSpec, tris: Int32Array): Pro
     if (spec.light) {
       const light = screenLightAt(spec.light, t, lm);
       const posed = a0?.rig ? posePoints(a0.rig, state) : null;
-      const oval = posed ? IDX.faceOval.map((k) => [posed[k * 3], posed[k * 3 + 1]]) : null;
+      const shade = posed ? shadeMap(posed, tris, W, H, spec.lightShading) : null;
       // the face covers roughly a seventh of the frame: that share of its tint is what white balance sees
       const k = 1 - Math.exp(-1 / FPS / lm.awbS);
-      for (let c = 0; c < 3; c++) awb[c] += ((oval ? lm.strength / 7 : lm.background) * light[c] - awb[c]) * k;
+      for (let c = 0; c < 3; c++) awb[c] += ((shade ? lm.strength / 7 : lm.background) * light[c] - awb[c]) * k;
       applyScreenLight(
         frame,
-        oval,
+        shade,
         light,
         awb.map((a) => 1 / (1 + lm.awb * a)),
         lm,
@@ -926,6 +940,33 @@ export async function makeCorpus(outDir: string, opts: CorpusOptions = {}): Prom
     },
     () => screenRecapture(file(earlier.video), file('screen_recapture.webm')),
   );
+  // issue 30: a puppet that follows this challenge's timeline (actions, words, colours) but tints the
+  // face uniformly in each revealed colour, and the same puppet played on a screen and filmed mildly
+  const chTint = draw('uniform_tint');
+  const uniform = await add(
+    {
+      name: 'uniform_tint',
+      description:
+        "a puppet of A made from one photo that follows this challenge's timeline (actions, words, colours) and tints the whole face uniformly in each revealed colour",
+      reference: refs.A,
+      challenge: challengeOf(chTint),
+      expected: 'FAIL',
+      expectedFailedChecks: ['light'],
+      attack: 'uniform tint puppet',
+    },
+    { ...genuine(sA, chTint, 41), lightShading: 'uniform' },
+  );
+  await derive(
+    {
+      ...uniform,
+      name: 'mild_recapture',
+      description:
+        'the uniform-tint puppet played on a screen and filmed mildly (less blur, moiré and keystone than screen_recapture, no glare), submitted for its own challenge',
+      video: 'mild_recapture.webm',
+      attack: 'mild screen recapture',
+    },
+    () => screenRecapture(file(uniform.video), file('mild_recapture.webm'), 'mild'),
+  );
   // the draw limit: 3 draws per attempt, 3 attempts; the attacker submits the draw that fits best
   const fishing = [1, 2, 3].flatMap((a) => [1, 2, 3].map((d) => drawChallenge(`redraw_fishing/attempt${a}/draw${d}`)));
   const fits = fishing.map((ch) => structuralFit(chX, ch));
@@ -1052,14 +1093,15 @@ export async function makeCorpus(outDir: string, opts: CorpusOptions = {}): Prom
   await add(
     {
       name: 'still_photo',
-      description: 'a printed photo of C held to the camera (sensor noise, hand jitter, lit by the screen), the words played',
+      description:
+        'a printed photo of C held to the camera (sensor noise, hand jitter, lit by the screen: the flat sheet takes the light alike everywhere), the words played',
       reference: refs.C,
       challenge: challengeOf(chP),
       expected: 'FAIL',
       expectedFailedChecks: ['liveness_motion', 'sequence'],
       attack: null,
     },
-    { ...genuine(sC, chP, 14), performed: [], live: false },
+    { ...genuine(sC, chP, 14), performed: [], live: false, lightShading: 'uniform' },
   );
   const chF = draw('frozen_replay', 2);
   await add(
@@ -1132,6 +1174,9 @@ export async function makeGenuineSet(
     onCase?: (c: CorpusCase) => Promise<void> | void;
     /** render only these captures (their k in 0…count−1); the others are skipped, not renumbered */
     only?: readonly number[];
+    /** how the face takes the screen's light (default physics); `uniform` makes the uniform-tint
+     *  puppet of each draw instead (named uniform_tint_…, expected to fail the light check) */
+    lightShading?: LightShading;
   } = {},
 ): Promise<{ cases: CorpusCase[]; people: string[] }> {
   const log = opts.log ?? (() => undefined);
@@ -1151,7 +1196,8 @@ export async function makeGenuineSet(
       await writeReference(face, path.join(outDir, `ref_${tag}.jpg`));
     }
     const ch = drawChallenge(`genuine-set/${k}`);
-    const name = `genuine_${String(k).padStart(2, '0')}_${tag}`;
+    const tint = opts.lightShading === 'uniform';
+    const name = `${tint ? 'uniform_tint' : 'genuine'}_${String(k).padStart(2, '0')}_${tag}`;
     const tc = performance.now();
     const last = await renderVideo(
       path.join(outDir, `${name}.webm`),
@@ -1163,20 +1209,21 @@ export async function makeGenuineSet(
         seed: 100 + k,
         speech: ch.words,
         ...followTimeline(ch.timeline),
+        lightShading: opts.lightShading,
       },
       tris,
     );
     await writeImage(path.join(outDir, `${name}.final.jpg`), last);
     const c: CorpusCase = {
       name,
-      description: `${face.id} follows the draw genuine-set/${k}`,
+      description: `${face.id} follows the draw genuine-set/${k}${tint ? ', the face tinted uniformly' : ''}`,
       video: `${name}.webm`,
       finalFrame: `${name}.final.jpg`,
       reference: `ref_${tag}.jpg`,
       challenge: { words: ch.words, actions: ch.actions, timeline: ch.timeline, mode: 'upload' },
-      expected: 'PASS',
-      expectedFailedChecks: [],
-      attack: null,
+      expected: tint ? 'FAIL' : 'PASS',
+      expectedFailedChecks: tint ? ['light'] : [],
+      attack: tint ? 'uniform tint puppet' : null,
     };
     cases.push(c);
     log(`${name}: ${(ch.timeline.total_ms / 1000).toFixed(0)} s timeline, ${((performance.now() - tc) / 1000).toFixed(1)} s`);
@@ -1205,6 +1252,8 @@ export async function makeGenuineCapture(
     words?: readonly string[];
     /** screen colours on the recording's timeline, reflected by the face */
     light?: LightSequence;
+    /** how the face takes that light (default physics; uniform: a puppet's tint) */
+    lightShading?: LightShading;
     /** the challenge's server timeline: actions in their windows, words and light on its schedule */
     serverTimeline?: ServerTimeline;
   } = {},
@@ -1231,6 +1280,7 @@ export async function makeGenuineCapture(
       seed: opts.seed ?? 21,
       speech: opts.words ?? CORPUS_WORDS,
       light: opts.light,
+      lightShading: opts.lightShading,
       ...(opts.serverTimeline ? followTimeline(opts.serverTimeline) : {}),
     },
     tris,

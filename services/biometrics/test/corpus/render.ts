@@ -492,63 +492,155 @@ export function screenLightAt(seq: LightSequence, t: number, model: LightModel =
 }
 
 /**
- * Tint a frame in place with the screen light `light` (linear RGB, 0…1 per channel): the face
- * (an ellipse around the posed face oval `oval`, x/y pairs) by up to `strength`, less towards its
- * rim, falling off over the neck and hair to the weak `background` level; then a global per-channel
- * white-balance gain `wb`.
+ * Where the screen's light comes from, seen from the face (x right, y down, z away from the camera):
+ * the screen's middle sits a little below the camera of a phone held at arm's length (about 11°).
+ */
+export const SCREEN_DIRECTION: readonly [number, number, number] = (() => {
+  const v = [0, 0.2, -1];
+  const n = Math.hypot(v[0], v[1], v[2]);
+  return [v[0] / n, v[1] / n, v[2] / n] as const;
+})();
+
+/**
+ * How the face takes the screen's light: `physics`, each point by the cosine between its surface
+ * normal and the direction to the screen (Lambert; the normals from the posed face mesh), so that
+ * regions facing the screen change more than those turned away; `uniform`, every point of the face
+ * alike at the physics' mean level (a puppet tinting the face in the revealed colour, or a flat
+ * print: every point of a sheet faces the screen alike).
+ */
+export type LightShading = 'physics' | 'uniform';
+
+/**
+ * The Lambert factor of the screen's light per pixel of a posed face (0 off the face): per-vertex
+ * normals of the mesh (`pts`: the rig's posed points, mesh then rings; `tris`: rigTriangles),
+ * interpolated over each triangle far first (the near surface covers the far one), and falling to 0
+ * over the band of hair and neck around the face oval.
+ */
+export function shadeMap(
+  pts: Float32Array,
+  tris: Int32Array,
+  width: number,
+  height: number,
+  shading: LightShading = 'physics',
+): Float32Array {
+  const nTri = tris.length / 3;
+  const bandTris = IDX.faceOval.length * 4;
+  const vn = new Float64Array(468 * 3);
+  let zSum = 0;
+  for (let k = bandTris; k < nTri; k++) {
+    const a = tris[k * 3] * 3,
+      b = tris[k * 3 + 1] * 3,
+      c = tris[k * 3 + 2] * 3;
+    const ux = pts[b] - pts[a],
+      uy = pts[b + 1] - pts[a + 1],
+      uz = pts[b + 2] - pts[a + 2];
+    const vx = pts[c] - pts[a],
+      vy = pts[c + 1] - pts[a + 1],
+      vz = pts[c + 2] - pts[a + 2];
+    const nx = uy * vz - uz * vy,
+      ny = uz * vx - ux * vz,
+      nz = ux * vy - uy * vx;
+    zSum += nz;
+    for (const i of [a, b, c]) {
+      vn[i] += nx;
+      vn[i + 1] += ny;
+      vn[i + 2] += nz;
+    }
+  }
+  // the mesh's winding is the same for every triangle: orient the normals towards the camera (−z)
+  const sign = zSum > 0 ? -1 : 1;
+  const shade = new Float32Array(pts.length / 3);
+  let mean = 0;
+  for (let i = 0; i < 468; i++) {
+    const x = vn[i * 3] * sign,
+      y = vn[i * 3 + 1] * sign,
+      z = vn[i * 3 + 2] * sign;
+    const n = Math.hypot(x, y, z);
+    shade[i] = n > 0 ? Math.max(0, (x * SCREEN_DIRECTION[0] + y * SCREEN_DIRECTION[1] + z * SCREEN_DIRECTION[2]) / n) : 0;
+    mean += shade[i] / 468;
+  }
+  const oval = IDX.faceOval;
+  if (shading === 'uniform') {
+    // a tint painted over the face region, out to the inner ring and fading to the outer one: the
+    // face mesh the analysis finds may reach a little past the one rendered
+    shade.fill(mean, 0, 468 + oval.length);
+  } else oval.forEach((v, k) => (shade[468 + k] = 0.5 * shade[v])); // inner ring: hair, ears, neck
+  const map = new Float32Array(width * height);
+  const depth = (k: number) => pts[tris[k * 3] * 3 + 2] + pts[tris[k * 3 + 1] * 3 + 2] + pts[tris[k * 3 + 2] * 3 + 2];
+  const order: number[] = [];
+  for (let k = bandTris; k < nTri; k++) order.push(k);
+  order.sort((p, q) => depth(q) - depth(p));
+  for (let k = 0; k < bandTris; k++) rasterShade(map, width, height, pts, shade, tris[k * 3], tris[k * 3 + 1], tris[k * 3 + 2]);
+  for (const k of order) rasterShade(map, width, height, pts, shade, tris[k * 3], tris[k * 3 + 1], tris[k * 3 + 2]);
+  return map;
+}
+
+function rasterShade(
+  map: Float32Array,
+  w: number,
+  h: number,
+  t: Float32Array,
+  shade: Float32Array,
+  a: number,
+  b: number,
+  c: number,
+): void {
+  const x0 = t[a * 3],
+    y0 = t[a * 3 + 1],
+    x1 = t[b * 3],
+    y1 = t[b * 3 + 1],
+    x2 = t[c * 3],
+    y2 = t[c * 3 + 1];
+  const det = (x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0);
+  if (Math.abs(det) < 1e-6) return;
+  const minX = Math.max(0, Math.floor(Math.min(x0, x1, x2))),
+    maxX = Math.min(w - 1, Math.ceil(Math.max(x0, x1, x2)));
+  const minY = Math.max(0, Math.floor(Math.min(y0, y1, y2))),
+    maxY = Math.min(h - 1, Math.ceil(Math.max(y0, y1, y2)));
+  for (let y = minY; y <= maxY; y++)
+    for (let x = minX; x <= maxX; x++) {
+      const l1 = ((x - x0) * (y2 - y0) - (x2 - x0) * (y - y0)) / det;
+      const l2 = ((x1 - x0) * (y - y0) - (x - x0) * (y1 - y0)) / det;
+      const l0 = 1 - l1 - l2;
+      if (l0 < -0.02 || l1 < -0.02 || l2 < -0.02) continue;
+      map[y * w + x] = l0 * shade[a] + l1 * shade[b] + l2 * shade[c];
+    }
+}
+
+/**
+ * Tint a frame in place with the screen light `light` (linear RGB, 0…1 per channel): each pixel of
+ * the face by `strength` × its Lambert factor in `shade` (shadeMap; null: no face in view), the
+ * rest at the weak `background` level; then a global per-channel white-balance gain `wb`.
  */
 export function applyScreenLight(
   frame: RgbImage,
-  oval: readonly (readonly number[])[] | null,
+  shade: Float32Array | null,
   light: readonly number[],
   wb: readonly number[],
   model: LightModel = DEFAULT_LIGHT_MODEL,
 ): void {
-  let cx = 0,
-    cy = 0,
-    rx = 1,
-    ry = 1;
-  if (oval && oval.length > 0) {
-    const xs = oval.map((p) => p[0]),
-      ys = oval.map((p) => p[1]);
-    cx = (Math.min(...xs) + Math.max(...xs)) / 2;
-    cy = (Math.min(...ys) + Math.max(...ys)) / 2;
-    rx = Math.max(1, (Math.max(...xs) - Math.min(...xs)) / 2);
-    ry = Math.max(1, (Math.max(...ys) - Math.min(...ys)) / 2);
-  }
   const bgGain = [0, 1, 2].map((c) => (1 + model.background * light[c]) * wb[c]);
   const faceExtra = [0, 1, 2].map((c) => (model.strength - model.background) * light[c] * wb[c]);
   const { width: w, height: h, data } = frame;
-  // outside 1.4 × the oval only the background gain applies: one table per channel
+  // off the face only the background gain applies: one table per channel
   const lut = new Uint8Array(3 * 256);
   for (let c = 0; c < 3; c++)
     for (let v = 0; v < 256; v++) {
       const x = v * bgGain[c];
       lut[c * 256 + v] = x > 255 ? 255 : x + 0.5;
     }
-  const x0 = oval ? Math.max(0, Math.floor(cx - 1.4 * rx)) : w,
-    x1 = oval ? Math.min(w - 1, Math.ceil(cx + 1.4 * rx)) : -1;
-  const y0 = oval ? Math.max(0, Math.floor(cy - 1.4 * ry)) : h,
-    y1 = oval ? Math.min(h - 1, Math.ceil(cy + 1.4 * ry)) : -1;
-  for (let y = 0; y < h; y++) {
-    const dy = (y - cy) / ry;
-    const inRows = y >= y0 && y <= y1;
-    for (let x = 0; x < w; x++) {
-      const i = (y * w + x) * 3;
-      if (!inRows || x < x0 || x > x1) {
-        data[i] = lut[data[i]];
-        data[i + 1] = lut[256 + data[i + 1]];
-        data[i + 2] = lut[512 + data[i + 2]];
-        continue;
-      }
-      const dx = (x - cx) / rx;
-      const e = Math.sqrt(dx * dx + dy * dy);
-      // 1 at the centre, 0.75 at the oval (surfaces turned away), smooth to 0 at 1.4 × the oval
-      const f = e <= 1 ? 1 - 0.25 * e * e : e >= 1.4 ? 0 : 0.75 * (0.5 + 0.5 * Math.cos((Math.PI * (e - 1)) / 0.4));
-      for (let c = 0; c < 3; c++) {
-        const v = data[i + c] * (bgGain[c] + f * faceExtra[c]);
-        data[i + c] = v > 255 ? 255 : v + 0.5;
-      }
+  for (let p = 0; p < w * h; p++) {
+    const i = p * 3;
+    const f = shade ? shade[p] : 0;
+    if (f <= 0) {
+      data[i] = lut[data[i]];
+      data[i + 1] = lut[256 + data[i + 1]];
+      data[i + 2] = lut[512 + data[i + 2]];
+      continue;
+    }
+    for (let c = 0; c < 3; c++) {
+      const v = data[i + c] * (bgGain[c] + f * faceExtra[c]);
+      data[i + c] = v > 255 ? 255 : v + 0.5;
     }
   }
 }
