@@ -30,6 +30,7 @@ import { closeSpeech, startSpeech, verifyWords, WORDS_FUSED, WORDS_THRESHOLD } f
 import { SpeechUnavailableError } from '../src/analysis/words-worker.js';
 import { analyzeCase, LYING_MP4, makeCorpus, makeGenuineSet, type CorpusCase } from '../test/corpus/make-corpus.js';
 import type { BackendTimings } from './backend-timings.js';
+import { certificateScope } from './certificate-scope.js';
 import { distancesByPose, identityRecord, recordingModels, type IdentityRecord } from './identity-pose.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -117,6 +118,9 @@ const parse = (detail: string | undefined, re: RegExp) => {
 };
 const lightAmplitude = (r: AnalyzeResult) => parse(r.checks.light.detail, /amplitude ([-\d.]+) %/);
 const lightAgreement = (r: AnalyzeResult) => parse(r.checks.light.detail, /segments agreeing ([\d.]+) %/);
+const lightOrientation = (r: AnalyzeResult) => parse(r.checks.light.detail, /orientation ([-\d.]+) %/);
+/** The focused evaluation of issue 30's presentation attacks (eval/presentation-attacks.ts), as last run. */
+const PRESENTATION_ATTACKS = path.join(here, 'results', 'presentation-attacks.md');
 
 /** Worst distance ÷ its pose's threshold, per pose, over a capture's own frames. */
 function worstRatioByPose(id: IdentityRecord): Record<PoseBucket, number | null> {
@@ -366,7 +370,7 @@ async function main(): Promise<void> {
   p();
 
   // ---- attack classes
-  p('## Attack classes of issue 15');
+  p('## Attack classes of issues 15 and 30');
   p();
   p(
     'Each case is submitted as an upload (`mode: upload`: the whole timeline was given up front) with the challenge drawn for it by the ceremony\'s own code (`drawContent`/`drawTimeline` from a fixed seed). "Target" = the checks the case must fail on.',
@@ -453,7 +457,16 @@ async function main(): Promise<void> {
   p('| check | genuine captures | attacks it must stop |');
   p('|---|---|---|');
   const vals = (xs: Analysed[], g: (x: Analysed) => number | null) => xs.map(g).filter((v): v is number => v !== null);
-  const lightNames = ['universal_video', 'replay_across_challenges', 'screen_recapture', 'redraw_fishing', 'frozen_replay'];
+  const lightNames = [
+    'universal_video',
+    'replay_across_challenges',
+    'screen_recapture',
+    'redraw_fishing',
+    'frozen_replay',
+    'uniform_tint',
+    'mild_recapture',
+    'still_photo',
+  ];
   p(
     `| light: correlation at the best lag (≥ ${analysisConfig.light.minScore}, and above the 99th percentile of 200 draws) | ${dist(vals(genuineAll, (x) => x.r.checks.light.value))} | ${lightNames.map((n) => `${n} ${f(byName(n).r.checks.light.value)}`).join(', ')}; the 9 fishing draws ${dist(vals(fishing, (x) => x.r.checks.light.value))} |`,
   );
@@ -462,6 +475,12 @@ async function main(): Promise<void> {
       vals(genuineAll, (x) => lightAmplitude(x.r)),
       2,
     )} | ${lightNames.map((n) => `${n} ${f(lightAmplitude(byName(n).r), 2)}`).join(', ')} |`,
+  );
+  p(
+    `| light: response following the skin's orientation to the screen, % (≥ ${analysisConfig.light.minOrientation * 100}) | ${dist(
+      vals(genuineAll, (x) => lightOrientation(x.r)),
+      0,
+    )} | ${lightNames.map((n) => `${n} ${f(lightOrientation(byName(n).r), 0)}`).join(', ')} |`,
   );
   p(
     `| light: segments agreeing, % (≥ ${analysisConfig.light.minAgreement * 100}) | ${dist(
@@ -591,13 +610,13 @@ async function main(): Promise<void> {
     '- **A face rendered in real time and injected through a virtual camera.** The live mode reveals each prompt and screen colour only after the previous second of video has arrived, so a video made before the challenge cannot follow it and a renderer that needs the whole challenge is too late; a renderer that answers each second as it is revealed — a real-time face reenactment driving a virtual camera, lit in the revealed colour — passes every check here. Upload captures (`recorded` assurance, stated in the verdict and the certificate) are weaker still: a renderer has the whole timeline up front (the corpus renderer makes a passing capture for a 15–19 s timeline in seconds).',
   );
   p(
-    `- **A real-time screen recapture of the live signer.** Replayed for another challenge, a recapture fails on the challenge (\`screen_recapture\`: ${byName('screen_recapture').r.failed_checks.join(', ')}); its identity, reference and final-frame checks passed. A relay of the signer performing this challenge now, re-filmed off a screen, carries the right actions, words and (re-emitted) colours: nothing here detects the screen (no moiré or flicker detector; the media floors are not one).`,
+    `- **A real-time screen recapture of the live signer.** Replayed for another challenge, a recapture fails on the challenge (\`screen_recapture\`: ${byName('screen_recapture').r.failed_checks.join(', ')}); its identity, reference and final-frame checks passed. A relay of the signer performing this challenge now, re-filmed off a screen, carries the right actions, words and (re-emitted) colours: nothing here detects the screen (no moiré or flicker detector; the media floors are not one; Human's antispoof and liveness models do not separate it, see "Presentation attacks of issue 30"). A recapture of a puppet that tints the face uniformly fails the light by its physics (\`mild_recapture\`: ${byName('mild_recapture').r.failed_checks.join(', ')}).`,
   );
   p(
     `- **The light reflection strength is a physics estimate, not measured on phones.** The renderer puts 4 % of the pixel value per unit of screen primary on the face; the genuine amplitudes above (${dist(
       vals(genuineAll, (x) => lightAmplitude(x.r)),
       2,
-    )} %) are that model's, against a floor of ${analysisConfig.light.minAmplitude * 100} %. Bright daylight or a dim screen will fail genuine signers; the floor and the correlation threshold need confirming on real captures. A printed photo held to the screen reflects the colours too (\`still_photo\`: light ${byName('still_photo').r.checks.light.passed ? 'passed' : 'failed'}, score ${f(byName('still_photo').r.checks.light.value)}): the light binds a capture to its time, it does not prove a live face (motion and the actions do).`,
+    )} %) are that model's, against a floor of ${analysisConfig.light.minAmplitude * 100} %. Bright daylight or a dim screen will fail genuine signers; the floor and the correlation threshold need confirming on real captures. A printed photo held to the screen reflects the colours too, but alike over the whole flat sheet (\`still_photo\`: light ${byName('still_photo').r.checks.light.passed ? 'passed' : 'failed'}, score ${f(byName('still_photo').r.checks.light.value)}, following the orientation ${f(lightOrientation(byName('still_photo').r), 0)} %); the renderer's normals come from the face mesh Human infers, and real skin scatters light under its surface, so the orientation threshold needs confirming on real captures.`,
   );
   p(
     `- **The words gate's measured limits** (docs/words-evaluation.md, test split, the rule of this run${second ? '' : ' is pocketsphinx alone: the figures there are for both recognisers'}): three right words of four are still accepted in 9–17 % of clips; any voice that says the right words passes, synthetic speech included (no speaker check); one human speaker's single words were rejected in 4 of 20 clips (Whisper writes number words as digits), against 0 of 30 espeak-ng phrases, so real signers will be turned away more often than the rendered ones here.`,
@@ -609,6 +628,11 @@ async function main(): Promise<void> {
     '- **The media floors are not a recapture or injection detector**: the bitrate floor counts the whole file (audio included), and a file can always be padded to any bitrate.',
   );
   p();
+  p(certificateScope());
+  if (existsSync(PRESENTATION_ATTACKS)) {
+    p(readFileSync(PRESENTATION_ATTACKS, 'utf8').trim());
+    p();
+  }
   p(faceMatch.trim());
   p();
   process.stdout.write(out.join('\n') + '\n');
