@@ -183,6 +183,27 @@ const CASES: Case[] = [
     fires: null,
   },
   {
+    alert: 'SignetLiveChunksRefused',
+    name: 'a fifth of the live chunks refused without video (a browser whose recordings cannot be read)',
+    series: [
+      scraped('ceremony', 'signet_ceremony_live_chunks_total', { result: 'appended' }, '0+8x40'),
+      scraped('ceremony', 'signet_ceremony_live_chunk_problems_total', { reason: 'no_media' }, '0+2x40'),
+    ],
+    at: '30m',
+    fires: {},
+  },
+  {
+    alert: 'SignetLiveChunksRefused',
+    name: 'a refused chunk now and then among many appended (an attacker probing once, a broken upload)',
+    series: [
+      scraped('ceremony', 'signet_ceremony_live_chunks_total', { result: 'appended' }, '0+20x40'),
+      scraped('ceremony', 'signet_ceremony_live_chunk_problems_total', { reason: 'unreadable' }, '0x10 3x30'),
+      scraped('ceremony', 'signet_ceremony_live_chunk_problems_total', { reason: 'behind' }, '0+5x40'),
+    ],
+    at: '30m',
+    fires: null,
+  },
+  {
     alert: 'SignetConsumerLagGrowing',
     name: 'the ledger consumer falls 5 messages further behind every minute (both replicas and the producer report it)',
     series: [
