@@ -23,12 +23,10 @@ const keySchema = z.object({
       'C2SP signed-note verifier key <name>+<key id>+<base64(type ‖ Ed25519 key)>: type 0x01 for a log key (signet-verify --key), 0x04 for a witness key (signet-verify --witness)',
     example: 'signet.example/log+0a1b2c3d+AQ…',
   }),
-  current: z
-    .boolean()
-    .meta({
-      description:
-        'A log key the log signs with now (false: retired, still verifies what it signed in its period); witnesses: true',
-    }),
+  current: z.boolean().meta({
+    description:
+      'A log key the log signs with now (false: retired, still verifies what it signed in its period); witnesses: true',
+  }),
   not_before: z.string().nullable().meta({ description: 'Log keys: since when the key signs (RFC 3339); null: open' }),
   not_after: z
     .string()
