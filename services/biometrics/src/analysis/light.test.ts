@@ -358,11 +358,9 @@ describe('lightResponse', { timeout: 60_000 }, () => {
     expect(() => lightResponse({ ...base, colours: issued, changes: changes.slice(1) })).toThrow(InvalidLightChallengeError);
   });
 
-  it('is deterministic and fast', () => {
-    const t0 = performance.now();
+  // Its speed is the verdict bench's to measure (test/bench/biometrics.bench.ts), not a timed assertion.
+  it('is deterministic', () => {
     const a = check(genuine, issued);
-    const ms = performance.now() - t0;
     expect(check(genuine, issued)).toEqual(a);
-    expect(ms).toBeLessThan(500);
   });
 });
