@@ -5,9 +5,14 @@ import { RpcError } from '@signet/kit';
 import { badRequest, HttpError, httpStatusOf } from '../errors.js';
 import { C0_CONTROL, textError, textProblem } from '../text.js';
 
-/** After refusing an upload early: how long, and how much of the rest, is read and discarded before closing. */
-const LINGER_MS = 1_000;
-const LINGER_BYTES = 1024 * 1024;
+/**
+ * After refusing an upload early: how long, and how much of the rest, is read and discarded before
+ * closing. The byte bound must exceed what is already in flight when the client reads the answer —
+ * its socket's send buffer and ours can hold several MB on a fast link — or the close is a reset
+ * that can destroy the unread answer (1 MB was exceeded on loopback: ECONNRESET instead of the 409).
+ */
+const LINGER_MS = 5_000;
+const LINGER_BYTES = 16 * 1024 * 1024;
 
 /** How one file of the form becomes messages of the call. Each callback may throw an HttpError to refuse. */
 export type FileSink<W> = {
