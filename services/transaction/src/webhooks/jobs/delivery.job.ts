@@ -42,21 +42,7 @@ export function createDeliveryJob(deps: DeliveryJobDeps) {
   let filling: Promise<void> | null = null;
   let again = false;
   let stopped = false;
-  let sampledAt = 0;
-  let prunedAt = 0;
-
-  const prune = async () => {
-    if (Date.now() - prunedAt < 3600_000) return;
-    prunedAt = Date.now();
-    const n = await deps.store.pruneEnded(new Date(deps.clock().getTime() - deps.logRetentionMs));
-    if (n) deps.logger.info({ deliveries: n }, 'webhook deliveries past their log retention deleted');
-  };
-  const sample = async () => {
-    if (Date.now() - sampledAt < (deps.sampleMs ?? 15_000)) return;
-    sampledAt = Date.now();
-    deps.wm.backlog.set({}, await deps.store.countPending());
-    deps.wm.disabledEndpoints.set({}, await deps.store.countDisabled());
-  };
+  const housekeeping = createHousekeeping(deps);
 
   const start = (c: NonNullable<Awaited<ReturnType<typeof claimNext>>>) => {
     const d = c.delivery;
@@ -107,8 +93,7 @@ export function createDeliveryJob(deps: DeliveryJobDeps) {
           again = false;
           await fillOnce();
         } while (again && !stopped);
-        await sample();
-        await prune();
+        await housekeeping();
       } catch (err) {
         if (!stopped) deps.logger.warn({ err }, 'webhook delivery pass failed; next pass retries');
       } finally {
@@ -140,3 +125,25 @@ export function createDeliveryJob(deps: DeliveryJobDeps) {
   };
 }
 export type DeliveryJob = ReturnType<typeof createDeliveryJob>;
+
+/** About hourly, deletes ended deliveries past their log retention; every `sampleMs`, samples the backlog gauges. */
+function createHousekeeping(deps: DeliveryJobDeps) {
+  let sampledAt = 0;
+  let prunedAt = 0;
+  const prune = async () => {
+    if (Date.now() - prunedAt < 3600_000) return;
+    prunedAt = Date.now();
+    const n = await deps.store.pruneEnded(new Date(deps.clock().getTime() - deps.logRetentionMs));
+    if (n) deps.logger.info({ deliveries: n }, 'webhook deliveries past their log retention deleted');
+  };
+  const sample = async () => {
+    if (Date.now() - sampledAt < (deps.sampleMs ?? 15_000)) return;
+    sampledAt = Date.now();
+    deps.wm.backlog.set({}, await deps.store.countPending());
+    deps.wm.disabledEndpoints.set({}, await deps.store.countDisabled());
+  };
+  return async () => {
+    await sample();
+    await prune();
+  };
+}

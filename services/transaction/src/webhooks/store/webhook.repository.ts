@@ -114,19 +114,39 @@ const isDuplicate = (err: unknown) => (err as { code?: number }).code === 11000;
 const noSecret = { secret: 0, previous_secret: 0 } as const;
 type Secrets = 'secret' | 'previous_secret';
 
+type Models = {
+  endpoints: ReturnType<typeof endpointModel>;
+  deliveries: ReturnType<typeof deliveryModel>;
+  slots: ReturnType<typeof slotModel>;
+};
+const endpointModel = (conn: Connection) => conn.model('WebhookEndpoint', endpointSchema);
+const deliveryModel = (conn: Connection) => conn.model('WebhookDelivery', deliverySchema);
+const slotModel = (conn: Connection) => conn.model('WebhookEndpointSlot', slotSchema);
+
 /** Webhook endpoints and deliveries, in the transaction service's database; plain objects out. */
 export function createWebhookRepository(conn: Connection) {
-  const endpoints = conn.model('WebhookEndpoint', endpointSchema);
-  const deliveries = conn.model('WebhookDelivery', deliverySchema);
-  const slots = conn.model('WebhookEndpointSlot', slotSchema);
-  /** Updates the endpoint matching `filter`, its secrets left out of the answer; null when none matches. */
-  const updateIf = async (filter: Record<string, unknown>, set: Partial<EndpointRecord>) => {
-    // FerretDB 1.x refuses a projection on findAndModify: the secrets are dropped here instead.
-    const doc = await endpoints.findOneAndUpdate(filter, { $set: set }, { new: true }).lean<EndpointRecord>();
-    if (!doc) return null;
-    const { secret: _secret, previous_secret: _previous, ...rest } = doc;
-    return rest;
+  const m: Models = { endpoints: endpointModel(conn), deliveries: deliveryModel(conn), slots: slotModel(conn) };
+  const places = slotMethods(m);
+  return {
+    async init() {
+      await m.endpoints.createIndexes();
+      await m.deliveries.createIndexes();
+      await m.slots.createIndexes();
+    },
+    ...endpointMethods(m),
+    claimSlot: places.claimSlot,
+    releaseSlot: places.releaseSlot,
+    ...startupMethods(m, places.claimSlot),
+    ...failureMethods(m),
+    ...deliveryMethods(m),
   };
+}
+
+/**
+ * The places among an owner's endpoints of one mode (the exact cap): take the first free one,
+ * release one, and free those a crashed create left behind.
+ */
+function slotMethods({ endpoints, slots }: Models) {
   const placesOf = (ownerId: string, mode: EndpointMode, cap: number) =>
     Array.from({ length: cap }, (_, i) => slotId(ownerId, mode, i));
   /** Frees places older than a minute whose endpoint does not exist (a create stopped between its two writes). */
@@ -176,13 +196,24 @@ export function createWebhookRepository(conn: Connection) {
   };
 
   return {
-    async init() {
-      await endpoints.createIndexes();
-      await deliveries.createIndexes();
-      await slots.createIndexes();
+    claimSlot,
+    async releaseSlot(ownerId: string, mode: EndpointMode, slot: number, endpointId: string): Promise<void> {
+      await slots.deleteOne({ _id: slotId(ownerId, mode, slot), endpoint_id: endpointId });
     },
+  };
+}
 
-    // Endpoints: every query names the owner, except the delivery job's read by id.
+/** Endpoints by their owner (every query names the owner, except the delivery job's read by id). */
+function endpointMethods({ endpoints, deliveries, slots }: Models) {
+  /** Updates the endpoint matching `filter`, its secrets left out of the answer; null when none matches. */
+  const updateIf = async (filter: Record<string, unknown>, set: Partial<EndpointRecord>) => {
+    // FerretDB 1.x refuses a projection on findAndModify: the secrets are dropped here instead.
+    const doc = await endpoints.findOneAndUpdate(filter, { $set: set }, { new: true }).lean<EndpointRecord>();
+    if (!doc) return null;
+    const { secret: _secret, previous_secret: _previous, ...rest } = doc;
+    return rest;
+  };
+  return {
     async insertEndpoint(rec: EndpointRecord): Promise<void> {
       await endpoints.create(rec);
     },
@@ -198,24 +229,6 @@ export function createWebhookRepository(conn: Connection) {
     },
     async findEndpoint(ownerId: string, id: string, scope: ModeScope): Promise<Omit<EndpointRecord, Secrets> | null> {
       return endpoints.findOne({ _id: id, owner_id: ownerId, ...modeFilter(scope) }, noSecret).lean<EndpointRecord>();
-    },
-    claimSlot,
-    async releaseSlot(ownerId: string, mode: EndpointMode, slot: number, endpointId: string): Promise<void> {
-      await slots.deleteOne({ _id: slotId(ownerId, mode, slot), endpoint_id: endpointId });
-    },
-    /** Gives endpoints stored before places existed a place each (once at start; idempotent). How many. */
-    async placeUnslotted(cap: number, now: Date): Promise<number> {
-      let n = 0;
-      const docs = await endpoints.find({ slot: null }, { _id: 1, owner_id: 1, mode: 1 }).lean<EndpointRecord[]>();
-      for (const d of docs) {
-        const mode = d.mode === 'test' ? 'test' : 'live';
-        // Past the cap (more were created before it was exact): -1, no place, still counted by the create's check.
-        const slot = (await claimSlot(d.owner_id, mode, d._id, cap, now)) ?? -1;
-        const r = await endpoints.updateOne({ _id: d._id, slot: null }, { $set: { slot, mode } });
-        if (r.modifiedCount) n++;
-        else if (slot >= 0) await slots.deleteOne({ _id: slotId(d.owner_id, mode, slot), endpoint_id: d._id });
-      }
-      return n;
     },
     /** The endpoint with its secret, for signing. */
     async endpointForDelivery(id: string): Promise<EndpointRecord | null> {
@@ -249,6 +262,37 @@ export function createWebhookRepository(conn: Connection) {
     async endpointWithSecret(ownerId: string, id: string, scope: ModeScope): Promise<EndpointRecord | null> {
       return endpoints.findOne({ _id: id, owner_id: ownerId, ...modeFilter(scope) }).lean<EndpointRecord>();
     },
+    async deleteEndpoint(ownerId: string, id: string, scope: ModeScope): Promise<boolean> {
+      const doc = await endpoints.findOneAndDelete({ _id: id, owner_id: ownerId, ...modeFilter(scope) }).lean<EndpointRecord>();
+      if (!doc) return false;
+      if (typeof doc.slot === 'number' && doc.slot >= 0)
+        await slots.deleteOne({ _id: slotId(ownerId, doc.mode === 'test' ? 'test' : 'live', doc.slot), endpoint_id: id });
+      await deliveries.updateMany(
+        { endpoint_id: id, status: 'pending' },
+        { $set: { status: 'cancelled', next_attempt_at: null } },
+      );
+      return true;
+    },
+  };
+}
+
+/** Once at start, idempotent across replicas: places for endpoints made before places, sealed secrets. */
+function startupMethods({ endpoints, slots }: Models, claimSlot: ReturnType<typeof slotMethods>['claimSlot']) {
+  return {
+    /** Gives endpoints stored before places existed a place each (once at start; idempotent). How many. */
+    async placeUnslotted(cap: number, now: Date): Promise<number> {
+      let n = 0;
+      const docs = await endpoints.find({ slot: null }, { _id: 1, owner_id: 1, mode: 1 }).lean<EndpointRecord[]>();
+      for (const d of docs) {
+        const mode = d.mode === 'test' ? 'test' : 'live';
+        // Past the cap (more were created before it was exact): -1, no place, still counted by the create's check.
+        const slot = (await claimSlot(d.owner_id, mode, d._id, cap, now)) ?? -1;
+        const r = await endpoints.updateOne({ _id: d._id, slot: null }, { $set: { slot, mode } });
+        if (r.modifiedCount) n++;
+        else if (slot >= 0) await slots.deleteOne({ _id: slotId(d.owner_id, mode, slot), endpoint_id: d._id });
+      }
+      return n;
+    },
     /**
      * Seals the secrets stored in plaintext before they were sealed (once at start; each update is
      * conditional on the plaintext it replaces, so replicas starting together do it once). How many.
@@ -265,17 +309,12 @@ export function createWebhookRepository(conn: Connection) {
       }
       return n;
     },
-    async deleteEndpoint(ownerId: string, id: string, scope: ModeScope): Promise<boolean> {
-      const doc = await endpoints.findOneAndDelete({ _id: id, owner_id: ownerId, ...modeFilter(scope) }).lean<EndpointRecord>();
-      if (!doc) return false;
-      if (typeof doc.slot === 'number' && doc.slot >= 0)
-        await slots.deleteOne({ _id: slotId(ownerId, doc.mode === 'test' ? 'test' : 'live', doc.slot), endpoint_id: id });
-      await deliveries.updateMany(
-        { endpoint_id: id, status: 'pending' },
-        { $set: { status: 'cancelled', next_attempt_at: null } },
-      );
-      return true;
-    },
+  };
+}
+
+/** An endpoint's failure streak and its disabling. */
+function failureMethods({ endpoints }: Models) {
+  return {
     /** Disables an enabled endpoint after persistent failure; false when it was already disabled or is gone. */
     async disableFailing(id: string, at: Date): Promise<boolean> {
       const r = await endpoints.updateOne(
@@ -291,8 +330,12 @@ export function createWebhookRepository(conn: Connection) {
     async countDisabled(): Promise<number> {
       return endpoints.countDocuments({ enabled: false, disabled_reason: 'failing' });
     },
+  };
+}
 
-    // Deliveries.
+/** Deliveries: recorded once per fact and endpoint, claimed under a lease, attempted, pruned. */
+function deliveryMethods({ deliveries }: Models) {
+  return {
     /** Records one delivery of a fact to an endpoint unless it exists (its id is derived from both): idempotent. */
     async recordDelivery(rec: DeliveryRecord): Promise<void> {
       const { _id, ...rest } = rec;

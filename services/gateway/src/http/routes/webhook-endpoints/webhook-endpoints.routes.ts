@@ -61,20 +61,50 @@ const deliveryJson = (d: wh.WebhookDelivery): DeliveryJson => ({
  */
 const scopeOf = (c: Caller): 'live' | 'test' | 'any' => (c.method === 'api_key' ? c.mode : 'any');
 
+/** What every route of the module shares: the gateway, the caller guard, the body parser, the caller's owner and mode. */
+type Shared = {
+  ctx: GatewayContext;
+  auth: express.RequestHandler;
+  json: express.RequestHandler;
+  common: { tags: string[]; security: 'caller' };
+  noStore: { 'Cache-Control': typeof HEADERS.cacheControl };
+  owner: (res: express.Response) => string;
+  mode: (res: express.Response) => 'live' | 'test' | 'any';
+};
+
 /**
  * /api/webhook-endpoints*: the caller's outgoing webhook endpoints (Standard Webhooks, served by the
  * transaction service), their delivery log and manual redelivery. Another account's endpoint, and
  * one of the other mode for an API key, is 404.
  */
 export function webhookEndpointsRoutes(ctx: GatewayContext): RouteModule {
-  const auth = requireCaller(ctx);
-  const json = express.json({ limit: '16kb' });
-  const noStore = { 'Cache-Control': HEADERS.cacheControl };
-  const common = { tags: TAGS, security: 'caller' as const };
-  const owner = (res: express.Response) => callerOf(res).userId;
-  const mode = (res: express.Response) => scopeOf(callerOf(res));
+  const shared: Shared = {
+    ctx,
+    auth: requireCaller(ctx),
+    json: express.json({ limit: '16kb' }),
+    common: { tags: TAGS, security: 'caller' as const },
+    noStore: { 'Cache-Control': HEADERS.cacheControl },
+    owner: (res) => callerOf(res).userId,
+    mode: (res) => scopeOf(callerOf(res)),
+  };
+  const routes = [
+    createRoute(shared),
+    listRoute(shared),
+    getRoute(shared),
+    updateRoute(shared),
+    removeRoute(shared),
+    rollRoute(shared),
+    deliveriesRoute(shared),
+    redeliverRoute(shared),
+  ];
+  const router = Router();
+  mountRoutes(router, routes, { validateResponses: ctx.validateResponses });
+  return { router, routes };
+}
 
-  const create = defineRoute({
+/** POST /api/webhook-endpoints */
+function createRoute({ ctx, auth, json, common, noStore }: Shared) {
+  return defineRoute({
     ...common,
     method: 'post',
     path: '/api/webhook-endpoints',
@@ -106,8 +136,11 @@ export function webhookEndpointsRoutes(ctx: GatewayContext): RouteModule {
       return { status: 201 as const, body: { ...endpointJson(e), secret: e.secret } };
     },
   });
+}
 
-  const list = defineRoute({
+/** GET /api/webhook-endpoints */
+function listRoute({ ctx, auth, common, noStore, owner, mode }: Shared) {
+  return defineRoute({
     ...common,
     method: 'get',
     path: '/api/webhook-endpoints',
@@ -128,8 +161,11 @@ export function webhookEndpointsRoutes(ctx: GatewayContext): RouteModule {
       return { status: 200 as const, body: r.items.map(endpointJson) };
     },
   });
+}
 
-  const get = defineRoute({
+/** GET /api/webhook-endpoints/{id} */
+function getRoute({ ctx, auth, common, noStore, owner, mode }: Shared) {
+  return defineRoute({
     ...common,
     method: 'get',
     path: '/api/webhook-endpoints/{id}',
@@ -149,8 +185,11 @@ export function webhookEndpointsRoutes(ctx: GatewayContext): RouteModule {
       };
     },
   });
+}
 
-  const update = defineRoute({
+/** PATCH /api/webhook-endpoints/{id} */
+function updateRoute({ ctx, auth, json, common, noStore, owner, mode }: Shared) {
+  return defineRoute({
     ...common,
     method: 'patch',
     path: '/api/webhook-endpoints/{id}',
@@ -179,8 +218,11 @@ export function webhookEndpointsRoutes(ctx: GatewayContext): RouteModule {
       return { status: 200 as const, body: endpointJson(e) };
     },
   });
+}
 
-  const remove = defineRoute({
+/** DELETE /api/webhook-endpoints/{id} */
+function removeRoute({ ctx, auth, common, owner, mode }: Shared) {
+  return defineRoute({
     ...common,
     method: 'delete',
     path: '/api/webhook-endpoints/{id}',
@@ -200,8 +242,11 @@ export function webhookEndpointsRoutes(ctx: GatewayContext): RouteModule {
       return undefined;
     },
   });
+}
 
-  const roll = defineRoute({
+/** POST /api/webhook-endpoints/{id}/roll-secret */
+function rollRoute({ ctx, auth, common, noStore, owner, mode }: Shared) {
+  return defineRoute({
     ...common,
     method: 'post',
     path: '/api/webhook-endpoints/{id}/roll-secret',
@@ -229,8 +274,11 @@ export function webhookEndpointsRoutes(ctx: GatewayContext): RouteModule {
       return { status: 200 as const, body: { ...endpointJson(e), secret: e.secret } };
     },
   });
+}
 
-  const deliveries = defineRoute({
+/** GET /api/webhook-endpoints/{id}/deliveries */
+function deliveriesRoute({ ctx, auth, common, noStore, owner, mode }: Shared) {
+  return defineRoute({
     ...common,
     method: 'get',
     path: '/api/webhook-endpoints/{id}/deliveries',
@@ -255,8 +303,11 @@ export function webhookEndpointsRoutes(ctx: GatewayContext): RouteModule {
       return { status: 200 as const, body: r.items.map(deliveryJson) };
     },
   });
+}
 
-  const redeliver = defineRoute({
+/** POST /api/webhook-endpoints/{id}/deliveries/{delivery_id}/redeliver */
+function redeliverRoute({ ctx, auth, common, noStore, owner, mode }: Shared) {
+  return defineRoute({
     ...common,
     method: 'post',
     path: '/api/webhook-endpoints/{id}/deliveries/{delivery_id}/redeliver',
@@ -280,9 +331,4 @@ export function webhookEndpointsRoutes(ctx: GatewayContext): RouteModule {
       return { status: 202 as const, body: deliveryJson(d) };
     },
   });
-
-  const routes = [create, list, get, update, remove, roll, deliveries, redeliver];
-  const router = Router();
-  mountRoutes(router, routes, { validateResponses: ctx.validateResponses });
-  return { router, routes };
 }
