@@ -47,7 +47,17 @@ export const env = {
   redisUrl: url(['redis', 'rediss']),
   smtpUrl: url(['smtp', 'smtps']),
   httpUrl: url(['http', 'https']),
-  grpcAddress: z.string().regex(/^[\w.-]+:\d+$/, 'must be host:port'),
+  /**
+   * A gRPC target: `host:port` (one address, as a ClusterIP Service gives), `dns:///host:port` (every
+   * address the name resolves to, as a headless Service gives: calls spread round-robin) or
+   * `ipv4:a:port,b:port` (a fixed list, as the local stack's replicas).
+   */
+  grpcAddress: z
+    .string()
+    .regex(
+      /^(?:[\w.-]+:\d+|dns:(?:\/\/\/)?[\w.-]+:\d+|ipv4:\d{1,3}(?:\.\d{1,3}){3}:\d+(?:,\d{1,3}(?:\.\d{1,3}){3}:\d+)*)$/,
+      'must be host:port, dns:///host:port or ipv4:a.b.c.d:port[,…]',
+    ),
   optionalUrl: z
     .string()
     .optional()

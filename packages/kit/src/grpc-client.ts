@@ -226,6 +226,14 @@ function openServerStream<Req, Res>(
 }
 
 /**
+ * Calls spread over every address the target resolves to (round_robin; grpc-js's default,
+ * pick_first, sends everything down one connection): with `dns:///` and a headless Service, each
+ * replica gets its share, one that goes away is dropped (re-resolved when a connection closes, as
+ * the servers' connection age makes them do), and one that appears joins.
+ */
+const SERVICE_CONFIG = JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] });
+
+/**
  * A typed promise client: every unary method gets a deadline (default 5 s), carries the trace
  * context in metadata, is timed, and rejects with RpcError. `clientStream` and `serverStream` open
  * the streaming methods with the same metadata, timing and errors, and a deadline of the caller's.
@@ -234,6 +242,7 @@ export function createClient<C extends Client>(Ctor: ClientCtor<C>, address: str
   const raw = new Ctor(address, credentials.createInsecure(), {
     'grpc.keepalive_time_ms': 30_000,
     'grpc.max_receive_message_length': 8 * 1024 * 1024,
+    'grpc.service_config': SERVICE_CONFIG,
   });
   const paths = new Set(Object.values(Ctor.service).map((m) => m.path));
   const own = (path: string) => {
