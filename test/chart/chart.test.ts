@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import {
   CHART,
   KUBE_VERSION,
+  NAMESPACE,
+  RELEASE,
   ROOT,
   THROWAWAY,
   ciValues,
@@ -58,11 +60,90 @@ describe('charts/signet', { timeout: 60_000 }, () => {
   });
 
   it('passes helm lint --strict with the default values and every ci values file', () => {
+    // The ci files as they are (as ct lint and Argo CD take them); the bare values.yaml generates secrets.
     for (const file of [undefined, ...Object.values(values)]) {
-      const args = ['lint', '--strict', CHART, '--kube-version', KUBE_VERSION, ...THROWAWAY, ...(file ? ['-f', file] : [])];
+      const args = ['lint', '--strict', CHART, '--kube-version', KUBE_VERSION, ...(file ? ['-f', file] : THROWAWAY)];
       const r = run(helmBin(), args);
       expect(r.status, `${file ?? 'values.yaml'}\n${r.stdout}${r.stderr}`).toBe(0);
+      expect(r.stdout + r.stderr, file).not.toMatch(/\[INFO\] Fail/);
     }
+  });
+
+  it.each(Object.keys(values))('renders %s with a plain helm template, as Argo CD does (issue 35 item 4)', (name) => {
+    const r = run(helmBin(), [
+      'template',
+      RELEASE,
+      CHART,
+      '--namespace',
+      NAMESPACE,
+      '--kube-version',
+      KUBE_VERSION,
+      '-f',
+      values[name]!,
+    ]);
+    expect(r.status, r.stderr).toBe(0);
+    // The same render as the tests' (no secret generated, nothing random): the goldens hold for Argo CD too.
+    expect(r.stdout).toBe(rendered[name]);
+  });
+
+  it('fails helm lint on a configuration the chart refuses, naming it (lint reduced fail() to an INFO line)', () => {
+    const lint = (extra: string[]) => run(helmBin(), ['lint', '--strict', CHART, '--kube-version', KUBE_VERSION, ...extra]);
+    const cases: [string[], RegExp][] = [
+      [[], /no cluster to read the release's Secret from/],
+      [['-f', values.default!, '--set', 'publicUrl=', '--set', 'ingress.enabled=true'], /ingress.enabled needs publicUrl/],
+      [['-f', values.default!, '--set', 'signedPdf.enabled=true'], /signedPdf.enabled needs the sealing certificate/],
+      [['-f', values.production!, '--set', 'external.redisUrl='], /set the external endpoint for redis/],
+    ];
+    for (const [extra, message] of cases) {
+      const r = lint(extra);
+      expect(r.status, `${extra.join(' ')}\n${r.stdout}`).not.toBe(0);
+      expect(r.stdout + r.stderr).toMatch(/\[ERROR\]/);
+      expect(r.stdout + r.stderr).toMatch(message);
+    }
+    // helm template keeps the plain message (no template noise).
+    const t = run(helmBin(), [
+      'template',
+      RELEASE,
+      CHART,
+      '--kube-version',
+      KUBE_VERSION,
+      '-f',
+      values.default!,
+      '--set',
+      'publicUrl=',
+      '--set',
+      'ingress.enabled=true',
+    ]);
+    expect(t.stderr).toMatch(/execution error at \(signet\/templates\/ingress.yaml:\d+:\d+\): ingress.enabled needs publicUrl/);
+  });
+
+  it('restarts only the service whose configuration changed (a checksum of its own ConfigMap)', () => {
+    const checksums = (objs: K8sObject[]) =>
+      Object.fromEntries(
+        SERVICES.map((s) => [s, find(objs, 'Deployment', `signet-${s}`).spec.template.metadata.annotations['checksum/config']]),
+      );
+    const before = checksums(objects.default!);
+    expect(new Set(Object.values(before)).size).toBe(SERVICES.length);
+    const after = checksums(parseManifests(helmTemplate(values.default, ['--set', 'services.ledger.env.LOG_LEVEL=debug'])));
+    for (const s of SERVICES) {
+      if (s === 'ledger') expect(after[s], s).not.toBe(before[s]);
+      else expect(after[s], s).toBe(before[s]);
+    }
+    // A value every service reads changes every checksum.
+    const all = checksums(parseManifests(helmTemplate(values.default, ['--set', 'logLevel=debug'])));
+    for (const s of SERVICES) expect(all[s], s).not.toBe(before[s]);
+  });
+
+  it("keeps the gRPC connection-age grace within each service's shutdown budget", () => {
+    for (const [name, objs] of Object.entries(objects)) {
+      for (const cm of objs.filter((o) => o.kind === 'ConfigMap' && o.data?.GRPC_PORT)) {
+        const grace = Number(cm.data.GRPC_MAX_CONNECTION_AGE_GRACE_MS);
+        expect(grace, `${name}/${cm.metadata.name}`).toBeLessThanOrEqual(Number(cm.data.SHUTDOWN_TIMEOUT_MS));
+        expect(grace, `${name}/${cm.metadata.name}`).toBeGreaterThan(0);
+      }
+    }
+    const short = parseManifests(helmTemplate(values.default, ['--set', 'grpc.maxConnectionAgeGraceSeconds=10']));
+    expect(find(short, 'ConfigMap', 'signet-biometrics').data.GRPC_MAX_CONNECTION_AGE_GRACE_MS).toBe('10000');
   });
 
   it.each(Object.keys(values))('renders %s values within policy', (name) => {
@@ -150,9 +231,21 @@ describe('charts/signet', { timeout: 60_000 }, () => {
     expect(bare.stderr).toMatch(/jwtSecret, totpEncryptionKey, webhookSecret, ledgerSigningKey/);
     expect(bare.stderr).toMatch(/secrets\.generateWhenTemplating=true/);
     // Values given for some: only the rest are named.
-    const some = run(helmBin(), ['template', 'signet', CHART, '--kube-version', KUBE_VERSION, '-f', values.default!]);
+    const some = run(helmBin(), [
+      'template',
+      'signet',
+      CHART,
+      '--kube-version',
+      KUBE_VERSION,
+      '--set',
+      'secrets.jwtSecret.value=x',
+    ]);
     expect(some.status).not.toBe(0);
     expect(some.stderr).not.toMatch(/jwtSecret/);
+    expect(some.stderr).toMatch(/totpEncryptionKey/);
+    // The evaluation MongoDB's URL follows from a given password (nothing random): not refused.
+    const derived = run(helmBin(), ['template', 'signet', CHART, '--kube-version', KUBE_VERSION, '-f', values.default!]);
+    expect(derived.status, derived.stderr).toBe(0);
     // Every secret from an existing Secret (a GitOps install): renders without the switch.
     const gitops = run(helmBin(), ['template', 'signet', CHART, '--kube-version', KUBE_VERSION, '-f', values.gpu!]);
     expect(gitops.status, gitops.stderr).toBe(0);

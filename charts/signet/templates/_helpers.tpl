@@ -110,6 +110,15 @@ s3: 9000
 {{- end -}}
 {{- end -}}
 
+{{/* fail that also fails `helm lint`. Lint renders with fail reduced to an [INFO] line and goes on, so
+     a configuration the chart refuses passed lint (and CI gates built on it). After fail (which stops
+     helm template/install/Argo CD with the message), include a template named by the message: none
+     exists, so lint stops there with an [ERROR] that carries the message. Argument: the message. */}}
+{{- define "signet.fail" -}}
+{{- fail . -}}
+{{- include (printf "refused: %s" .) dict -}}
+{{- end -}}
+
 {{/* Infrastructure URLs (evaluation infra or external values). */}}
 {{- define "signet.infraUrl" -}}
 {{- $root := .root -}}
@@ -121,7 +130,7 @@ s3: 9000
 {{- $e := $root.Values.external -}}
 {{- $u := dict "nats" $e.natsUrl "redis" $e.redisUrl "smtp" $e.smtpUrl "s3" $e.s3Endpoint "natsMonitoring" $e.natsMonitoringEndpoint -}}
 {{- $v := index $u .name -}}
-{{- if not $v -}}{{- fail (printf "infra.enabled is false: set the external endpoint for %s (see docs/kubernetes.md)" .name) -}}{{- end -}}
+{{- if not $v -}}{{- include "signet.fail" (printf "infra.enabled is false: set the external endpoint for %s (see docs/kubernetes.md)" .name) -}}{{- end -}}
 {{- $v -}}
 {{- end -}}
 {{- end -}}
