@@ -11,6 +11,7 @@ import { signedPdfMetrics } from './metrics.js';
 import { CadesSigner, loadSealKey } from './pdf/cades-signer.js';
 import { addValidationData, fetchBytes } from './pdf/dss.js';
 import { sealingSettings } from './seal.config.js';
+import { witnessSettings } from './witness/witness.config.js';
 import { createSignedPdfJob } from './jobs/signed-pdf.job.js';
 import type { CertificateRepository } from './store/certificate.repository.js';
 import { createSignedPdfObjects } from './store/signed-pdf.objects.js';
@@ -44,6 +45,9 @@ export async function startSignedPdfs(
   const signer = new CadesSigner(key, createTsaClient(settings.tsaUrls));
   const metrics = signedPdfMetrics(deps.metrics);
   const fetchCrl = fetchBytes();
+  // The embedded checkpoint must carry the cosignatures the log's witness policy requires (issue 32).
+  const witnessing = witnessSettings(cfg);
+  const witnesses = { witnesses: witnessing.witnesses.map((w) => w.key), quorum: witnessing.quorum };
   const job = createSignedPdfJob(
     () =>
       sealSignedPdfs({
@@ -59,6 +63,7 @@ export async function startSignedPdfs(
         origin: cfg.LEDGER_ORIGIN,
         publicBaseUrl: cfg.PUBLIC_BASE_URL,
         retryMs: settings.retryMs,
+        witnesses,
         ...(settings.ltv ? { validationData: (pdf: Buffer) => addValidationData(pdf, fetchCrl) } : {}),
         onSealed: deps.onSealed,
       }),

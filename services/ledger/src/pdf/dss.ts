@@ -8,7 +8,8 @@
  */
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef, type PDFObject } from 'pdf-lib';
+import { PDFArray, PDFDocument, PDFName, PDFRef, type PDFObject } from 'pdf-lib';
+import { withIncrementalUpdate } from './incremental.js';
 
 const CRL_DISTRIBUTION_POINTS = '2.5.29.31';
 const SIGNATURE_TIMESTAMP = '1.2.840.113549.1.9.16.2.14';
@@ -32,9 +33,12 @@ function signedDataOf(der: Uint8Array): pkijs.SignedData {
 const certsOf = (sd: pkijs.SignedData) =>
   (sd.certificates ?? []).filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate);
 
-/** The seal's certificates and its timestamp's, from the signature's /Contents. */
+/**
+ * The seal's certificates and its timestamp's, from the signature's /Contents. The seal is the last
+ * signature of the file: a signature the uploaded document carried comes before it.
+ */
 function validationCertificates(pdf: Buffer): pkijs.Certificate[] {
-  const m = /\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/.exec(pdf.toString('latin1'));
+  const m = [...pdf.toString('latin1').matchAll(/\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g)].pop();
   if (!m) throw new Error('the PDF has no signature to add validation data for');
   const der = Buffer.from(pdf.subarray(Number(m[2]) + 1, Number(m[3]) - 1).toString('latin1'), 'hex');
   const seal = signedDataOf(der);
@@ -58,7 +62,7 @@ function crlUrls(cert: pkijs.Certificate): string[] {
 }
 
 /** The CRLs of the certificates that name one, each checked to be its issuer's and not to revoke it. */
-async function crlsFor(certs: pkijs.Certificate[], get: FetchBytes): Promise<Uint8Array[]> {
+export async function crlsFor(certs: pkijs.Certificate[], get: FetchBytes): Promise<Uint8Array[]> {
   const byUrl = new Map<string, Uint8Array>();
   for (const cert of certs) {
     const urls = crlUrls(cert);
@@ -92,7 +96,9 @@ const bytesOf = (o: PDFObject) => {
 
 /**
  * Appends objects as an incremental update (PDF 32000-1 §7.5.6): each object, then an xref section
- * for them and a trailer with /Prev. The bytes before are kept as they are.
+ * for them and a trailer with /Prev. The bytes before are kept as they are. (The DSS itself now goes
+ * through incremental.ts, which also finds what changed and numbers new objects above the file's
+ * /Size; this stays for the document timestamp's caller.)
  */
 export function appendUpdate(pdf: Buffer, doc: PDFDocument, objects: [PDFRef, PDFObject][]): Buffer {
   const prev = [...pdf.toString('latin1').matchAll(/startxref\s+(\d+)/g)].pop()?.[1];
@@ -123,33 +129,22 @@ export function appendUpdate(pdf: Buffer, doc: PDFDocument, objects: [PDFRef, PD
   return Buffer.concat(parts);
 }
 
-/** The B-T signed PDF with its validation data (DSS) appended: PAdES B-LT. */
+/** The B-T signed PDF with its validation data (DSS) appended as an incremental update: PAdES B-LT. */
 export async function addValidationData(signed: Buffer, get: FetchBytes): Promise<Buffer> {
   const certs = validationCertificates(signed);
   const crls = await crlsFor(certs, get);
-  const doc = await PDFDocument.load(signed, { updateMetadata: false });
-  const ctx = doc.context;
-  const objects: [PDFRef, PDFObject][] = [];
-  const add = (obj: PDFObject) => {
-    const ref = PDFRef.of(ctx.largestObjectNumber + objects.length + 1);
-    objects.push([ref, obj]);
-    return ref;
-  };
-  const certRefs = certs.map((c) => add(ctx.flateStream(new Uint8Array(c.toSchema().toBER()))));
-  const crlRefs = crls.map((c) => add(ctx.flateStream(c)));
-  const dss = ctx.obj({});
-  dss.set(PDFName.of('Certs'), PDFArray.withContext(ctx));
-  for (const r of certRefs) (dss.get(PDFName.of('Certs')) as PDFArray).push(r);
-  if (crlRefs.length) {
-    const arr = PDFArray.withContext(ctx);
-    for (const r of crlRefs) arr.push(r);
-    dss.set(PDFName.of('CRLs'), arr);
-  }
-  const dssRef = add(dss);
-  const rootRef = ctx.trailerInfo.Root as PDFRef;
-  const catalog = PDFDict.withContext(ctx);
-  for (const [k, v] of doc.catalog.entries()) catalog.set(k, v);
-  catalog.set(PDFName.of('DSS'), dssRef);
-  objects.push([rootRef, catalog]);
-  return appendUpdate(signed, doc, objects);
+  return withIncrementalUpdate(signed, async (doc) => {
+    const ctx = doc.context;
+    const certRefs = certs.map((c) => ctx.register(ctx.flateStream(new Uint8Array(c.toSchema().toBER()))));
+    const crlRefs = crls.map((c) => ctx.register(ctx.flateStream(c)));
+    const dss = ctx.obj({});
+    const arr = (refs: PDFRef[]) => {
+      const a = PDFArray.withContext(ctx);
+      for (const r of refs) a.push(r);
+      return a;
+    };
+    dss.set(PDFName.of('Certs'), arr(certRefs));
+    if (crlRefs.length) dss.set(PDFName.of('CRLs'), arr(crlRefs));
+    doc.catalog.set(PDFName.of('DSS'), ctx.register(dss));
+  });
 }

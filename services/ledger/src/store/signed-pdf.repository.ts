@@ -23,6 +23,8 @@ export type SignedPdfRecord = {
   next_attempt_at: Date;
   object_key: string | null;
   size: number | null;
+  /** SHA-256 (hex) of the stored signed PDF, so GET /api/verify finds the certificate by it (absent on PDFs sealed before). */
+  sha256?: string | null;
   /** The audit-trail PDF stored beside it (absent on PDFs sealed before it existed). */
   audit_object_key?: string | null;
   audit_size?: number | null;
@@ -43,6 +45,7 @@ const signedPdfSchema = new Schema(
     next_attempt_at: { type: Date, required: true },
     object_key: { type: String, default: null },
     size: { type: Number, default: null },
+    sha256: { type: String, default: null },
     audit_object_key: { type: String, default: null },
     audit_size: { type: Number, default: null },
     sealed_at: { type: Date, default: null },
@@ -97,7 +100,7 @@ export function createSignedPdfRepository(conn: Connection) {
      */
     async markSealed(
       rec: Pick<SignedPdfRecord, 'reference' | 'transaction_id'>,
-      sealed: { object_key: string; size: number; audit_object_key: string; audit_size: number; sealed_at: Date },
+      sealed: { object_key: string; size: number; sha256: string; audit_object_key: string; audit_size: number; sealed_at: Date },
     ): Promise<void> {
       const entry = outboxEvent(events.pdfSealed, (m) => ({
         eventId: m.event_id,

@@ -71,4 +71,28 @@ describe('findSealedCertificate', () => {
       },
     );
   });
+
+  it('finds it by the stored signed PDF’s hash too (prefix or whole), and by nothing else', async () => {
+    const SIGNED = 'f00d' + '12'.repeat(30);
+    const d = {
+      ...deps(record(3), 4),
+      signedPdf: { signedPdfs: { find: async (ref: string) => (ref === 'ACME-TX-00000001' ? { sha256: SIGNED } : null) } },
+    } as unknown as Parameters<typeof findSealedCertificate>[0];
+    await expect(
+      findSealedCertificate(d, { reference: 'ACME-TX-00000001', hashPrefix: SIGNED.slice(0, 16) }),
+    ).resolves.toBeTruthy();
+    await expect(findSealedCertificate(d, { reference: 'ACME-TX-00000001', hashPrefix: SIGNED })).resolves.toBeTruthy();
+    await expect(findSealedCertificate(d, { reference: 'ACME-TX-00000001', hashPrefix: SHA })).resolves.toBeTruthy();
+    await expect(
+      findSealedCertificate(d, { reference: 'ACME-TX-00000001', hashPrefix: SIGNED.slice(0, 63) + '0' }),
+    ).rejects.toMatchObject({ kind: 'not_found' });
+    // not sealed yet (no hash recorded): only the document's hash finds it
+    const pending = {
+      ...deps(record(3), 4),
+      signedPdf: { signedPdfs: { find: async () => ({ sha256: null }) } },
+    } as unknown as Parameters<typeof findSealedCertificate>[0];
+    await expect(
+      findSealedCertificate(pending, { reference: 'ACME-TX-00000001', hashPrefix: '0'.repeat(16) }),
+    ).rejects.toMatchObject({ kind: 'not_found' });
+  });
 });

@@ -3,8 +3,9 @@ import type { Logger } from '@signet/kit';
 import type { LedgerLog } from '../log/ledger-log.js';
 import type { SignedPdfMetrics } from '../metrics.js';
 import { PDFDocument } from 'pdf-lib';
+import { checkWitnessQuorum, type WitnessPolicy } from '@signet/verify';
 import { renderAuditTrailPdf } from '../pdf/audit-trail.js';
-import { preparePdf, sealPdf } from '../pdf/signed-pdf.js';
+import { preparePdf, sealPdf, type PdfUpdate } from '../pdf/signed-pdf.js';
 import type { CadesSigner } from '../pdf/cades-signer.js';
 import type { CertificateRepository } from '../store/certificate.repository.js';
 import type { SignedPdfObjects } from '../store/signed-pdf.objects.js';
@@ -26,6 +27,17 @@ export type SealSignedPdfsDeps = {
   publicBaseUrl: string;
   /** First wait after a failed attempt; doubles per attempt up to an hour. */
   retryMs: number;
+  /**
+   * The witnesses whose cosignatures the embedded checkpoint must carry, and how many (LEDGER_WITNESSES,
+   * LEDGER_WITNESS_QUORUM): a PDF is sealed only once a checkpoint covering its certificate has them,
+   * so cert.json inside it passes `signet-verify --witness`. Absent or quorum 0: no wait.
+   */
+  witnesses?: WitnessPolicy;
+  /**
+   * Incremental updates that go between the original (revision 1) and the evidence update, in order
+   * (issue 33: the signers' field values will be stamped here). None today.
+   */
+  updates?: (rec: SignedPdfRecord) => PdfUpdate[];
   /** B-LT where configured: appends the validation data (DSS) to the B-T sealed PDF before it is stored. */
   validationData?: (sealed: Buffer) => Promise<Buffer>;
   /** Called after a PDF is stored and its pdf.sealed outbox entry written, or its pdf.failed one (the relay publishes it). */
@@ -38,6 +50,8 @@ const pageCountOf = async (document: Buffer) => (await PDFDocument.load(document
 const LEASE_MS = 120_000;
 /** A certificate not yet covered by a checkpoint is looked at again this soon (the bundle needs one). */
 const NOT_CHECKPOINTED_MS = 1000;
+/** A certificate whose covering checkpoint lacks the witnesses' quorum is looked at again this soon. */
+const NOT_COSIGNED_MS = 2000;
 
 const retryDelay = (base: number, attempts: number) => Math.min(base * 2 ** Math.max(0, attempts - 1), 3_600_000);
 
@@ -57,10 +71,14 @@ function failureOf(err: unknown, attempts: number): string | null {
   return `sealing failed ${attempts} times in a row`;
 }
 
+/** Whether the checkpoint carries the cosignatures the witness policy requires (always, without witnesses). */
+const witnessed = (deps: Pick<SealSignedPdfsDeps, 'witnesses'>, checkpoint: string) =>
+  !deps.witnesses || deps.witnesses.quorum === 0 || checkWitnessQuorum(checkpoint, deps.witnesses).ok;
+
 /** Opens and prepares the document as the seal needs it; whatever fails here fails on every attempt. */
-async function prepareDocument(input: Parameters<typeof preparePdf>[0]): Promise<Buffer> {
+async function prepareDocument(input: Parameters<typeof preparePdf>[0], updates: PdfUpdate[]): Promise<Buffer> {
   try {
-    return await preparePdf(input);
+    return await preparePdf(input, updates);
   } catch {
     throw new UnsealableDocumentError('the document cannot be read as a PDF by the sealer (damaged, encrypted or unsupported)');
   }
@@ -93,6 +111,12 @@ async function sealOne(deps: SealSignedPdfsDeps, rec: SignedPdfRecord): Promise<
   const fields = { transaction_id: rec.transaction_id, attempts: rec.attempts + 1 };
   try {
     const bundle = await deps.log.bundle(rec.reference);
+    if (!witnessed(deps, bundle.checkpoint)) {
+      // Not an attempt: the evidence is not complete yet (a witness down: signet_ledger_uncosigned_checkpoint_age_seconds grows).
+      await deps.signedPdfs.retryAt(rec.reference, new Date(deps.now().getTime() + NOT_COSIGNED_MS), rec.attempts);
+      deps.metrics.signedPdfSeals.inc({ result: 'awaiting_witnesses' });
+      return false;
+    }
     const document = await deps.objects.readDocument(rec.document_key);
     if (createHash('sha256').update(document).digest('hex') !== cert.document_sha256)
       throw new UnsealableDocumentError('the stored document does not match the certified SHA-256');
@@ -107,13 +131,10 @@ async function sealOne(deps: SealSignedPdfsDeps, rec: SignedPdfRecord): Promise<
       origin: deps.origin,
       verifyUrl: `${deps.publicBaseUrl.replace(/\/$/, '')}/verify?ref=${encodeURIComponent(rec.reference)}&hash=${cert.document_sha256.slice(0, 16)}`,
     };
-    const prepared = await prepareDocument({
-      ...trail,
-      document,
-      bundleJson: JSON.stringify(bundle),
-      sealedAt,
-      sealName: deps.sealName,
-    });
+    const prepared = await prepareDocument(
+      { ...trail, document, bundleJson: JSON.stringify(bundle), sealedAt, sealName: deps.sealName },
+      deps.updates?.(rec) ?? [],
+    );
     const bt = await sealPdf(prepared, deps.signer, sealedAt);
     const pdf = deps.validationData ? await deps.validationData(bt) : bt;
     // The same pages on their own: the audit-trail PDF, stored once beside the signed PDF.
@@ -125,6 +146,7 @@ async function sealOne(deps: SealSignedPdfsDeps, rec: SignedPdfRecord): Promise<
     await deps.signedPdfs.markSealed(rec, {
       object_key: objectKey,
       size: pdf.length,
+      sha256: createHash('sha256').update(pdf).digest('hex'),
       audit_object_key: auditKey,
       audit_size: audit.length,
       sealed_at: sealedAt,
