@@ -62,6 +62,11 @@ export type StartOptions = {
   env?: Record<string, string>;
   /** Host name of the public base URL (default 127.0.0.1). */
   host?: string;
+  /**
+   * Replicas of a backend (default 1): each on its own ports and the same database, its callers
+   * dialling them all (an `ipv4:` target, round-robin) as a headless Service gives them in the chart.
+   */
+  replicas?: Partial<Record<Exclude<ServiceName, 'gateway'>, number>>;
 };
 
 let busCleared: Promise<void> | undefined;
@@ -95,14 +100,24 @@ export async function startServices(names: ServiceName[], opts: Partial<Omit<Sta
   const logger = createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent');
   // Every port of the stack drawn at once, all different: a port drawn alone and bound later could be
   // handed out again meanwhile (the gateway once "started" on a port a backend's ops server held).
-  const ports = await distinctFreePorts(2 * BACKEND.length + 2);
+  const extra = BACKEND.map((n) => Math.max(1, opts.replicas?.[n] ?? 1) - 1);
+  const ports = await distinctFreePorts(2 * BACKEND.length + 2 + 2 * extra.reduce((a, b) => a + b, 0));
   const grpc: Record<string, number> = {};
   const ops: Record<string, number> = {};
   BACKEND.forEach((n, k) => {
     grpc[n] = ports[2 * k]!;
     ops[n] = ports[2 * k + 1]!;
   });
-  const addr = (n: string) => `127.0.0.1:${grpc[n]}`;
+  // The further replicas' ports, after the gateway's two.
+  const more: Record<string, { grpc: number; ops: number }[]> = {};
+  let next = 2 * BACKEND.length + 2;
+  BACKEND.forEach((n, k) => {
+    more[n] = Array.from({ length: extra[k]! }, () => ({ grpc: ports[next++]!, ops: ports[next++]! }));
+  });
+  const addr = (n: string) =>
+    more[n]!.length
+      ? `ipv4:${[grpc[n], ...more[n]!.map((r) => r.grpc)].map((p) => `127.0.0.1:${p}`).join(',')}`
+      : `127.0.0.1:${grpc[n]}`;
   const httpPort = ports[2 * BACKEND.length]!;
   const gatewayOpsPort = ports[2 * BACKEND.length + 1]!;
   // WebAuthn needs a secure context: 'localhost' is one, a bare IP address is not.
@@ -126,6 +141,8 @@ export async function startServices(names: ServiceName[], opts: Partial<Omit<Sta
   const out = {
     gatewayUrl,
     opsPorts: {} as Record<string, number>,
+    /** Every replica's ops port, by backend (the first is opsPorts[n]). */
+    replicaOpsPorts: {} as Record<string, number[]>,
     run,
     dbs: {} as Record<string, string>,
     secrets,
@@ -135,6 +152,8 @@ export async function startServices(names: ServiceName[], opts: Partial<Omit<Sta
   // The running backends, so one can be stopped and started again on the same port and database.
   const running: Partial<Record<Exclude<ServiceName, 'gateway'>, Started>> = {};
   const envOf: Partial<Record<Exclude<ServiceName, 'gateway'>, Record<string, string>>> = {};
+  // Replicas beyond the first, in start order: stopReplica(n, k) stops the k-th of n (k ≥ 1).
+  const replicas: { name: string; svc: Started; stopped: boolean }[] = [];
   try {
     for (const n of BACKEND.filter((b) => names.includes(b))) {
       const db = `t_${run}_${n}`;
@@ -147,6 +166,16 @@ export async function startServices(names: ServiceName[], opts: Partial<Omit<Sta
         await running[n]?.stop();
         running[n] = undefined;
       });
+      out.replicaOpsPorts[n] = [svc.opsPort];
+      for (const r of more[n]!) {
+        const replica = await starters[n]({ ...envOf[n], GRPC_PORT: String(r.grpc), OPS_PORT: String(r.ops) }, o);
+        const entry = { name: n, svc: replica, stopped: false };
+        replicas.push(entry);
+        out.replicaOpsPorts[n].push(replica.opsPort);
+        stops.unshift(async () => {
+          if (!entry.stopped) await replica.stop();
+        });
+      }
     }
     if (names.includes('gateway')) {
       const cfg = parseConfig(gatewayConfigSchema, {
@@ -171,6 +200,14 @@ export async function startServices(names: ServiceName[], opts: Partial<Omit<Sta
     async stopService(n: Exclude<ServiceName, 'gateway'>) {
       await running[n]?.stop();
       running[n] = undefined;
+    },
+    /** Stops replica k (1 = the second) of a backend started with `replicas`, as a rollout would. */
+    async stopReplica(n: Exclude<ServiceName, 'gateway'>, k: number) {
+      const r = replicas.filter((x) => x.name === n)[k - 1];
+      if (!r) throw new Error(`${n} has no replica ${k}`);
+      if (r.stopped) return;
+      r.stopped = true;
+      await r.svc.stop();
     },
     /**
      * Starts a backend stopped by stopService again, on its port and with its database; `env` changes
