@@ -344,7 +344,16 @@ describe('charts/signet', { timeout: 60_000 }, () => {
         for (const callee of callees) {
           expect(SERVICES, `${name}: ${svc} dials unknown ${callee}`).toContain(callee);
           expect(egressTo, `${name}: ${svc} may not reach ${callee}`).toContain(callee);
-          const port = Number(cm[`${callee.toUpperCase()}_ADDR`]!.split(':')[1]);
+          const addr = cm[`${callee.toUpperCase()}_ADDR`]!;
+          // Every replica of the callee: its headless Service, by DNS, with round-robin calls (issue 35).
+          expect(addr, `${name}: ${svc} dials ${callee} as ${addr}`).toBe(
+            `dns:///signet-${callee}-headless:${addr.split(':').at(-1)}`,
+          );
+          const headless = find(objs, 'Service', `signet-${callee}-headless`).spec;
+          expect(headless.clusterIP).toBe('None');
+          expect(headless.selector).toEqual(find(objs, 'Service', `signet-${callee}`).spec.selector);
+          const port = Number(addr.split(':').at(-1));
+          expect(headless.ports.map((p: { port: number }) => p.port)).toContain(port);
           const allowed = (pol(callee).ingress ?? []).some(
             (r: { from?: { podSelector?: { matchLabels?: Record<string, string> } }[]; ports?: { port: number }[] }) =>
               (r.from ?? []).some((f) => f.podSelector?.matchLabels?.['app.kubernetes.io/component'] === svc) &&
