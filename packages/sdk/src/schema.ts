@@ -375,6 +375,27 @@ export type paths = {
     patch: operations['updateAccountSettings'];
     trace?: never;
   };
+  '/api/admin/account/embed-origins': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The origins that may frame this account’s signing pages (embedded signing) */
+    get: operations['getEmbedOrigins'];
+    /**
+     * Replace the origins that may frame this account’s signing pages (embedded signing)
+     * @description The signing page of every link of this account (sent before or after) sends frame-ancestors with exactly these origins, and posts its events to them only. A bad origin: 400 naming it, nothing changes. Duplicates are dropped.
+     */
+    put: operations['setEmbedOrigins'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/admin/account': {
     parameters: {
       query?: never;
@@ -1322,6 +1343,9 @@ export type components = {
       /** @description Updated at most once a minute */
       last_used_at: string | null;
     };
+    EmbedOrigins: {
+      origins: string[];
+    };
     Account: {
       /** @enum {string} */
       plan: 'Free' | 'Pro' | 'Firm';
@@ -1554,6 +1578,11 @@ export type components = {
         }[];
         colours: string[];
         total_ms: number;
+        flash: {
+          segment: number;
+          step_ms: number;
+          colours: string[];
+        } | null;
       } | null;
       draws_left: number;
       assurance: string;
@@ -1584,6 +1613,8 @@ export type components = {
       action: string | null;
       action_number: number;
       action_count: number;
+      flashes: string[];
+      flash_ms: number;
     };
     LiveAck: {
       seq: number;
@@ -3359,6 +3390,136 @@ export interface operations {
             reminder_every_hours: number;
             reminder_max: number;
           };
+        };
+      };
+      /** @description The request is malformed or a field is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description csrf query parameter missing or invalid */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getEmbedOrigins: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The allowed origins */
+      200: {
+        headers: {
+          /** @description Always no-store: the answer carries tokens or personal data */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EmbedOrigins'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  setEmbedOrigins: {
+    parameters: {
+      query: {
+        /** @description Token from GET /api/admin/csrf */
+        csrf: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Origins that may frame this account's signing pages, at most 10: https, or http only on localhost, 127.0.0.1 and [::1] (development). Empty: the pages may not be framed. */
+          origins: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description The origins now allowed */
+      200: {
+        headers: {
+          /** @description Always no-store: the answer carries tokens or personal data */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EmbedOrigins'];
         };
       };
       /** @description The request is malformed or a field is not valid */

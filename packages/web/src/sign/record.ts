@@ -26,10 +26,37 @@ async function grabFrame(v: HTMLVideoElement): Promise<Blob> {
   return new Promise((resolve, reject) => c.toBlob((b) => (b ? resolve(b) : reject(new Error('frame'))), 'image/jpeg', 0.92));
 }
 
+let flashTimers: number[] = [];
+
+function setLight(colour: string) {
+  document.body.style.setProperty('--light', colour);
+  document.body.dataset.light = colour;
+}
+
+function stopFlashes() {
+  for (const t of flashTimers) window.clearTimeout(t);
+  flashTimers = [];
+}
+
+/**
+ * The flash segment's colours, each `flash_ms` after the one before, timed from the moment the
+ * segment is shown (the service expects flash i at the segment's shown time + i × flash_ms; a
+ * timer that fires late does not push the later ones back). A new segment cancels what is left.
+ */
+function showFlashes(r: Reveal) {
+  stopFlashes();
+  if (!r.flashes?.length || !(r.flash_ms > 0)) return;
+  const from = performance.now();
+  r.flashes.slice(1).forEach((c, i) => {
+    const at = from + (i + 1) * r.flash_ms;
+    flashTimers.push(window.setTimeout(() => setLight(c), Math.max(0, at - performance.now())));
+  });
+}
+
 /** Shows one segment: the screen colour (its light on the face is part of the evidence) and the prompt. */
 function showReveal(r: Reveal) {
-  document.body.style.setProperty('--light', r.colour);
-  document.body.dataset.light = r.colour;
+  setLight(r.colour);
+  showFlashes(r);
   const title =
     r.prompt === 'words'
       ? 'Read these words aloud'
@@ -100,6 +127,7 @@ export async function record(live: LiveStart) {
   await stopped;
   window.clearTimeout(guard);
   await queue;
+  stopFlashes();
   document.body.classList.remove('lit');
   log.add('timing', { recorded_ms: Math.round(performance.now() - t0), chunks: seq });
   if (failure || !frame) {

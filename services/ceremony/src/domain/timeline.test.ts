@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { drawContent } from './challenge.js';
-import { drawTimeline, LIGHT_PALETTE, revealOf, SEGMENT_MS, seededDraw, segmentCount } from './timeline.js';
+import {
+  drawTimeline,
+  FLASH_STEP_MS,
+  FLASH_STEPS,
+  LIGHT_PALETTE,
+  lightSteps,
+  revealOf,
+  SEGMENT_MS,
+  seededDraw,
+  segmentCount,
+  type Timeline,
+} from './timeline.js';
 
 describe('challenge timeline', () => {
   it('puts the words after a neutral baseline and each action in its own window with neutral segments between', () => {
@@ -55,5 +66,59 @@ describe('challenge timeline', () => {
     const c = drawContent(seededDraw('seed', '1:0|1|1'));
     expect(b).toEqual(a);
     expect(c).not.toEqual(a);
+  });
+
+  it('puts short flashes in one neutral segment after the words: four colours, none repeated in a row, 4 Hz', () => {
+    const segments = new Set<number>();
+    for (let i = 0; i < 200; i++) {
+      const t = drawTimeline(['turn_left', 'smile', 'look_up']);
+      const f = t.flash!;
+      segments.add(f.segment);
+      expect(f.step_ms).toBe(FLASH_STEP_MS);
+      expect(f.colours).toHaveLength(FLASH_STEPS);
+      expect(f.step_ms * f.colours.length).toBeLessThanOrEqual(t.segment_ms);
+      expect(f.colours[0]).toBe(t.colours[f.segment]);
+      const start = f.segment * t.segment_ms;
+      expect(start).toBeGreaterThanOrEqual(t.words_end_ms);
+      expect(f.segment).toBeLessThan(segmentCount(t) - 1);
+      for (const w of t.actions) expect(start >= w.start_ms && start < w.end_ms).toBe(false);
+      // every colour change on the screen, flashes included, changes the colour; at most five changes
+      // in any second (WCAG 2.3.1: three flashes, six changes)
+      const steps = lightSteps(t);
+      for (let k = 1; k < steps.length; k++) expect(steps[k]!.colour).not.toBe(steps[k - 1]!.colour);
+      for (const s of steps) expect(LIGHT_PALETTE).toContain(s.colour);
+      for (const s of steps)
+        expect(steps.filter((x) => x.start_ms >= s.start_ms && x.start_ms < s.start_ms + 1000).length).toBeLessThanOrEqual(5);
+    }
+    expect(segments.size).toBeGreaterThan(3);
+  });
+
+  it('reveals the flashes only with their segment', () => {
+    const t = drawTimeline(['blink', 'turn_right', 'smile']);
+    const r = Array.from({ length: segmentCount(t) }, (_, k) => revealOf(t, [], k));
+    for (const x of r)
+      if (x.segment === t.flash!.segment) expect(x).toMatchObject({ flashes: t.flash!.colours, flash_ms: FLASH_STEP_MS });
+      else expect(x).toMatchObject({ flashes: [], flash_ms: 0 });
+  });
+
+  it('draws the flashes after everything else: a seeded draw keeps its words, actions, windows and colours', () => {
+    const log: number[] = [];
+    const d = seededDraw('seed', '1:0|1|0');
+    const a = drawContent((n) => {
+      const x = d(n);
+      log.push(x);
+      return x;
+    });
+    // the same draws up to the flashes (the segment and three colours), anything after them
+    let i = 0;
+    const b = drawContent((n) => (i < log.length - FLASH_STEPS ? log[i++]! : (i++, n - 1)));
+    expect(b.words).toEqual(a.words);
+    expect({ ...b.timeline, flash: undefined }).toEqual({ ...a.timeline, flash: undefined });
+    expect(b.timeline.flash).not.toEqual(a.timeline.flash);
+    const { flash: _, ...rest } = a.timeline;
+    // and an older challenge without flashes still reveals and lists its light
+    const old: Timeline = rest;
+    expect(lightSteps(old)).toHaveLength(old.colours.length);
+    expect(revealOf(old, [], 3)).toMatchObject({ flashes: [], flash_ms: 0 });
   });
 });

@@ -15,6 +15,8 @@ export function revealOut(r: Reveal): ceremonyV1.Reveal {
     action: r.action,
     actionNumber: r.action_number,
     actionCount: r.action_count,
+    flashes: r.flashes,
+    flashMs: r.flash_ms,
   };
 }
 

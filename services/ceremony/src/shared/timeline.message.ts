@@ -14,5 +14,6 @@ export function timelineMessage(t: Timeline | undefined): eventsV1.Timeline | un
     actions: t.actions.map((a) => ({ action: a.action, startMs: a.start_ms, endMs: a.end_ms })),
     colours: t.colours,
     totalMs: t.total_ms,
+    flash: t.flash ? { segment: t.flash.segment, stepMs: t.flash.step_ms, colours: t.flash.colours } : undefined,
   };
 }

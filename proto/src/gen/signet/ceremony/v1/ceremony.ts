@@ -101,6 +101,9 @@ export interface Reveal {
   /** 1-based number of the action, and how many there are. */
   actionNumber: number;
   actionCount: number;
+  /** On the flash segment: the colours to show from its start, flash_ms each (flashes[0] is colour). */
+  flashes: string[];
+  flashMs: number;
 }
 
 export interface LiveStart {
@@ -814,7 +817,17 @@ export const Challenge: MessageFns<Challenge> = {
 };
 
 function createBaseReveal(): Reveal {
-  return { segment: 0, colour: "", prompt: "", words: [], action: "", actionNumber: 0, actionCount: 0 };
+  return {
+    segment: 0,
+    colour: "",
+    prompt: "",
+    words: [],
+    action: "",
+    actionNumber: 0,
+    actionCount: 0,
+    flashes: [],
+    flashMs: 0,
+  };
 }
 
 export const Reveal: MessageFns<Reveal> = {
@@ -839,6 +852,12 @@ export const Reveal: MessageFns<Reveal> = {
     }
     if (message.actionCount !== 0) {
       writer.uint32(56).int32(message.actionCount);
+    }
+    for (const v of message.flashes) {
+      writer.uint32(66).string(v!);
+    }
+    if (message.flashMs !== 0) {
+      writer.uint32(72).int32(message.flashMs);
     }
     return writer;
   },
@@ -912,6 +931,22 @@ export const Reveal: MessageFns<Reveal> = {
             message.actionCount = reader.int32();
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.flashes.push(reader.string());
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.flashMs = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -936,6 +971,8 @@ export const Reveal: MessageFns<Reveal> = {
     message.action = object.action ?? "";
     message.actionNumber = object.actionNumber ?? 0;
     message.actionCount = object.actionCount ?? 0;
+    message.flashes = object.flashes?.map((e) => e) || [];
+    message.flashMs = object.flashMs ?? 0;
     return message;
   },
 };

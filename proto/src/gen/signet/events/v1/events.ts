@@ -46,7 +46,8 @@ export interface ActionWindow {
 /**
  * The timeline of a challenge. The recording is cut into segments of segment_ms; segment k shows
  * colours[k] on the screen. Words are read in [words_start_ms, words_end_ms); the head is neutral
- * outside the action windows.
+ * outside the action windows. The flash segment (absent on older challenges) shows flash.colours
+ * from its start, flash.step_ms each, instead of its one colour (flash.colours[0] is that colour).
  */
 export interface Timeline {
   segmentMs: number;
@@ -55,6 +56,14 @@ export interface Timeline {
   actions: ActionWindow[];
   colours: string[];
   totalMs: number;
+  flash: Flash | undefined;
+}
+
+/** Short flashes inside one segment of a Timeline. */
+export interface Flash {
+  segment: number;
+  stepMs: number;
+  colours: string[];
 }
 
 /**
@@ -662,7 +671,7 @@ export const ActionWindow: MessageFns<ActionWindow> = {
 };
 
 function createBaseTimeline(): Timeline {
-  return { segmentMs: 0, wordsStartMs: 0, wordsEndMs: 0, actions: [], colours: [], totalMs: 0 };
+  return { segmentMs: 0, wordsStartMs: 0, wordsEndMs: 0, actions: [], colours: [], totalMs: 0, flash: undefined };
 }
 
 export const Timeline: MessageFns<Timeline> = {
@@ -684,6 +693,9 @@ export const Timeline: MessageFns<Timeline> = {
     }
     if (message.totalMs !== 0) {
       writer.uint32(48).int32(message.totalMs);
+    }
+    if (message.flash !== undefined) {
+      Flash.encode(message.flash, writer.uint32(58).fork()).join();
     }
     return writer;
   },
@@ -749,6 +761,14 @@ export const Timeline: MessageFns<Timeline> = {
             message.totalMs = reader.int32();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.flash = Flash.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -772,6 +792,86 @@ export const Timeline: MessageFns<Timeline> = {
     message.actions = object.actions?.map((e) => ActionWindow.fromPartial(e)) || [];
     message.colours = object.colours?.map((e) => e) || [];
     message.totalMs = object.totalMs ?? 0;
+    message.flash = (object.flash !== undefined && object.flash !== null) ? Flash.fromPartial(object.flash) : undefined;
+    return message;
+  },
+};
+
+function createBaseFlash(): Flash {
+  return { segment: 0, stepMs: 0, colours: [] };
+}
+
+export const Flash: MessageFns<Flash> = {
+  encode(message: Flash, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.segment !== 0) {
+      writer.uint32(8).int32(message.segment);
+    }
+    if (message.stepMs !== 0) {
+      writer.uint32(16).int32(message.stepMs);
+    }
+    for (const v of message.colours) {
+      writer.uint32(26).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Flash {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFlash();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.segment = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.stepMs = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.colours.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<Flash>): Flash {
+    return Flash.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Flash>): Flash {
+    const message = createBaseFlash();
+    message.segment = object.segment ?? 0;
+    message.stepMs = object.stepMs ?? 0;
+    message.colours = object.colours?.map((e) => e) || [];
     return message;
   },
 };

@@ -32,6 +32,8 @@ export function revealJson(r: ceremonyV1.Reveal | undefined) {
     action: r.action || null,
     action_number: r.actionNumber,
     action_count: r.actionCount,
+    flashes: r.flashes,
+    flash_ms: r.flashMs,
   };
 }
 

@@ -7,6 +7,7 @@ import { pipePdfStream } from '../../pdf-stream.js';
 import { bridgeUpload } from '../../upload/upload-bridge.js';
 import { captureForm } from './capture.upload.js';
 import { declineRoutes } from './decline.routes.js';
+import { fieldsRoutes } from './fields.routes.js';
 import { liveRoutes } from './live.routes.js';
 import { noStore, notValidLink, SIGN_TAGS, signGuard } from './sign.guard.js';
 import { receiptJson, summaryJson } from './sign.json.js';
@@ -149,6 +150,9 @@ export function signRoutes(ctx: GatewayContext): RouteModule {
                 actions: c.timeline.actions.map((a) => ({ action: a.action, start_ms: a.startMs, end_ms: a.endMs })),
                 colours: c.timeline.colours,
                 total_ms: c.timeline.totalMs,
+                flash: c.timeline.flash
+                  ? { segment: c.timeline.flash.segment, step_ms: c.timeline.flash.stepMs, colours: c.timeline.flash.colours }
+                  : null,
               }
             : null,
           draws_left: c.drawsLeft,
@@ -250,12 +254,13 @@ export function signRoutes(ctx: GatewayContext): RouteModule {
     capture,
     ...liveRoutes(ctx, sign),
     ...declineRoutes(ctx, sign),
+    ...fieldsRoutes(ctx, sign),
     webauthnOptions,
     webauthnVerify,
     forensic,
   ];
   mountRoutes(router, routes, { validateResponses: ctx.validateResponses });
-  addSignPage(router);
+  addSignPage(router, ctx);
 
   return { router, routes };
 }

@@ -96,6 +96,8 @@ export const challengeSchema = z
         actions: z.array(z.object({ action: z.string(), start_ms: z.int(), end_ms: z.int() })),
         colours: z.array(z.string()),
         total_ms: z.int(),
+        /** the flash segment: from its start, colours[i] for step_ms each (absent on older challenges) */
+        flash: z.object({ segment: z.int(), step_ms: z.int(), colours: z.array(z.string()) }).nullable(),
       })
       .nullable(),
     draws_left: z.int(),
@@ -124,6 +126,9 @@ const revealSchema = z
     action: z.string().nullable(),
     action_number: z.int(),
     action_count: z.int(),
+    /** on the flash segment: the colours to show from its start, flash_ms each (flashes[0] is colour); else empty */
+    flashes: z.array(z.string()),
+    flash_ms: z.int(),
   })
   .meta({ id: 'LiveReveal' });
 
