@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
-# Installs everything the local stack and the tests need on a fresh Debian machine with Node 20
-# and Go: Debian packages, pnpm, and the Go-built servers (cached outside the tree, reused).
-# Idempotent: a re-run installs only what is missing.
+# Installs what the local stack (`install.sh stack`) or the stack and the tests (`install.sh`, the
+# default) need on a fresh Debian machine with Node 20 and Go: Debian packages, pnpm, and the
+# Go-built servers (cached outside the tree, reused). Tools only the tests use (Chromium, poppler,
+# qpdf, Helm, promtool, kubeconform, schemathesis) are left out of `stack`, so `stack.sh up` does not
+# wait for them. Idempotent: a re-run installs only what is missing. Prints each step's time.
 set -euo pipefail
+MODE="${1:-all}"
+case "$MODE" in stack | all) ;; *) echo "usage: install.sh [stack|all]" >&2; exit 2 ;; esac
+tests() { [ "$MODE" = all ]; }
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CACHE="${SIGNET_CACHE:-$HOME/.cache/signet}"
@@ -20,26 +25,39 @@ NATS_VERSION="v2.11.17"
 PNPM_VERSION="9.15.9"
 
 log() { printf '[install] %s\n' "$*" >&2; }
+T0=$SECONDS
+# Runs one step and says how long it took.
+timed() {
+  local name="$1" t=$SECONDS
+  shift
+  "$@"
+  log "$name: $((SECONDS - t)) s"
+}
 
 need_apt=()
 command -v redis-server >/dev/null || need_apt+=(redis-server)
 command -v ffmpeg >/dev/null || need_apt+=(ffmpeg)
 command -v ffprobe >/dev/null || need_apt+=(ffmpeg)
-[ -x /usr/bin/chromium ] || need_apt+=(chromium)
 command -v curl >/dev/null || need_apt+=(curl)
-# espeak-ng speaks the challenge words into the synthetic biometrics corpus (voice activity).
-command -v espeak-ng >/dev/null || need_apt+=(espeak-ng)
 # PostgreSQL under FerretDB (test/harness/local-store.ts starts a cluster of its own under the data folder).
 compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null || need_apt+=(postgresql)
-# pdfsig (poppler-utils) and qpdf check the signed PDFs in the tests.
-command -v pdfsig >/dev/null || need_apt+=(poppler-utils)
-command -v pdftotext >/dev/null || need_apt+=(poppler-utils) # the audit trail's names are read back with it
-command -v qpdf >/dev/null || need_apt+=(qpdf)
-if [ ${#need_apt[@]} -gt 0 ]; then
-  log "apt-get install ${need_apt[*]}"
+if tests; then
+  [ -x /usr/bin/chromium ] || need_apt+=(chromium)
+  # espeak-ng speaks the challenge words into the synthetic biometrics corpus (voice activity).
+  command -v espeak-ng >/dev/null || need_apt+=(espeak-ng)
+  # pdfsig (poppler-utils) and qpdf check the signed PDFs in the tests.
+  command -v pdfsig >/dev/null || need_apt+=(poppler-utils)
+  command -v pdftotext >/dev/null || need_apt+=(poppler-utils) # the audit trail's names are read back with it
+  command -v qpdf >/dev/null || need_apt+=(qpdf)
+fi
+apt_install() {
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
+}
+if [ ${#need_apt[@]} -gt 0 ]; then
+  log "apt-get install ${need_apt[*]}"
+  timed "apt packages" apt_install
 fi
 
 if ! command -v pnpm >/dev/null || [ "$(pnpm --version)" != "$PNPM_VERSION" ]; then
@@ -82,22 +100,26 @@ ferretdb_build() {
 }
 
 # Builds run in parallel: MinIO alone takes minutes on two cores.
-pids=()
-ferretdb_build & pids+=($!)
-go_build minio github.com/minio/minio "$MINIO_VERSION" & pids+=($!)
-go_build mailpit github.com/axllent/mailpit "$MAILPIT_VERSION" & pids+=($!)
-go_build nats-server github.com/nats-io/nats-server/v2 "$NATS_VERSION" & pids+=($!)
-if [ "${SIGNET_SKIP_HELM:-0}" != 1 ]; then
-  go_build helm helm.sh/helm/v3/cmd/helm "$HELM_VERSION" & pids+=($!)
-fi
-bash "$ROOT/scripts/promtool.sh" & pids+=($!) # promtool of the chart's alert tests (test/chart/alerts.test.ts)
-bash "$ROOT/scripts/kubeconform.sh" & pids+=($!) # kubeconform and offline Kubernetes schemas of the chart tests (test/chart/kubeconform.test.ts)
-fail=0
-for p in "${pids[@]}"; do wait "$p" || fail=1; done
-[ "$fail" = 0 ] || { log "a go install failed"; exit 1; }
-if [ -d "$ROOT/node_modules" ]; then bash "$ROOT/scripts/tfjs-native.sh"; fi # tfjs-node on TensorFlow (test.sh, stack.sh: after pnpm install)
-bash "$ROOT/scripts/speech-venv.sh" # pocketsphinx venv of the biometrics words check (cached)
-bash "$ROOT/scripts/schemathesis-venv.sh" # schemathesis venv of the API fuzzing test (cached)
-bash "$ROOT/scripts/tsa.sh" install # certomancer (dev CA + TSA) and pyhanko venv (cached)
-bash "$ROOT/scripts/witness.sh" # litewitness, the local C2SP tlog witness of the ledger (cached)
-log "ready: $BIN"
+go_builds() {
+  local pids=() fail=0 p
+  ferretdb_build & pids+=($!)
+  go_build minio github.com/minio/minio "$MINIO_VERSION" & pids+=($!)
+  go_build mailpit github.com/axllent/mailpit "$MAILPIT_VERSION" & pids+=($!)
+  go_build nats-server github.com/nats-io/nats-server/v2 "$NATS_VERSION" & pids+=($!)
+  if tests; then
+    if [ "${SIGNET_SKIP_HELM:-0}" != 1 ]; then
+      go_build helm helm.sh/helm/v3/cmd/helm "$HELM_VERSION" & pids+=($!)
+    fi
+    bash "$ROOT/scripts/promtool.sh" & pids+=($!) # promtool of the chart's alert tests (test/chart/alerts.test.ts)
+    bash "$ROOT/scripts/kubeconform.sh" & pids+=($!) # kubeconform and offline Kubernetes schemas of the chart tests (test/chart/kubeconform.test.ts)
+  fi
+  for p in "${pids[@]}"; do wait "$p" || fail=1; done
+  [ "$fail" = 0 ] || { log "a go install failed"; exit 1; }
+}
+timed "Go-built servers$(tests && echo ' and test tools')" go_builds
+# tfjs-node on TensorFlow needs node_modules: test.sh and stack.sh run scripts/tfjs-native.sh after pnpm install.
+timed "speech venv" bash "$ROOT/scripts/speech-venv.sh" # pocketsphinx venv of the biometrics words check (cached)
+if tests; then timed "schemathesis venv" bash "$ROOT/scripts/schemathesis-venv.sh"; fi # schemathesis venv of the API fuzzing test (cached)
+timed "TSA and pyHanko" bash "$ROOT/scripts/tsa.sh" install # certomancer (dev CA + TSA) and pyhanko venv (cached)
+timed "witness" bash "$ROOT/scripts/witness.sh" # litewitness, the local C2SP tlog witness of the ledger (cached)
+log "ready ($MODE): $BIN, $((SECONDS - T0)) s"

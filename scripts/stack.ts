@@ -115,6 +115,7 @@ Stop it with: ./scripts/stack.sh down`);
 }
 
 async function up() {
+  const began = Date.now();
   mkdirSync(join(dataDir, 'logs'), { recursive: true });
   const running = readPids();
   if (running.length && running.every((p) => alive(p.pid))) {
@@ -175,7 +176,16 @@ async function up() {
   await Promise.all(services.map((s) => ready(`http://127.0.0.1:${s.ops}/readyz`)));
   start('gateway', { HTTP_PORT: String(gateway.http), OPS_PORT: String(gateway.ops) });
   await ready(`http://127.0.0.1:${gateway.http}/readyz`);
+  printTimes(began);
   printWhere();
+}
+
+/** The start's own time and, from stack.sh, the total since `up` began (install and build included). */
+function printTimes(began: number) {
+  const s = (ms: number) => `${Math.round(ms / 1000)} s`.padStart(6);
+  console.error(`[stack] ${'infrastructure and services'.padEnd(28)} ${s(Date.now() - began)}`);
+  const since = Number(process.env.SIGNET_STACK_STARTED_AT);
+  if (since) console.error(`[stack] ${'total'.padEnd(28)} ${s(Date.now() - since * 1000)}`);
 }
 
 async function down() {
