@@ -50,7 +50,7 @@ function text(pdf: Uint8Array, name: string): string {
 /** The rows of the signer named, up to the next signer. */
 const rowsOf = (t: string, who: string, next: string) => t.slice(t.indexOf(who), next ? t.indexOf(next) : undefined);
 
-describe('the certificate PDF and the audit trail state each signer’s assurance and what it proves', () => {
+describe('the certificate PDF and the audit trail state each signer’s assurance and what it proves', { timeout: 60_000 }, () => {
   const meaning = (l: keyof typeof ASSURANCE_MEANINGS) => `${l} - ${ASSURANCE_MEANINGS[l]}`;
 
   it('certificate of completion: the level and its sentence per signer, and the weakest for the certificate', async () => {

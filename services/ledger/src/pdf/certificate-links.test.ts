@@ -48,7 +48,7 @@ async function linesOf(base: string, test = false): Promise<string[]> {
     .map((l) => l.trim());
 }
 
-describe('the certificate of completion prints its evidence links whole (issue 32 item 8)', () => {
+describe('the certificate of completion prints its evidence links whole (issue 32 item 8)', { timeout: 60_000 }, () => {
   it('the proof link with the hash its route requires, and the keys link, each on one line', async () => {
     for (const base of ['https://signet.example', `https://${'verification.'.repeat(8)}example.com`]) {
       const lines = await linesOf(base);

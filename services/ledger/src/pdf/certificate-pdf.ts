@@ -1,12 +1,13 @@
 /**
- * The certificate of completion (pdf-lib, standard fonts, no external assets): reference, document
- * hash, signers and their verification, times, the transaction's event log (supplied by the caller),
- * the log evidence (leaf index, checkpoint, seal) and a QR code to the public verify page.
+ * The certificate of completion (pdf-lib, no external assets): reference, document hash, signers and
+ * their verification, times, the transaction's event log (supplied by the caller), the log evidence
+ * (leaf index, checkpoint, seal) and a QR code to the public verify page. Text in any script, shaped
+ * by ./text; the same input gives the same bytes (dates from the certificate, no random names).
  */
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import { PDFDocument, rgb, type PDFPage } from 'pdf-lib';
 import QRCode from 'qrcode';
 import { certificateAssurance, signerAssurance, signerAssuranceMeaning, type Certificate } from '../domain/certificate.js';
-import { wrapLines } from './wrap.js';
+import { PdfText, baseDirection, type TextStyle } from './text/index.js';
 
 export type EventLogEntry = { type: string; at: string; actor: string; detail: string };
 
@@ -27,78 +28,78 @@ export type CertificatePdfInput = {
   test?: boolean;
 };
 
-/** The standard fonts encode WinAnsi only: anything else is shown as "?" rather than failing the render. */
-function winAnsi(text: string): string {
-  return [...text]
-    .map((ch) => {
-      const c = ch.codePointAt(0)!;
-      return (c >= 0x20 && c <= 0x7e) || (c >= 0xa0 && c <= 0xff) || ch === '\u2014' || ch === '\u2013' ? ch : '?';
-    })
-    .join('');
-}
+const A4: [number, number] = [595.28, 841.89];
+/** A first-strong isolate: a name in any direction keeps its place among the text around it. */
+const isolate = (value: string) => `\u2068${value}\u2069`;
 
 class Writer {
   y: number;
   page: PDFPage;
   constructor(
     private doc: PDFDocument,
-    private font: PDFFont,
-    private bold: PDFFont,
+    readonly fonts: PdfText,
   ) {
-    this.page = doc.addPage([595.28, 841.89]); // A4
+    this.page = doc.addPage(A4);
     this.y = 800;
   }
-  private ensure(space: number) {
+  ensure(space: number) {
     if (this.y - space < 50) {
-      this.page = this.doc.addPage([595.28, 841.89]);
+      this.page = this.doc.addPage(A4);
       this.y = 800;
     }
+  }
+  private draw(value: string, x: number, style: TextStyle, dir = baseDirection(value)) {
+    this.fonts.draw(this.page, value, x, this.y, style, dir);
   }
   heading(text: string, size = 13) {
     this.ensure(size + 12);
     this.y -= 8;
-    this.page.drawText(winAnsi(text), { x: 50, y: this.y, size, font: this.bold, color: rgb(0.1, 0.1, 0.3) });
+    this.draw(text, 50, { size, bold: true, color: rgb(0.1, 0.1, 0.3) });
     this.y -= size + 6;
   }
   /** A label and a value wrapped to the page width (between words; long hashes and seals break anywhere). */
   field(label: string, value: string, size = 9.5) {
     const x = 190;
-    const width = 595.28 - x - 50;
-    const lines = wrapLines(winAnsi(value), (l) => this.font.widthOfTextAtSize(l, size) <= width);
+    const lines = this.fonts.wrap(value, A4[0] - x - 50, { size });
+    const dir = baseDirection(value);
     this.ensure(lines.length * (size + 3) + 2);
-    this.page.drawText(winAnsi(label), { x: 50, y: this.y, size, font: this.bold });
+    this.draw(label, 50, { size, bold: true });
     for (const l of lines) {
-      this.page.drawText(l, { x, y: this.y, size, font: this.font });
+      this.draw(l, x, { size }, dir);
       this.y -= size + 3;
     }
     this.y -= 2;
   }
   /** A link on its own full-width line, never cut or wrapped (smaller type when long), so it can be copied whole. */
   url(value: string) {
-    const width = 595.28 - 100;
+    const width = A4[0] - 100;
     let size = 8.5;
-    while (size > 5 && this.font.widthOfTextAtSize(winAnsi(value), size) > width) size -= 0.5;
+    while (size > 5 && this.fonts.width(value, { size }) > width) size -= 0.5;
     this.ensure(size + 4);
-    this.page.drawText(winAnsi(value), { x: 50, y: this.y, size, font: this.font });
+    this.draw(value, 50, { size }, 'ltr');
     this.y -= size + 4;
   }
+  /** A paragraph over the page width, wrapped between words. */
   text(value: string, size = 9) {
-    this.ensure(size + 4);
-    this.page.drawText(winAnsi(value).slice(0, 110), { x: 50, y: this.y, size, font: this.font });
-    this.y -= size + 4;
+    for (const l of this.fonts.wrap(value, A4[0] - 100, { size })) {
+      this.ensure(size + 4);
+      this.draw(l, 50, { size });
+      this.y -= size + 4;
+    }
   }
 }
 
 export async function renderCertificatePdf(input: CertificatePdfInput): Promise<Uint8Array> {
   const c = input.certificate;
-  const doc = await PDFDocument.create();
+  // Every date from the certificate and no pdf-lib defaults (its ModDate is now): two renders are identical.
+  const doc = await PDFDocument.create({ updateMetadata: false });
   doc.setTitle(`${input.test ? 'TEST ' : ''}Certificate of completion ${c.reference}`);
   doc.setSubject(`Signet certificate ${c.reference}`);
   doc.setProducer('Signet ledger');
+  doc.setCreator('Signet ledger');
   doc.setCreationDate(new Date(c.verified_at));
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
-  const w = new Writer(doc, font, bold);
+  doc.setModificationDate(new Date(c.verified_at));
+  const w = new Writer(doc, new PdfText(doc));
 
   if (input.test) w.heading('TEST - test mode: no real signing took place; sealed in the test log', 12);
   w.heading(`${input.test ? 'TEST ' : ''}Certificate of completion`, 20);
@@ -110,7 +111,7 @@ export async function renderCertificatePdf(input: CertificatePdfInput): Promise<
 
   w.heading('Signers');
   c.signers.forEach((s, i) => {
-    w.field(`Signer ${i + 1}`, `${s.name} (${s.email_masked})`);
+    w.field(`Signer ${i + 1}`, `${isolate(s.name)} (${s.email_masked})`);
     w.field(
       '  Verification',
       input.test
@@ -137,7 +138,8 @@ export async function renderCertificatePdf(input: CertificatePdfInput): Promise<
 
   if (input.events.length > 0) {
     w.heading('Event log');
-    for (const e of input.events) w.text(`${e.at}  ${e.type}  ${e.actor}${e.detail ? ` - ${e.detail}` : ''}`, 8.5);
+    for (const e of input.events)
+      w.text(`${e.at}  ${e.type}  ${isolate(e.actor)}${e.detail ? ` - ${isolate(e.detail)}` : ''}`, 8.5);
   }
 
   w.heading('Verify');
@@ -152,10 +154,8 @@ export async function renderCertificatePdf(input: CertificatePdfInput): Promise<
   const png = await QRCode.toBuffer(input.verifyUrl, { type: 'png', errorCorrectionLevel: 'M', margin: 1, width: 220 });
   const img = await doc.embedPng(png);
   const side = 110;
-  if (w.y - side < 50) {
-    w.page = doc.addPage([595.28, 841.89]);
-    w.y = 800;
-  }
+  w.ensure(side);
   w.page.drawImage(img, { x: 50, y: w.y - side, width: side, height: side });
-  return doc.save();
+  w.fonts.finish();
+  return doc.save({ useObjectStreams: false });
 }

@@ -1,0 +1,172 @@
+/**
+ * Text in any script in every PDF the ledger makes (issue 32 item 3): names in Latin with
+ * diacritics, Greek, Cyrillic, Arabic, Hebrew, Devanagari, Chinese, Japanese and "→" are read back
+ * by poppler (pdftotext), every font is embedded with a Unicode map (pdffonts), each word of each
+ * name is inked where poppler finds it on the page rendered by pdftoppm, and two renders are
+ * byte-identical. The old pages failed this: "?" for every non-Latin character in certificate.pdf,
+ * Arabic split into unjoined letters in the audit trail.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Certificate, CertificateSigner } from '../domain/certificate.js';
+import { renderAuditTrailPdf } from './audit-trail.js';
+import { renderCertificatePdf } from './certificate-pdf.js';
+import { shapeLine } from './text/shape.js';
+
+const NAMES = {
+  latin: 'Zoë Šťastná-Łukasiewicz',
+  greek: 'Αλέξανδρος Παπαδόπουλος',
+  cyrillic: 'Пётр Чайковский',
+  arabic: 'محمد عبد الله',
+  hebrew: 'דוד בן גוריון',
+  devanagari: 'श्रीमती प्रिया शर्मा',
+  chinese: '王小明',
+  japanese: '山田 たろう',
+};
+const ORGANISATION = 'شركة النور → 北京公司';
+
+const signer = (name: string, i: number): CertificateSigner => ({
+  name,
+  email_masked: `s${i}***@example.com`,
+  verification_mode: 'biometric',
+  assurance: 'live',
+  verified_at: '2026-11-28T10:00:00.000Z',
+});
+const cert: Certificate = {
+  version: 2,
+  reference: 'ACM-TX-00000033',
+  document_sha256: 'e'.repeat(64),
+  issuer_name: ORGANISATION,
+  attestation_type: 'signature',
+  signers: Object.values(NAMES).map(signer),
+  verified_at: '2026-11-28T10:00:00.000Z',
+};
+
+const certificatePdf = () =>
+  renderCertificatePdf({
+    certificate: cert,
+    ledgerSeal: 'seal',
+    leafIndex: 3,
+    treeSize: 4,
+    checkpointRoot: 'root',
+    origin: 'signet.example/log',
+    verifyUrl: 'https://signet.example/verify?ref=ACM-TX-00000033&hash=eeeeeeeeeeeeeeee',
+    events: [
+      {
+        type: 'transaction.created',
+        at: '2026-11-28T09:00:00Z',
+        actor: NAMES.arabic,
+        detail: `sent to ${NAMES.devanagari} → ${NAMES.chinese}`,
+      },
+    ],
+  });
+const auditTrailPdf = () =>
+  renderAuditTrailPdf({
+    documentName: `${NAMES.hebrew} عقد.pdf`,
+    pageCount: 1,
+    certificate: cert,
+    signerEmails: Object.keys(NAMES).map((k) => `${k}@example.com`),
+    leafIndex: 3,
+    treeSize: 4,
+    origin: 'signet.example/log',
+    verifyUrl: 'https://signet.example/verify?ref=ACM-TX-00000033&hash=eeeeeeeeeeeeeeee',
+    sealedAt: new Date('2026-11-28T10:00:05.000Z'),
+  });
+
+const dir = mkdtempSync(join(tmpdir(), 'signet-scripts-pdf-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Bidi marks poppler adds around right-to-left text, and whitespace, removed; NFC. */
+const normal = (s: string) =>
+  s
+    .normalize('NFC')
+    .replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+function save(pdf: Uint8Array, name: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, pdf);
+  return path;
+}
+
+/** Every word poppler finds, with its page and box (points from the top left). */
+function words(path: string): { page: number; text: string; box: [number, number, number, number] }[] {
+  const html = execFileSync('pdftotext', ['-bbox', path, '-'], { encoding: 'utf8' });
+  const out: { page: number; text: string; box: [number, number, number, number] }[] = [];
+  html.split('<page ').forEach((page, i) => {
+    for (const m of page.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g))
+      out.push({ page: i, text: normal(m[5]!.replace(/&amp;/g, '&')), box: [+m[1]!, +m[2]!, +m[3]!, +m[4]!] });
+  });
+  return out;
+}
+
+/** The share of dark pixels in a box of a page rendered at 72 dpi (1 px = 1 pt). */
+function ink(path: string, page: number, [x0, y0, x1, y1]: [number, number, number, number]): number {
+  const out = join(dir, `p${page}`);
+  execFileSync('pdftoppm', ['-r', '72', '-gray', '-f', String(page), '-l', String(page), '-singlefile', path, out]);
+  const pgm = readFileSync(`${out}.pgm`);
+  const head = /^P5\s+(\d+)\s+\d+\s+255\s/.exec(pgm.toString('latin1', 0, 40))!;
+  const w = Number(head[1]);
+  const header = head[0].length;
+  let dark = 0;
+  let all = 0;
+  for (let y = Math.floor(y0); y < Math.ceil(y1); y++)
+    for (let x = Math.floor(x0); x < Math.ceil(x1); x++) {
+      all++;
+      if (pgm[header + y * w + x]! < 128) dark++;
+    }
+  return dark / Math.max(all, 1);
+}
+
+function expectEveryName(path: string) {
+  const text = normal(execFileSync('pdftotext', [path, '-'], { encoding: 'utf8' }));
+  const found = words(path);
+  // The organisation mixes directions: poppler orders its two runs its own way, so each run is checked.
+  for (const name of [...Object.values(NAMES), ...ORGANISATION.split(' → ')]) {
+    expect(text, name).toContain(normal(name));
+    for (const word of name.split(' ').filter((w) => w !== '→')) {
+      // poppler's word boxes hold right-to-left words in drawing order.
+      const at = found.find((f) => f.text.includes(word) || [...f.text].reverse().join('').includes(word));
+      expect(at, `${word} on a page`).toBeDefined();
+      expect(ink(path, at!.page, at!.box), `${word} inked`).toBeGreaterThan(0.05);
+    }
+  }
+  expect(text).toContain('→');
+  const fonts = execFileSync('pdffonts', [path], { encoding: 'utf8' }).split('\n').slice(2).filter(Boolean);
+  expect(fonts.length).toBeGreaterThan(3);
+  for (const f of fonts) expect(f, 'embedded, subset, with a Unicode map').toMatch(/CID TrueType\s+Identity-H\s+yes yes yes/);
+}
+
+describe('every script in every PDF (issue 32 item 3)', { timeout: 60_000 }, () => {
+  it('HarfBuzz finds a glyph for every character of every name (no .notdef)', () => {
+    for (const name of [...Object.values(NAMES), ORGANISATION]) {
+      const line = shapeLine(name, 'regular', 'ltr');
+      expect(
+        line.clusters.flatMap((c) => c.glyphs.map((g) => g.gid)),
+        name,
+      ).not.toContain(0);
+    }
+  });
+
+  it('certificate.pdf: every name read back and inked, fonts embedded, the same bytes twice', async () => {
+    const pdf = await certificatePdf();
+    expectEveryName(save(pdf, 'certificate.pdf'));
+    expect(Buffer.from(await certificatePdf()).equals(Buffer.from(pdf))).toBe(true);
+  });
+
+  it('the audit trail (the signed PDF’s appended pages): every name read back and inked, the same bytes twice', async () => {
+    const pdf = await auditTrailPdf();
+    expectEveryName(save(pdf, 'audit-trail.pdf'));
+    expect((await auditTrailPdf()).equals(pdf)).toBe(true);
+  });
+
+  it('Arabic is joined: one glyph per letter in its contextual form, not the isolated forms', () => {
+    const isolated = shapeLine('م', 'regular', 'rtl').clusters[0]!.glyphs[0]!.gid;
+    const joined = shapeLine('محمد', 'regular', 'rtl').clusters.flatMap((c) => c.glyphs.map((g) => g.gid));
+    expect(joined).not.toContain(isolated);
+  });
+});

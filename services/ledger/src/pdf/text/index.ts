@@ -1,0 +1,125 @@
+/**
+ * Text in any script on the ledger's PDF pages (issue 32): every string is shaped by HarfBuzz with
+ * the Noto fonts (fonts.ts, shape.ts), wrapped between words (../wrap.ts), and drawn glyph by glyph
+ * at HarfBuzz's positions in composite fonts holding only the glyphs the document used (embed.ts).
+ * One `PdfText` per document: draw everything, then `finish()` once before saving.
+ */
+import {
+  PDFHexString,
+  PDFName,
+  PDFOperator,
+  beginText,
+  endText,
+  popGraphicsState,
+  pushGraphicsState,
+  rgb,
+  setFillingColor,
+  setFontAndSize,
+  setTextMatrix,
+  setTextRenderingMode,
+  TextRenderingMode,
+  showText,
+  type PDFDocument,
+  type PDFPage,
+  type RGB,
+} from 'pdf-lib';
+import { wrapLines } from '../wrap.js';
+import { FontUse } from './embed.js';
+import { loadFont, type FontId } from './fonts.js';
+import { baseDirection, shapeLine, type Direction, type ShapedLine } from './shape.js';
+
+export { baseDirection, type Direction } from './shape.js';
+
+export type TextStyle = { size: number; bold?: boolean; color?: RGB };
+
+export class PdfText {
+  private readonly uses = new Map<FontId, FontUse>();
+  private readonly pageFonts = new WeakMap<PDFPage, Map<FontId, PDFName>>();
+  private readonly shaped = new Map<string, ShapedLine>();
+  private finished = false;
+
+  constructor(private readonly doc: PDFDocument) {}
+
+  private shape(text: string, bold: boolean | undefined, dir: Direction): ShapedLine {
+    const key = `${bold ? 'b' : 'r'}${dir}${text}`;
+    let line = this.shaped.get(key);
+    if (!line) {
+      line = shapeLine(text, bold ? 'bold' : 'regular', dir);
+      this.shaped.set(key, line);
+    }
+    return line;
+  }
+
+  /** The width of one line of `text` in points. */
+  width(text: string, style: TextStyle, dir: Direction = baseDirection(text)): number {
+    return this.shape(text, style.bold, dir).width * style.size;
+  }
+
+  /** `text` broken into lines no wider than `maxWidth` (between words where it can). */
+  wrap(text: string, maxWidth: number, style: TextStyle): string[] {
+    const dir = baseDirection(text);
+    return wrapLines(text, (l) => this.width(l, style, dir) <= maxWidth);
+  }
+
+  private use(font: FontId): FontUse {
+    let use = this.uses.get(font);
+    if (!use) {
+      use = new FontUse(loadFont(font), this.doc.context);
+      this.uses.set(font, use);
+    }
+    return use;
+  }
+
+  private fontName(page: PDFPage, font: FontId): PDFName {
+    let names = this.pageFonts.get(page);
+    if (!names) this.pageFonts.set(page, (names = new Map()));
+    let name = names.get(font);
+    if (!name) {
+      name = page.node.newFontDictionary('SgF', this.use(font).ref);
+      names.set(font, name);
+    }
+    return name;
+  }
+
+  /**
+   * Draws one line with its baseline's left end at (x, y): each glyph where HarfBuzz placed it, none
+   * of them carrying text, then for each cluster an invisible glyph (render mode 3, as an OCR text
+   * layer) on the baseline over the cluster's width carrying the cluster's text. Copying and
+   * extraction read every cluster whole and in place, however its glyphs were reordered, combined
+   * or shifted (a Devanagari vowel sign, Arabic dots, cursive attachment).
+   */
+  draw(page: PDFPage, text: string, x: number, y: number, style: TextStyle, dir: Direction = baseDirection(text)): void {
+    if (this.finished) throw new Error('PdfText.draw after finish');
+    const line = this.shape(text, style.bold, dir);
+    if (line.clusters.length === 0) return;
+    const at = (gx: number, gy: number) => setTextMatrix(1, 0, 0, 1, round(x + gx * style.size), round(y + gy * style.size));
+    const ops: PDFOperator[] = [pushGraphicsState(), setFillingColor(style.color ?? rgb(0, 0, 0)), beginText()];
+    for (const invisible of [false, true]) {
+      if (invisible) ops.push(setTextRenderingMode(TextRenderingMode.Invisible));
+      let current: FontId | undefined;
+      for (const cluster of line.clusters) {
+        if (cluster.font !== current) {
+          ops.push(setFontAndSize(this.fontName(page, cluster.font), style.size));
+          current = cluster.font;
+        }
+        const use = this.use(cluster.font);
+        const glyphs = invisible ? [{ gid: cluster.glyphs[0]!.gid, x: cluster.x, y: 0 }] : cluster.glyphs;
+        for (const g of glyphs) {
+          const cid = invisible ? use.cid(g.gid, cluster.text, cluster.width) : use.cid(g.gid, undefined, 0);
+          ops.push(at(g.x, g.y), showText(PDFHexString.of(cid.toString(16).padStart(4, '0'))));
+        }
+      }
+    }
+    ops.push(endText(), popGraphicsState());
+    page.pushOperators(...ops);
+  }
+
+  /** Embeds the fonts (subset to the glyphs drawn); call once, after the last draw. */
+  finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    for (const use of this.uses.values()) use.write(this.doc.context);
+  }
+}
+
+const round = (v: number) => Math.round(v * 1000) / 1000;
