@@ -151,6 +151,13 @@ const descriptions: Record<string, string> = {
   LEDGER_SEAL_LTV:
     "signed PDF: on adds the validation data (the seal's and the TSA's certificates and CRLs) after the seal as a DSS update (PAdES B-LT)",
   LEDGER_SEAL_RETRY_MS: 'signed PDF: first wait before sealing again when no TSA answered (doubles per attempt, at most 1 h)',
+  LEDGER_SEAL_LTA:
+    'signed PDF: on (needs LEDGER_SEAL_LTV=on) adds a document timestamp after the DSS (PAdES B-LTA) and renews it before its TSA certificate expires',
+  LEDGER_SEAL_CA_CERTS:
+    "signed PDF, B-LTA: the CA certificates of the seal's and the TSAs' chains up to the roots, PEM text or file path, added to the validation data",
+  LEDGER_RETIMESTAMP_MARGIN_MS:
+    "signed PDF, B-LTA: timestamp a PDF again this long before its newest timestamp's TSA certificate expires",
+  LEDGER_RETIMESTAMP_POLL_MS: 'signed PDF, B-LTA: how often a replica looks for PDFs due for a new document timestamp',
   DOWNLOAD_LINK_SECRET:
     "HS256 key of the completion mails' download links, the same in transaction and gateway, 32+ characters; unset: no completion mails (secret)",
   DOWNLOAD_LINK_TTL_SECONDS: "how long a completion mail's download link works",

@@ -103,9 +103,51 @@ function embeddedFile(doc: PDFDocument, name: string): Buffer | undefined {
 }
 
 /**
- * What the bytes after the sealed revision do. Allowed: an incremental update whose only change to
- * an existing object is a /DSS entry added to the catalog (new objects then hang from it). Anything
- * else — a changed page, annotation, form field or metadata — is reported.
+ * An invisible signature field of a document timestamp (PAdES B-LTA): a widget of /FT /Sig with a
+ * zero-area /Rect whose /V is a /Type /DocTimeStamp dictionary. It shows nothing on the page.
+ */
+function isDocTimestampField(doc: PDFDocument, o: unknown): boolean {
+  const w = o instanceof PDFRef ? doc.context.lookup(o) : o;
+  if (!(w instanceof PDFDict) || w.get(PDFName.of('FT'))?.toString() !== '/Sig') return false;
+  const rect = w.lookup(PDFName.of('Rect'));
+  const n = rect instanceof PDFArray ? rect.asArray().map((x) => Number(x.toString())) : [];
+  if (n.length !== 4 || (n[0] !== n[2] && n[1] !== n[3])) return false;
+  const v = w.lookup(PDFName.of('V'));
+  return v instanceof PDFDict && v.get(PDFName.of('Type'))?.toString() === '/DocTimeStamp';
+}
+
+/** An array that keeps every element it had and only adds document-timestamp fields (a page's /Annots, the form's /Fields). */
+function addsOnlyDocTimestamps(doc: PDFDocument, before: unknown, after: unknown): boolean {
+  const b = before instanceof PDFRef ? doc.context.lookup(before) : before;
+  const a = after instanceof PDFRef ? doc.context.lookup(after) : after;
+  const was = b instanceof PDFArray ? b.asArray().map(String) : b === undefined ? [] : null;
+  if (!was || !(a instanceof PDFArray) || a.size() < was.length) return false;
+  const now = a.asArray();
+  return was.every((x, i) => String(now[i]) === x) && now.slice(was.length).every((x) => isDocTimestampField(doc, x));
+}
+
+/**
+ * Whether an existing dictionary changed only by what a document timestamp update does: /Annots or
+ * /Fields extended with document-timestamp fields, /SigFlags set, a direct /AcroForm changed so.
+ */
+function docTimestampChange(doc: PDFDocument, before: PDFDict, after: PDFDict): boolean {
+  const keys = new Set([...before.keys(), ...after.keys()].map((k) => k.asString()));
+  for (const k of keys) {
+    const [b, a] = [before.get(PDFName.of(k.slice(1))), after.get(PDFName.of(k.slice(1)))];
+    if (b?.toString() === a?.toString() || k === '/SigFlags') continue;
+    if ((k === '/Annots' || k === '/Fields') && addsOnlyDocTimestamps(doc, b, a)) continue;
+    if (k === '/AcroForm' && (b === undefined || b instanceof PDFDict) && a instanceof PDFDict)
+      if (docTimestampChange(doc, b ?? PDFDict.withContext(doc.context), a)) continue;
+    return false;
+  }
+  return true;
+}
+
+/**
+ * What the bytes after the sealed revision do. Allowed: incremental updates whose only changes to
+ * existing objects are a /DSS entry added to the catalog (new objects then hang from it) and the
+ * invisible fields of document timestamps (B-LTA) added to the form and a page. Anything else — a
+ * changed page, annotation, visible form field or metadata — is reported.
  */
 async function appendedUpdate(sealed: PDFDocument, whole: Buffer): Promise<string | null> {
   let full: PDFDocument;
@@ -163,7 +205,7 @@ export async function verifySignedPdf(bytes: Uint8Array, opts: SignedPdfOptions)
         ? `the seal does not cover the whole file: ${pdf.length - end} bytes were added after sealing (${after})`
         : end === pdf.length
           ? `the seal covers the whole file (${pdf.length} bytes) but its own signature value`
-          : `the seal covers the whole file but its own signature value and a later update (${pdf.length - end} bytes) that only adds validation data (DSS)`,
+          : `the seal covers the whole file but its own signature value and later updates (${pdf.length - end} bytes) that only add validation data (DSS) and document timestamps`,
   });
   checks.push(...cms.checks);
 
@@ -180,10 +222,22 @@ export async function verifySignedPdf(bytes: Uint8Array, opts: SignedPdfOptions)
   } catch {
     bundle = undefined;
   }
+    if (before instanceof PDFArray && addsOnlyDocTimestamps(full, before, obj)) continue;
+    if (
+      String(ref) !== String(root) &&
+      before instanceof PDFDict &&
+      obj instanceof PDFDict &&
+      docTimestampChange(full, before, obj)
+    )
+      continue;
   if (!bundle || typeof bundle !== 'object') {
     checks.push({
       name: 'evidence',
       ok: false,
+      if (k.asString() === '/AcroForm' && v instanceof PDFDict) {
+        const was = before.get(k);
+        if (was === undefined || (was instanceof PDFDict && docTimestampChange(full, was, v))) continue;
+      }
       detail: json ? 'the embedded cert.json is not JSON' : 'no embedded cert.json in the sealed revision',
     });
     return report;

@@ -66,6 +66,28 @@ export function witnessMetrics(metrics: Metrics): WitnessMetrics {
 export type SignedPdfMetrics = { signedPdfSeals: Counter<'result'> };
 
 /**
+export type RetimestampMetrics = { retimestamps: Counter<'result'>; expirySeconds: { set(value: number): void } };
+
+/**
+ * B-LTA renewals of signed PDFs by outcome — renewed, short (renewed, but the new TSA certificate
+ * expires within the margin), tsa_unavailable and error (tried again later) — and the time left until
+ * the earliest newest-timestamp TSA certificate among the sealed PDFs expires (alert
+ * SignetSignedPdfTimestampExpiring: renewals are not keeping up).
+ */
+export function retimestampMetrics(metrics: Metrics): RetimestampMetrics {
+  return {
+    retimestamps: metrics.counter(
+      'signet_ledger_signed_pdf_retimestamps_total',
+      'Document timestamps added again to signed PDFs (B-LTA renewal), by outcome',
+      ['result'],
+    ),
+    expirySeconds: metrics.gauge(
+      'signet_ledger_signed_pdf_timestamp_expiry_seconds',
+      "Seconds until the earliest expiry of a signed PDF's newest timestamp's TSA certificate (+Inf: none)",
+    ),
+  };
+}
+
  * The signed PDF's sealing attempts by outcome: sealed, tsa_unavailable (retried later), error (retried
  * later), failed (given up for good: the document cannot be sealed, or errors persisted; the sender is told).
  */

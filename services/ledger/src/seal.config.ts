@@ -33,6 +33,22 @@ export const sealingConfigSchema = z.object({
   LEDGER_SEAL_LTV: z.enum(['on', 'off']).default('off'),
   /** Wait before sealing again after no TSA answered (doubles per attempt, at most 1 h). */
   LEDGER_SEAL_RETRY_MS: env.duration.default(30_000),
+  /**
+   * on: PAdES B-LTA (needs LEDGER_SEAL_LTV=on) — after the DSS, a document timestamp over the whole
+   * file (pdf/doc-timestamp.ts); and the re-timestamping job renews it before the newest timestamp's
+   * TSA certificate expires. off: the PDF stays as sealed.
+   */
+  LEDGER_SEAL_LTA: z.enum(['on', 'off']).default('off'),
+  /**
+   * The CA certificates of the seal's and the TSAs' chains up to their roots (PEM text or the path of
+   * a PEM file), added to the validation data before each document timestamp so the whole path is in
+   * the file (an LTA validator needs the trust anchor's certificate among what the timestamp covers).
+   */
+  LEDGER_SEAL_CA_CERTS: optional,
+  /** B-LTA: a PDF is timestamped again this long before its newest timestamp's TSA certificate expires (default 90 days). */
+  LEDGER_RETIMESTAMP_MARGIN_MS: env.duration.default(90 * 86_400_000),
+  /** How often a replica looks for signed PDFs due for a new document timestamp (one replica takes each). */
+  LEDGER_RETIMESTAMP_POLL_MS: env.duration.default(3_600_000),
 });
 
 type SealingInput = z.infer<typeof sealingConfigSchema>;
@@ -52,6 +68,8 @@ export function sealingConfigIssues(cfg: SealingInput, ctx: z.RefinementCtx): vo
   for (const k of need)
     if (!cfg[k])
       ctx.addIssue({ code: 'custom', path: [k], message: 'required when the signed PDF is sealed (LEDGER_SEAL_CERT/KEY set)' });
+  if (cfg.LEDGER_SEAL_LTA === 'on' && cfg.LEDGER_SEAL_LTV !== 'on')
+    ctx.addIssue({ code: 'custom', path: ['LEDGER_SEAL_LTA'], message: 'needs LEDGER_SEAL_LTV=on (B-LTA extends B-LT)' });
   for (const u of (cfg.LEDGER_TSA_URLS ?? '').split(',').filter((x) => x.trim()))
     if (!/^https?:\/\/\S+$/.test(u.trim()))
       ctx.addIssue({ code: 'custom', path: ['LEDGER_TSA_URLS'], message: 'must be http(s) URLs, comma-separated' });
@@ -67,6 +85,8 @@ export type SealingSettings = {
   retryMs: number;
   /** Add the validation data (B-LT). */
   ltv: boolean;
+  /** B-LTA: the document timestamp at sealing and its renewal; null when off. */
+  lta: { caCertsPem: string; marginMs: number; pollMs: number } | null;
 };
 
 /** The settings when sealing is on (values, or the files they name, read once at start), else null. */
@@ -90,5 +110,13 @@ export function sealingSettings(cfg: SealingInput, readFile: (path: string) => s
     signedBucket: cfg.BUCKET_SIGNED,
     retryMs: cfg.LEDGER_SEAL_RETRY_MS,
     ltv: cfg.LEDGER_SEAL_LTV === 'on',
+    lta:
+      cfg.LEDGER_SEAL_LTA === 'on'
+        ? {
+            caCertsPem: cfg.LEDGER_SEAL_CA_CERTS ? pem(cfg.LEDGER_SEAL_CA_CERTS) : '',
+            marginMs: cfg.LEDGER_RETIMESTAMP_MARGIN_MS,
+            pollMs: cfg.LEDGER_RETIMESTAMP_POLL_MS,
+          }
+        : null,
   };
 }

@@ -7,8 +7,12 @@ import type { Logger, Metrics } from '@signet/kit';
 import type { Connection } from 'mongoose';
 import type { LedgerConfig } from './config.js';
 import type { LedgerLog } from './log/ledger-log.js';
-import { signedPdfMetrics } from './metrics.js';
-import { CadesSigner, loadSealKey } from './pdf/cades-signer.js';
+import { retimestampMetrics, signedPdfMetrics } from './metrics.js';
+import { createRetimestampJob } from './jobs/retimestamp.job.js';
+import { createRetimestampRepository } from './store/retimestamp.repository.js';
+import { retimestampSignedPdfs } from './usecases/retimestamp-signed-pdfs.js';
+import { CadesSigner, loadSealKey, parseCertificates } from './pdf/cades-signer.js';
+import { archiveTimestamp } from './pdf/doc-timestamp.js';
 import { addValidationData, fetchBytes } from './pdf/dss.js';
 import { sealingSettings } from './seal.config.js';
 import { witnessSettings } from './witness/witness.config.js';
@@ -42,12 +46,18 @@ export async function startSignedPdfs(
   await objects.init();
   const sealName =
     key.certificates[0]!.subject.typesAndValues.find((t) => t.type === '2.5.4.3')?.value.valueBlock.value ?? 'Signet';
-  const signer = new CadesSigner(key, createTsaClient(settings.tsaUrls));
+  const tsa = createTsaClient(settings.tsaUrls);
+  const signer = new CadesSigner(key, tsa);
   const metrics = signedPdfMetrics(deps.metrics);
   const fetchCrl = fetchBytes();
   // The embedded checkpoint must carry the cosignatures the log's witness policy requires (issue 32).
   const witnessing = witnessSettings(cfg);
   const witnesses = { witnesses: witnessing.witnesses.map((w) => w.key), quorum: witnessing.quorum };
+  // B-LTA: after the DSS, the document timestamp (pdf/doc-timestamp.ts) as the last update.
+  const caCerts = settings.lta?.caCertsPem ? parseCertificates(settings.lta.caCertsPem) : [];
+  const archive = settings.lta
+    ? (pdf: Buffer) => archiveTimestamp(pdf, { timestamp: tsa, get: fetchCrl, caCerts })
+    : async (pdf: Buffer) => pdf;
   const job = createSignedPdfJob(
     () =>
       sealSignedPdfs({
@@ -64,11 +74,48 @@ export async function startSignedPdfs(
         publicBaseUrl: cfg.PUBLIC_BASE_URL,
         retryMs: settings.retryMs,
         witnesses,
-        ...(settings.ltv ? { validationData: (pdf: Buffer) => addValidationData(pdf, fetchCrl) } : {}),
+        ...(settings.ltv ? { validationData: async (pdf: Buffer) => archive(await addValidationData(pdf, fetchCrl)) } : {}),
         onSealed: deps.onSealed,
       }),
     { logger: deps.logger, pollMs: cfg.LEDGER_SEAL_POLL_MS },
   );
   job.start();
-  return { signedPdfs, objects, job, check: { name: 's3', check: () => objects.ping() } };
+  const renewals = settings.lta ? await startRetimestamping(signedPdfs.model, objects, archive, settings.lta, deps) : null;
+  const jobs = {
+    kick: job.kick,
+    stop: async () => {
+      await job.stop();
+      await renewals?.stop();
+    },
+  };
+  return { signedPdfs, objects, job: jobs, check: { name: 's3', check: () => objects.ping() } };
+}
+
+/** B-LTA: the job that timestamps sealed PDFs again before their newest timestamp's TSA certificate expires. */
+async function startRetimestamping(
+  model: Parameters<typeof createRetimestampRepository>[0],
+  objects: ReturnType<typeof createSignedPdfObjects>,
+  archive: (pdf: Buffer) => Promise<Buffer>,
+  lta: { marginMs: number; pollMs: number },
+  deps: { metrics: Metrics; logger: Logger },
+) {
+  const records = createRetimestampRepository(model);
+  await records.init();
+  const metrics = retimestampMetrics(deps.metrics);
+  const job = createRetimestampJob(
+    () =>
+      retimestampSignedPdfs({
+        records,
+        objects,
+        archive,
+        marginMs: lta.marginMs,
+        retryMs: Math.min(lta.pollMs, 3_600_000),
+        metrics,
+        logger: deps.logger,
+        now: () => new Date(),
+      }),
+    { logger: deps.logger, pollMs: lta.pollMs },
+  );
+  job.start();
+  return job;
 }
