@@ -163,10 +163,22 @@ async function appendedUpdate(sealed: PDFDocument, whole: Buffer): Promise<strin
   for (const [ref, obj] of full.context.enumerateIndirectObjects()) {
     const before = sealed.context.lookup(ref);
     if (!before || before.toString() === obj.toString()) continue;
+    if (before instanceof PDFArray && addsOnlyDocTimestamps(full, before, obj)) continue;
+    if (
+      String(ref) !== String(root) &&
+      before instanceof PDFDict &&
+      obj instanceof PDFDict &&
+      docTimestampChange(full, before, obj)
+    )
+      continue;
     if (String(ref) !== String(root) || !(before instanceof PDFDict) || !(obj instanceof PDFDict))
       return `an update changes object ${ref.objectNumber} of the sealed document`;
     for (const [k, v] of obj.entries()) {
       if (k.asString() === '/DSS') continue;
+      if (k.asString() === '/AcroForm' && v instanceof PDFDict) {
+        const was = before.get(k);
+        if (was === undefined || (was instanceof PDFDict && docTimestampChange(full, was, v))) continue;
+      }
       if (before.get(k)?.toString() !== v.toString()) return `an update changes the catalog’s ${k.asString()}`;
     }
     for (const [k] of before.entries()) if (!obj.has(k)) return `an update removes the catalog’s ${k.asString()}`;
@@ -222,22 +234,10 @@ export async function verifySignedPdf(bytes: Uint8Array, opts: SignedPdfOptions)
   } catch {
     bundle = undefined;
   }
-    if (before instanceof PDFArray && addsOnlyDocTimestamps(full, before, obj)) continue;
-    if (
-      String(ref) !== String(root) &&
-      before instanceof PDFDict &&
-      obj instanceof PDFDict &&
-      docTimestampChange(full, before, obj)
-    )
-      continue;
   if (!bundle || typeof bundle !== 'object') {
     checks.push({
       name: 'evidence',
       ok: false,
-      if (k.asString() === '/AcroForm' && v instanceof PDFDict) {
-        const was = before.get(k);
-        if (was === undefined || (was instanceof PDFDict && docTimestampChange(full, was, v))) continue;
-      }
       detail: json ? 'the embedded cert.json is not JSON' : 'no embedded cert.json in the sealed revision',
     });
     return report;

@@ -63,9 +63,6 @@ export function witnessMetrics(metrics: Metrics): WitnessMetrics {
   };
 }
 
-export type SignedPdfMetrics = { signedPdfSeals: Counter<'result'> };
-
-/**
 export type RetimestampMetrics = { retimestamps: Counter<'result'>; expirySeconds: { set(value: number): void } };
 
 /**
@@ -88,6 +85,9 @@ export function retimestampMetrics(metrics: Metrics): RetimestampMetrics {
   };
 }
 
+export type SignedPdfMetrics = { signedPdfSeals: Counter<'result'> };
+
+/**
  * The signed PDF's sealing attempts by outcome: sealed, tsa_unavailable (retried later), error (retried
  * later), failed (given up for good: the document cannot be sealed, or errors persisted; the sender is told).
  */
