@@ -84,6 +84,23 @@ describe('incremental updates: the original bytes first, unchanged, then only wh
     expect(o.pages).toBe(3);
   });
 
+  it('indexes every object when the original has no cross-reference section to chain to', async () => {
+    // What a hand-made PDF looks like: no xref, no startxref (pdf-lib, and readers, open it by scanning).
+    const bare = Buffer.from(
+      '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
+    );
+    const after = await withIncrementalUpdate(bare, addPage('Appended page'));
+    expect(after.subarray(0, bare.length).equals(bare)).toBe(true);
+    const update = after.subarray(bare.length).toString('latin1');
+    expect(update).not.toContain('/Prev');
+    expect(listed(update)).toEqual(expect.arrayContaining([0, 1, 2]));
+    const o = outside(after, 'bare.pdf');
+    expect(o.check).toContain('No syntax or stream encoding errors');
+    expect(o.check).not.toMatch(/WARNING|damaged/i);
+    expect(o.pages).toBe(1);
+    expect(o.text).toContain('Appended page');
+  });
+
   it('refuses an update that changes nothing', async () => {
     await expect(withIncrementalUpdate(await original(false), async () => undefined)).rejects.toThrow(/nothing to append/);
   });

@@ -36,12 +36,25 @@ function declaredSize(bytes: Buffer): number {
   return size;
 }
 
-/** The offset the file's last `startxref` names: the /Prev of the next update. */
-export function lastStartXref(bytes: Buffer): number {
-  const tail = bytes.subarray(Math.max(0, bytes.length - 4096)).toString('latin1');
-  const m = [...tail.matchAll(/startxref\s+(\d+)/g)].pop() ?? [...bytes.toString('latin1').matchAll(/startxref\s+(\d+)/g)].pop();
-  if (!m) throw new Error('the PDF has no startxref');
-  return Number(m[1]);
+/**
+ * The offset the file's last `startxref` names, when a cross-reference section (a table, or a stream
+ * object) is there: the /Prev of the next update. Null for a file without a usable one (pdf-lib and
+ * most readers open such files by scanning for objects).
+ */
+export function lastStartXref(bytes: Buffer): number | null {
+  const m = [...bytes.toString('latin1').matchAll(/startxref\s+(\d+)/g)].pop();
+  const at = m ? Number(m[1]) : NaN;
+  if (!(at >= 0 && at < bytes.length)) return null;
+  const there = bytes.subarray(at, at + 32).toString('latin1');
+  return /^(xref|\d+\s+\d+\s+obj)/.test(there) ? at : null;
+}
+
+/** Where each object of the file starts, by scanning (the last definition of a number wins, as in an update). */
+function scannedOffsets(bytes: Buffer): Map<string, number> {
+  const found = new Map<string, number>();
+  for (const m of bytes.toString('latin1').matchAll(/(?<![\d.])(\d+)\s+(\d+)\s+obj\b/g))
+    found.set(`${Number(m[1])} ${Number(m[2])} R`, m.index);
+  return found;
 }
 
 /**
@@ -66,10 +79,14 @@ const serialise = (ref: PDFRef, obj: PDFObject) => {
   ]);
 };
 
-/** The xref table of the written objects, one subsection per run of consecutive object numbers. */
-function xrefTable(offsets: { ref: PDFRef; at: number }[]): string {
+/**
+ * The xref table of the written objects, one subsection per run of consecutive object numbers; a
+ * complete one (no /Prev) starts with the free head of the list, object 0.
+ */
+function xrefTable(offsets: { ref: PDFRef; at: number }[], complete: boolean): string {
   const sorted = [...offsets].sort((a, b) => a.ref.objectNumber - b.ref.objectNumber);
   const lines = ['xref'];
+  if (complete) lines.push('0 1', '0000000000 65535 f\r');
   for (let i = 0; i < sorted.length;) {
     let j = i;
     while (j + 1 < sorted.length && sorted[j + 1]!.ref.objectNumber === sorted[j]!.ref.objectNumber + 1) j++;
@@ -107,6 +124,23 @@ export function appendIncrementalUpdate({ doc, bytes, before }: UpdatableDocumen
     parts.push(chunk);
     at += chunk.length;
   }
+  const prev = lastStartXref(bytes);
+  // Without a cross-reference section to chain to, this one indexes every object of the file.
+  if (prev === null) {
+    const written = new Set(offsets.map((o) => o.ref.toString()));
+    const scanned = scannedOffsets(bytes);
+    for (const [ref] of doc.context.enumerateIndirectObjects()) {
+      const found = scanned.get(ref.toString());
+      if (!written.has(ref.toString()) && found !== undefined) offsets.push({ ref, at: found });
+    }
+  }
+  parts.push(
+    Buffer.from(`${xrefTable(offsets, prev === null)}trailer\n${trailerOf(doc, prev).toString()}\nstartxref\n${at}\n%%EOF\n`),
+  );
+  return Buffer.concat(parts);
+}
+
+function trailerOf(doc: PDFDocument, prev: number | null): PDFDict {
   const ctx = doc.context;
   const trailer = PDFDict.withContext(ctx);
   trailer.set(PDFName.of('Size'), ctx.obj(ctx.largestObjectNumber + 1));
@@ -114,9 +148,8 @@ export function appendIncrementalUpdate({ doc, bytes, before }: UpdatableDocumen
   if (Root) trailer.set(PDFName.of('Root'), Root);
   if (Info) trailer.set(PDFName.of('Info'), Info);
   if (ID) trailer.set(PDFName.of('ID'), ID);
-  trailer.set(PDFName.of('Prev'), ctx.obj(lastStartXref(bytes)));
-  parts.push(Buffer.from(`${xrefTable(offsets)}trailer\n${trailer.toString()}\nstartxref\n${at}\n%%EOF\n`));
-  return Buffer.concat(parts);
+  if (prev !== null) trailer.set(PDFName.of('Prev'), ctx.obj(prev));
+  return trailer;
 }
 
 /** Opens `bytes`, lets `change` alter the document, and appends what changed as one incremental update. */
