@@ -10,7 +10,7 @@ export type paths = {
     };
     /**
      * Verify a certificate by its reference and the document SHA-256 (its first 16 hex characters, or all 64)
-     * @description Unknown references, wrong prefixes and wrong full hashes get the same 404. Answers are cached briefly by the gateway.
+     * @description The hash is that of the original document (the signed PDF’s first revision, byte for byte) or of the signed PDF itself, as downloaded. `document_sha256_prefix` in the answer is always the original’s. Unknown references, wrong prefixes and wrong full hashes get the same 404. Answers are cached briefly by the gateway.
      */
     get: operations['verifyCertificate'];
     put?: never;
@@ -1889,7 +1889,7 @@ export interface operations {
       path: {
         /** @description The certificate reference */
         label: string;
-        /** @description The first 16 hexadecimal characters of the document SHA-256, or all 64 (then the whole hash must match); either case */
+        /** @description The first 16 hexadecimal characters of the SHA-256 of the original document or of the signed PDF the ledger made of it, or all 64 (then the whole hash must match); either case */
         hash: string;
       };
       cookie?: never;
@@ -6442,7 +6442,7 @@ export interface operations {
   getProofBundle: {
     parameters: {
       query: {
-        /** @description The first 16 hexadecimal characters of the document SHA-256, or all 64 (then compared whole) */
+        /** @description The first 16 hexadecimal characters of the SHA-256 of the original document or of its signed PDF, or all 64 (then compared whole) */
         hash: string;
         /** @description 1: served as an attachment <reference>.cert.json */
         download?: '0' | '1';

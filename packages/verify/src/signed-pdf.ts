@@ -1,10 +1,12 @@
 /**
- * A Signet signed PDF, checked as a whole (issue 17): the PAdES seal (pades.ts) over the byte ranges
- * its /ByteRange names, which must cover the whole file but the signature itself — or be followed
- * only by an update that adds validation data (DSS, PAdES B-LT); the embedded cert.json (read from
- * the sealed revision) checked against the log's key (bundle.ts); and the two agreeing: the seal's
- * /Reason names the certificate that cert.json carries.
+ * A Signet signed PDF, checked as a whole (issues 17 and 32): the PAdES seal (pades.ts) over the byte
+ * ranges its /ByteRange names, which must cover the whole file but the signature itself — or be
+ * followed only by an update that adds validation data (DSS, PAdES B-LT); the first revision — the
+ * uploaded document, byte for byte — hashing to the certified `document_sha256`; the embedded cert.json
+ * (read from the sealed revision) checked against the log's key and, when given, the witnesses
+ * (bundle.ts); and the two agreeing: the seal's /Reason names the certificate that cert.json carries.
  */
+import { createHash } from 'node:crypto';
 import {
   PDFArray,
   PDFDict,
@@ -17,7 +19,7 @@ import {
   decodePDFRawStream,
 } from 'pdf-lib';
 import type * as pkijs from 'pkijs';
-import { verifyBundle, type Check } from './bundle.js';
+import { verifyBundle, type Check, type VerifyOptions } from './bundle.js';
 import type { LogKey } from './keys.js';
 import { verifyPadesCms } from './pades.js';
 
@@ -34,7 +36,7 @@ export type SignedPdfOptions = {
   trustRoots: pkijs.Certificate[];
   /** The logs' keys; cert.json's checkpoint names its log (origin). */
   logKeys: LogKeySet[];
-};
+} & Pick<VerifyOptions, 'witnesses' | 'remembered' | 'consistency'>;
 
 export type SignedPdfReport = {
   ok: boolean;
@@ -45,22 +47,79 @@ export type SignedPdfReport = {
   timestamp?: string;
   /** The certificate cert.json carries, when its evidence checks passed (what a reader may then show of it). */
   certificate?: Record<string, unknown>;
+  /** The verified checkpoint of cert.json and its note (what a verifier may remember, as with a bundle). */
+  checkpoint?: ReturnType<typeof verifyBundle>['checkpoint'];
+  checkpointNote?: string;
+  /** The length of the first revision (the original document) when it hashes to the certified SHA-256. */
+  originalLength?: number;
 };
 
-const BYTE_RANGE = /\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/;
+const BYTE_RANGE = /\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g;
 
-/** The first signature's byte range, checked for shape: [0, a] [b, c] with a hex string between. */
+/**
+ * The seal's byte range, checked for shape: [0, a] [b, c] with a hex string between. The seal is the
+ * signature (not a document timestamp, /ETSI.RFC3161) that covers the most of the file: signatures
+ * the uploaded document carried cover only a part of revision 1.
+ */
 function byteRange(pdf: Buffer): [number, number, number, number] {
   if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-')
     throw new SignedPdfError('the file is not a PDF (it does not start with %PDF-)');
-  const m = BYTE_RANGE.exec(pdf.toString('latin1'));
-  if (!m) throw new SignedPdfError('the PDF carries no signature (no /ByteRange)');
-  const r = m.slice(1, 5).map(Number) as [number, number, number, number];
+  const latin = pdf.toString('latin1');
+  const ranges = [...latin.matchAll(BYTE_RANGE)]
+    .filter((m) => {
+      const objStart = latin.lastIndexOf(' obj', m.index);
+      const objEnd = latin.indexOf('endobj', m.index);
+      return !latin.slice(objStart, objEnd === -1 ? undefined : objEnd).includes('/ETSI.RFC3161');
+    })
+    .map((m) => m.slice(1, 5).map(Number) as [number, number, number, number]);
+  if (!ranges.length) throw new SignedPdfError('the PDF carries no signature (no /ByteRange)');
+  const r = ranges.reduce((a, b) => (b[2] + b[3] > a[2] + a[3] ? b : a));
   const end = r[2] + r[3];
   const gap = r[1] < r[2] ? pdf.subarray(r[1], r[2]).toString('latin1') : '';
   if (r[0] !== 0 || r[1] >= r[2] || end > pdf.length || !/^<[0-9a-fA-F]*>$/.test(gap))
     throw new SignedPdfError('the signature’s /ByteRange does not frame its /Contents: the file was changed or is malformed');
   return r;
+}
+
+/**
+ * The first revision: the longest prefix of the signed bytes that ends at an `%%EOF` marker (and the
+ * end-of-line or white space after it) and whose SHA-256 is `sha256` — the uploaded document, which
+ * the seal's updates follow. One pass: the hash state is copied at each candidate end.
+ */
+export function findOriginal(signed: Buffer, limit: number, sha256: string): number | undefined {
+  const h = createHash('sha256');
+  let from = 0;
+  let found: number | undefined;
+  for (let at = signed.indexOf('%%EOF', 0, 'latin1'); at !== -1 && at < limit; at = signed.indexOf('%%EOF', at + 5, 'latin1')) {
+    let end = at + 5;
+    h.update(signed.subarray(from, end));
+    from = end;
+    for (;;) {
+      if (end <= limit && h.copy().digest('hex') === sha256) found = end;
+      const c = signed[end];
+      if (end >= limit || (c !== 0x0a && c !== 0x0d && c !== 0x20 && c !== 0x09 && c !== 0x00 && c !== 0x0c)) break;
+      h.update(signed.subarray(end, end + 1));
+      from = ++end;
+    }
+  }
+  return found;
+}
+
+/** The check that the first revision is the certified document. */
+function originalCheck(pdf: Buffer, sealStart: number, sha256: string): Check & { length?: number } {
+  const length = findOriginal(pdf, sealStart, sha256);
+  return length !== undefined
+    ? {
+        name: 'document',
+        ok: true,
+        length,
+        detail: `the first revision (bytes 0–${length}, the original document before Signet's updates) has the certified SHA-256 ${sha256}`,
+      }
+    : {
+        name: 'document',
+        ok: false,
+        detail: `no revision of the PDF before the seal has the certified document's SHA-256 ${sha256}: the original document was replaced or changed`,
+      };
 }
 
 const text = (o: unknown) => (o instanceof PDFString || o instanceof PDFHexString ? o.decodeText() : undefined);
@@ -228,7 +287,7 @@ export async function verifySignedPdf(bytes: Uint8Array, opts: SignedPdfOptions)
     ...(cms.timestamp ? { timestamp: cms.timestamp.toISOString() } : {}),
   };
   const json = embeddedFile(sealed, 'cert.json');
-  let bundle: { checkpoint?: unknown; certificate?: { reference?: unknown } } | undefined;
+  let bundle: { checkpoint?: unknown; certificate?: { reference?: unknown; document_sha256?: unknown } } | undefined;
   try {
     bundle = json ? (JSON.parse(json.toString('utf8')) as typeof bundle) : undefined;
   } catch {
@@ -248,11 +307,20 @@ export async function verifySignedPdf(bytes: Uint8Array, opts: SignedPdfOptions)
     checks.push({ name: 'evidence', ok: false, detail: `cert.json's checkpoint is of an unknown log (${origin ?? 'none'})` });
     return report;
   }
-  const proof = verifyBundle(bundle, { key: logKey.keys });
+  const { witnesses, remembered, consistency } = opts;
+  const proof = verifyBundle(bundle, { key: logKey.keys, witnesses, remembered, consistency });
   checks.push(...proof.checks.map((c) => ({ ...c, name: `evidence ${c.name}` })));
   report.log = logKey.log;
   if (proof.reference) report.reference = proof.reference;
+  if (proof.checkpoint) Object.assign(report, { checkpoint: proof.checkpoint, checkpointNote: bundle.checkpoint });
   if (proof.ok) report.certificate = (bundle as { certificate: Record<string, unknown> }).certificate;
+  const certified = bundle.certificate?.document_sha256;
+  const original =
+    typeof certified === 'string' && /^[0-9a-f]{64}$/.test(certified)
+      ? originalCheck(pdf, r[1], certified)
+      : { name: 'document', ok: false, detail: 'cert.json names no certified document SHA-256' };
+  checks.push({ name: original.name, ok: original.ok, detail: original.detail });
+  if ('length' in original && original.length !== undefined) report.originalLength = original.length;
 
   const reason = text(signatureDict(sealed, r)?.get(PDFName.of('Reason')));
   const named = /\b([A-Z0-9]{2,8}-TX-\d{8})\b/.exec(reason ?? '')?.[1];

@@ -1,11 +1,14 @@
 /**
- * @signet/verify's signed-PDF check (what /verify runs on a dropped PDF) against real signed PDFs
- * from a ledger sealing with the dev CA and the local TSA, and against what an attacker makes of
- * them: one changed byte, an update appended after sealing, a seal by a self-made key, a valid seal
- * over cert.json of another transaction, a file that is not a PDF, a PDF without a signature. The
- * ledger seals at B-LT here (LEDGER_SEAL_LTV=on): the validation data follows the seal as a DSS update.
+ * @signet/verify's signed-PDF check (what /verify runs on a dropped PDF, and `signet-verify signed.pdf`
+ * offline) against real signed PDFs from a ledger sealing with the dev CA and the local TSA, witnessed
+ * by the local litewitness, and against what an attacker makes of them: one changed byte, an update
+ * appended after sealing (a page replaced), a substituted first revision, a seal by a self-made key, a
+ * valid seal over cert.json of another transaction or over another document, a file that is not a
+ * PDF, a PDF without a signature. The ledger seals at B-LT here (LEDGER_SEAL_LTV=on): the validation
+ * data follows the seal as a DSS update. The upload stays revision 1 byte for byte (issue 32), also
+ * one with object streams that already carries a pyHanko signature, which stays valid.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, createPublicKey, generateKeyPairSync, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,9 +26,9 @@ import {
   type Bus,
 } from '@signet/kit';
 import { events, eventsV1, ledgerV1 } from '@signet/proto';
-import { parseVerifierKey } from '@signet/verify';
+import { formatVerifierKey, formatWitnessKey, parseVerifierKey, parseWitnessKey, witnessPolicy } from '@signet/verify';
 import { parsePemCertificates, SignedPdfError, verifySignedPdf, type SignedPdfOptions } from '@signet/verify/signed-pdf';
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument, PDFName } from 'pdf-lib';
 import { eventually, infra, testSecrets } from '../../../test/harness/services.js';
 import { freePort } from '../../../test/harness/local-infra.js';
 import { startLedger } from '../src/app.js';
@@ -33,17 +36,30 @@ import { ledgerConfigSchema } from '../src/config.js';
 import { CadesSigner, loadSealKey } from '../src/pdf/cades-signer.js';
 import { preparePdf, sealPdf } from '../src/pdf/signed-pdf.js';
 import { createTsaClient } from '../src/tsa/tsa.client.js';
-import { extractCertJson, pdfsig, pyhankoAdesOffline, pyhankoValidate, qpdfCheck, run } from './fixtures/signed-pdf-checks.js';
+import { withIncrementalUpdate } from '../src/pdf/incremental.js';
+import { registerWitnessedLog } from '../../../test/harness/witness.js';
+import {
+  extractCertJson,
+  pdfsig,
+  pyhankoAdesOffline,
+  pyhankoValidate,
+  qpdfCheck,
+  run,
+  signetVerify,
+} from './fixtures/signed-pdf-checks.js';
 
 const logger = createLogger('ledger-signed-pdf-verify-test', 'warn');
 const venvBin = (name: string) =>
   join(process.env.SIGNET_CACHE ?? join(process.env.HOME ?? '', '.cache/signet'), 'tsa-venv/bin', name);
 
-async function documentPdf(text: string): Promise<Buffer> {
+async function documentPdf(text: string, useObjectStreams = false): Promise<Buffer> {
   const doc = await PDFDocument.create();
   doc.addPage([300, 200]).drawText(text, { x: 20, y: 100, size: 12 });
-  return Buffer.from(await doc.save());
+  return Buffer.from(await doc.save({ useObjectStreams }));
 }
+
+const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+const root = join(import.meta.dirname, '../../..');
 
 function verifiedEvent(reference: string, doc: { key: string; sha256: string }) {
   const eventId = randomUUID();
@@ -82,10 +98,14 @@ describe('verifySignedPdf: the seal, its time, its chain and the embedded proof 
   let dir: string;
   let ledger: Awaited<ReturnType<typeof startLedger>>;
   let opts: SignedPdfOptions;
-  const signed: Record<'a' | 'b', { reference: string; pdf: Buffer; bundleJson: string }> = {} as never;
+  const signed: Record<'a' | 'b' | 'c', { reference: string; pdf: Buffer; bundleJson: string; original: Buffer }> = {} as never;
+  // The log's own key and origin, registered with the local witness (it remembers each origin's size).
+  const origin = `signet.test/vpdf-${randomUUID().slice(0, 8)}`;
+  const logKey = generateKeyPairSync('ed25519').privateKey;
+  const logVkey = formatVerifierKey(origin, createPublicKey(logKey).export({ format: 'der', type: 'spki' }).subarray(12));
 
-  async function sealOne(name: 'a' | 'b') {
-    const pdf = await documentPdf(`Agreement ${name} ${randomUUID()}`);
+  async function sealOne(name: 'a' | 'b' | 'c', original?: Buffer) {
+    const pdf = original ?? (await documentPdf(`Agreement ${name} ${randomUUID()}`));
     const key = `docs/${randomUUID()}.pdf`;
     await s3.putObject(buckets.BUCKET_DOCUMENTS, key, pdf);
     const reference = `TSV-TX-${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
@@ -105,7 +125,7 @@ describe('verifySignedPdf: the seal, its time, its chain and the embedded proof 
     try {
       const out = await eventually(() => download().catch(() => null), 60_000, 250);
       writeFileSync(join(dir, `${name}.pdf`), out);
-      signed[name] = { reference, pdf: out, bundleJson: await extractCertJson(join(dir, `${name}.pdf`)) };
+      signed[name] = { reference, pdf: out, bundleJson: await extractCertJson(join(dir, `${name}.pdf`)), original: pdf };
     } finally {
       client.raw.close();
     }
@@ -138,6 +158,8 @@ describe('verifySignedPdf: the seal, its time, its chain and the embedded proof 
     await bus.jsm.consumers.delete(STREAM, 'ledger-transaction-verified').catch(() => undefined);
     await bus.jsm.streams.purge(STREAM, { filter: events.transactionVerified.subject });
     dir = mkdtempSync(join(tmpdir(), 'signet-verify-pdf-'));
+    if (!i.WITNESS_URL || !i.WITNESS_VERIFIER_KEY || !i.WITNESS_DB) throw new Error('no local witness: the harness starts one');
+    registerWitnessedLog(i.WITNESS_DB, origin, logVkey);
     ledger = await startLedger(
       parseConfig(ledgerConfigSchema, {
         ...i,
@@ -151,6 +173,10 @@ describe('verifySignedPdf: the seal, its time, its chain and the embedded proof 
         LEDGER_TSA_URLS: i.TSA_URL,
         LEDGER_SEAL_POLL_MS: '200',
         LEDGER_SEAL_LTV: 'on',
+        LEDGER_ORIGIN: origin,
+        LEDGER_SIGNING_KEY: logKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+        LEDGER_WITNESSES: JSON.stringify([{ url: i.WITNESS_URL, key: i.WITNESS_VERIFIER_KEY }]),
+        LEDGER_COSIGN_POLL_MS: '200',
       }),
       { logger },
     );
@@ -160,7 +186,25 @@ describe('verifySignedPdf: the seal, its time, its chain and the embedded proof 
     };
     await sealOne('a');
     await sealOne('b');
-  }, 180_000);
+    // An upload with object streams and an xref stream, already signed by pyHanko (the dev seal key).
+    writeFileSync(join(dir, 'c-unsigned.pdf'), await documentPdf(`Agreement c ${randomUUID()}`, true));
+    const pre = await run(venvBin('pyhanko'), [
+      'sign',
+      'addsig',
+      '--field',
+      'Sig1',
+      'pemder',
+      '--key',
+      join(pki, 'keys/seal.key.pem'),
+      '--cert',
+      join(pki, 'certs/seal.pem'),
+      '--no-pass',
+      join(dir, 'c-unsigned.pdf'),
+      join(dir, 'c-original.pdf'),
+    ]);
+    if (pre.code !== 0) throw new Error(`pyhanko addsig: ${pre.out}`);
+    await sealOne('c', readFileSync(join(dir, 'c-original.pdf')));
+  }, 240_000);
   afterAll(async () => {
     await ledger?.stop();
     await bus?.nc.drain();
@@ -300,5 +344,128 @@ describe('verifySignedPdf: the seal, its time, its chain and the embedded proof 
   it('calls the file not a signed PDF when it is not a PDF or carries no signature', async () => {
     await expect(verifySignedPdf(Buffer.from('GIF89a junk'), opts)).rejects.toThrow(SignedPdfError);
     await expect(verifySignedPdf(await documentPdf('unsigned'), opts)).rejects.toThrow(/no signature/);
+  });
+
+  it('keeps the upload as revision 1: its bytes open the signed PDF, their SHA-256 is the certified one, and the check says so', async () => {
+    for (const name of ['a', 'c'] as const) {
+      const { pdf, original, bundleJson } = signed[name];
+      expect(pdf.subarray(0, original.length).equals(original), name).toBe(true);
+      const certified = (JSON.parse(bundleJson) as { certificate: { document_sha256: string } }).certificate.document_sha256;
+      expect(sha256(pdf.subarray(0, original.length))).toBe(certified);
+      const r = await verifySignedPdf(pdf, opts);
+      expect(
+        r.checks.filter((c) => !c.ok),
+        name,
+      ).toEqual([]);
+      expect(r.originalLength).toBe(original.length);
+      expect(r.checks.find((c) => c.name === 'document')!.detail).toContain(certified);
+    }
+  });
+
+  it('embeds a checkpoint the witness cosigned: the witness check passes on the PDF alone, and fails for another witness', async () => {
+    const witnessed = await verifySignedPdf(signed.a.pdf, { ...opts, witnesses: witnessPolicy([i.WITNESS_VERIFIER_KEY!]) });
+    expect(witnessed.checks.find((c) => c.name === 'evidence witnesses')).toMatchObject({ ok: true });
+    expect(witnessed.ok).toBe(true);
+    // a cosignature/v1 key of the same name that is not the witness's
+    const other = formatWitnessKey(parseWitnessKey(i.WITNESS_VERIFIER_KEY!).name, Buffer.alloc(32, 9));
+    const unwitnessed = await verifySignedPdf(signed.a.pdf, { ...opts, witnesses: witnessPolicy([other]) });
+    expect(unwitnessed.ok).toBe(false);
+    expect(unwitnessed.checks.find((c) => c.name === 'evidence witnesses')!.ok).toBe(false);
+  });
+
+  it('a PDF that already carried a signature: both stay valid for pyHanko and pdfsig, the earlier one over its own revision', async () => {
+    const rootPem = join(pki, 'certs/root.pem');
+    const file = join(dir, 'c.pdf');
+    // Without the incremental-update analysis (pyHanko's default policy counts pages added after a signature
+    // as a modification of any kind): each signature is intact, sound and trusted.
+    const each = await run(venvBin('pyhanko'), [
+      'sign',
+      'validate',
+      '--trust',
+      rootPem,
+      '--trust-replace',
+      '--no-revocation-check',
+      '--no-diff-analysis',
+      '--pretty-print',
+      file,
+    ]);
+    expect(each.code, each.out).toBe(0);
+    expect(each.out.match(/The signature is judged VALID/g)?.length, each.out).toBe(2);
+    expect(each.out).toContain('Field 1: Sig1');
+    expect(each.out).toContain('Field 2: Signet seal');
+    // With it: the seal is VALID and everything after it is signature maintenance (the DSS).
+    const full = await pyhankoValidate(file, rootPem);
+    const seal = full.out.slice(full.out.indexOf('Field 2: Signet seal'));
+    expect(seal).toContain('All modifications relate to signature maintenance');
+    expect(seal).toContain('The signature is judged VALID');
+    const sig = await pdfsig(file);
+    expect(sig.out.match(/Signature #\d+:/g)?.length, sig.out).toBe(2);
+    expect(sig.out.match(/Signature Validation: Signature is Valid\./g)?.length, sig.out).toBe(2);
+    expect((await qpdfCheck(file)).code).toBe(0);
+  }, 120_000);
+
+  it('signet-verify signed.pdf passes offline with the witness and fails, saying why, on each tamper', async () => {
+    const rootPem = join(pki, 'certs/root.pem');
+    const args = (file: string) => [file, '--key', logVkey, '--roots', rootPem, '--witness', i.WITNESS_VERIFIER_KEY!];
+    const good = await signetVerify(root, args(join(dir, 'a.pdf')));
+    expect(good.code, good.out).toBe(0);
+    for (const line of [
+      'PASS coverage',
+      'PASS integrity',
+      'PASS timestamp',
+      'PASS certificate',
+      'PASS document',
+      'PASS evidence witnesses',
+    ])
+      expect(good.out).toContain(line);
+    expect(good.out).toContain(`VALID certificate ${signed.a.reference}`);
+
+    const { pdf, original } = signed.a;
+    // one byte in the signed range (in the seal's /Reason)
+    const byte = Buffer.from(pdf);
+    byte[byte.indexOf(Buffer.from(`Signet certificate ${signed.a.reference}`))] = 's'.charCodeAt(0);
+    // an update appended after the seal that replaces the first page's content
+    const replaced = await withIncrementalUpdate(pdf, async (doc) => {
+      const page = doc.getPage(0);
+      page.node.set(
+        PDFName.of('Contents'),
+        doc.context.register(doc.context.flateStream('BT /F1 12 Tf 20 100 Td (Forged) Tj ET')),
+      );
+    });
+    // revision 1 substituted: another document of the same length in its place
+    const other = Buffer.from(original.toString('latin1').replace('/ModDate (D:2', '/ModDate (D:1'), 'latin1');
+    expect(other.length).toBe(original.length);
+    expect(other.equals(original)).toBe(false);
+    const substituted = Buffer.concat([other, pdf.subarray(original.length)]);
+    const cases: [string, Buffer, string[]][] = [
+      ['byte', byte, ['FAIL integrity: the file was changed after sealing']],
+      ['replaced', replaced, ['FAIL coverage: the seal does not cover the whole file', 'an update changes object']],
+      ['substituted', substituted, ['FAIL integrity', 'FAIL document: no revision of the PDF before the seal has the certified']],
+    ];
+    for (const [name, bytes, expected] of cases) {
+      writeFileSync(join(dir, `tamper-${name}.pdf`), bytes);
+      const r = await signetVerify(root, args(join(dir, `tamper-${name}.pdf`)));
+      expect(r.code, `${name}: ${r.out}`).toBe(1);
+      for (const e of expected) expect(r.out, name).toContain(e);
+      expect(r.out).toContain('NOT VALID');
+    }
+    // a usage error: a signed PDF without the roots to trust
+    const noRoots = await signetVerify(root, [join(dir, 'a.pdf'), '--key', logVkey]);
+    expect(noRoots.code).toBe(2);
+    expect(noRoots.out).toContain('--roots');
+  }, 120_000);
+
+  it('calls a valid seal over another document than the certified one a failed document check', async () => {
+    // sealAs puts cert.json of `a` on a fresh document ('Another agreement'): sealed by the operator's key.
+    const pdf = await sealAs(
+      readFileSync(join(pki, 'certs/seal.pem'), 'utf8'),
+      readFileSync(join(pki, 'keys/seal.key.pem'), 'utf8'),
+      signed.a.bundleJson,
+    );
+    const r = await verifySignedPdf(pdf, opts);
+    expect(r.ok).toBe(false);
+    for (const name of ['integrity', 'timestamp', 'certificate', 'evidence inclusion', 'consistency'])
+      expect(r.checks.find((c) => c.name === name)!.ok, name).toBe(true);
+    expect(r.checks.find((c) => c.name === 'document')).toMatchObject({ ok: false, detail: expect.stringContaining('replaced') });
   });
 });

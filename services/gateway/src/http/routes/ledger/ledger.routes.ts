@@ -17,7 +17,10 @@ const proofQuery = z.object({
       /^[0-9a-fA-F]{16}(?:[0-9a-fA-F]{48})?$/,
       'hash must be the first 16 hexadecimal characters of the document SHA-256, or all 64',
     )
-    .meta({ description: 'The first 16 hexadecimal characters of the document SHA-256, or all 64 (then compared whole)' }),
+    .meta({
+      description:
+        'The first 16 hexadecimal characters of the SHA-256 of the original document or of its signed PDF, or all 64 (then compared whole)',
+    }),
   download: z.enum(['0', '1']).optional().meta({ description: '1: served as an attachment <reference>.cert.json' }),
 });
 

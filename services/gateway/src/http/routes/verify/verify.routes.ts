@@ -22,7 +22,7 @@ const verifyParams = z.object({
     )
     .meta({
       description:
-        'The first 16 hexadecimal characters of the document SHA-256, or all 64 (then the whole hash must match); either case',
+        'The first 16 hexadecimal characters of the SHA-256 of the original document or of the signed PDF the ledger made of it, or all 64 (then the whole hash must match); either case',
     }),
 });
 
@@ -99,6 +99,8 @@ export function verifyRoutes(ctx: GatewayContext): RouteModule {
     operationId: 'verifyCertificate',
     summary: 'Verify a certificate by its reference and the document SHA-256 (its first 16 hex characters, or all 64)',
     description:
+      'The hash is that of the original document (the signed PDF’s first revision, byte for byte) or of the signed PDF itself, as downloaded. ' +
+      '`document_sha256_prefix` in the answer is always the original’s. ' +
       'Unknown references, wrong prefixes and wrong full hashes get the same 404. Answers are cached briefly by the gateway.',
     tags: ['Verification'],
     security: 'public',
