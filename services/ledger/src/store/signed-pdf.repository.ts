@@ -25,6 +25,8 @@ export type SignedPdfRecord = {
   size: number | null;
   /** SHA-256 (hex) of the stored signed PDF, so GET /api/verify finds the certificate by it (absent on PDFs sealed before). */
   sha256?: string | null;
+  /** The SHA-256 of each version served before a re-timestamping replaced it (B-LTA renewals), oldest first. */
+  sha256_before?: string[];
   /** The audit-trail PDF stored beside it (absent on PDFs sealed before it existed). */
   audit_object_key?: string | null;
   audit_size?: number | null;

@@ -74,15 +74,24 @@ describe('findSealedCertificate', () => {
 
   it('finds it by the stored signed PDF’s hash too (prefix or whole), and by nothing else', async () => {
     const SIGNED = 'f00d' + '12'.repeat(30);
+    const BEFORE = 'beef' + '34'.repeat(30);
     const d = {
       ...deps(record(3), 4),
-      signedPdf: { signedPdfs: { find: async (ref: string) => (ref === 'ACME-TX-00000001' ? { sha256: SIGNED } : null) } },
+      signedPdf: {
+        signedPdfs: {
+          find: async (ref: string) => (ref === 'ACME-TX-00000001' ? { sha256: SIGNED, sha256_before: [BEFORE] } : null),
+        },
+      },
     } as unknown as Parameters<typeof findSealedCertificate>[0];
     await expect(
       findSealedCertificate(d, { reference: 'ACME-TX-00000001', hashPrefix: SIGNED.slice(0, 16) }),
     ).resolves.toBeTruthy();
     await expect(findSealedCertificate(d, { reference: 'ACME-TX-00000001', hashPrefix: SIGNED })).resolves.toBeTruthy();
     await expect(findSealedCertificate(d, { reference: 'ACME-TX-00000001', hashPrefix: SHA })).resolves.toBeTruthy();
+    // the version served before a re-timestamping (B-LTA) replaced it
+    await expect(
+      findSealedCertificate(d, { reference: 'ACME-TX-00000001', hashPrefix: BEFORE.slice(0, 16) }),
+    ).resolves.toBeTruthy();
     await expect(
       findSealedCertificate(d, { reference: 'ACME-TX-00000001', hashPrefix: SIGNED.slice(0, 63) + '0' }),
     ).rejects.toMatchObject({ kind: 'not_found' });

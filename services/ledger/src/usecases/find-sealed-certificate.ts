@@ -28,11 +28,11 @@ export async function findSealedCertificate(
   const rec = await deps.certs.findByReference(input.reference);
   // As many characters as were given: a full hash is compared whole, not by its first 16.
   const known = rec?.document_sha256.slice(0, prefix.length) ?? '0'.repeat(prefix.length);
-  const signed = rec && deps.signedPdf?.signedPdfs ? (await deps.signedPdf.signedPdfs.find(rec.reference))?.sha256 : null;
-  // Both are compared, whichever matches: the time taken does not say which.
-  const matchesDocument = samePrefix(known, prefix);
-  const matchesSigned = samePrefix(signed?.slice(0, prefix.length) ?? 'x'.repeat(prefix.length), prefix) && !!signed;
-  const matches = matchesDocument || matchesSigned;
+  const pdf = rec && deps.signedPdf?.signedPdfs ? await deps.signedPdf.signedPdfs.find(rec.reference) : null;
+  // The signed PDF as served now, and as served before a re-timestamping replaced it (what people may hold).
+  const signed = [pdf?.sha256, ...(pdf?.sha256_before ?? [])].filter((h): h is string => typeof h === 'string');
+  // Every one is compared, whichever matches: the time taken does not say which.
+  const matches = [known, ...signed].map((h) => samePrefix(h.slice(0, prefix.length), prefix)).includes(true);
   if (!rec || !matches || rec.leaf_index === null || rec.leaf_index >= (await deps.log.head()).size) throw certificateNotFound();
   return rec;
 }
