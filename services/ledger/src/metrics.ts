@@ -89,7 +89,8 @@ export type SignedPdfMetrics = { signedPdfSeals: Counter<'result'> };
 
 /**
  * The signed PDF's sealing attempts by outcome: sealed, tsa_unavailable (retried later), error (retried
- * later), failed (given up for good: the document cannot be sealed, or errors persisted; the sender is told).
+ * later), failed (given up for good: the document cannot be sealed, or errors persisted; the sender is told),
+ * awaiting_witnesses (not an attempt: the checkpoint covering it lacks the witness quorum; looked at again in 2 s).
  */
 export function signedPdfMetrics(metrics: Metrics): SignedPdfMetrics {
   return {
