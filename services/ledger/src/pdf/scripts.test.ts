@@ -105,10 +105,14 @@ function words(path: string): { page: number; text: string; box: [number, number
 }
 
 /** The share of dark pixels in a box of a page rendered at 72 dpi (1 px = 1 pt). */
+const rendered = new Map<string, Buffer>();
 function ink(path: string, page: number, [x0, y0, x1, y1]: [number, number, number, number]): number {
-  const out = join(dir, `p${page}`);
-  execFileSync('pdftoppm', ['-r', '72', '-gray', '-f', String(page), '-l', String(page), '-singlefile', path, out]);
-  const pgm = readFileSync(`${out}.pgm`);
+  const out = join(dir, `${path.split('/').at(-1)}-p${page}`);
+  if (!rendered.has(out)) {
+    execFileSync('pdftoppm', ['-r', '72', '-gray', '-f', String(page), '-l', String(page), '-singlefile', path, out]);
+    rendered.set(out, readFileSync(`${out}.pgm`));
+  }
+  const pgm = rendered.get(out)!;
   const head = /^P5\s+(\d+)\s+\d+\s+255\s/.exec(pgm.toString('latin1', 0, 40))!;
   const w = Number(head[1]);
   const header = head[0].length;

@@ -4,7 +4,8 @@
  * Deterministic: CIDs are numbered in drawing order and the subset tag is derived from the subset.
  */
 import { createHash } from 'node:crypto';
-import { PDFString, type PDFArray, type PDFContext, type PDFRef } from 'pdf-lib';
+import { deflateSync } from 'node:zlib';
+import { PDFRawStream, PDFString, type PDFArray, type PDFContext, type PDFRef } from 'pdf-lib';
 import type { LoadedFont } from './fonts.js';
 import { subsetGlyphs } from './subset.js';
 
@@ -60,7 +61,7 @@ export class FontUse {
       .join('');
     const name = `${tag}+${NAMES[f.id]}`;
     const em = (v: number) => Math.round((v * 1000) / f.unitsPerEm);
-    const file = context.register(context.flateStream(bytes, { Length1: bytes.length }));
+    const file = context.register(flate(context, bytes, { Length1: bytes.length }));
     const table = f.font.face.referenceTable('head')!;
     const head = new DataView(table.buffer, table.byteOffset, table.byteLength);
     const bbox = [36, 38, 40, 42].map((o) => em(head.getInt16(o)));
@@ -86,10 +87,10 @@ export class FontUse {
         CIDSystemInfo: { Registry: PDFString.of('Adobe'), Ordering: PDFString.of('Identity'), Supplement: 0 },
         FontDescriptor: descriptor,
         W: this.widths(context, entries),
-        CIDToGIDMap: context.register(context.flateStream(cidToGid(entries))),
+        CIDToGIDMap: context.register(flate(context, cidToGid(entries))),
       }),
     );
-    const toUnicode = context.register(context.flateStream(cmap(entries)));
+    const toUnicode = context.register(flate(context, Buffer.from(cmap(entries), 'latin1')));
     context.assign(
       this.ref,
       context.obj({
@@ -107,6 +108,11 @@ export class FontUse {
   private widths(context: PDFContext, entries: { width: number }[]): PDFArray {
     return context.obj([1, entries.map((e) => e.width)]);
   }
+}
+
+/** A stream compressed by Node's zlib (pdf-lib's own deflate is JavaScript, several times slower on a font file). */
+function flate(context: PDFContext, bytes: Uint8Array, dict: Record<string, number> = {}): PDFRawStream {
+  return PDFRawStream.of(context.obj({ ...dict, Filter: 'FlateDecode' }), deflateSync(bytes));
 }
 
 /** CID n's glyph id at bytes 2n, 2n+1 (CID 0: glyph 0). */

@@ -7,7 +7,10 @@
 import {
   PDFHexString,
   PDFName,
+  PDFNumber,
   PDFOperator,
+  PDFOperatorNames,
+  type PDFObject,
   beginText,
   endText,
   popGraphicsState,
@@ -96,9 +99,18 @@ export class PdfText {
     const ops: PDFOperator[] = [pushGraphicsState(), setFillingColor(style.color ?? rgb(0, 0, 0)), beginText()];
     for (const invisible of [false, true]) {
       if (invisible) ops.push(setTextRenderingMode(TextRenderingMode.Invisible));
+      // Glyphs on the baseline go into TJ arrays, moved into place by TJ's adjustments (thousandths
+      // of an em); a glyph raised or lowered (a mark) gets its own text matrix.
+      let run: PDFObject[] = [];
+      let pen: number | undefined;
+      const flush = () => {
+        if (run.length) ops.push(PDFOperator.of(PDFOperatorNames.ShowTextAdjusted, [this.doc.context.obj(run)]));
+        run = [];
+      };
       let current: FontId | undefined;
       for (const cluster of line.clusters) {
         if (cluster.font !== current) {
+          flush();
           ops.push(setFontAndSize(this.fontName(page, cluster.font), style.size));
           current = cluster.font;
         }
@@ -106,9 +118,22 @@ export class PdfText {
         const glyphs = invisible ? [{ gid: cluster.glyphs[0]!.gid, x: cluster.x, y: 0 }] : cluster.glyphs;
         for (const g of glyphs) {
           const cid = invisible ? use.cid(g.gid, cluster.text, cluster.width) : use.cid(g.gid, undefined, 0);
-          ops.push(at(g.x, g.y), showText(PDFHexString.of(cid.toString(16).padStart(4, '0'))));
+          const code = PDFHexString.of(cid.toString(16).padStart(4, '0'));
+          if (g.y !== 0) {
+            flush();
+            ops.push(at(g.x, g.y), showText(code));
+            pen = undefined;
+            continue;
+          }
+          if (pen === undefined) {
+            flush();
+            ops.push(at(g.x, 0));
+          } else if (Math.abs(g.x - pen) > 1e-6) run.push(PDFNumber.of(Math.round((pen - g.x) * 10_000) / 10));
+          run.push(code);
+          pen = g.x + (invisible ? Math.round(cluster.width * 1000) / 1000 : 0);
         }
       }
+      flush();
     }
     ops.push(endText(), popGraphicsState());
     page.pushOperators(...ops);
