@@ -86,8 +86,15 @@ export class Metrics {
     });
   }
 
-  counter<L extends string>(name: string, help: string, labelNames: L[] = []): Counter<L> {
-    return new Counter({ name, help, labelNames, registers: [this.registry] });
+  /**
+   * A counter. `known` names label values to export at 0 from the start, every combination of them: a
+   * series that appears at its first increment hides that event from increase() and rate(), so an
+   * alert misses the first failure after a restart. (A counter without labels starts at 0 anyway.)
+   */
+  counter<L extends string>(name: string, help: string, labelNames: L[] = [], known?: Record<L, readonly string[]>): Counter<L> {
+    const counter = new Counter({ name, help, labelNames, registers: [this.registry] });
+    if (known) for (const labels of combinations(labelNames, known)) counter.inc(labels, 0);
+    return counter;
   }
 
   histogram<L extends string>(name: string, help: string, labelNames: L[] = [], buckets?: number[]): Histogram<L> {
@@ -97,4 +104,12 @@ export class Metrics {
   gauge<L extends string>(name: string, help: string, labelNames: L[] = []): Gauge<L> {
     return new Gauge({ name, help, labelNames, registers: [this.registry] });
   }
+}
+
+/** Every combination of the known values of `labels` (one label set per combination). */
+export function combinations<L extends string>(labels: readonly L[], known: Record<L, readonly string[]>): Record<L, string>[] {
+  return labels.reduce<Record<string, string>[]>(
+    (sets, label) => sets.flatMap((set) => known[label].map((value) => ({ ...set, [label]: value }))),
+    [{}],
+  ) as Record<L, string>[];
 }

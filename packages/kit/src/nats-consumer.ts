@@ -117,6 +117,10 @@ export async function startConsumer(
   }
   // Listening before the first delivery, so no advisory of this consumer is missed while it runs.
   const deadLetters = watchDeadLetters(bus, STREAM, opts.durable, deps);
+  // Exported from 0 before the first delivery: a counter that appears at its first increment hides
+  // that event from increase(), so SignetConsumerStuck would not see the first progress after a restart.
+  for (const result of ['ok', 'error']) deps.metrics.eventsConsumed.inc({ consumer: opts.durable, result }, 0);
+  deps.metrics.eventRedeliveries.inc({ consumer: opts.durable }, 0);
   await bus.nc.flush();
   const consumer = await bus.js.consumers.get(STREAM, opts.durable);
   const concurrency = Math.max(1, opts.concurrency ?? 1);

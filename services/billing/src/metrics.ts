@@ -14,7 +14,20 @@ export type BillingMetrics = {
 /** Every domain instrument of billing, declared once (listed in README.md). */
 export function billingMetrics(metrics: Metrics): BillingMetrics {
   return {
-    webhooks: metrics.counter('signet_billing_webhooks_total', 'Webhook deliveries by result', ['result']),
+    webhooks: metrics.counter('signet_billing_webhooks_total', 'Webhook deliveries by result', ['result'], {
+      // From 0, so SignetWebhookSignatureFailuresSpiking sees the first forged delivery after a restart.
+      result: [
+        'processed',
+        'reprocessed',
+        'duplicate',
+        'unauthenticated',
+        'undecodable',
+        'malformed',
+        'ignored',
+        'unmatched',
+        'applied_when_user_known',
+      ],
+    }),
     webhookEffects: metrics.counter(
       'signet_billing_webhook_effects_total',
       'Account effects of webhook events, by event kind and outcome',

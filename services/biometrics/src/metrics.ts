@@ -18,12 +18,14 @@ export function biometricsMetrics(metrics: Metrics): BiometricsMetrics {
       'signet_biometrics_verdicts_total',
       'Verdicts by outcome (PASS, FAIL; ERROR: the analysis kept failing for technical reasons, no attempt charged)',
       ['outcome'],
+      { outcome: ['PASS', 'FAIL', 'ERROR'] }, // from 0: the alerts' increase() sees the first one after a restart
     ),
     failedChecks: metrics.counter('signet_biometrics_failed_checks_total', 'Failed checks in FAIL verdicts', ['check']),
     analysisErrors: metrics.counter(
       'signet_biometrics_analysis_errors_total',
       'Analyses that failed for technical reasons (final = the last try: an ERROR verdict follows)',
       ['final'],
+      { final: ['true', 'false'] },
     ),
     analysisSeconds: metrics.histogram(
       'signet_biometrics_analysis_duration_seconds',

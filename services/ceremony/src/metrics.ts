@@ -52,11 +52,14 @@ export function ceremonyMetrics(metrics: Metrics): CeremonyMetrics {
       'signet_ceremony_live_chunks_total',
       'Live recordings started and their chunks by result (appended, duplicate, gap, too_large, too_many)',
       ['result'],
+      // From 0: SignetLiveChunksRefused's increase() sees the first chunks after a restart.
+      { result: ['started', 'appended', 'duplicate', 'gap', 'too_large', 'too_many'] },
     ),
     liveProblems: metrics.counter(
       'signet_ceremony_live_chunk_problems_total',
       'Live chunks refused (unreadable, no_media) or making their recording only recorded (behind, ahead, out_of_order, late, shown_early, shown_late), by reason',
       ['reason'],
+      { reason: ['unreadable', 'no_media', 'behind', 'ahead', 'out_of_order', 'late', 'shown_early', 'shown_late'] },
     ),
     assurance: metrics.counter(
       'signet_ceremony_capture_assurance_total',

@@ -26,6 +26,7 @@ export function upstreamBreakers(
     'signet_gateway_upstream_short_circuited_total',
     'Calls to an upstream refused at once because its circuit was open',
     ['upstream'],
+    { upstream: UPSTREAMS }, // from 0: SignetUpstreamCircuitOpen's increase() sees the first refusal
   );
   const entries = UPSTREAMS.map((upstream) => {
     state.set({ upstream }, CIRCUIT_STATE_VALUE.closed);

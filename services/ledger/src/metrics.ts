@@ -34,7 +34,10 @@ export function logMetrics(metrics: Metrics): LogMetrics {
 
 export function certificateMetrics(metrics: Metrics): CertificateMetrics {
   return {
-    certificatesIssued: metrics.counter('signet_ledger_certificates_issued_total', 'Certificates issued', ['result']),
+    // From 0: SignetCertificateIssuanceStalled's increase() sees the first certificate after a restart.
+    certificatesIssued: metrics.counter('signet_ledger_certificates_issued_total', 'Certificates issued', ['result'], {
+      result: ['issued', 'duplicate', 'rejected'],
+    }),
     certificatesByAssurance: metrics.counter(
       'signet_ledger_certificates_by_assurance_total',
       'Certificates issued by what they prove as a whole (their weakest signer): test, recorded, live, live+webauthn',
@@ -94,8 +97,13 @@ export type SignedPdfMetrics = { signedPdfSeals: Counter<'result'> };
  */
 export function signedPdfMetrics(metrics: Metrics): SignedPdfMetrics {
   return {
-    signedPdfSeals: metrics.counter('signet_ledger_signed_pdf_seals_total', 'Attempts to seal a signed PDF, by outcome', [
-      'result',
-    ]),
+    signedPdfSeals: metrics.counter(
+      'signet_ledger_signed_pdf_seals_total',
+      'Attempts to seal a signed PDF, by outcome',
+      ['result'],
+      {
+        result: ['sealed', 'awaiting_witnesses', 'tsa_unavailable', 'error', 'failed'],
+      },
+    ),
   };
 }
