@@ -8,7 +8,7 @@ import { randomBytes, generateKeyPairSync, createPrivateKey, createPublicKey } f
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startLocalInfra, type InfraPorts } from '../test/harness/local-infra.js';
-import { registerWitnessedLog } from '../test/harness/witness.js';
+import { registerWitnessedLog, startWitness } from '../test/harness/witness.js';
 import { formatVerifierKey } from '../packages/verify/src/note.js';
 
 const root = join(import.meta.dirname, '..');
@@ -38,6 +38,8 @@ const services = [
   { name: 'billing', grpc: 50056, ops: 9086 },
 ].map((s) => ({ ...s, grpc: s.grpc + base, ops: s.ops + base }));
 const gateway = { http: 8080 + base, ops: 9080 + base };
+/** The second, independent witness (own key, state and port): the stack's quorum is both witnesses. */
+const witnessB = { port: 17381 + base, name: 'witness-b.signet.local' };
 
 type Pids = { name: string; pid: number }[];
 const alive = (pid: number) => {
@@ -109,6 +111,7 @@ function printWhere() {
   gateway:  http://127.0.0.1:${gateway.http}   (try /readyz, /api/openapi.json)
   mailpit:  http://127.0.0.1:${ports.mailpit}   (outgoing mail)
   tsa:      http://127.0.0.1:${ports.tsa}/signet-dev/tsa/tsa   (RFC 3161, dev CA in ${join(dataDir, 'tsa')})
+  witnesses: http://127.0.0.1:${ports.witness} and http://127.0.0.1:${witnessB.port}   (quorum 2; keys at /api/ledger/keys)
   metrics:  http://127.0.0.1:${gateway.ops}/metrics and ports ${services.map((s) => s.ops).join(', ')}
   data and logs: ${dataDir}
 Stop it with: ./scripts/stack.sh down`);
@@ -130,12 +133,18 @@ async function up() {
   const sec = secrets();
   const infra = await startLocalInfra({ dataDir, ports, detached: true, s3Secret: sec.S3_SECRET_KEY });
   const pids: Pids = infra.procs.map((p) => ({ name: p.name, pid: p.pid }));
-  // The local witness knows the ledger's log and key, and cosigns its checkpoints (scripts/witness.sh).
-  registerWitnessedLog(
-    infra.urls.WITNESS_DB!,
-    'signet.local/ledger',
-    logVerifierKey(sec.LEDGER_SIGNING_KEY!, 'signet.local/ledger'),
-  );
+  // Two independent witnesses (scripts/witness.sh) know the ledger's log and key and cosign its
+  // checkpoints; the quorum is both (a checkpoint is served once both cosigned it).
+  const second = await startWitness({
+    dir: join(dataDir, 'witness-b'),
+    port: witnessB.port,
+    name: witnessB.name,
+    logs: join(dataDir, 'logs'),
+    detached: true,
+  });
+  pids.push(...second.procs.map((p) => ({ name: `${p.name}-b`, pid: p.pid })));
+  for (const db of [infra.urls.WITNESS_DB!, second.info.db])
+    registerWitnessedLog(db, 'signet.local/ledger', logVerifierKey(sec.LEDGER_SIGNING_KEY!, 'signet.local/ledger'));
   writeFileSync(pidFile, JSON.stringify(pids));
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
@@ -145,8 +154,11 @@ async function up() {
     PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${gateway.http}`,
     WEBAUTHN_ORIGIN: process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${gateway.http}`,
     WEBAUTHN_RP_ID: '127.0.0.1',
-    LEDGER_WITNESSES: JSON.stringify([{ url: infra.urls.WITNESS_URL, key: infra.urls.WITNESS_VERIFIER_KEY }]),
-    LEDGER_WITNESS_QUORUM: '1',
+    LEDGER_WITNESSES: JSON.stringify([
+      { url: infra.urls.WITNESS_URL, key: infra.urls.WITNESS_VERIFIER_KEY },
+      { url: second.info.url, key: second.info.verifierKey },
+    ]),
+    LEDGER_WITNESS_QUORUM: '2',
     LEDGER_ORIGIN: 'signet.local/ledger',
     // The signed PDF's seal: the dev CA's sealing certificate and key (made at the TSA's first start) and its TSA.
     LEDGER_SEAL_CERT: join(infra.urls.DEV_PKI_DIR!, 'certs/seal.pem'),
@@ -154,6 +166,9 @@ async function up() {
     LEDGER_TSA_URLS: infra.urls.TSA_URL!,
     // PAdES B-LT: the dev root's CRL (served by certomancer beside the TSA) goes into each signed PDF.
     LEDGER_SEAL_LTV: 'on',
+    // PAdES B-LTA: a document timestamp after the DSS (the dev root in the validation data), renewed before the TSA certificate expires.
+    LEDGER_SEAL_LTA: 'on',
+    LEDGER_SEAL_CA_CERTS: join(infra.urls.DEV_PKI_DIR!, 'certs/root.pem'),
     // The /verify page's signed-PDF check trusts the dev root (the seal's and the TSA's CA).
     VERIFY_TRUST_ROOTS: join(infra.urls.DEV_PKI_DIR!, 'certs/root.pem'),
     // Outgoing webhooks may reach a receiver on this machine (the policy refuses loopback by default).

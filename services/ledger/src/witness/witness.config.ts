@@ -40,6 +40,9 @@ export const witnessConfigFields = {
   LEDGER_WITNESS_TIMEOUT_MS: env.duration.default(5000),
 };
 
+/** The witness fields alone (the chart test parses the rendered ConfigMap with them). */
+export const witnessConfigSchema = z.object(witnessConfigFields);
+
 export type Witness = { name: string; url: string; key: WitnessKey; kid: string };
 export type WitnessSettings = { witnesses: Witness[]; quorum: number; pollMs: number; timeoutMs: number };
 
