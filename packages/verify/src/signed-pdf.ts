@@ -81,28 +81,47 @@ function byteRange(pdf: Buffer): [number, number, number, number] {
   return r;
 }
 
-/**
- * The first revision: the longest prefix of the signed bytes that ends at an `%%EOF` marker (and the
- * end-of-line or white space after it) and whose SHA-256 is `sha256` — the uploaded document, which
- * the seal's updates follow. One pass: the hash state is copied at each candidate end.
- */
-export function findOriginal(signed: Buffer, limit: number, sha256: string): number | undefined {
+const EOL = (c: number | undefined) => c === 0x0a || c === 0x0d;
+const SPACE = (c: number | undefined) => EOL(c) || c === 0x20 || c === 0x09 || c === 0x00 || c === 0x0c;
+
+/** The first of the candidate ends (ascending, each at most `limit`) where the prefix has SHA-256 `sha256`. */
+function firstMatching(signed: Buffer, ends: Iterable<number>, sha256: string): number | undefined {
   const h = createHash('sha256');
   let from = 0;
-  let found: number | undefined;
-  for (let at = signed.indexOf('%%EOF', 0, 'latin1'); at !== -1 && at < limit; at = signed.indexOf('%%EOF', at + 5, 'latin1')) {
-    let end = at + 5;
+  for (const end of ends) {
     h.update(signed.subarray(from, end));
     from = end;
-    for (;;) {
-      if (end <= limit && h.copy().digest('hex') === sha256) found = end;
-      const c = signed[end];
-      if (end >= limit || (c !== 0x0a && c !== 0x0d && c !== 0x20 && c !== 0x09 && c !== 0x00 && c !== 0x0c)) break;
-      h.update(signed.subarray(end, end + 1));
-      from = ++end;
-    }
+    if (h.copy().digest('hex') === sha256) return end;
   }
-  return found;
+  return undefined;
+}
+
+/** Ends just after each `%%EOF` marker and each white-space byte that follows it. */
+function* afterEofMarkers(signed: Buffer, limit: number) {
+  for (
+    let at = signed.indexOf('%%EOF', 0, 'latin1');
+    at !== -1 && at + 5 <= limit;
+    at = signed.indexOf('%%EOF', at + 5, 'latin1')
+  )
+    for (let end = at + 5; end <= limit; end++) {
+      yield end;
+      if (!SPACE(signed[end])) break;
+    }
+}
+
+/** Ends at every line: after an end-of-line byte, or before a line feed (the ledger adds one after an upload without). */
+function* lineEnds(signed: Buffer, limit: number) {
+  for (let end = 1; end <= limit; end++) if (EOL(signed[end - 1]) || signed[end] === 0x0a) yield end;
+}
+
+/**
+ * The first revision: the prefix of the signed bytes before `limit` (where the seal's value starts)
+ * whose SHA-256 is `sha256` — the uploaded document, which the ledger's updates follow. A PDF ends
+ * at an `%%EOF` and its line end, tried first; an upload with other bytes after its last `%%EOF` is
+ * found at a line end (one SHA-256 pass each: the hash state is copied at each candidate end).
+ */
+export function findOriginal(signed: Buffer, limit: number, sha256: string): number | undefined {
+  return firstMatching(signed, afterEofMarkers(signed, limit), sha256) ?? firstMatching(signed, lineEnds(signed, limit), sha256);
 }
 
 /** The check that the first revision is the certified document. */
