@@ -39,6 +39,7 @@ import { MEDIA_ERASED_DURABLE, mediaErasedConsumer } from './events/media-erased
 import { ACCOUNT_SETTINGS_DURABLE, accountSettingsConsumer } from './events/account-settings.consumer.js';
 import { createTransactionRepository } from './store/transaction.repository.js';
 import { startWebhooks } from './webhooks/start-webhooks.js';
+import { fieldsHandlers } from './grpc/fields.handler.js';
 import { declineHandler } from './grpc/decline.handler.js';
 import { SENDER_MAIL_DURABLE, SENDER_MAIL_EVENTS, senderMailConsumer } from './events/sender-mail.consumer.js';
 import { createLifecycleTimerJob } from './jobs/lifecycle-timers.job.js';
@@ -169,6 +170,7 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
           // The owner deletes a finished transaction, or holds it from any deletion (issue 21).
           ...deletionHandlers({ ...erasureDeps, logger, tokens: createDeletionStore(conn) }),
           declineSigning: declineHandler(common),
+          ...fieldsHandlers(common),
           requestSignerErasure: signerErasureHandler({
             requests: createErasureRequestRepository(conn),
             mailer,

@@ -16,6 +16,7 @@ export type TransactionMetrics = {
   expiries: Counter<never>;
   declines: Counter<never>;
   documentsRefused: Counter<'reason'>;
+  fieldSubmissions: Counter<'outcome'>;
 };
 
 /** The transaction service's domain instruments (declared in README.md). */
@@ -72,6 +73,11 @@ export function transactionMetrics(metrics: Metrics): TransactionMetrics {
       'signet_transaction_documents_refused_total',
       'Uploaded documents refused at creation because the ledger could never seal them, by reason (encrypted, no_version, damaged)',
       ['reason'],
+    ),
+    fieldSubmissions: metrics.counter(
+      'signet_transaction_field_submissions_total',
+      "Signers' submissions of their fields' values, by outcome (accepted, invalid, closed)",
+      ['outcome'],
     ),
   };
 }

@@ -5,6 +5,7 @@ import { PNG } from 'pngjs';
 import { ATTESTATION_TYPES, MAX_ADDITIONAL_SIGNERS, type AttestationType } from './transaction.js';
 import { fieldInvalid } from './errors.js';
 import type { PhotoSlot } from './photos.js';
+import { parseFieldSpecs, type FieldSpec } from './form-fields.js';
 import { legacyParties, requiredAssuranceOf, validateParties, type Party, type PartySpec } from './signers.js';
 
 export const MAX_DOCUMENT_BYTES = 200 * 1024 * 1024;
@@ -29,6 +30,8 @@ export type CreationFields = {
   parties: Party[];
   attestation_type: AttestationType;
   document_name: string;
+  /** The fields placed on the document (issue 33), checked without it; empty: none. */
+  form: FieldSpec[];
 };
 
 export type RawCreationFields = {
@@ -43,6 +46,8 @@ export type RawCreationFields = {
   lifecycle?: LifecycleRaw;
   /** The one-signer form's required assurance for its signers; empty or absent: live. */
   requiredAssurance?: string;
+  /** The fields to place on the document: a JSON array as the sender gave it; empty or absent: none. */
+  formFields?: string;
 };
 
 /**
@@ -51,6 +56,20 @@ export type RawCreationFields = {
  * signer_emails and `reference`) and the `signers` list (with `signer_photo_<index>`) do not mix.
  */
 export function validateFields(raw: RawCreationFields, photos: ReadonlySet<PhotoSlot>): CreationFields {
+  const rest = validatePartiesOf(raw, photos);
+  return { ...rest, form: parseFieldSpecs(parseJson(raw.formFields), rest.parties) };
+}
+
+function parseJson(text: string | undefined): unknown {
+  if (!text?.trim()) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw fieldInvalid('fields', 'is not valid JSON');
+  }
+}
+
+function validatePartiesOf(raw: RawCreationFields, photos: ReadonlySet<PhotoSlot>): Omit<CreationFields, 'form'> {
   const type = raw.attestationType.trim() || 'signature';
   const common = () => {
     if (!(ATTESTATION_TYPES as readonly string[]).includes(type))
@@ -145,6 +164,16 @@ export function commitment(salt: string, sha256: string): string {
 /** The fingerprint of a creation request for Idempotency-Key comparison. */
 export function requestFingerprint(fields: CreationFields, documentSha256: string, referenceSha256s: string[]): string {
   return createHash('sha256')
-    .update(JSON.stringify([fields.parties, fields.attestation_type, fields.document_name, documentSha256, referenceSha256s]))
+    .update(
+      JSON.stringify([
+        fields.parties,
+        fields.attestation_type,
+        fields.document_name,
+        documentSha256,
+        referenceSha256s,
+        // Absent without fields, so a request without them keeps the fingerprint it had before them.
+        ...(fields.form.length ? [fields.form] : []),
+      ]),
+    )
     .digest('hex');
 }

@@ -40,3 +40,6 @@ export const signingLinkEnded = (why: 'declined' | 'expired') =>
       : 'this signing request was declined: the link no longer works',
     'SIGNING_LINK_ENDED',
   );
+/** A signer's field values are taken before their capture only: afterwards the ceremony has bound the document. */
+export const fieldsClosed = (state: string) =>
+  conflict(`this signer's fields can no longer be changed (${state}): they are filled before the recording`, 'FIELDS_CLOSED');

@@ -62,6 +62,19 @@ export type Signer = {
   webauthn_verified?: boolean;
   /** Why the signer declined (empty when they gave no reason; absent unless declined). */
   decline_reason?: string;
+  /** The values of this signer's fields and the signature/initials they adopted (absent: none submitted). */
+  fields?: SignerFieldValues;
+};
+
+/** A signature or initials as adopted: a drawn image (a PNG re-encoded by the service) or typed text. */
+export type Mark =
+  { kind: 'drawn'; png: string; sha256: string; width: number; height: number } | { kind: 'typed'; text: string };
+/** What a signer submitted for their fields (domain/field-values.ts), with the service's own values. */
+export type SignerFieldValues = {
+  values: Record<string, string | boolean>;
+  signature?: Mark;
+  initials?: Mark;
+  submitted_at: Date;
 };
 
 /** A party who only receives the result (no link, no ceremony, not certified). */

@@ -69,6 +69,7 @@ async function* creationParts(call: AsyncIterable<transactionV1.CreateTransactio
               requiredAssurance: p.requiredAssurance,
             })),
             requiredAssurance: part.value.requiredAssurance,
+            formFields: part.value.formFields,
             lifecycle: {
               expiresAt: part.value.expiresAt,
               reminderFirstAfterSeconds: part.value.reminderFirstAfterSeconds,

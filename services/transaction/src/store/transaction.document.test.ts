@@ -73,6 +73,20 @@ function records(): TransactionRecord[] {
       doc,
       ref,
       90,
+      // Fields on the document (issue 33): kept as plain values.
+      [
+        { id: 's', type: 'signature', signer: 0, required: true, places: [{ page: 1, x: 1.5, y: 2, width: 3, height: 4 }] },
+        {
+          id: 'd',
+          type: 'dropdown',
+          signer: 1,
+          required: false,
+          anchor: '{{d}}',
+          places: [{ page: 2, x: 10, y: 20, width: 30, height: 40 }],
+          options: ['a', 'b'],
+          value: 'a',
+        },
+      ],
     ),
     newRecord(deps, 9, 'TST-TX-00000009', { ownerId: 'u3', orgName: 'Org', idempotencyKey: '', test: true }, one, doc, ref, 10),
   ];

@@ -87,6 +87,8 @@ export function storedTransaction(rec: TransactionRecord, outbox: readonly Recor
     ['commitment_salt', rec.commitment_salt],
     ['signers', or(rec.signers, []).map(signerDocument)],
     ['viewers', rec.viewers?.map(viewerDocument)],
+    // Plain values (domain/form-fields.ts), stored as built: the schema keeps them as they are.
+    ['form_fields', rec.form_fields],
     ['log', or(rec.log, []).map(logDocument)],
     ['certificate_issued', or(rec.certificate_issued, false)],
     ['created_at', rec.created_at],

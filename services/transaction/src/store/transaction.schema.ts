@@ -2,6 +2,7 @@
 import { Schema } from 'mongoose';
 import { outboxField, outboxIndex } from '@signet/kit';
 import type { LegalHold } from '../domain/deletion.js';
+import type { FormField } from '../domain/form-fields.js';
 import type { ErasureRequest } from '../domain/retention.js';
 import type { AttestationType, LogEntry, Signer, Status, Viewer } from '../domain/transaction.js';
 
@@ -22,6 +23,8 @@ export type TransactionRecord = {
   signers: Signer[];
   /** Parties who only receive the result (absent on older records). */
   viewers?: Viewer[];
+  /** The fields placed on the document, each filled by one signer (issue 33; absent: none). */
+  form_fields?: FormField[];
   log: LogEntry[];
   certificate_issued: boolean;
   created_at: Date;
@@ -87,6 +90,8 @@ const signerSchema = new Schema(
     webauthn_verified: { type: Boolean, default: false },
     // No default: a record written before the requirement existed has none (read as recorded).
     required_assurance: { type: String },
+    // The values of this signer's fields and their adopted signature/initials (issue 33; absent: none submitted).
+    fields: { type: Object, default: undefined },
   },
   { _id: false },
 );
@@ -110,6 +115,8 @@ export const transactionSchema = new Schema(
     commitment_salt: String,
     signers: [signerSchema],
     viewers: { type: [viewerSchema], default: undefined },
+    // The fields placed on the document (domain/form-fields.ts; absent: none).
+    form_fields: { type: [Object], default: undefined },
     log: [{ _id: false, type: { type: String }, at: Date, actor: String, detail: String }],
     certificate_issued: { type: Boolean, default: false },
     created_at: { type: Date, required: true },

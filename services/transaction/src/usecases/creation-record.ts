@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { newSigningToken, type CreationFields } from '../domain/creation.js';
+import type { FormField } from '../domain/form-fields.js';
 import { retentionDays } from '../domain/retention.js';
 import { initialInvites, modeOf } from '../domain/signers.js';
 import { newSigner, type Signer, type Viewer } from '../domain/transaction.js';
 import type { TransactionRecord } from '../store/transaction.repository.js';
-import type { CreateDeps, StoredRefs } from './create-transaction.js';
+import type { CreateDeps, StoredRefs } from './create-from-stored.js';
 import type { Begin } from './creation-upload.js';
 
 /** The record of a new transaction: its signers with their tokens, viewers, log and timers. */
@@ -18,6 +19,8 @@ export function newRecord(
   refs: StoredRefs,
   /** The account's biometric retention (identity.settings.changed), if it set one. */
   accountDays: number | undefined,
+  /** The fields placed on the document (issue 33). */
+  formFields: FormField[] = [],
 ): TransactionRecord {
   const now = deps.clock();
   const signers: Signer[] = [];
@@ -53,6 +56,7 @@ export function newRecord(
     commitment_salt: randomBytes(16).toString('hex'),
     signers,
     ...(viewers.length ? { viewers } : {}),
+    ...(formFields.length ? { form_fields: formFields } : {}),
     log: [
       {
         type: 'created',
@@ -60,6 +64,9 @@ export function newRecord(
         actor: 'sender',
         detail: `created for ${signers.length} signer(s)${viewers.length ? ` and ${viewers.length} viewer(s)` : ''}`,
       },
+      ...(formFields.length
+        ? [{ type: 'fields_placed', at: now, actor: 'sender', detail: `${formFields.length} field(s) placed on the document` }]
+        : []),
       // Requested here for the first order; the link-mail consumer sends it, and the timeline shows the mail from its record.
       ...signers
         .filter((s) => invited.has(s.index))

@@ -235,6 +235,8 @@ export interface SigningContext {
    * ("recorded" on transactions created before it existed).
    */
   requiredAssurance: string;
+  /** The account that created the transaction (the gateway frames the signing page by its settings). */
+  ownerId: string;
 }
 
 export interface CreateTransactionBegin {
@@ -279,6 +281,8 @@ export interface CreateTransactionFields {
    * live+webauthn); empty: live. With `signers`, each party carries its own.
    */
   requiredAssurance: string;
+  /** The fields placed on the document (issue 33): a JSON array as the sender gave it; empty: none. */
+  formFields: string;
 }
 
 /** One party of a transaction as the sender lists it. */
@@ -337,6 +341,58 @@ export interface DocumentChunk {
   data: Buffer;
   name: string;
   size: number;
+}
+
+/** A rectangle on a page: points from the lower-left corner of the page's crop box; page 1 first. */
+export interface FieldPlace {
+  page: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** One field a signer fills, where it is, its rules and its value so far. */
+export interface FormFieldView {
+  id: string;
+  /** signature | initials | date_signed | full_name | email | text | checkbox | dropdown */
+  type: string;
+  required: boolean;
+  readonly: boolean;
+  label: string;
+  places: FieldPlace[];
+  maxLength: number;
+  pattern: string;
+  options: string[];
+  /** The value (kept, else prefilled, else computed) as JSON: a string or true/false; empty: none. */
+  valueJson: string;
+  /** The anchor text that placed the field; empty: placed by coordinates. */
+  anchor: string;
+}
+
+export interface SignerFields {
+  fields: FormFieldView[];
+  /** Every required field has a value (and a signature / initials is kept where one is needed). */
+  complete: boolean;
+  /** When the values were last submitted (RFC 3339); empty: never. */
+  submittedAt: string;
+  /** The kept signature and initials: drawn | typed; empty: none. */
+  signature: string;
+  initials: string;
+}
+
+/** A signature or initials as the signer adopts it: a drawn PNG or typed text (one of them). */
+export interface SignatureMark {
+  png: Buffer;
+  typed: string;
+}
+
+export interface SubmitSignerFieldsRequest {
+  token: string;
+  /** The values by field id (a JSON object: strings for text and dropdown, true/false for checkboxes). */
+  valuesJson: string;
+  signature: SignatureMark | undefined;
+  initials: SignatureMark | undefined;
 }
 
 function createBaseDeleteTransactionResponse(): DeleteTransactionResponse {
@@ -2210,6 +2266,7 @@ function createBaseSigningContext(): SigningContext {
     signerRole: "",
     webauthnRequired: false,
     requiredAssurance: "",
+    ownerId: "",
   };
 }
 
@@ -2268,6 +2325,9 @@ export const SigningContext: MessageFns<SigningContext> = {
     }
     if (message.requiredAssurance !== "") {
       writer.uint32(162).string(message.requiredAssurance);
+    }
+    if (message.ownerId !== "") {
+      writer.uint32(242).string(message.ownerId);
     }
     return writer;
   },
@@ -2429,6 +2489,14 @@ export const SigningContext: MessageFns<SigningContext> = {
             message.requiredAssurance = reader.string();
             continue;
           }
+          case 30: {
+            if (tag !== 242) {
+              break;
+            }
+
+            message.ownerId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2464,6 +2532,7 @@ export const SigningContext: MessageFns<SigningContext> = {
     message.signerRole = object.signerRole ?? "";
     message.webauthnRequired = object.webauthnRequired ?? false;
     message.requiredAssurance = object.requiredAssurance ?? "";
+    message.ownerId = object.ownerId ?? "";
     return message;
   },
 };
@@ -2584,6 +2653,7 @@ function createBaseCreateTransactionFields(): CreateTransactionFields {
     reminderEverySeconds: 0,
     reminderMax: 0,
     requiredAssurance: "",
+    formFields: "",
   };
 }
 
@@ -2621,6 +2691,9 @@ export const CreateTransactionFields: MessageFns<CreateTransactionFields> = {
     }
     if (message.requiredAssurance !== "") {
       writer.uint32(242).string(message.requiredAssurance);
+    }
+    if (message.formFields !== "") {
+      writer.uint32(322).string(message.formFields);
     }
     return writer;
   },
@@ -2726,6 +2799,14 @@ export const CreateTransactionFields: MessageFns<CreateTransactionFields> = {
             message.requiredAssurance = reader.string();
             continue;
           }
+          case 40: {
+            if (tag !== 322) {
+              break;
+            }
+
+            message.formFields = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2754,6 +2835,7 @@ export const CreateTransactionFields: MessageFns<CreateTransactionFields> = {
     message.reminderEverySeconds = object.reminderEverySeconds ?? 0;
     message.reminderMax = object.reminderMax ?? 0;
     message.requiredAssurance = object.requiredAssurance ?? "";
+    message.formFields = object.formFields ?? "";
     return message;
   },
 };
@@ -3345,6 +3427,561 @@ export const DocumentChunk: MessageFns<DocumentChunk> = {
   },
 };
 
+function createBaseFieldPlace(): FieldPlace {
+  return { page: 0, x: 0, y: 0, width: 0, height: 0 };
+}
+
+export const FieldPlace: MessageFns<FieldPlace> = {
+  encode(message: FieldPlace, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.page !== 0) {
+      writer.uint32(8).int32(message.page);
+    }
+    if (message.x !== 0) {
+      writer.uint32(17).double(message.x);
+    }
+    if (message.y !== 0) {
+      writer.uint32(25).double(message.y);
+    }
+    if (message.width !== 0) {
+      writer.uint32(33).double(message.width);
+    }
+    if (message.height !== 0) {
+      writer.uint32(41).double(message.height);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FieldPlace {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFieldPlace();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.page = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 17) {
+              break;
+            }
+
+            message.x = reader.double();
+            continue;
+          }
+          case 3: {
+            if (tag !== 25) {
+              break;
+            }
+
+            message.y = reader.double();
+            continue;
+          }
+          case 4: {
+            if (tag !== 33) {
+              break;
+            }
+
+            message.width = reader.double();
+            continue;
+          }
+          case 5: {
+            if (tag !== 41) {
+              break;
+            }
+
+            message.height = reader.double();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<FieldPlace>): FieldPlace {
+    return FieldPlace.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<FieldPlace>): FieldPlace {
+    const message = createBaseFieldPlace();
+    message.page = object.page ?? 0;
+    message.x = object.x ?? 0;
+    message.y = object.y ?? 0;
+    message.width = object.width ?? 0;
+    message.height = object.height ?? 0;
+    return message;
+  },
+};
+
+function createBaseFormFieldView(): FormFieldView {
+  return {
+    id: "",
+    type: "",
+    required: false,
+    readonly: false,
+    label: "",
+    places: [],
+    maxLength: 0,
+    pattern: "",
+    options: [],
+    valueJson: "",
+    anchor: "",
+  };
+}
+
+export const FormFieldView: MessageFns<FormFieldView> = {
+  encode(message: FormFieldView, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.type !== "") {
+      writer.uint32(18).string(message.type);
+    }
+    if (message.required !== false) {
+      writer.uint32(24).bool(message.required);
+    }
+    if (message.readonly !== false) {
+      writer.uint32(32).bool(message.readonly);
+    }
+    if (message.label !== "") {
+      writer.uint32(42).string(message.label);
+    }
+    for (const v of message.places) {
+      FieldPlace.encode(v!, writer.uint32(50).fork()).join();
+    }
+    if (message.maxLength !== 0) {
+      writer.uint32(56).int32(message.maxLength);
+    }
+    if (message.pattern !== "") {
+      writer.uint32(66).string(message.pattern);
+    }
+    for (const v of message.options) {
+      writer.uint32(74).string(v!);
+    }
+    if (message.valueJson !== "") {
+      writer.uint32(82).string(message.valueJson);
+    }
+    if (message.anchor !== "") {
+      writer.uint32(90).string(message.anchor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FormFieldView {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFormFieldView();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.required = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.readonly = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.label = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.places.push(FieldPlace.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.maxLength = reader.int32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.pattern = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.options.push(reader.string());
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.valueJson = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.anchor = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<FormFieldView>): FormFieldView {
+    return FormFieldView.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<FormFieldView>): FormFieldView {
+    const message = createBaseFormFieldView();
+    message.id = object.id ?? "";
+    message.type = object.type ?? "";
+    message.required = object.required ?? false;
+    message.readonly = object.readonly ?? false;
+    message.label = object.label ?? "";
+    message.places = object.places?.map((e) => FieldPlace.fromPartial(e)) || [];
+    message.maxLength = object.maxLength ?? 0;
+    message.pattern = object.pattern ?? "";
+    message.options = object.options?.map((e) => e) || [];
+    message.valueJson = object.valueJson ?? "";
+    message.anchor = object.anchor ?? "";
+    return message;
+  },
+};
+
+function createBaseSignerFields(): SignerFields {
+  return { fields: [], complete: false, submittedAt: "", signature: "", initials: "" };
+}
+
+export const SignerFields: MessageFns<SignerFields> = {
+  encode(message: SignerFields, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.fields) {
+      FormFieldView.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.complete !== false) {
+      writer.uint32(16).bool(message.complete);
+    }
+    if (message.submittedAt !== "") {
+      writer.uint32(26).string(message.submittedAt);
+    }
+    if (message.signature !== "") {
+      writer.uint32(34).string(message.signature);
+    }
+    if (message.initials !== "") {
+      writer.uint32(42).string(message.initials);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SignerFields {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSignerFields();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.fields.push(FormFieldView.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.complete = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.submittedAt = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.signature = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.initials = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<SignerFields>): SignerFields {
+    return SignerFields.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SignerFields>): SignerFields {
+    const message = createBaseSignerFields();
+    message.fields = object.fields?.map((e) => FormFieldView.fromPartial(e)) || [];
+    message.complete = object.complete ?? false;
+    message.submittedAt = object.submittedAt ?? "";
+    message.signature = object.signature ?? "";
+    message.initials = object.initials ?? "";
+    return message;
+  },
+};
+
+function createBaseSignatureMark(): SignatureMark {
+  return { png: Buffer.alloc(0), typed: "" };
+}
+
+export const SignatureMark: MessageFns<SignatureMark> = {
+  encode(message: SignatureMark, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.png.length !== 0) {
+      writer.uint32(10).bytes(message.png);
+    }
+    if (message.typed !== "") {
+      writer.uint32(18).string(message.typed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SignatureMark {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSignatureMark();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.png = Buffer.from(reader.bytes());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.typed = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<SignatureMark>): SignatureMark {
+    return SignatureMark.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SignatureMark>): SignatureMark {
+    const message = createBaseSignatureMark();
+    message.png = object.png ?? Buffer.alloc(0);
+    message.typed = object.typed ?? "";
+    return message;
+  },
+};
+
+function createBaseSubmitSignerFieldsRequest(): SubmitSignerFieldsRequest {
+  return { token: "", valuesJson: "", signature: undefined, initials: undefined };
+}
+
+export const SubmitSignerFieldsRequest: MessageFns<SubmitSignerFieldsRequest> = {
+  encode(message: SubmitSignerFieldsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== "") {
+      writer.uint32(10).string(message.token);
+    }
+    if (message.valuesJson !== "") {
+      writer.uint32(18).string(message.valuesJson);
+    }
+    if (message.signature !== undefined) {
+      SignatureMark.encode(message.signature, writer.uint32(26).fork()).join();
+    }
+    if (message.initials !== undefined) {
+      SignatureMark.encode(message.initials, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SubmitSignerFieldsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSubmitSignerFieldsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.valuesJson = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.signature = SignatureMark.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.initials = SignatureMark.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<SubmitSignerFieldsRequest>): SubmitSignerFieldsRequest {
+    return SubmitSignerFieldsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SubmitSignerFieldsRequest>): SubmitSignerFieldsRequest {
+    const message = createBaseSubmitSignerFieldsRequest();
+    message.token = object.token ?? "";
+    message.valuesJson = object.valuesJson ?? "";
+    message.signature = (object.signature !== undefined && object.signature !== null)
+      ? SignatureMark.fromPartial(object.signature)
+      : undefined;
+    message.initials = (object.initials !== undefined && object.initials !== null)
+      ? SignatureMark.fromPartial(object.initials)
+      : undefined;
+    return message;
+  },
+};
+
 /** Transaction owns transactions, signers, their event log and the documents and references buckets. */
 export type TransactionServiceService = typeof TransactionServiceService;
 export const TransactionServiceService = {
@@ -3549,6 +4186,34 @@ export const TransactionServiceService = {
       Buffer.from(ReleaseLegalHoldResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ReleaseLegalHoldResponse => ReleaseLegalHoldResponse.decode(value),
   },
+  /**
+   * The fields the signer behind a signing link fills (issue 33), with the values kept so far.
+   * NOT_FOUND exactly when ResolveSigningToken is.
+   */
+  getSignerFields: {
+    path: "/signet.transaction.v1.TransactionService/GetSignerFields" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ResolveSigningTokenRequest): Buffer =>
+      Buffer.from(ResolveSigningTokenRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ResolveSigningTokenRequest => ResolveSigningTokenRequest.decode(value),
+    responseSerialize: (value: SignerFields): Buffer => Buffer.from(SignerFields.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SignerFields => SignerFields.decode(value),
+  },
+  /**
+   * The signer submits their fields' values (all of them, replacing what was kept), checked again here:
+   * INVALID_ARGUMENT naming the field; FAILED_PRECONDITION (FIELDS_CLOSED) once a capture was accepted.
+   */
+  submitSignerFields: {
+    path: "/signet.transaction.v1.TransactionService/SubmitSignerFields" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SubmitSignerFieldsRequest): Buffer =>
+      Buffer.from(SubmitSignerFieldsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SubmitSignerFieldsRequest => SubmitSignerFieldsRequest.decode(value),
+    responseSerialize: (value: SignerFields): Buffer => Buffer.from(SignerFields.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SignerFields => SignerFields.decode(value),
+  },
 } as const;
 
 export interface TransactionServiceServer extends UntypedServiceImplementation {
@@ -3613,6 +4278,16 @@ export interface TransactionServiceServer extends UntypedServiceImplementation {
   setLegalHold: handleUnaryCall<SetLegalHoldRequest, LegalHold>;
   /** Releases the legal hold (none: nothing changes). NOT_FOUND for another owner's transaction. */
   releaseLegalHold: handleUnaryCall<TransactionActionRequest, ReleaseLegalHoldResponse>;
+  /**
+   * The fields the signer behind a signing link fills (issue 33), with the values kept so far.
+   * NOT_FOUND exactly when ResolveSigningToken is.
+   */
+  getSignerFields: handleUnaryCall<ResolveSigningTokenRequest, SignerFields>;
+  /**
+   * The signer submits their fields' values (all of them, replacing what was kept), checked again here:
+   * INVALID_ARGUMENT naming the field; FAILED_PRECONDITION (FIELDS_CLOSED) once a capture was accepted.
+   */
+  submitSignerFields: handleUnaryCall<SubmitSignerFieldsRequest, SignerFields>;
 }
 
 export interface TransactionServiceClient extends Client {
@@ -3875,6 +4550,44 @@ export interface TransactionServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ReleaseLegalHoldResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The fields the signer behind a signing link fills (issue 33), with the values kept so far.
+   * NOT_FOUND exactly when ResolveSigningToken is.
+   */
+  getSignerFields(
+    request: ResolveSigningTokenRequest,
+    callback: (error: ServiceError | null, response: SignerFields) => void,
+  ): ClientUnaryCall;
+  getSignerFields(
+    request: ResolveSigningTokenRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SignerFields) => void,
+  ): ClientUnaryCall;
+  getSignerFields(
+    request: ResolveSigningTokenRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SignerFields) => void,
+  ): ClientUnaryCall;
+  /**
+   * The signer submits their fields' values (all of them, replacing what was kept), checked again here:
+   * INVALID_ARGUMENT naming the field; FAILED_PRECONDITION (FIELDS_CLOSED) once a capture was accepted.
+   */
+  submitSignerFields(
+    request: SubmitSignerFieldsRequest,
+    callback: (error: ServiceError | null, response: SignerFields) => void,
+  ): ClientUnaryCall;
+  submitSignerFields(
+    request: SubmitSignerFieldsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SignerFields) => void,
+  ): ClientUnaryCall;
+  submitSignerFields(
+    request: SubmitSignerFieldsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SignerFields) => void,
   ): ClientUnaryCall;
 }
 
