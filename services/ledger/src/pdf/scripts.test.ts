@@ -10,10 +10,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PDFDocument } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Certificate, CertificateSigner } from '../domain/certificate.js';
 import { renderAuditTrailPdf } from './audit-trail.js';
 import { renderCertificatePdf } from './certificate-pdf.js';
+import { PdfText } from './text/index.js';
 import { shapeLine } from './text/shape.js';
 
 const NAMES = {
@@ -172,5 +174,16 @@ describe('every script in every PDF (issue 32 item 3)', { timeout: 60_000 }, () 
     const isolated = shapeLine('م', 'regular', 'rtl').clusters[0]!.glyphs[0]!.gid;
     const joined = shapeLine('محمد', 'regular', 'rtl').clusters.flatMap((c) => c.glyphs.map((g) => g.gid));
     expect(joined).not.toContain(isolated);
+  });
+
+  it('a character no font has (an emoji) is drawn as the missing-glyph box and still reads back as itself', async () => {
+    expect(shapeLine('😀', 'regular', 'ltr').clusters[0]!.glyphs[0]!.gid).toBe(0);
+    const doc = await PDFDocument.create({ updateMetadata: false });
+    const page = doc.addPage([300, 100]);
+    const text = new PdfText(doc);
+    text.draw(page, 'Ana 😀 Ωmega', 20, 50, { size: 12 });
+    text.finish();
+    const path = save(await doc.save(), 'emoji.pdf');
+    expect(normal(execFileSync('pdftotext', [path, '-'], { encoding: 'utf8' }))).toBe('Ana 😀 Ωmega');
   });
 });
