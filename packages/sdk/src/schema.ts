@@ -796,6 +796,27 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/api/sign/{token}/fields': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The fields this signer fills, with their places and values */
+    get: operations['getSigningFields'];
+    /**
+     * Fill this signer’s fields
+     * @description All values at once, replacing earlier ones: each is checked (type, length, pattern, options), every required field must be filled and a drawn signature is a PNG the service decodes and re-encodes. Before the recording only: once a capture was accepted, 409.
+     */
+    put: operations['submitSigningFields'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/sign/{token}/webauthn/options': {
     parameters: {
       query?: never;
@@ -1155,6 +1176,12 @@ export type components = {
        * @enum {string}
        */
       outcome: 'verified' | 'failed';
+    };
+    SignatureMark: {
+      /** @description A drawn mark: PNG (base64), 16×8 to 1200×600 pixels, at most 256 KB; re-encoded by the service */
+      png?: string;
+      /** @description A typed mark: at most 100 characters */
+      typed?: string;
     };
     WebhookEndpointCreate: {
       /**
@@ -1629,6 +1656,41 @@ export type components = {
       status: 'declined';
       /** Format: date-time */
       declined_at: string;
+    };
+    SignerFields: {
+      fields: components['schemas']['SignerField'][];
+      /** @description Every required field has a value (and the signature/initials they need) */
+      complete: boolean;
+      /** Format: date-time */
+      submitted_at: string | null;
+      signature: ('drawn' | 'typed') | null;
+      initials: ('drawn' | 'typed') | null;
+    };
+    SignerField: {
+      id: string;
+      /** @enum {string} */
+      type: 'signature' | 'initials' | 'date_signed' | 'full_name' | 'email' | 'text' | 'checkbox' | 'dropdown';
+      required: boolean;
+      /** @description Prefilled by the sender; the signer cannot change it */
+      readonly: boolean;
+      label: string;
+      /** @description Where the field is: PDF points from the lower-left corner of the page as shown (crop box) */
+      places: {
+        /** @description 1 = the first page */
+        page: number;
+        x: number;
+        y: number;
+        width: number;
+        height: number;
+      }[];
+      max_length?: number;
+      /** @description RE2 syntax; the whole value must match */
+      pattern?: string;
+      options?: string[];
+      /** @description The value so far: submitted, else prefilled, else the service’s own (date_signed, full_name, email); null: none */
+      value: string | boolean | null;
+      /** @description The text in the PDF that placed the field */
+      anchor?: string;
     };
     WebhookEndpointWithSecret: {
       id: string;
@@ -3886,6 +3948,11 @@ export interface operations {
            */
           signers?: string;
           /**
+           * @description JSON array of fields placed on the document (FormFieldSpec), at most 200, each filled by one signer before the ceremony: type (signature, initials, date_signed, full_name, email, text, checkbox, dropdown), signer (position in signers, 0-based; the one-signer form: 0, then signer_emails), id (optional, unique), required (default true), readonly (needs value), label, value (prefilled: text, dropdown, checkbox), text: max_length (default 200, at most 1000), pattern (RE2 syntax, the whole value must match); dropdown: options. Where: page (1 = first), x, y, width, height in PDF points from the lower-left corner of the page as shown (crop box); or anchor: a text in the PDF (e.g. {{signature:signer1}}) — every occurrence places the field at the text, offset by offset_x/offset_y, sized by width/height (default: the text’s box). Refused with 400 and nothing stored: a field off its page, on a page that does not exist, overlapping a field of another signer, an anchor not found, a value that breaks its rules.
+           * @example [{"id":"sig","type":"signature","signer":0,"page":1,"x":72,"y":100,"width":180,"height":50},{"type":"text","signer":1,"anchor":"{{company:signer2}}","width":150,"max_length":80}]
+           */
+          fields?: string;
+          /**
            * @description One-signer form: the lowest assurance accepted from each of its signers — recorded, live (default) or live+webauthn (implies WebAuthn). A capture below it is refused before analysis and uses up its challenge; the single upload (GET …/challenge, POST …/capture) is accepted only with recorded. With signers, each party gives its own.
            * @enum {string}
            */
@@ -5488,6 +5555,188 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['SigningDeclined'];
+        };
+      };
+      /** @description The request is malformed or a field is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (also for another owner’s resource) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The resource is not in a state that allows this */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limited: wait Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getSigningFields: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The signing token of the link /sign/{token} */
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The fields */
+      200: {
+        headers: {
+          /** @description Always no-store: the answer carries tokens or personal data */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SignerFields'];
+        };
+      };
+      /** @description The request is malformed or a field is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (also for another owner’s resource) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limited: wait Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  submitSigningFields: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The signing token of the link /sign/{token} */
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description Values by field id: text and dropdown take a string, checkbox true or false
+           * @default {}
+           */
+          values?: {
+            [key: string]: string | boolean;
+          };
+          /** @description The signature every signature field of this signer shows */
+          signature?: components['schemas']['SignatureMark'];
+          /** @description The initials every initials field of this signer shows */
+          initials?: components['schemas']['SignatureMark'];
+        };
+      };
+    };
+    responses: {
+      /** @description Kept; the fields with their values */
+      200: {
+        headers: {
+          /** @description Always no-store: the answer carries tokens or personal data */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SignerFields'];
         };
       };
       /** @description The request is malformed or a field is not valid */

@@ -71,8 +71,9 @@ export function creationForm(
     limits: {
       fileSize: MAX_DOCUMENT_BYTES + 1,
       files: 2 + MAX_PARTIES,
-      fields: 12,
-      fieldSize: 16 * 1024,
+      fields: 13,
+      // 64 KB: a `fields` list of up to 200 fields (the other text fields are far shorter).
+      fieldSize: 64 * 1024,
       parts: 10 + MAX_PARTIES,
       headerPairs: 50,
     },
@@ -146,6 +147,7 @@ export function creationForm(
               signers: parties ?? [],
               // Empty: the service's default (live); with signers each party carries its own.
               requiredAssurance: f.required_assurance ?? '',
+              formFields: formFieldsOf(fields.fields),
               expiresAt: f.expires_at ?? '',
               reminderFirstAfterSeconds: f.reminder_first_after_seconds ?? 0,
               reminderEverySeconds: f.reminder_every_seconds ?? 0,
@@ -182,6 +184,26 @@ function partiesOf(fields: Record<string, string>, seen: Set<string>): transacti
     webauthn: p.webauthn ?? false,
     requiredAssurance: p.required_assurance ?? '',
   }));
+}
+
+/**
+ * The `fields` list (a JSON text field): its shape is a JSON array of at most 200 objects here; each
+ * field's values, its signer and its place on the document are checked by the transaction service,
+ * which names the field.
+ */
+function formFieldsOf(text: string | undefined): string {
+  if (text === undefined || !text.trim()) return '';
+  let list: unknown;
+  try {
+    list = JSON.parse(text);
+  } catch {
+    throw badRequest('fields: is not valid JSON');
+  }
+  if (!Array.isArray(list)) throw badRequest('fields: must be a JSON array of fields');
+  if (list.length > 200) throw badRequest('fields: at most 200 fields');
+  if (list.some((f) => typeof f !== 'object' || f === null || Array.isArray(f)))
+    throw badRequest('fields: each field must be a JSON object');
+  return text;
 }
 
 /** A file's bytes: checked by their first bytes (PDF; JPEG or PNG), gathered into messages of about FORWARD_CHUNK. */

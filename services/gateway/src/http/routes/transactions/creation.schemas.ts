@@ -45,6 +45,21 @@ export const creationForm = z.object({
       example:
         '[{"name":"Ada Lovelace","email":"ada@example.com","order":1},{"name":"Bob","email":"bob@example.com","order":2,"verification":"liveness_only"}]',
     }),
+  fields: z
+    .string()
+    .optional()
+    .meta({
+      description:
+        'JSON array of fields placed on the document (FormFieldSpec), at most 200, each filled by one signer before the ceremony: ' +
+        'type (signature, initials, date_signed, full_name, email, text, checkbox, dropdown), signer (position in signers, 0-based; the one-signer form: 0, then signer_emails), ' +
+        'id (optional, unique), required (default true), readonly (needs value), label, value (prefilled: text, dropdown, checkbox), ' +
+        'text: max_length (default 200, at most 1000), pattern (RE2 syntax, the whole value must match); dropdown: options. ' +
+        'Where: page (1 = first), x, y, width, height in PDF points from the lower-left corner of the page as shown (crop box); ' +
+        'or anchor: a text in the PDF (e.g. {{signature:signer1}}) — every occurrence places the field at the text, offset by offset_x/offset_y, sized by width/height (default: the text’s box). ' +
+        'Refused with 400 and nothing stored: a field off its page, on a page that does not exist, overlapping a field of another signer, an anchor not found, a value that breaks its rules.',
+      example:
+        '[{"id":"sig","type":"signature","signer":0,"page":1,"x":72,"y":100,"width":180,"height":50},{"type":"text","signer":1,"anchor":"{{company:signer2}}","width":150,"max_length":80}]',
+    }),
   required_assurance: z
     .enum(ASSURANCE_LEVELS)
     .optional()

@@ -54,6 +54,7 @@ export const TEXT_FIELDS = new Set([
   'signer_emails',
   'signers',
   'required_assurance',
+  'fields',
   ...LIFECYCLE_FIELDS,
 ]);
 /** Parties of one transaction (signers, approvers, viewers); a signer's photo part is signer_photo_<index>. */
