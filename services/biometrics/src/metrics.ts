@@ -1,10 +1,11 @@
 import type { Metrics } from '@signet/kit';
+import { FLASH_REASONS } from './analysis/light-flash.js';
 
 type CounterOf = ReturnType<Metrics['counter']>;
 type HistogramOf = ReturnType<Metrics['histogram']>;
 type GaugeOf = ReturnType<Metrics['gauge']>;
 
-export type BiometricsMetrics = Record<'verdicts' | 'failedChecks' | 'analysisErrors', CounterOf> &
+export type BiometricsMetrics = Record<'verdicts' | 'failedChecks' | 'analysisErrors' | 'flashFailures', CounterOf> &
   Record<'analysisSeconds' | 'framesPerSecond', HistogramOf> &
   Record<'backendInfo' | 'modelRuntime', GaugeOf> & {
     /** The speech worker's (analysis/words.ts), handed to it so that it declares nothing itself. */
@@ -21,6 +22,12 @@ export function biometricsMetrics(metrics: Metrics): BiometricsMetrics {
       { outcome: ['PASS', 'FAIL', 'ERROR'] }, // from 0: the alerts' increase() sees the first one after a restart
     ),
     failedChecks: metrics.counter('signet_biometrics_failed_checks_total', 'Failed checks in FAIL verdicts', ['check']),
+    flashFailures: metrics.counter(
+      'signet_biometrics_flash_failures_total',
+      'Captures whose face did not reflect the short flashes in the right frames, by reason (not_measurable, no_response, not_the_flashes, late, early)',
+      ['reason'],
+      { reason: [...FLASH_REASONS] },
+    ),
     analysisErrors: metrics.counter(
       'signet_biometrics_analysis_errors_total',
       'Analyses that failed for technical reasons (final = the last try: an ERROR verdict follows)',

@@ -34,6 +34,8 @@ const ATTACKS = [
   // issue 30
   'uniform_tint',
   'mild_recapture',
+  'flash_ignored',
+  'flash_late',
 ];
 const OLDER = [
   'wrong_order',

@@ -56,6 +56,7 @@ export async function createHumanAnalyzer(opts: {
           framesAnalysed: r.frames_analysed,
           durationMs: r.duration_ms,
           inferenceMs: r.timings.inference_ms,
+          ...(r.flash ? { flash: r.flash } : {}),
         };
       } catch (err) {
         // A challenge the analysis cannot judge is a failed ceremony, not a technical error.

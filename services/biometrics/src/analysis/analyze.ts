@@ -145,6 +145,7 @@ export async function analyzeCapture(
       colours: input.challenge.light.colours,
       changes: input.challenge.light.changes,
       end: input.challenge.light.end,
+      flash: input.challenge.light.flash,
       triangles: models.human.faceTriangulation,
     });
   }
@@ -262,6 +263,7 @@ export async function analyzeCapture(
     events,
     models: models.models.map((x) => ({ name: x.name, version: x.version })),
     frames_analysed: n,
+    flash: light?.flash ? { passed: light.flash.passed, reason: light.flash.reason } : null,
     duration_ms: Math.round(total),
     timings: {
       decode_ms: Math.round(decodeMs),

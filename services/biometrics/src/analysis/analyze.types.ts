@@ -39,7 +39,8 @@ export interface AnalyzeInput {
     words?: string[];
     wordsWindow?: [number, number];
     strict?: boolean;
-    light?: { colours: string[]; changes: number[]; end: number };
+    /** `flash`: colours[first … first + count) are the flash segment's steps (light-flash.ts) */
+    light?: { colours: string[]; changes: number[]; end: number; flash?: { first: number; count: number } };
   };
   /** Checks the spoken words in their window (the speech recogniser); absent → the words check is not applicable. */
   verifyWords?: WordsVerifier;
@@ -62,6 +63,8 @@ export interface AnalyzeResult {
   events: ActionEvent[];
   models: { name: string; version: string }[];
   frames_analysed: number;
+  /** the flash part of the light check (light-flash.ts): null when no flashes were issued or measured */
+  flash: { passed: boolean; reason: string | null } | null;
   duration_ms: number;
   /** detector_calls: images the face detector ran on (the others tracked the previous frame's boxes) */
   timings: {

@@ -134,6 +134,23 @@ export const analysisConfig = {
     orientationMinSamples: 60,
     orientationMinBrightness: 0,
   },
+  /** short flashes (light-flash.ts): four 250 ms colours in one segment, each reflected in the right
+   *  frames. The lag window allows display and camera latency (the corpus renders 100 ms; the page's
+   *  clock starts a little before the recording's first frame, which makes it earlier); a response
+   *  300 ms later than physics gives (a puppet rendering after each reveal) is outside it. */
+  flash: {
+    searchMinS: -0.5,
+    searchMaxS: 1.0,
+    lagStepS: 0.025,
+    lagMinS: -0.15,
+    lagMaxS: 0.28,
+    rampS: 0.15,
+    preS: 0.25,
+    postS: 0.5,
+    minCorr: 0.5,
+    maxRank: 0.02,
+    minFramesPerStep: 1.5,
+  },
 } as const;
 
 export type AnalysisConfig = typeof analysisConfig;

@@ -24,6 +24,7 @@ import {
 } from './light-measure.js';
 import { bestLag, planLag, segmentAgreement, type LagPlan } from './light-fit.js';
 import { discBrightness, measureOrientation, ORIENTATION_POINTS } from './light-orientation.js';
+import { flashResponse, type FlashConfig, type FlashResult } from './light-flash.js';
 
 export { hexToLinear, InvalidLightChallengeError, SKIN_POINTS } from './light-measure.js';
 
@@ -115,6 +116,9 @@ export interface LightInput {
   /** the face mesh's triangulation (Human's `faceTriangulation`): each skin disc's orientation from
    *  the mesh's vertex normals; without it, from a plane fitted to the mesh around the disc */
   triangles?: readonly number[];
+  /** colours[first … first + count) are the flash segment's steps: their reflection must appear in
+   *  the right frames (light-flash.ts) */
+  flash?: { first: number; count: number };
 }
 
 export interface LightResult {
@@ -141,6 +145,8 @@ export interface LightResult {
   framesUsed: number;
   coverage: number;
   background: boolean;
+  /** the flash check (null when no flashes were issued, or nothing was measured) */
+  flash: FlashResult | null;
   detail: string;
 }
 
@@ -148,7 +154,11 @@ export interface LightResult {
  * Check that the face's reflected light follows the issued colour sequence. See the module
  * comment; thresholds in `analysisConfig.light`.
  */
-export function lightResponse(input: LightInput, cfg: LightConfig = analysisConfig.light): LightResult {
+export function lightResponse(
+  input: LightInput,
+  cfg: LightConfig = analysisConfig.light,
+  flashCfg: FlashConfig = analysisConfig.flash,
+): LightResult {
   const { frames, times, faces, colours, changes } = input;
   if (frames.length !== times.length || frames.length !== faces.length)
     throw new InvalidLightChallengeError('frames, times and faces differ in length');
@@ -193,6 +203,7 @@ export function lightResponse(input: LightInput, cfg: LightConfig = analysisConf
     threshold: cfg.minScore,
     minAmplitude: cfg.minAmplitude,
     background: useBg,
+    flash: null,
   };
   const fail = (detail: string, framesUsed = 0): LightResult => ({
     passed: false,
@@ -267,6 +278,11 @@ export function lightResponse(input: LightInput, cfg: LightConfig = analysisConf
   const measured = okScore && okAgree && okNull && okAmp;
   const orientation = measured ? orientationShare(input, cfg, { patches, shift, end, lag: best.plan.lag, seq, vecs }) : null;
   const okOrient = orientation !== null && orientation >= cfg.minOrientation;
+  const f = input.flash;
+  const flash =
+    f && f.count > 0 && f.first >= 0 && f.first + f.count <= seq.length
+      ? flashResponse({ times, obs, seq, changes, end, flash: f, vecs }, flashCfg)
+      : null;
   const pct = (x: number) => `${(x * 100).toFixed(2)} %`;
   const detail =
     `correlation ${corr.toFixed(3)} at lag ${best.plan.lag.toFixed(2)} s (min ${cfg.minScore}; ` +
@@ -274,9 +290,10 @@ export function lightResponse(input: LightInput, cfg: LightConfig = analysisConf
     `above ${pct(nullRank)}); amplitude ${pct(amplitude)} (min ${pct(cfg.minAmplitude)}); ` +
     `segments agreeing ${pct(agreement)} (min ${pct(cfg.minAgreement)}); ` +
     `following the skin's orientation ${orientation !== null ? pct(orientation) : measured ? 'not measurable' : 'not measured'} (min ${pct(cfg.minOrientation)}); ` +
-    `${framesUsed} frames, ${useBg ? 'background subtracted' : 'no usable background'}`;
+    `${framesUsed} frames, ${useBg ? 'background subtracted' : 'no usable background'}` +
+    (flash ? `; ${flash.detail}` : '');
   return {
-    passed: okScore && okNull && okAmp && okAgree && okOrient,
+    passed: okScore && okNull && okAmp && okAgree && okOrient && (flash === null || flash.passed),
     score: corr,
     threshold: cfg.minScore,
     lagS: best.plan.lag,
@@ -292,6 +309,7 @@ export function lightResponse(input: LightInput, cfg: LightConfig = analysisConf
     framesUsed,
     coverage,
     background: useBg,
+    flash,
     detail,
   };
 }

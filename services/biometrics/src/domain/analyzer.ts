@@ -16,6 +16,7 @@ export type AnalyzerInput = {
     actions: { action: string; startMs: number; endMs: number }[];
     colours: string[];
     totalMs: number;
+    flash?: { segment: number; stepMs: number; colours: string[] };
   };
   /** For a live capture: the media time (ms) each segment was shown at; else segments start on schedule. */
   shownMs?: number[];
@@ -30,6 +31,8 @@ export type AnalyzerResult = {
   framesAnalysed: number;
   durationMs: number;
   inferenceMs: number;
+  /** the flash part of the light check: why it failed (light-flash.ts FLASH_REASONS), when it ran */
+  flash?: { passed: boolean; reason: string | null };
 };
 
 export type Analyzer = {

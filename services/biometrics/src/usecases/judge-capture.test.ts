@@ -72,6 +72,21 @@ const capture = (captureId: string, over: Partial<CaptureToJudge> = {}): Capture
 const verdictOf = (s: { outbox: { payload: Uint8Array }[] }) => events.verdictIssued.message.decode(s.outbox[0]!.payload);
 
 describe('judgeCapture', () => {
+  it('counts a failed flash check by its reason, and not a passed one', async () => {
+    const t = setup(async (input) =>
+      input.video.toString().startsWith('late')
+        ? { ...PASS, outcome: 'FAIL', failedChecks: ['light'], flash: { passed: false, reason: 'late' } }
+        : { ...PASS, flash: { passed: true, reason: null } },
+    );
+    expect(await t.metric('signet_biometrics_flash_failures_total', 'reason="late"')).toBe(0);
+    await judgeCapture(t.deps, capture('late1'), 1);
+    await judgeCapture(t.deps, capture('ok1'), 1);
+    expect(await t.metric('signet_biometrics_flash_failures_total', 'reason="late"')).toBe(1);
+    expect(await t.metric('signet_biometrics_failed_checks_total', 'check="light"')).toBe(1);
+    for (const reason of ['not_measurable', 'no_response', 'not_the_flashes', 'early'])
+      expect(await t.metric('signet_biometrics_flash_failures_total', `reason="${reason}"`)).toBe(0);
+  });
+
   it('reads the media, analyses with the challenge and shown times, stores the verdict with its event once', async () => {
     const t = setup(async () => PASS);
     await judgeCapture(t.deps, capture('c1'), 1);

@@ -30,7 +30,10 @@ export type JudgeDeps = {
   /** Reads an object whole into memory; media are never written to disk. */
   readMedia: (bucket: 'captures' | 'references', key: string, maxBytes: number) => Promise<Buffer>;
   deadlineMs: number;
-  metrics: Pick<BiometricsMetrics, 'verdicts' | 'failedChecks' | 'analysisErrors' | 'analysisSeconds' | 'framesPerSecond'>;
+  metrics: Pick<
+    BiometricsMetrics,
+    'verdicts' | 'failedChecks' | 'analysisErrors' | 'analysisSeconds' | 'framesPerSecond' | 'flashFailures'
+  >;
   logger: Logger;
   onVerdict?: () => void;
 };
@@ -57,6 +60,7 @@ export async function judgeCapture(deps: JudgeDeps, c: CaptureToJudge, deliveryC
   if (!(await store(deps, c, verdict))) return;
   deps.metrics.verdicts.inc({ outcome: verdict.outcome });
   if (verdict.outcome === 'FAIL') for (const check of verdict.failedChecks) deps.metrics.failedChecks.inc({ check });
+  if (verdict.flash && !verdict.flash.passed) deps.metrics.flashFailures.inc({ reason: verdict.flash.reason ?? 'unknown' });
   if (verdict.durationMs > 0) {
     deps.metrics.analysisSeconds.observe(verdict.durationMs / 1000);
     deps.metrics.framesPerSecond.observe(verdict.framesAnalysed / (verdict.durationMs / 1000));

@@ -124,7 +124,27 @@ export interface ServerTimeline {
   actions: { action: string; start_ms: number; end_ms: number }[];
   colours: string[];
   total_ms: number;
+  /** the flash segment: from its start, colours[i] for step_ms each (null/absent: no flashes) */
+  flash?: { segment: number; step_ms: number; colours: string[] } | null;
 }
+
+/**
+ * The screen's colours as the page shows them on the schedule (s, from `leadS`): one per segment,
+ * the flash segment's at their steps; `flashes: false` holds the flash segment's first colour (a
+ * puppet that follows the once-a-second colours and not the flashes).
+ */
+export function timelineLight(t: ServerTimeline, leadS = 0, opts: { flashes?: boolean } = {}): LightSequence {
+  const f = opts.flashes === false ? null : t.flash;
+  const steps = t.colours.flatMap((colour, k) =>
+    f && f.segment === k
+      ? f.colours.map((c, i) => ({ c, at: (k * t.segment_ms + i * f.step_ms) / 1000 }))
+      : [{ c: colour, at: (k * t.segment_ms) / 1000 }],
+  );
+  return { colours: steps.map((s) => s.c), changes: steps.map((s) => leadS + s.at) };
+}
+
+/** How much later than physics the late puppet's light comes (s): the flash check's lag window ends at 0.28 s. */
+export const FLASH_LATE_S = 0.3;
 
 /** How long after a window opens the rendered person starts the action (a reaction time), s. */
 export const REACTION_S = 0.35;
@@ -132,17 +152,15 @@ export const REACTION_S = 0.35;
 /**
  * What a genuine signer does for a server timeline: each action a reaction time after its window
  * opens, the words read from just after their window opens, the face lit by each segment's colour
- * from its scheduled start (plus the offset of the recording's start in the video, `leadS`).
+ * (and each flash) from its scheduled start (plus the offset of the recording's start in the video,
+ * `leadS`).
  */
 export function followTimeline(t: ServerTimeline, leadS = 0) {
   return {
     timeline: { start: 0, slot: 0, starts: t.actions.map((a) => leadS + a.start_ms / 1000 + REACTION_S) },
     speechStartS: leadS + t.words_start_ms / 1000 + 0.25,
     durationS: leadS + t.total_ms / 1000,
-    light: {
-      colours: t.colours,
-      changes: t.colours.map((_, k) => leadS + (k * t.segment_ms) / 1000),
-    },
+    light: timelineLight(t, leadS),
   };
 }
 
@@ -190,6 +208,7 @@ export function analysisTimeline(t: ServerTimeline): AnalysisTimeline {
     actions: t.actions.map((a) => ({ action: a.action, startMs: a.start_ms, endMs: a.end_ms })),
     colours: [...t.colours],
     totalMs: t.total_ms,
+    ...(t.flash ? { flash: { segment: t.flash.segment, stepMs: t.flash.step_ms, colours: [...t.flash.colours] } } : {}),
   };
 }
 
@@ -967,6 +986,38 @@ export async function makeCorpus(outDir: string, opts: CorpusOptions = {}): Prom
     },
     () => screenRecapture(file(uniform.video), file('mild_recapture.webm'), 'mild'),
   );
+  // issue 30, short flashes: a puppet of A that follows every once-a-second colour but holds the
+  // flash segment's first colour through its flashes, and one that follows everything, flashes
+  // included, 300 ms later than the screen's light reaches a real face (a puppet rendered after each
+  // reveal: the light check alone allows a lag up to 0.6 s)
+  const chIgnore = draw('flash_ignored');
+  await add(
+    {
+      name: 'flash_ignored',
+      description:
+        "a puppet of A that follows this challenge's timeline and its once-a-second colours, shaded as physics gives it, but not the short flashes (it holds the flash segment's first colour)",
+      reference: refs.A,
+      challenge: challengeOf(chIgnore),
+      expected: 'FAIL',
+      expectedFailedChecks: ['light'],
+      attack: 'puppet ignoring the flashes',
+    },
+    { ...genuine(sA, chIgnore, 43), light: timelineLight(chIgnore.timeline, 0, { flashes: false }) },
+  );
+  const chLate = draw('flash_late');
+  await add(
+    {
+      name: 'flash_late',
+      description:
+        "a puppet of A that follows this challenge's timeline, colours and flashes, shaded as physics gives it, but 300 ms later than the screen's light reaches a face",
+      reference: refs.A,
+      challenge: challengeOf(chLate),
+      expected: 'FAIL',
+      expectedFailedChecks: ['light'],
+      attack: 'puppet 300 ms late',
+    },
+    { ...genuine(sA, chLate, 44), lightModel: { ...DEFAULT_LIGHT_MODEL, lagS: DEFAULT_LIGHT_MODEL.lagS + FLASH_LATE_S } },
+  );
   // the draw limit: 3 draws per attempt, 3 attempts; the attacker submits the draw that fits best
   const fishing = [1, 2, 3].flatMap((a) => [1, 2, 3].map((d) => drawChallenge(`redraw_fishing/attempt${a}/draw${d}`)));
   const fits = fishing.map((ch) => structuralFit(chX, ch));
@@ -1177,6 +1228,9 @@ export async function makeGenuineSet(
     /** how the face takes the screen's light (default physics); `uniform` makes the uniform-tint
      *  puppet of each draw instead (named uniform_tint_…, expected to fail the light check) */
     lightShading?: LightShading;
+    /** a puppet of each draw instead that follows the once-a-second colours but not the short
+     *  flashes (`ignored`: flash_ignored_…), or everything FLASH_LATE_S late (`late`: flash_late_…) */
+    flashPuppet?: 'ignored' | 'late';
   } = {},
 ): Promise<{ cases: CorpusCase[]; people: string[] }> {
   const log = opts.log ?? (() => undefined);
@@ -1197,7 +1251,9 @@ export async function makeGenuineSet(
     }
     const ch = drawChallenge(`genuine-set/${k}`);
     const tint = opts.lightShading === 'uniform';
-    const name = `${tint ? 'uniform_tint' : 'genuine'}_${String(k).padStart(2, '0')}_${tag}`;
+    const puppet = opts.flashPuppet;
+    const kind = tint ? 'uniform_tint' : puppet ? `flash_${puppet}` : 'genuine';
+    const name = `${kind}_${String(k).padStart(2, '0')}_${tag}`;
     const tc = performance.now();
     const last = await renderVideo(
       path.join(outDir, `${name}.webm`),
@@ -1210,20 +1266,28 @@ export async function makeGenuineSet(
         speech: ch.words,
         ...followTimeline(ch.timeline),
         lightShading: opts.lightShading,
+        ...(puppet === 'ignored' ? { light: timelineLight(ch.timeline, 0, { flashes: false }) } : {}),
+        ...(puppet === 'late' ? { lightModel: { ...DEFAULT_LIGHT_MODEL, lagS: DEFAULT_LIGHT_MODEL.lagS + FLASH_LATE_S } } : {}),
       },
       tris,
     );
     await writeImage(path.join(outDir, `${name}.final.jpg`), last);
     const c: CorpusCase = {
       name,
-      description: `${face.id} follows the draw genuine-set/${k}${tint ? ', the face tinted uniformly' : ''}`,
+      description: `${face.id} follows the draw genuine-set/${k}${tint ? ', the face tinted uniformly' : ''}${puppet === 'ignored' ? ', not the flashes' : puppet === 'late' ? `, its light ${FLASH_LATE_S * 1000} ms late` : ''}`,
       video: `${name}.webm`,
       finalFrame: `${name}.final.jpg`,
       reference: `ref_${tag}.jpg`,
       challenge: { words: ch.words, actions: ch.actions, timeline: ch.timeline, mode: 'upload' },
-      expected: tint ? 'FAIL' : 'PASS',
-      expectedFailedChecks: tint ? ['light'] : [],
-      attack: tint ? 'uniform tint puppet' : null,
+      expected: tint || puppet ? 'FAIL' : 'PASS',
+      expectedFailedChecks: tint || puppet ? ['light'] : [],
+      attack: tint
+        ? 'uniform tint puppet'
+        : puppet === 'ignored'
+          ? 'puppet ignoring the flashes'
+          : puppet === 'late'
+            ? 'puppet 300 ms late'
+            : null,
     };
     cases.push(c);
     log(`${name}: ${(ch.timeline.total_ms / 1000).toFixed(0)} s timeline, ${((performance.now() - tc) / 1000).toFixed(1)} s`);
