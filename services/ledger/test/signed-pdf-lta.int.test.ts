@@ -212,6 +212,23 @@ describe('PAdES B-LTA: a document timestamp at sealing, and its renewal before t
       const report = await verifySignedPdf(sealed, verifyOpts(ledger.signer.verifierKey));
       expect(report.checks.filter((c) => !c.ok)).toEqual([]);
       expect(report.checks.find((c) => c.name === 'coverage')!.detail).toContain('document timestamps');
+      // Only an invisible document-timestamp field passes as maintenance: the same update with the
+      // widget made visible, or its value a plain signature, is a change after sealing.
+      const last = text.lastIndexOf('/Rect [ 0 0 0 0 ]');
+      expect(last).toBeGreaterThan(ranges[0]![2]! + ranges[0]![3]!);
+      for (const [from, to, at] of [
+        ['/Rect [ 0 0 0 0 ]', '/Rect [ 0 0 9 9 ]', last],
+        ['/Type /DocTimeStamp', '/Type /Sig         ', docTs],
+      ] as const) {
+        const forged = Buffer.from(sealed);
+        forged.write(to, at, 'latin1');
+        expect(forged.toString('latin1', at, at + from.length)).toBe(to);
+        const r = await verifySignedPdf(forged, verifyOpts(ledger.signer.verifierKey));
+        expect(
+          r.checks.find((c) => c.name === 'coverage'),
+          to,
+        ).toMatchObject({ ok: false });
+      }
     } finally {
       await ledger.stop();
     }

@@ -75,7 +75,7 @@ export function createRetimestampRepository(model: AnyModel) {
           },
           $inc: { ts_renewals: 1 },
           // The hashes of the versions served before (a relying party may hold one of them).
-          ...(rec.sha256 ? { $push: { sha256_before: rec.sha256 } } : {}),
+          ...(rec.sha256 ? { $push: { sha256_before: rec.sha256 } as never } : {}),
           ...(next.waitUntil ? {} : { $unset: { ts_wait_until: 1 } }),
         },
       );
