@@ -48,6 +48,7 @@ describe('deleting a transaction’s stored PDFs (ledger, FerretDB, MinIO)', () 
       {
         object_key: `${reference}.pdf`,
         size: 15,
+        sha256: 'a'.repeat(64),
         audit_object_key: `${reference}-audit-trail.pdf`,
         audit_size: 14,
         sealed_at: new Date(),
@@ -134,6 +135,7 @@ describe('deleting a transaction’s stored PDFs (ledger, FerretDB, MinIO)', () 
       {
         object_key: `${reference}.pdf`,
         size: 13,
+        sha256: 'b'.repeat(64),
         audit_object_key: `${reference}-audit-trail.pdf`,
         audit_size: 13,
         sealed_at: sealedAt,
