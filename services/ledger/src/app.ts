@@ -21,6 +21,8 @@ import { createCosignJob } from './jobs/cosign.job.js';
 import { createSealJob } from './jobs/seal.job.js';
 import { createCosigner } from './log/cosign.js';
 import { createLedgerLog } from './log/ledger-log.js';
+import { pdfTextMetrics } from './metrics.js';
+import { observeMissingGlyphs } from './pdf/text/index.js';
 import { ledgerHandlers } from './server.js';
 import { selectLog } from './grpc/log-select.js';
 import { startTestLog } from './log/test-log.js';
@@ -39,6 +41,8 @@ export type LedgerOptions = { logger?: Logger; ackWaitMs?: number };
 export async function startLedger(cfg: LedgerConfig, opts: LedgerOptions = {}) {
   const logger = opts.logger ?? createLogger('ledger', cfg.LOG_LEVEL);
   const metrics = new Metrics('ledger');
+  const pdfText = pdfTextMetrics(metrics);
+  observeMissingGlyphs((count) => pdfText.missingGlyphs.inc(count));
   const conn = await connectMongo(cfg.MONGO_URL, cfg.MONGO_DB);
   const bus = await connectBus(cfg.NATS_URL, 'ledger');
   const certs = createCertificateRepository(conn);

@@ -107,3 +107,15 @@ export function signedPdfMetrics(metrics: Metrics): SignedPdfMetrics {
     ),
   };
 }
+
+export type PdfTextMetrics = { missingGlyphs: Total };
+
+/** Text in the PDFs (pdf/text/): characters no font has, drawn as the missing-glyph box. */
+export function pdfTextMetrics(metrics: Metrics): PdfTextMetrics {
+  return {
+    missingGlyphs: metrics.counter(
+      'signet_ledger_pdf_missing_glyphs_total',
+      'Characters drawn in a PDF (certificate, audit trail, signed PDF pages) that no embedded font has, shown as a box',
+    ),
+  };
+}

@@ -15,7 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Certificate, CertificateSigner } from '../domain/certificate.js';
 import { renderAuditTrailPdf } from './audit-trail.js';
 import { renderCertificatePdf } from './certificate-pdf.js';
-import { PdfText } from './text/index.js';
+import { PdfText, observeMissingGlyphs } from './text/index.js';
 import { shapeLine } from './text/shape.js';
 
 const NAMES = {
@@ -159,7 +159,11 @@ describe('every script in every PDF (issue 32 item 3)', { timeout: 60_000 }, () 
   });
 
   it('certificate.pdf: every name read back and inked, fonts embedded, the same bytes twice', async () => {
+    const counted: number[] = [];
+    observeMissingGlyphs((n) => counted.push(n));
     const pdf = await certificatePdf();
+    observeMissingGlyphs(undefined);
+    expect(counted, 'no character without a glyph').toEqual([]);
     expectEveryName(save(pdf, 'certificate.pdf'));
     expect(Buffer.from(await certificatePdf()).equals(Buffer.from(pdf))).toBe(true);
   });
@@ -181,8 +185,12 @@ describe('every script in every PDF (issue 32 item 3)', { timeout: 60_000 }, () 
     const doc = await PDFDocument.create({ updateMetadata: false });
     const page = doc.addPage([300, 100]);
     const text = new PdfText(doc);
+    const counted: number[] = [];
+    observeMissingGlyphs((n) => counted.push(n));
     text.draw(page, 'Ana 😀 Ωmega', 20, 50, { size: 12 });
     text.finish();
+    observeMissingGlyphs(undefined);
+    expect(counted, 'signet_ledger_pdf_missing_glyphs_total counts it').toEqual([1]);
     const path = save(await doc.save(), 'emoji.pdf');
     expect(normal(execFileSync('pdftotext', [path, '-'], { encoding: 'utf8' }))).toBe('Ana 😀 Ωmega');
   });

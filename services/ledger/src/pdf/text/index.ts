@@ -35,11 +35,23 @@ export { baseDirection, type Direction } from './shape.js';
 
 export type TextStyle = { size: number; bold?: boolean; color?: RGB };
 
+let missingObserver: ((count: number) => void) | undefined;
+
+/**
+ * Told, once per finished document, how many characters it drew with no glyph in any of the fonts
+ * (shown as the missing-glyph box): the service counts them (signet_ledger_pdf_missing_glyphs_total),
+ * so a script people use and the fonts lack shows up. One observer per process, set at start.
+ */
+export function observeMissingGlyphs(observer: ((count: number) => void) | undefined): void {
+  missingObserver = observer;
+}
+
 export class PdfText {
   private readonly uses = new Map<FontId, FontUse>();
   private readonly pageFonts = new WeakMap<PDFPage, Map<FontId, PDFName>>();
   private readonly shaped = new Map<string, ShapedLine>();
   private finished = false;
+  private missing = 0;
 
   constructor(private readonly doc: PDFDocument) {}
 
@@ -95,6 +107,7 @@ export class PdfText {
     if (this.finished) throw new Error('PdfText.draw after finish');
     const line = this.shape(text, style.bold, dir);
     if (line.clusters.length === 0) return;
+    for (const c of line.clusters) if (c.glyphs.some((g) => g.gid === 0)) this.missing += [...c.text].length;
     const at = (gx: number, gy: number) => setTextMatrix(1, 0, 0, 1, round(x + gx * style.size), round(y + gy * style.size));
     const ops: PDFOperator[] = [pushGraphicsState(), setFillingColor(style.color ?? rgb(0, 0, 0)), beginText()];
     for (const invisible of [false, true]) {
@@ -144,6 +157,7 @@ export class PdfText {
     if (this.finished) return;
     this.finished = true;
     for (const use of this.uses.values()) use.write(this.doc.context);
+    if (this.missing > 0) missingObserver?.(this.missing);
   }
 }
 
