@@ -142,29 +142,45 @@ export type PdfTimestamp = {
   tsaCertificates: pkijs.Certificate[];
 };
 
-/** Every timestamp the PDF carries, in file order: the seal's signature timestamp and each document timestamp. */
+/** The timestamp a signature's /Contents carries: a document timestamp's token itself, or a CMS signature's signature-timestamp attribute. */
+function timestampOf(der: Buffer): PdfTimestamp | null {
+  const ci = new pkijs.ContentInfo({ schema: asn1js.fromBER(der).result });
+  const sd = new pkijs.SignedData({ schema: ci.content });
+  const isDoc = sd.encapContentInfo.eContentType === '1.2.840.113549.1.9.16.1.4'; // id-ct-TSTInfo
+  let token = ci;
+  if (!isDoc) {
+    const attr = sd.signerInfos[0]?.unsignedAttrs?.attributes.find((a) => a.type === SIGNATURE_TIMESTAMP);
+    if (!attr) return null;
+    token = new pkijs.ContentInfo({ schema: attr.values[0] as asn1js.Sequence });
+  }
+  const tsd = new pkijs.SignedData({ schema: token.content });
+  const tst = pkijs.TSTInfo.fromBER(tsd.encapContentInfo.eContent!.getValue());
+  const cert = tsaCertificate(token);
+  if (!cert) return null;
+  const certs = (tsd.certificates ?? []).filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate);
+  return { kind: isDoc ? 'doc' : 'signature', time: tst.genTime, tsaNotAfter: cert.notAfter.value, tsaCertificates: certs };
+}
+
+/**
+ * The timestamps of the seal and after it, in file order: the seal's signature timestamp (the last
+ * signature that is not a document timestamp) and each document timestamp. Signatures the uploaded
+ * document carried come before the seal and are not this service's to maintain; a signature whose
+ * CMS cannot be read, or without a timestamp, is skipped.
+ */
 export function timestampsOf(pdf: Buffer): PdfTimestamp[] {
   const text = pdf.toString('latin1');
   const out: PdfTimestamp[] = [];
   for (const m of text.matchAll(/\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g)) {
-    const der = Buffer.from(text.slice(Number(m[2]) + 1, Number(m[3]) - 1), 'hex');
-    const ci = new pkijs.ContentInfo({ schema: asn1js.fromBER(der).result });
-    const sd = new pkijs.SignedData({ schema: ci.content });
-    const isDoc = sd.encapContentInfo.eContentType === '1.2.840.113549.1.9.16.1.4'; // id-ct-TSTInfo
-    let token = ci;
-    if (!isDoc) {
-      const attr = sd.signerInfos[0]?.unsignedAttrs?.attributes.find((a) => a.type === SIGNATURE_TIMESTAMP);
-      if (!attr) continue;
-      token = new pkijs.ContentInfo({ schema: attr.values[0] as asn1js.Sequence });
+    let t: PdfTimestamp | null = null;
+    try {
+      t = timestampOf(Buffer.from(text.slice(Number(m[2]) + 1, Number(m[3]) - 1), 'hex'));
+    } catch {
+      t = null;
     }
-    const tsd = new pkijs.SignedData({ schema: token.content });
-    const tst = pkijs.TSTInfo.fromBER(tsd.encapContentInfo.eContent!.getValue());
-    const cert = tsaCertificate(token);
-    if (!cert) throw new Error('a timestamp token without its TSA certificate');
-    const certs = (tsd.certificates ?? []).filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate);
-    out.push({ kind: isDoc ? 'doc' : 'signature', time: tst.genTime, tsaNotAfter: cert.notAfter.value, tsaCertificates: certs });
+    if (t) out.push(t);
   }
-  return out;
+  const seal = out.findLastIndex((t) => t.kind === 'signature');
+  return seal < 0 ? out : out.slice(seal);
 }
 
 /** The end of validity of the newest timestamp's TSA certificate: the date before which to timestamp again. */
