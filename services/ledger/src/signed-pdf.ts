@@ -2,6 +2,7 @@
  * Wiring of the signed PDF (issue 17), built by app.ts when LEDGER_SEAL_CERT/KEY are set: the
  * sealing key, the TSA client, the record store, object storage and the sealing job.
  */
+import { fieldsStamp, parseStampedFields } from './pdf/fields-stamp.js';
 import { readFileSync } from 'node:fs';
 import type { Logger, Metrics } from '@signet/kit';
 import type { Connection } from 'mongoose';
@@ -74,6 +75,8 @@ export async function startSignedPdfs(
         publicBaseUrl: cfg.PUBLIC_BASE_URL,
         retryMs: settings.retryMs,
         witnesses,
+        // The signers' field values (issue 33): one update after the original, before the evidence.
+        updates: (rec) => (rec.fields_json ? [fieldsStamp(parseStampedFields(rec.fields_json))] : []),
         ...(settings.ltv ? { validationData: async (pdf: Buffer) => archive(await addValidationData(pdf, fetchCrl)) } : {}),
         onSealed: deps.onSealed,
       }),

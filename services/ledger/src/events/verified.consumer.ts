@@ -124,6 +124,7 @@ export function verifiedConsumer(deps: {
         documentName: ev.documentName ?? '',
         signerEmails: ev.signers.map((s) => s.email),
         trails: ev.signers.map((s) => trailFromEvent(s.trail)),
+        fieldsJson: ev.fieldsJson,
       },
     });
   };

@@ -88,6 +88,24 @@ export function fieldsStamp(fields: StampedField[]): PdfUpdate {
     });
 }
 
+/**
+ * The stamped fields as the transaction service sent them (transaction.verified fields_json): a drawn
+ * mark's PNG as base64. A malformed list is an error (the document then cannot be sealed as asked).
+ */
+export function parseStampedFields(json: string): StampedField[] {
+  const list = JSON.parse(json) as unknown;
+  if (!Array.isArray(list)) throw new Error('fields_json is not a list');
+  return list.map((raw): StampedField => {
+    const f = raw as { places?: StampPlace[]; text?: unknown; checked?: unknown; png?: unknown };
+    if (!Array.isArray(f.places)) throw new Error('a stamped field has no places');
+    const places = f.places.map((p) => ({ page: p.page, x: p.x, y: p.y, width: p.width, height: p.height }));
+    if (typeof f.png === 'string') return { places, png: Buffer.from(f.png, 'base64') };
+    if (typeof f.checked === 'boolean') return { places, checked: f.checked };
+    if (typeof f.text === 'string') return { places, text: f.text };
+    throw new Error('a stamped field has no value');
+  });
+}
+
 function groupByPage(places: StampPlace[]): Map<number, StampPlace[]> {
   const out = new Map<number, StampPlace[]>();
   for (const p of places) out.set(p.page, [...(out.get(p.page) ?? []), p]);

@@ -13,6 +13,8 @@ export type SignedPdfRecord = {
   signer_emails: string[];
   /** What each signer's ceremony recorded (addresses, browsers, times); removed once sealed, like the e-mails. */
   trails?: SignerTrail[];
+  /** The signers' field values to draw after the original (issue 33; JSON, pdf/fields-stamp.ts); removed once sealed. */
+  fields_json?: string;
   /**
    * deleted: its transaction was deleted before it was sealed (usecases/delete-signed-pdfs.ts);
    * failed: it can never be sealed (usecases/seal-signed-pdfs.ts), with the reason in `failure`.
@@ -42,6 +44,7 @@ const signedPdfSchema = new Schema(
     document_name: { type: String, default: '' },
     signer_emails: { type: [String], default: undefined },
     trails: { type: [Object], default: undefined },
+    fields_json: { type: String, default: undefined },
     status: { type: String, required: true },
     attempts: { type: Number, default: 0 },
     next_attempt_at: { type: Date, required: true },
@@ -113,7 +116,11 @@ export function createSignedPdfRepository(conn: Connection) {
       }));
       await model.updateOne(
         { _id: rec.reference, status: 'pending' },
-        { $set: { status: 'sealed', ...sealed }, $unset: { signer_emails: 1, trails: 1 }, $push: { outbox: { $each: [entry] } } },
+        {
+          $set: { status: 'sealed', ...sealed },
+          $unset: { signer_emails: 1, trails: 1, fields_json: 1 },
+          $push: { outbox: { $each: [entry] } },
+        },
       );
     },
     /**

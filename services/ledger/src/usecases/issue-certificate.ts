@@ -27,6 +27,8 @@ export type SignedPdfSource = {
   signerEmails: string[];
   /** What each signer's ceremony recorded, in the certificate's order (the audit trail's rows). */
   trails?: SignerTrail[];
+  /** The signers' field values to draw into the document (issue 33; JSON, pdf/fields-stamp.ts); empty: none. */
+  fieldsJson?: string;
 };
 
 export type IssueResult = 'issued' | 'duplicate' | 'rejected';
@@ -116,6 +118,7 @@ async function enqueueSignedPdf(
     document_name: input.signedPdf.documentName,
     signer_emails: input.signedPdf.signerEmails,
     trails: input.signedPdf.trails ?? [],
+    ...(input.signedPdf.fieldsJson ? { fields_json: input.signedPdf.fieldsJson } : {}),
     next_attempt_at: (deps.now ?? (() => new Date()))(),
   });
 }

@@ -1,6 +1,7 @@
 import { achievedAssurance, outboxEvent, type OutboxEntry } from '@signet/kit';
 import { events } from '@signet/proto';
 import { commitment } from '../domain/creation.js';
+import { stampedFieldsJson } from '../domain/field-stamps.js';
 import { trailMessage } from '../domain/trail.js';
 import { certifiedChecks, initialInvites, signerReference } from '../domain/signers.js';
 import type { Change } from '../domain/transaction.js';
@@ -121,6 +122,8 @@ function verifiedEvent(rec: TransactionRecord, change: Change): OutboxEntry {
     test: rec.test === true,
     // The opening of the commitments: the ledger keeps it beside the certificate for the owner's evidence only.
     commitmentSalt: rec.commitment_salt,
+    // The signers' field values (issue 33): the ledger draws them into the signed PDF after the original.
+    fieldsJson: stampedFieldsJson(rec.form_fields, change.signers),
     signers: change.signers.map((s) => ({
       name: s.name,
       email: s.email,

@@ -241,6 +241,11 @@ export interface TransactionVerified {
    * ledger beside the certificate, revealed only to the owner with the evidence. Empty on older events.
    */
   commitmentSalt: string;
+  /**
+   * The signers' field values to draw into the signed PDF after the original (issue 33): a JSON list
+   * of {places: [{page, x, y, width, height}], and text | checked | png (base64)}; empty: none.
+   */
+  fieldsJson: string;
 }
 
 /** signet.ledger.certificate.issued */
@@ -2237,6 +2242,7 @@ function createBaseTransactionVerified(): TransactionVerified {
     documentKey: undefined,
     test: false,
     commitmentSalt: "",
+    fieldsJson: "",
   };
 }
 
@@ -2280,6 +2286,9 @@ export const TransactionVerified: MessageFns<TransactionVerified> = {
     }
     if (message.commitmentSalt !== "") {
       writer.uint32(106).string(message.commitmentSalt);
+    }
+    if (message.fieldsJson !== "") {
+      writer.uint32(162).string(message.fieldsJson);
     }
     return writer;
   },
@@ -2401,6 +2410,14 @@ export const TransactionVerified: MessageFns<TransactionVerified> = {
             message.commitmentSalt = reader.string();
             continue;
           }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.fieldsJson = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2431,6 +2448,7 @@ export const TransactionVerified: MessageFns<TransactionVerified> = {
     message.documentKey = object.documentKey ?? undefined;
     message.test = object.test ?? false;
     message.commitmentSalt = object.commitmentSalt ?? "";
+    message.fieldsJson = object.fieldsJson ?? "";
     return message;
   },
 };
