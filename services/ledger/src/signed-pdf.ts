@@ -55,7 +55,7 @@ export async function startSignedPdfs(
   const witnessing = witnessSettings(cfg);
   const witnesses = { witnesses: witnessing.witnesses.map((w) => w.key), quorum: witnessing.quorum };
   // B-LTA: after the DSS, the document timestamp (pdf/doc-timestamp.ts) as the last update.
-  const caCerts = settings.lta?.caCertsPem ? parseCertificates(settings.lta.caCertsPem) : [];
+  const caCerts = settings.lta ? ltaCaCertificates(settings.lta.caCertsPem, deps.logger) : [];
   const archive = settings.lta
     ? (pdf: Buffer) => archiveTimestamp(pdf, { timestamp: tsa, get: fetchCrl, caCerts })
     : async (pdf: Buffer) => pdf;
@@ -121,4 +121,22 @@ async function startRetimestamping(
   );
   job.start();
   return job;
+}
+
+/**
+ * LEDGER_SEAL_CA_CERTS, parsed. Without it the validation data lacks the CA certificates up to the
+ * root, and an LTA validator finds no proof of existence for the seal's path: said at start.
+ */
+function ltaCaCertificates(pem: string, logger: Logger) {
+  if (!pem.trim()) {
+    logger.warn(
+      'LEDGER_SEAL_LTA=on without LEDGER_SEAL_CA_CERTS: the document timestamps will not cover the CA certificates up to the root, which LTA validation needs',
+    );
+    return [];
+  }
+  try {
+    return parseCertificates(pem);
+  } catch {
+    throw new Error('config error: LEDGER_SEAL_CA_CERTS: no PEM certificate in it');
+  }
 }
