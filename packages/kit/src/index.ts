@@ -36,3 +36,4 @@ export * from './orphan-sweep.js';
 export * from './coalescing-runner.js';
 export * from './micro-batcher.js';
 export * from './assurance.js';
+export * from './embed-origins.js';

@@ -21,6 +21,7 @@ import { openapiDocument } from './http/openapi.js';
 import { securityHeaders } from './http/security-headers.js';
 import { countTextRefusals } from './http/text.js';
 import { adminRoutes } from './http/routes/admin/admin.routes.js';
+import { embedOriginsRoutes } from './http/routes/admin/embed-origins.routes.js';
 import { authRoutes } from './http/routes/auth/auth.routes.js';
 import { certificateRoutes } from './http/routes/certificate/certificate.routes.js';
 import { evidenceRoutes } from './http/routes/ledger/evidence.routes.js';
@@ -60,6 +61,7 @@ export function buildApp(ctx: GatewayContext, checks: ReadinessCheck[]): Express
     verifyRoutes(ctx),
     authRoutes(ctx),
     adminRoutes(ctx),
+    embedOriginsRoutes(ctx), // after adminRoutes, whose /api/admin guard covers it
     dashboardRoutes(ctx), // after adminRoutes: its /api/admin route relies on the admin guard
     certificateRoutes(ctx),
     evidenceRoutes(ctx),

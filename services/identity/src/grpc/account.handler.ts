@@ -2,10 +2,11 @@ import type { identityV1 } from '@signet/proto';
 import type { IdentityDeps } from '../usecases/deps.js';
 import { getProfile } from '../usecases/get-profile.js';
 import { getUser } from '../usecases/get-user.js';
+import { setEmbedOrigins } from '../usecases/set-embed-origins.js';
 import { updateAccountSettings } from '../usecases/update-account-settings.js';
 import { profileOut } from './mappers.js';
 
-/** The account: GetUser (for other services), GetProfile and UpdateAccountSettings (its owner). */
+/** The account: GetUser (for other services), GetProfile, UpdateAccountSettings and SetEmbedOrigins (its owner). */
 export function accountHandlers(deps: IdentityDeps) {
   return {
     async getUser(req: identityV1.GetUserRequest): Promise<identityV1.GetUserResponse> {
@@ -27,6 +28,10 @@ export function accountHandlers(deps: IdentityDeps) {
           reminder_max: req.reminderMax,
         }),
       );
+    },
+
+    async setEmbedOrigins(req: identityV1.SetEmbedOriginsRequest): Promise<identityV1.Profile> {
+      return profileOut(await setEmbedOrigins(deps, req.userId, req.origins));
     },
   };
 }

@@ -31,6 +31,7 @@ export function profileOut(p: Profile): identityV1.Profile {
     reminderFirstAfterHours: p.lifecycle.reminder_first_after_hours,
     reminderEveryHours: p.lifecycle.reminder_every_hours,
     reminderMax: p.lifecycle.reminder_max,
+    embedOrigins: p.embedOrigins,
     createdAt: iso(p.createdAt),
   };
 }

@@ -18,6 +18,8 @@ export type UserRecord = {
   reminder_first_after_hours?: number | null;
   reminder_every_hours?: number | null;
   reminder_max?: number | null;
+  /** Origins that may frame the account's signing pages (embedded signing); absent: none. */
+  embed_origins?: string[];
   totp_enabled: boolean;
   /** AES-256-GCM sealed base32 secrets (see domain/secrets.ts). */
   totp_secret: string | null;
@@ -44,6 +46,7 @@ const userSchema = new Schema(
     reminder_first_after_hours: { type: Number, default: null },
     reminder_every_hours: { type: Number, default: null },
     reminder_max: { type: Number, default: null },
+    embed_origins: { type: [String], default: undefined },
     totp_enabled: { type: Boolean, default: false },
     totp_secret: { type: String, default: null },
     totp_pending_secret: { type: String, default: null },
@@ -145,6 +148,13 @@ export function createUserRepository(conn: Connection) {
       if (!doc) return undefined;
       const previous = Object.fromEntries(Object.keys(set).map((k) => [k, doc[k as AccountSetting] ?? null]));
       return { previous };
+    },
+    /** Replaces the embedding origins; the previous list, or undefined when there is no such user. */
+    async setEmbedOrigins(id: string, origins: string[]): Promise<{ previous: string[] } | undefined> {
+      const doc = await model
+        .findOneAndUpdate({ _id: id }, { $set: { embed_origins: origins } }, { new: false })
+        .lean<{ embed_origins?: string[] }>();
+      return doc ? { previous: doc.embed_origins ?? [] } : undefined;
     },
     async setPendingTotp(id: string, sealed: string) {
       await model.updateOne({ _id: id }, { $set: { totp_pending_secret: sealed } });

@@ -16,6 +16,8 @@ export type Profile = {
   biometricRetentionDays: number;
   /** The account's expiry and reminder defaults, or the operator's where it has none. */
   lifecycle: ReturnType<typeof effectiveLifecycle>;
+  /** Origins that may frame the account's signing pages. */
+  embedOrigins: string[];
   createdAt: Date;
 };
 
@@ -43,6 +45,7 @@ function profileOf(
     sessionTtlHours: sessionTtlHours(user.session_ttl_hours, defaultSessionTtlHours),
     biometricRetentionDays: user.biometric_retention_days ?? defaultRetentionDays,
     lifecycle: effectiveLifecycle(user, lifecycle),
+    embedOrigins: user.embed_origins ?? [],
     createdAt: user.created_at,
   };
 }

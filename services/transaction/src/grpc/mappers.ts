@@ -116,5 +116,6 @@ export function toSigningContext(
     signerRole: signer.role ?? 'signer',
     webauthnRequired: signer.webauthn ?? false,
     requiredAssurance: requiredAssuranceOfSigner(signer),
+    ownerId: rec.owner_id,
   };
 }

@@ -150,6 +150,8 @@ export interface Profile {
   reminderFirstAfterHours: number;
   reminderEveryHours: number;
   reminderMax: number;
+  /** The origins that may frame the account's signing pages (empty: none). */
+  embedOrigins: string[];
 }
 
 export interface ChangePasswordRequest {
@@ -271,6 +273,11 @@ export interface UpdateAccountSettingsRequest {
   reminderFirstAfterHours?: number | undefined;
   reminderEveryHours?: number | undefined;
   reminderMax?: number | undefined;
+}
+
+export interface SetEmbedOriginsRequest {
+  userId: string;
+  origins: string[];
 }
 
 function createBaseAuthenticateRequest(): AuthenticateRequest {
@@ -1624,6 +1631,7 @@ function createBaseProfile(): Profile {
     reminderFirstAfterHours: 0,
     reminderEveryHours: 0,
     reminderMax: 0,
+    embedOrigins: [],
   };
 }
 
@@ -1664,6 +1672,9 @@ export const Profile: MessageFns<Profile> = {
     }
     if (message.reminderMax !== 0) {
       writer.uint32(96).int32(message.reminderMax);
+    }
+    for (const v of message.embedOrigins) {
+      writer.uint32(106).string(v!);
     }
     return writer;
   },
@@ -1777,6 +1788,14 @@ export const Profile: MessageFns<Profile> = {
             message.reminderMax = reader.int32();
             continue;
           }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.embedOrigins.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1806,6 +1825,7 @@ export const Profile: MessageFns<Profile> = {
     message.reminderFirstAfterHours = object.reminderFirstAfterHours ?? 0;
     message.reminderEveryHours = object.reminderEveryHours ?? 0;
     message.reminderMax = object.reminderMax ?? 0;
+    message.embedOrigins = object.embedOrigins?.map((e) => e) || [];
     return message;
   },
 };
@@ -3103,6 +3123,73 @@ export const UpdateAccountSettingsRequest: MessageFns<UpdateAccountSettingsReque
   },
 };
 
+function createBaseSetEmbedOriginsRequest(): SetEmbedOriginsRequest {
+  return { userId: "", origins: [] };
+}
+
+export const SetEmbedOriginsRequest: MessageFns<SetEmbedOriginsRequest> = {
+  encode(message: SetEmbedOriginsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    for (const v of message.origins) {
+      writer.uint32(18).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetEmbedOriginsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetEmbedOriginsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.origins.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<SetEmbedOriginsRequest>): SetEmbedOriginsRequest {
+    return SetEmbedOriginsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SetEmbedOriginsRequest>): SetEmbedOriginsRequest {
+    const message = createBaseSetEmbedOriginsRequest();
+    message.userId = object.userId ?? "";
+    message.origins = object.origins?.map((e) => e) || [];
+    return message;
+  },
+};
+
 /** Identity owns users, organisations, sessions, two-factor secrets and API keys. */
 export type IdentityServiceService = typeof IdentityServiceService;
 export const IdentityServiceService = {
@@ -3316,6 +3403,21 @@ export const IdentityServiceService = {
     responseSerialize: (value: Profile): Buffer => Buffer.from(Profile.encode(value).finish()),
     responseDeserialize: (value: Buffer): Profile => Profile.decode(value),
   },
+  /**
+   * Replaces the origins that may frame the account's signing pages (embedded signing, issue 34):
+   * each exactly scheme://host[:port], https (http only for localhost, 127.0.0.1 and [::1]), at most
+   * 10; INVALID_ARGUMENT names the first bad one and nothing changes. An empty list: no framing.
+   */
+  setEmbedOrigins: {
+    path: "/signet.identity.v1.IdentityService/SetEmbedOrigins" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SetEmbedOriginsRequest): Buffer =>
+      Buffer.from(SetEmbedOriginsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SetEmbedOriginsRequest => SetEmbedOriginsRequest.decode(value),
+    responseSerialize: (value: Profile): Buffer => Buffer.from(Profile.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Profile => Profile.decode(value),
+  },
 } as const;
 
 export interface IdentityServiceServer extends UntypedServiceImplementation {
@@ -3359,6 +3461,12 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
    * INVALID_ARGUMENT for a value out of range (nothing changes).
    */
   updateAccountSettings: handleUnaryCall<UpdateAccountSettingsRequest, Profile>;
+  /**
+   * Replaces the origins that may frame the account's signing pages (embedded signing, issue 34):
+   * each exactly scheme://host[:port], https (http only for localhost, 127.0.0.1 and [::1]), at most
+   * 10; INVALID_ARGUMENT names the first bad one and nothing changes. An empty list: no framing.
+   */
+  setEmbedOrigins: handleUnaryCall<SetEmbedOriginsRequest, Profile>;
 }
 
 export interface IdentityServiceClient extends Client {
@@ -3678,6 +3786,26 @@ export interface IdentityServiceClient extends Client {
   ): ClientUnaryCall;
   updateAccountSettings(
     request: UpdateAccountSettingsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Profile) => void,
+  ): ClientUnaryCall;
+  /**
+   * Replaces the origins that may frame the account's signing pages (embedded signing, issue 34):
+   * each exactly scheme://host[:port], https (http only for localhost, 127.0.0.1 and [::1]), at most
+   * 10; INVALID_ARGUMENT names the first bad one and nothing changes. An empty list: no framing.
+   */
+  setEmbedOrigins(
+    request: SetEmbedOriginsRequest,
+    callback: (error: ServiceError | null, response: Profile) => void,
+  ): ClientUnaryCall;
+  setEmbedOrigins(
+    request: SetEmbedOriginsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Profile) => void,
+  ): ClientUnaryCall;
+  setEmbedOrigins(
+    request: SetEmbedOriginsRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Profile) => void,

@@ -1,14 +1,30 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import express, { type Response, type Router } from 'express';
+import { status } from '@grpc/grpc-js';
+import { frameAncestors, RpcError } from '@signet/kit';
+import type { GatewayContext } from '../../context.js';
 import { WEB_DIST } from '../../web-dist.js';
+import { TOKEN } from './sign.schemas.js';
 
-/** The signing page at /sign/{token} and its assets. Its token stays out of Referer headers and the page is never cached. */
-export function addSignPage(router: Router): void {
-  const pageHeaders = (res: Response) => {
-    res.setHeader(
-      'Content-Security-Policy',
-      "default-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; connect-src 'self'; style-src 'self'; script-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'",
-    );
+const policy = (ancestors: string) =>
+  `default-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; connect-src 'self'; style-src 'self'; script-src 'self'; object-src 'none'; frame-ancestors ${ancestors}; base-uri 'none'`;
+
+/**
+ * The signing page at /sign/{token} and its assets. Its token stays out of Referer headers and the
+ * page is never cached. It may be framed only by the origins its sender's account allows (embedded
+ * signing, issue 34 item 6): `frame-ancestors` is that list and nothing else ('none' when it is
+ * empty, the link does not resolve or identity does not answer), and the same list is given to the
+ * page in `<meta name="signet-embed-origins">`, the only targets of its postMessage events.
+ */
+export function addSignPage(router: Router, ctx: GatewayContext): void {
+  const served = ctx.metrics.counter(
+    'signet_gateway_sign_page_served_total',
+    'Signing pages served, by whether the browser asked for a frame (Sec-Fetch-Dest: iframe) and whether the account allows embedding',
+    ['framed', 'embedding'],
+  );
+  const pageHeaders = (res: Response, origins: string[]) => {
+    res.setHeader('Content-Security-Policy', policy(frameAncestors(origins)));
     res.setHeader('Referrer-Policy', 'no-referrer');
     res.setHeader(
       'Permissions-Policy',
@@ -19,14 +35,37 @@ export function addSignPage(router: Router): void {
   router.use('/assets', express.static(`${WEB_DIST}assets`, { immutable: true, maxAge: '365d', index: false }), (_req, res) => {
     res.status(404).type('text/plain').send('not found');
   });
-  router.get('/sign/:token', (req, res) => {
-    pageHeaders(res);
+  router.get('/sign/:token', async (req, res) => {
+    const origins = await embedOriginsOf(ctx, String(req.params.token));
+    served.inc({ framed: req.get('sec-fetch-dest') === 'iframe' ? 'yes' : 'no', embedding: origins.length ? 'allowed' : 'none' });
+    pageHeaders(res, origins);
     res.setHeader('Cache-Control', 'no-store');
     const page = `${WEB_DIST}sign.html`;
     if (!existsSync(page)) {
       res.status(503).type('text/plain').send('The signing page has not been built (pnpm --filter @signet/web build).');
       return;
     }
-    res.sendFile(page);
+    res.type('html').send(withEmbedOrigins(await readFile(page, 'utf8'), origins));
   });
+}
+
+/** The embedding origins of the account that sent this link; none when it does not resolve. */
+async function embedOriginsOf(ctx: GatewayContext, token: string): Promise<string[]> {
+  if (!TOKEN.test(token)) return [];
+  try {
+    const link = await ctx.transaction.resolveSigningToken({ token });
+    if (!link.ownerId) return [];
+    return (await ctx.identity.getProfile({ userId: link.ownerId })).embedOrigins;
+  } catch (err) {
+    // NOT_FOUND is a link that ended or never was: the page says so itself. Anything else fails closed.
+    if (!(err instanceof RpcError && err.code === status.NOT_FOUND))
+      ctx.logger.warn({ err: (err as Error).message }, 'sign page: embedding origins unavailable');
+    return [];
+  }
+}
+
+/** The page with its embedding origins (checked origins: no character that needs escaping in an attribute). */
+export function withEmbedOrigins(html: string, origins: string[]): string {
+  const safe = origins.filter((o) => /^https?:\/\/[a-z0-9.:[\]-]+$/.test(o));
+  return html.replace('</head>', `<meta name="signet-embed-origins" content="${safe.join(' ')}">\n</head>`);
 }
