@@ -6,7 +6,7 @@
 import { PDFDocument, rgb, type PDFPage } from 'pdf-lib';
 import QRCode from 'qrcode';
 import { signerAssurance, signerAssuranceMeaning, type Certificate } from '../domain/certificate.js';
-import { PdfText, baseDirection, type TextStyle } from './text/index.js';
+import { PdfText, paragraphOf, type Paragraph, type TextStyle } from './text/index.js';
 
 /** What one signer's ceremony recorded (times RFC 3339 UTC; empty: not recorded). */
 export type SignerTrail = {
@@ -54,8 +54,8 @@ class Writer {
   ensure(space: number) {
     if (this.y - space < 50) this.newPage();
   }
-  private draw(value: string, x: number, style: TextStyle, dir = baseDirection(value)) {
-    this.fonts.draw(this.page, value, x, this.y, style, dir);
+  private draw(value: string, x: number, style: TextStyle, paragraph: Paragraph = paragraphOf(value)) {
+    this.fonts.draw(this.page, value, x, this.y, style, paragraph);
   }
   heading(value: string, size = 13) {
     this.ensure(size + 12);
@@ -67,19 +67,20 @@ class Writer {
   field(label: string, value: string, size = 9.5) {
     const x = 190;
     const lines = this.fonts.wrap(value, A4[0] - x - 50, { size });
-    const dir = baseDirection(value);
+    const paragraph = paragraphOf(value);
     this.ensure(lines.length * (size + 4) + 2);
     this.draw(label, 50, { size, bold: true });
     for (const l of lines) {
-      this.draw(l, x, { size }, dir);
+      this.draw(l, x, { size }, paragraph);
       this.y -= size + 4;
     }
     this.y -= 2;
   }
   text(value: string, size = 9) {
+    const paragraph = paragraphOf(value);
     for (const l of this.fonts.wrap(value, A4[0] - 100, { size })) {
       this.ensure(size + 5);
-      this.draw(l, 50, { size });
+      this.draw(l, 50, { size }, paragraph);
       this.y -= size + 5;
     }
   }

@@ -7,7 +7,7 @@
 import { PDFDocument, rgb, type PDFPage } from 'pdf-lib';
 import QRCode from 'qrcode';
 import { certificateAssurance, signerAssurance, signerAssuranceMeaning, type Certificate } from '../domain/certificate.js';
-import { PdfText, baseDirection, type TextStyle } from './text/index.js';
+import { PdfText, paragraphOf, type Paragraph, type TextStyle } from './text/index.js';
 
 export type EventLogEntry = { type: string; at: string; actor: string; detail: string };
 
@@ -48,8 +48,8 @@ class Writer {
       this.y = 800;
     }
   }
-  private draw(value: string, x: number, style: TextStyle, dir = baseDirection(value)) {
-    this.fonts.draw(this.page, value, x, this.y, style, dir);
+  private draw(value: string, x: number, style: TextStyle, paragraph: Paragraph = paragraphOf(value)) {
+    this.fonts.draw(this.page, value, x, this.y, style, paragraph);
   }
   heading(text: string, size = 13) {
     this.ensure(size + 12);
@@ -61,11 +61,11 @@ class Writer {
   field(label: string, value: string, size = 9.5) {
     const x = 190;
     const lines = this.fonts.wrap(value, A4[0] - x - 50, { size });
-    const dir = baseDirection(value);
+    const paragraph = paragraphOf(value);
     this.ensure(lines.length * (size + 3) + 2);
     this.draw(label, 50, { size, bold: true });
     for (const l of lines) {
-      this.draw(l, x, { size }, dir);
+      this.draw(l, x, { size }, paragraph);
       this.y -= size + 3;
     }
     this.y -= 2;
@@ -76,14 +76,15 @@ class Writer {
     let size = 8.5;
     while (size > 5 && this.fonts.width(value, { size }) > width) size -= 0.5;
     this.ensure(size + 4);
-    this.draw(value, 50, { size }, 'ltr');
+    this.draw(value, 50, { size }, { dir: 'ltr', japanese: false });
     this.y -= size + 4;
   }
   /** A paragraph over the page width, wrapped between words. */
   text(value: string, size = 9) {
+    const paragraph = paragraphOf(value);
     for (const l of this.fonts.wrap(value, A4[0] - 100, { size })) {
       this.ensure(size + 4);
-      this.draw(l, 50, { size });
+      this.draw(l, 50, { size }, paragraph);
       this.y -= size + 4;
     }
   }

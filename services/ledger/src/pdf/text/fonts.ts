@@ -70,9 +70,9 @@ export const KANA = /[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]/u;
 
 /**
  * The fonts to try, in order, for a text drawn in `primary` (regular or bold): the primary first,
- * then the script fonts; Japanese before Chinese when the text has kana.
+ * then the script fonts; Japanese before Chinese for Japanese text (one with kana).
  */
-export function fallbackOrder(primary: 'regular' | 'bold', text: string): FontId[] {
-  const cjk: FontId[] = KANA.test(text) ? ['jp', 'sc'] : ['sc', 'jp'];
+export function fallbackOrder(primary: 'regular' | 'bold', japanese: boolean): FontId[] {
+  const cjk: FontId[] = japanese ? ['jp', 'sc'] : ['sc', 'jp'];
   return primary === 'bold' ? ['bold', 'regular', 'arabic', 'hebrew', ...cjk] : ['regular', 'arabic', 'hebrew', ...cjk];
 }

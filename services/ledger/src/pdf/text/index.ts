@@ -28,12 +28,21 @@ import {
 } from 'pdf-lib';
 import { wrapLines } from '../wrap.js';
 import { FontUse } from './embed.js';
-import { loadFont, type FontId } from './fonts.js';
+import { KANA, loadFont, type FontId } from './fonts.js';
 import { baseDirection, shapeLine, type Direction, type ShapedLine } from './shape.js';
 
 export { baseDirection, type Direction } from './shape.js';
 
 export type TextStyle = { size: number; bold?: boolean; color?: RGB };
+
+/** What every line of one value shares: its direction, and whether it is Japanese (has kana). */
+export type Paragraph = { dir: Direction; japanese: boolean };
+
+export const paragraphOf = (value: string): Paragraph => ({ dir: baseDirection(value), japanese: KANA.test(value) });
+
+/** A paragraph as given: whole, or only its direction (Japanese then if `text` has kana), or none (from `text`). */
+const paragraphFor = (text: string, given?: Paragraph | Direction): Paragraph =>
+  typeof given === 'string' ? { dir: given, japanese: KANA.test(text) } : (given ?? paragraphOf(text));
 
 let missingObserver: ((count: number) => void) | undefined;
 
@@ -55,25 +64,25 @@ export class PdfText {
 
   constructor(private readonly doc: PDFDocument) {}
 
-  private shape(text: string, bold: boolean | undefined, dir: Direction): ShapedLine {
-    const key = `${bold ? 'b' : 'r'}${dir}${text}`;
+  private shape(text: string, bold: boolean | undefined, { dir, japanese }: Paragraph): ShapedLine {
+    const key = `${bold ? 'b' : 'r'}${dir}${japanese ? 'j' : ''}:${text}`;
     let line = this.shaped.get(key);
     if (!line) {
-      line = shapeLine(text, bold ? 'bold' : 'regular', dir);
+      line = shapeLine(text, bold ? 'bold' : 'regular', dir, japanese);
       this.shaped.set(key, line);
     }
     return line;
   }
 
   /** The width of one line of `text` in points. */
-  width(text: string, style: TextStyle, dir: Direction = baseDirection(text)): number {
-    return this.shape(text, style.bold, dir).width * style.size;
+  width(text: string, style: TextStyle, paragraph?: Paragraph | Direction): number {
+    return this.shape(text, style.bold, paragraphFor(text, paragraph)).width * style.size;
   }
 
   /** `text` broken into lines no wider than `maxWidth` (between words where it can). */
   wrap(text: string, maxWidth: number, style: TextStyle): string[] {
-    const dir = baseDirection(text);
-    return wrapLines(text, (l) => this.width(l, style, dir) <= maxWidth);
+    const paragraph = paragraphOf(text);
+    return wrapLines(text, (l) => this.width(l, style, paragraph) <= maxWidth);
   }
 
   private use(font: FontId): FontUse {
@@ -103,9 +112,9 @@ export class PdfText {
    * extraction read every cluster whole and in place, however its glyphs were reordered, combined
    * or shifted (a Devanagari vowel sign, Arabic dots, cursive attachment).
    */
-  draw(page: PDFPage, text: string, x: number, y: number, style: TextStyle, dir: Direction = baseDirection(text)): void {
+  draw(page: PDFPage, text: string, x: number, y: number, style: TextStyle, paragraph?: Paragraph | Direction): void {
     if (this.finished) throw new Error('PdfText.draw after finish');
-    const line = this.shape(text, style.bold, dir);
+    const line = this.shape(text, style.bold, paragraphFor(text, paragraph));
     if (line.clusters.length === 0) return;
     for (const c of line.clusters) if (c.glyphs.some((g) => g.gid === 0)) this.missing += [...c.text].length;
     const at = (gx: number, gy: number) => setTextMatrix(1, 0, 0, 1, round(x + gx * style.size), round(y + gy * style.size));

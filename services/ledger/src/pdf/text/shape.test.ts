@@ -34,6 +34,9 @@ describe('shapeLine: bidi, fonts and shaping of one line', { timeout: 30_000 }, 
     expect(new Set(fonts(shapeLine('محمد عبد', 'regular', 'rtl')))).toEqual(new Set(['arabic']));
     expect(new Set(fonts(shapeLine('山田 たろう', 'regular', 'ltr')))).toEqual(new Set(['jp']));
     expect(new Set(fonts(shapeLine('王小明', 'regular', 'ltr')))).toEqual(new Set(['sc']));
+    // A line of a Japanese value without kana of its own (wrapped off) keeps the Japanese forms.
+    expect(new Set(fonts(shapeLine('山田', 'regular', 'ltr')))).toEqual(new Set(['sc']));
+    expect(new Set(fonts(shapeLine('山田', 'regular', 'ltr', true)))).toEqual(new Set(['jp']));
     expect(new Set(fonts(shapeLine('Bold Ω', 'bold', 'ltr')))).toEqual(new Set(['bold']));
   });
 

@@ -7,7 +7,7 @@
  */
 import bidiModule from 'bidi-js';
 import * as hb from 'harfbuzzjs';
-import { fallbackOrder, loadFont, type FontId } from './fonts.js';
+import { KANA, fallbackOrder, loadFont, type FontId } from './fonts.js';
 
 /** The glyphs of one cluster (what HarfBuzz could not split further) and the text they show. */
 export type Cluster = {
@@ -40,8 +40,8 @@ export function baseDirection(text: string): Direction {
 type Item = { start: number; end: number; level: number; font: FontId };
 
 /** Runs of one embedding level and one font, in logical order (indices in UTF-16 units). */
-function itemize(text: string, levels: Uint8Array, primary: 'regular' | 'bold'): Item[] {
-  const order = fallbackOrder(primary, text);
+function itemize(text: string, levels: Uint8Array, primary: 'regular' | 'bold', japanese: boolean): Item[] {
+  const order = fallbackOrder(primary, japanese);
   const items: Item[] = [];
   let i = 0;
   for (const ch of text) {
@@ -116,11 +116,16 @@ function visualOrder<T extends { level: number }>(items: T[]): T[] {
   return out;
 }
 
-/** Shapes one line (no line breaks inside) in the paragraph direction `dir`. */
-export function shapeLine(text: string, primary: 'regular' | 'bold', dir: Direction): ShapedLine {
+/**
+ * Shapes one line (no line breaks inside) in the paragraph direction `dir`; `japanese` (the whole
+ * paragraph has kana, by default this line) draws Han in Japanese forms.
+ */
+export function shapeLine(text: string, primary: 'regular' | 'bold', dir: Direction, japanese = KANA.test(text)): ShapedLine {
   if (!text) return { width: 0, clusters: [] };
   const { levels } = bidi.getEmbeddingLevels(text, dir);
-  const shaped = visualOrder(itemize(text, levels, primary).map((item) => ({ level: item.level, ...shapeItem(text, item) })));
+  const shaped = visualOrder(
+    itemize(text, levels, primary, japanese).map((item) => ({ level: item.level, ...shapeItem(text, item) })),
+  );
   const clusters: Cluster[] = [];
   let x = 0;
   for (const run of shaped) {
