@@ -1,6 +1,7 @@
 /** The consent step (the document, the attestation, the consent text) and the decline with its confirmation. */
 import { ApiError, type Summary } from './api.js';
 import { toCamera } from './camera.js';
+import { emit } from './embed.js';
 import { $, client, finish, gone, page, show, token } from './page.js';
 
 export function showConsent(s: Summary) {
@@ -28,6 +29,7 @@ export function showConsent(s: Summary) {
         return;
       }
     }
+    emit('consented');
     await toCamera();
   };
   $('c-decline').onclick = () => confirmDecline(() => showConsent(s));
@@ -50,6 +52,7 @@ export function confirmDecline(back: () => void) {
       $('status').textContent = (err as Error).message;
       return;
     }
+    emit('declined');
     finish('You declined to sign. The sender has been told, and this link no longer works.');
   };
   show('decline');

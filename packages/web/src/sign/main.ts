@@ -4,6 +4,7 @@ import './sign.css';
 import type { Summary } from './api.js';
 import { toCamera } from './camera.js';
 import { showConsent } from './consent.js';
+import { emit } from './embed.js';
 import { devtoolsHeuristic } from './forensic.js';
 import { $, client, fatal, finish, gone, log, page } from './page.js';
 import { verifying } from './result.js';
@@ -17,6 +18,7 @@ async function start() {
     return;
   }
   $('doc-chip').textContent = page.summary.document_name;
+  emit('ready', { step: page.summary.step });
   route(page.summary);
 }
 

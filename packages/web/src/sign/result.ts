@@ -2,6 +2,7 @@
 import { ApiError, type Summary } from './api.js';
 import { toCamera } from './camera.js';
 import { confirmDecline } from './consent.js';
+import { emit } from './embed.js';
 import { $, client, finish, page, show, sleep, stopCamera } from './page.js';
 
 /** What to tell the signer after a failed verdict, per step to redo (never a score). */
@@ -46,12 +47,18 @@ export async function pollVerdict() {
       continue;
     }
     page.summary = s;
-    if (s.step === 'passed') return finish('Your identity has been verified. You can close this page.');
-    if (s.step === 'failed')
+    if (s.step === 'passed') {
+      emit('verified');
+      return finish('Your identity has been verified. You can close this page.');
+    }
+    if (s.step === 'failed') {
+      emit('failed', { attempts_left: 0 });
       return finish('The verification did not succeed and no attempts are left. The sender has been informed.');
+    }
     if (s.step === 'challenge' && (s.outcome === 'fail' || s.outcome === 'error')) {
       // error: the recording could not be analysed (a technical failure on our side), no attempt used.
       const error = s.outcome === 'error';
+      emit('failed', { attempts_left: s.attempts_left });
       $('retry-left').textContent = error
         ? `No attempt was used. Attempts left: ${s.attempts_left}.`
         : `Attempts left: ${s.attempts_left}.`;

@@ -1,6 +1,7 @@
 /** The optional device confirmation (before the recording), and the finish upload with retries. */
 import type { ApiError } from './api.js';
 import { toPreview } from './camera.js';
+import { emit } from './embed.js';
 import { $, client, gone, log, page, show, sleep } from './page.js';
 import { verifying } from './result.js';
 import { runWebauthn } from './webauthn.js';
@@ -44,12 +45,14 @@ export async function finishCapture(nonce: string, frame: Blob) {
   retry.hidden = true;
   $<HTMLProgressElement>('upload-progress').removeAttribute('value');
   show('upload');
+  emit('recorded');
   for (let attempt = 1; ; attempt++) {
     try {
       text.textContent = 'Sending…';
       const r = await client.finish(nonce, frame);
       log.add('timing', { upload: 'done', tries: attempt, assurance: r.assurance });
       void log.flush();
+      emit('submitted');
       return void verifying();
     } catch (err) {
       if (gone(err)) return;
