@@ -22,7 +22,7 @@ import { createSealJob } from './jobs/seal.job.js';
 import { createCosigner } from './log/cosign.js';
 import { createLedgerLog } from './log/ledger-log.js';
 import { pdfTextMetrics } from './metrics.js';
-import { observeMissingGlyphs } from './pdf/text/index.js';
+import { observeMissingGlyphs, warmUpText } from './pdf/text/index.js';
 import { ledgerHandlers } from './server.js';
 import { selectLog } from './grpc/log-select.js';
 import { startTestLog } from './log/test-log.js';
@@ -43,6 +43,7 @@ export async function startLedger(cfg: LedgerConfig, opts: LedgerOptions = {}) {
   const metrics = new Metrics('ledger');
   const pdfText = pdfTextMetrics(metrics);
   observeMissingGlyphs((count) => pdfText.missingGlyphs.inc(count));
+  warmUpText();
   const conn = await connectMongo(cfg.MONGO_URL, cfg.MONGO_DB);
   const bus = await connectBus(cfg.NATS_URL, 'ledger');
   const certs = createCertificateRepository(conn);

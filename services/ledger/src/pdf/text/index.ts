@@ -28,6 +28,7 @@ import {
 } from 'pdf-lib';
 import { wrapLines } from '../wrap.js';
 import { FontUse } from './embed.js';
+import { subsetGlyphs } from './subset.js';
 import { KANA, loadFont, type FontId } from './fonts.js';
 import { baseDirection, shapeLine, type Direction, type ShapedLine } from './shape.js';
 
@@ -43,6 +44,18 @@ export const paragraphOf = (value: string): Paragraph => ({ dir: baseDirection(v
 /** A paragraph as given: whole, or only its direction (Japanese then if `text` has kana), or none (from `text`). */
 const paragraphFor = (text: string, given?: Paragraph | Direction): Paragraph =>
   typeof given === 'string' ? { dir: given, japanese: KANA.test(text) } : (given ?? paragraphOf(text));
+
+/**
+ * Opens Noto Sans (regular and bold) and compiles the subsetter before the first document: done at
+ * start, so the first certificate.pdf (a call with a deadline) does not pay for it. The script fonts
+ * open when a text first needs them.
+ */
+export function warmUpText(): void {
+  for (const primary of ['regular', 'bold'] as const) {
+    const line = shapeLine('Signet', primary, 'ltr');
+    subsetGlyphs(loadFont(primary).bytes, [line.clusters[0]!.glyphs[0]!.gid]);
+  }
+}
 
 let missingObserver: ((count: number) => void) | undefined;
 
