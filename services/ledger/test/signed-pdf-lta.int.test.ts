@@ -148,6 +148,16 @@ describe('PAdES B-LTA: a document timestamp at sealing, and its renewal before t
     }
   }
 
+  /** Puts `pdf` as a transaction's document, publishes its verification and returns the signed PDF once sealed. */
+  async function sealDocument(grpcPort: number, pdf: Buffer): Promise<Buffer> {
+    const key = `docs/${randomUUID()}.pdf`;
+    await s3.putObject(buckets.BUCKET_DOCUMENTS, key, pdf);
+    reference = `LTA-TX-${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+    const ev = verifiedEvent(reference, { key, sha256: createHash('sha256').update(pdf).digest('hex') });
+    await publishEvent(bus, events.transactionVerified, { eventId: ev.eventId, payload: ev.payload });
+    return eventually(() => download(grpcPort).catch(() => null), 60_000, 250);
+  }
+
   const verifyOpts = (verifierKey: string) => ({
     trustRoots: parsePemCertificates(readFileSync(pki.rootPem, 'utf8')),
     logKeys: [{ keys: [parseVerifierKey(verifierKey)], log: 'live' as const }],
@@ -173,13 +183,7 @@ describe('PAdES B-LTA: a document timestamp at sealing, and its renewal before t
     try {
       const doc = await PDFDocument.create();
       doc.addPage([300, 200]).drawText(`Agreement ${randomUUID()}`, { x: 20, y: 100, size: 10 });
-      const pdf = Buffer.from(await doc.save());
-      const key = `docs/${randomUUID()}.pdf`;
-      await s3.putObject(buckets.BUCKET_DOCUMENTS, key, pdf);
-      reference = `LTA-TX-${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
-      const ev = verifiedEvent(reference, { key, sha256: createHash('sha256').update(pdf).digest('hex') });
-      await publishEvent(bus, events.transactionVerified, { eventId: ev.eventId, payload: ev.payload });
-      sealed = await eventually(() => download(ledger.grpcPort).catch(() => null), 60_000, 250);
+      sealed = await sealDocument(ledger.grpcPort, Buffer.from(await doc.save()));
 
       // The seal's signature timestamp, then one document timestamp by the short-lived TSA, whose byte range covers the whole file.
       const stamps = timestampsOf(sealed);
@@ -287,6 +291,47 @@ describe('PAdES B-LTA: a document timestamp at sealing, and its renewal before t
       expect(report.checks.filter((c) => !c.ok)).toEqual([]);
     } finally {
       await Promise.all([a.stop(), b.stop()]);
+    }
+  }, 180_000);
+
+  it('maintains only the seal’s timestamps: a signature (and timestamp) the upload already carried stays revision 1’s', async () => {
+    const doc = await PDFDocument.create();
+    doc.addPage([300, 200]).drawText(`Pre-signed ${randomUUID()}`, { x: 20, y: 100, size: 10 });
+    writeFileSync(join(dir, 'pre-unsigned.pdf'), Buffer.from(await doc.save()));
+    // Signed and timestamped before upload (pyHanko, the TSA valid for years): not the ledger's to renew.
+    const pre = await run(join(python, '../pyhanko'), [
+      'sign',
+      'addsig',
+      '--field',
+      'Sig1',
+      '--timestamp-url',
+      pki.tsaUrl,
+      'pemder',
+      '--key',
+      pki.sealKey,
+      '--cert',
+      pki.sealCert,
+      '--no-pass',
+      join(dir, 'pre-unsigned.pdf'),
+      join(dir, 'pre.pdf'),
+    ]);
+    expect(pre.code, pre.out).toBe(0);
+    const original = readFileSync(join(dir, 'pre.pdf'));
+    const ledger = await ledgerWith({ LEDGER_TSA_URLS: pki.shortTsaUrl, LEDGER_RETIMESTAMP_MARGIN_MS: '60000' });
+    try {
+      const signed = await sealDocument(ledger.grpcPort, original);
+      expect(signed.subarray(0, original.length).equals(original)).toBe(true);
+      // The seal's signature timestamp (the short-lived TSA) and the document timestamp; not the upload's.
+      const stamps = timestampsOf(signed);
+      expect(stamps.map((t) => t.kind)).toEqual(['signature', 'doc']);
+      expect(stamps.map((t) => t.tsaNotAfter.getTime())).toEqual([pki.shortNotAfter.getTime(), pki.shortNotAfter.getTime()]);
+      writeFileSync(join(dir, 'pre-lta.pdf'), signed);
+      const lta = await ltaValidate(join(dir, 'pre-lta.pdf'), pki.rootPem);
+      const seal = lta.results.find((r) => r.field !== 'Sig1');
+      expect(seal, lta.out).toMatchObject({ indication: 'AdESPassed.OK', document_timestamps: 1 });
+      expect(seal!.evidence_record).not.toBeNull();
+    } finally {
+      await ledger.stop();
     }
   }, 180_000);
 });
