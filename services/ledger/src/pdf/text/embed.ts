@@ -20,10 +20,10 @@ const NAMES: Record<string, string> = {
 
 /**
  * The glyphs one document drew in one font. Each (glyph, text, width) gets its own CID, mapped to its
- * glyph by /CIDToGIDMap and to its text by /ToUnicode: one glyph of each cluster (its carrier) maps
- * to the cluster's whole text and spans the cluster's width, the others map to nothing with no
- * width, so a glyph drawn for different texts (a shared dot or base shape, a reordered vowel sign)
- * still copies and extracts as the text it shows, in reading order.
+ * glyph by /CIDToGIDMap and to its text by /ToUnicode: the visible glyphs map to nothing and take no
+ * width; each cluster's invisible carrier (see PdfText.draw) maps to the cluster's whole text and
+ * spans its width. So a glyph drawn for different texts (a shared dot or base shape, a reordered
+ * vowel sign) never says the wrong one, and copying and extraction read each cluster in place.
  */
 export class FontUse {
   readonly ref: PDFRef;
