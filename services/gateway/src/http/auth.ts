@@ -108,17 +108,35 @@ export function requireCaller(ctx: GatewayContext, opts: { allowApiKey?: boolean
     const bearer = /^Bearer\s+(\S+)$/i.exec(req.get('authorization') ?? '')?.[1];
     if (apiKey && !allowApiKey) throw new HttpError(401, 'API keys are not accepted here; sign in');
     if (!apiKey && !bearer) throw new HttpError(401, 'authentication required: X-API-Key or Authorization: Bearer <token>');
+    let caller: Caller;
     try {
-      res.locals.caller = await resolve(ctx, apiKey ? 'apiKey' : 'sessionToken', apiKey ?? bearer!);
+      caller = await resolve(ctx, apiKey ? 'apiKey' : 'sessionToken', apiKey ?? bearer!);
     } catch (err) {
       if (err instanceof RpcError && err.reason === 'UNAUTHENTICATED') throw new HttpError(401, 'invalid or expired credentials');
       throw err;
     }
+    res.locals.caller = withRequestedMode(caller, req.get(MODE_HEADER));
     next();
   };
 }
 
-/** True for a test-mode API key: its transactions are test ones, and live ones do not exist for it (404). */
+/**
+ * The dashboard's test/live switch (issue 34 item 9): a session sees live data unless the request
+ * says `Signet-Mode: test`, then it sees and makes test data exactly as a test-mode key does. An API
+ * key's mode is the key's: a header naming the other mode is a 400, never a way across.
+ */
+export const MODE_HEADER = 'signet-mode';
+function withRequestedMode(caller: Caller, requested: string | undefined): Caller {
+  if (requested === undefined) return caller;
+  if (requested !== 'live' && requested !== 'test') throw new HttpError(400, 'Signet-Mode: must be live or test');
+  if (caller.method === 'api_key') {
+    if (requested !== caller.mode) throw new HttpError(400, `Signet-Mode: this API key is a ${caller.mode} key`);
+    return caller;
+  }
+  return requested === caller.mode ? caller : { ...caller, mode: requested };
+}
+
+/** True for a test-mode API key (or a session asking for test data with Signet-Mode): its transactions are test ones, and live ones do not exist for it (404). */
 export const isTestMode = (res: Response): boolean => callerOf(res).mode === 'test';
 
 export function callerOf(res: Response): Caller {

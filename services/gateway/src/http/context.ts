@@ -26,7 +26,7 @@ export type Caller = {
   email: string;
   orgName: string;
   method: 'api_key' | 'session';
-  /** The API key's mode; sessions (the dashboard) are always live. Test-mode data is never mixed with live data. */
+  /** The API key's mode; a session is live unless its request says `Signet-Mode: test` (auth.ts). Test-mode data is never mixed with live data. */
   mode: 'live' | 'test';
   sessionId: string;
   /** Sessions: expiry in Unix seconds. */

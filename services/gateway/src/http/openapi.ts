@@ -46,7 +46,14 @@ export function openapiDocument(modules: RouteModule[], baseUrl: string): Record
     components: {
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
-        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description:
+            'A dashboard session. It sees live data; a request with the header `Signet-Mode: test` sees and makes test ' +
+            'data as a test-mode API key does (an API key keeps its own mode: the other one named is a 400).',
+        },
       },
       schemas: { Error: errorSchema },
       responses,
