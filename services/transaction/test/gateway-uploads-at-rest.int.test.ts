@@ -170,6 +170,17 @@ describe('transaction storage after creations through the gateway (real identity
         () => [acct, {}, { document: file('document', largeEncryptedPdf(), 'big-locked.pdf', 'application/pdf') }],
         400,
       ],
+      // Fields are placed once the document and photo are stored (issue 33): a refusal removes both.
+      [
+        'a field on a page the document does not have',
+        () => [acct, { fields: JSON.stringify([{ type: 'text', signer: 0, page: 2, x: 10, y: 10, width: 50, height: 20 }]) }],
+        400,
+      ],
+      [
+        'a field whose anchor is not in the document',
+        () => [acct, { fields: JSON.stringify([{ type: 'signature', signer: 0, anchor: '{{nope}}' }]) }],
+        400,
+      ],
       [
         'a document over 200 MB',
         () => [acct, {}, { document: file('document', bigPdf(200 * 1024 * 1024 + 1), 'big.pdf', 'application/pdf') }],
