@@ -121,6 +121,8 @@ const lightAgreement = (r: AnalyzeResult) => parse(r.checks.light.detail, /segme
 const lightOrientation = (r: AnalyzeResult) => parse(r.checks.light.detail, /orientation ([-\d.]+) %/);
 /** The focused evaluation of issue 30's presentation attacks (eval/presentation-attacks.ts), as last run. */
 const PRESENTATION_ATTACKS = path.join(here, 'results', 'presentation-attacks.md');
+/** The focused evaluation of the short flashes (eval/flash-attacks.ts, issue 30), as last run. */
+const SHORT_FLASHES = path.join(here, 'results', 'short-flashes.md');
 
 /** Worst distance ÷ its pose's threshold, per pose, over a capture's own frames. */
 function worstRatioByPose(id: IdentityRecord): Record<PoseBucket, number | null> {
@@ -649,6 +651,10 @@ async function main(): Promise<void> {
   p(certificateScope());
   if (existsSync(PRESENTATION_ATTACKS)) {
     p(readFileSync(PRESENTATION_ATTACKS, 'utf8').trim());
+    p();
+  }
+  if (existsSync(SHORT_FLASHES)) {
+    p(readFileSync(SHORT_FLASHES, 'utf8').trim());
     p();
   }
   p(faceMatch.trim());
