@@ -121,6 +121,10 @@ const lightAgreement = (r: AnalyzeResult) => parse(r.checks.light.detail, /segme
 const lightOrientation = (r: AnalyzeResult) => parse(r.checks.light.detail, /orientation ([-\d.]+) %/);
 /** The focused evaluation of issue 30's presentation attacks (eval/presentation-attacks.ts), as last run. */
 const PRESENTATION_ATTACKS = path.join(here, 'results', 'presentation-attacks.md');
+/** How the orientation threshold was set on a development split (measured by hand from the same renders, 2026-11-28). */
+const LIGHT_DEV_SPLIT = path.join(here, 'results', 'light-physics-dev-split.md');
+/** Session 15's sample of the genuine pass rate per check and the identity margin's cause (kept until a full run replaces them). */
+const GENUINE_AND_IDENTITY = path.join(here, 'results', 'genuine-and-identity-2026-11-28.md');
 /** The focused evaluation of the short flashes (eval/flash-attacks.ts, issue 30), as last run. */
 const SHORT_FLASHES = path.join(here, 'results', 'short-flashes.md');
 
@@ -649,14 +653,11 @@ async function main(): Promise<void> {
   );
   p();
   p(certificateScope());
-  if (existsSync(PRESENTATION_ATTACKS)) {
-    p(readFileSync(PRESENTATION_ATTACKS, 'utf8').trim());
-    p();
-  }
-  if (existsSync(SHORT_FLASHES)) {
-    p(readFileSync(SHORT_FLASHES, 'utf8').trim());
-    p();
-  }
+  for (const file of [PRESENTATION_ATTACKS, LIGHT_DEV_SPLIT, GENUINE_AND_IDENTITY, SHORT_FLASHES])
+    if (existsSync(file)) {
+      p(readFileSync(file, 'utf8').trim());
+      p();
+    }
   p(faceMatch.trim());
   p();
   process.stdout.write(out.join('\n') + '\n');

@@ -124,10 +124,12 @@ export const analysisConfig = {
     minAmplitude: 0.004,
     minAgreement: 0.7,
     settleS: 0.3,
-    /** light by its physics (light-orientation.ts): below the middle (29 %) of the tuning captures'
-     *  genuine (60 %) and uniform-tint (−2 %) shares in test/light.int.test.ts, to leave genuine signers
-     *  more room; evaluated on other draws in eval/presentation-attacks.ts (docs/biometrics-evaluation.md) */
-    minOrientation: 0.25,
+    /** light by its physics (light-orientation.ts): the middle (52 %, rounded down) between the highest
+     *  attack share a threshold can separate on the development split — genuine-set draws 4, 5, 7 and 9
+     *  (eval/results/light-physics-dev-split.md: uniform tint up to 42 %, a mild recapture 44 %) — and
+     *  the lowest genuine share there and in test/light.int.test.ts (60 %). 0.25 let the tint through on
+     *  two of the four evaluation draws (45 %, 48 %); evaluated on draws 0–3 in eval/presentation-attacks.ts */
+    minOrientation: 0.5,
     facingRadius: 0.3,
     screenBelow: 0,
     facingSmoothFrames: 0,
