@@ -3,7 +3,8 @@
  * billing, transaction (pdf.js reading the PDF), MinIO, FerretDB and Mailpit:
  * - a transaction with fields for two signers, placed by coordinates and by anchor tags in the PDF;
  * - every bad field is a 400 naming it, with no quota used and nothing listed;
- * - each signer sees only their fields and fills them; the server checks every value again.
+ * - each signer sees only their fields and fills them; the server checks every value again;
+ * - the ceremony takes no consent while a signer's required fields are empty.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -70,7 +71,7 @@ describe('fields on the document: placed at creation, filled by each signer', ()
   let acct: Account;
 
   beforeAll(async () => {
-    stack = await startServices(['identity', 'billing', 'transaction', 'gateway']);
+    stack = await startServices(['identity', 'billing', 'transaction', 'ceremony', 'gateway']);
     gw = stack.gatewayUrl;
     acct = await createAccount(gw, infra().MAILPIT_URL, { tag: 'fields' });
   });
@@ -320,6 +321,12 @@ describe('fields on the document: placed at creation, filled by each signer', ()
       expect(r.body.detail, name).toMatch(detail);
     }
     expect((await fieldsOf(ada)).submitted_at).toBeNull();
+    // No consent (so no ceremony) while required fields are empty.
+    const consent = (token: string) =>
+      send(gw, 'POST', `/api/sign/${token}/consent`, { json: { consent_text_version: 'consent-v1' } });
+    const early = await consent(ada);
+    expect(early.status, early.text).toBe(409);
+    expect(early.body.detail).toMatch(/^fill in your fields on the document first/);
 
     // A pattern that backtracking engines take exponential time on answers at once (RE2: linear).
     const slow = await create(
@@ -341,6 +348,8 @@ describe('fields on the document: placed at creation, filled by each signer', ()
     expect(ok.status, ok.text).toBe(200);
     expect(ok.body).toMatchObject({ complete: true, signature: 'drawn', initials: null });
     expect((ok.body as SignerFields).fields.find((f) => f.id === 'company')!.value).toBe('Analytical Engines');
+    const now = await consent(ada);
+    expect(now.status, now.text).toBe(201);
 
     // Bob: wrong kinds refused, then typed initials, a choice and the box ticked.
     for (const [body, detail] of [
@@ -389,6 +398,8 @@ describe('fields on the document: placed at creation, filled by each signer', ()
     expect(r.status, r.text).toBe(201);
     const token = /\/sign\/([A-Za-z0-9_-]+)$/.exec(r.body.sign_url as string)![1]!;
     expect(await fieldsOf(token)).toEqual({ fields: [], complete: true, submitted_at: null, signature: null, initials: null });
+    const consent = await send(gw, 'POST', `/api/sign/${token}/consent`, { json: { consent_text_version: 'consent-v1' } });
+    expect(consent.status, consent.text).toBe(201);
     const none = await submit(token, { values: { x: 'y' } });
     expect(none.status).toBe(400);
   });

@@ -4,6 +4,12 @@ import { conflict, DomainError, invalid, notFound } from '@signet/kit';
 export const sessionNotFound = () => notFound('this signing link is not valid: it may have been cancelled or already completed');
 export const consentAlreadyRecorded = () =>
   conflict('consent has already been recorded for this signing session', 'CONSENT_ALREADY_RECORDED');
+/** The sender placed required fields for this signer on the document (issue 33): they are filled before the consent. */
+export const fieldsPending = () =>
+  conflict(
+    'fill in your fields on the document first (GET and PUT /api/sign/{token}/fields), then give your consent',
+    'FIELDS_PENDING',
+  );
 export const consentRequired = () => conflict('consent must be given before the challenge', 'CONSENT_REQUIRED');
 export const captureInReview = () => conflict('the last video is being verified; wait for the outcome', 'CAPTURE_IN_REVIEW');
 export const alreadyPassed = () => conflict('this signer has already been verified', 'ALREADY_VERIFIED');

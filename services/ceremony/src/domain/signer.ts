@@ -21,6 +21,8 @@ export type SigningContext = {
   webauthnRequired?: boolean;
   /** The lowest assurance the sender accepts (recorded | live | live+webauthn; empty on older transactions: none). */
   requiredAssurance?: string;
+  /** Required fields on the document are not filled yet (issue 33): no consent until they are. */
+  fieldsPending?: boolean;
 };
 
 export type Step = 'consent' | 'challenge' | 'verifying' | 'passed' | 'failed';

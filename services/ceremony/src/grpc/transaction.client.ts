@@ -37,6 +37,7 @@ export function signingTokensOver(client: ServiceClient<transactionV1.Transactio
         retentionDays: ctx.retentionDays,
         webauthnRequired: ctx.webauthnRequired,
         requiredAssurance: ctx.requiredAssurance,
+        fieldsPending: ctx.fieldsPending,
       };
     },
   };

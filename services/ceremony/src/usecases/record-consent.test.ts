@@ -3,13 +3,13 @@ import { eventsV1 } from '@signet/proto';
 import { fakeClock, fakeMetrics, fakeSessions, fakeSigningTokens, sessionRecord, signingContext } from '../../test/fakes.js';
 import { recordConsent } from './record-consent.js';
 
-function setup() {
+function setup(fieldsPending = false) {
   const clock = fakeClock();
   const m = fakeMetrics();
   const sessions = fakeSessions(sessionRecord({ consent: null }));
   let kicked = 0;
   const deps = {
-    signingTokens: fakeSigningTokens(signingContext({ signerState: 'created' })),
+    signingTokens: fakeSigningTokens(signingContext({ signerState: 'created', fieldsPending })),
     sessions,
     metrics: m.metrics,
     onOutbox: () => void kicked++,
@@ -49,5 +49,13 @@ describe('recordConsent', () => {
     await expect(recordConsent(t.deps, { ...input, token: 'nope' })).rejects.toMatchObject({ kind: 'not_found' });
     expect(t.sessions.current.consent).toBeNull();
     expect(t.sessions.outbox).toHaveLength(0);
+  });
+
+  it('refuses while the signer’s required fields on the document are empty (issue 33), writing nothing', async () => {
+    const t = setup(true);
+    await expect(recordConsent(t.deps, input)).rejects.toMatchObject({ reason: 'FIELDS_PENDING' });
+    expect(t.sessions.current.consent).toBeNull();
+    expect(t.sessions.outbox).toHaveLength(0);
+    expect(t.counted('consents', { result: 'fields_pending' })).toBe(1);
   });
 });

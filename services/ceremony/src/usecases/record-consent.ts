@@ -1,6 +1,6 @@
 import { invalid } from '@signet/kit';
 import { attestationTextSha256, CONSENT_TEXT_VERSION } from '../domain/attestation.js';
-import { consentAlreadyRecorded } from '../domain/errors.js';
+import { consentAlreadyRecorded, fieldsPending } from '../domain/errors.js';
 import { clientOf } from '../domain/session.js';
 import { summarize, type CeremonySummary } from '../domain/summary.js';
 import { consentAcceptedEvent } from '../events/consent-accepted.publisher.js';
@@ -23,6 +23,10 @@ export async function recordConsent(
   if (session.consent) {
     deps.metrics.consents.inc({ result: 'duplicate' });
     throw consentAlreadyRecorded();
+  }
+  if (ctx.fieldsPending) {
+    deps.metrics.consents.inc({ result: 'fields_pending' });
+    throw fieldsPending();
   }
   const client = clientOf(input.ip, input.userAgent);
   const updated = await deps.sessions.recordConsent(

@@ -1,5 +1,6 @@
 import type { transactionV1 } from '@signet/proto';
 import { achievedSignerAssurance } from '../domain/assurance.js';
+import { fieldsComplete } from '../domain/field-values.js';
 import { LEGACY_ASSURANCE, signerReference } from '../domain/signers.js';
 import type { Signer } from '../domain/transaction.js';
 import type { LinkMailKey, TransactionRecord } from '../store/transaction.repository.js';
@@ -117,5 +118,6 @@ export function toSigningContext(
     webauthnRequired: signer.webauthn ?? false,
     requiredAssurance: requiredAssuranceOfSigner(signer),
     ownerId: rec.owner_id,
+    fieldsPending: !fieldsComplete(rec.form_fields ?? [], signer, new Date()),
   };
 }

@@ -237,6 +237,11 @@ export interface SigningContext {
   requiredAssurance: string;
   /** The account that created the transaction (the gateway frames the signing page by its settings). */
   ownerId: string;
+  /**
+   * Required fields on the document the signer has not filled yet (issue 33): the ceremony takes no
+   * consent until they are (GetSignerFields / SubmitSignerFields).
+   */
+  fieldsPending: boolean;
 }
 
 export interface CreateTransactionBegin {
@@ -2267,6 +2272,7 @@ function createBaseSigningContext(): SigningContext {
     webauthnRequired: false,
     requiredAssurance: "",
     ownerId: "",
+    fieldsPending: false,
   };
 }
 
@@ -2328,6 +2334,9 @@ export const SigningContext: MessageFns<SigningContext> = {
     }
     if (message.ownerId !== "") {
       writer.uint32(242).string(message.ownerId);
+    }
+    if (message.fieldsPending !== false) {
+      writer.uint32(328).bool(message.fieldsPending);
     }
     return writer;
   },
@@ -2497,6 +2506,14 @@ export const SigningContext: MessageFns<SigningContext> = {
             message.ownerId = reader.string();
             continue;
           }
+          case 41: {
+            if (tag !== 328) {
+              break;
+            }
+
+            message.fieldsPending = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2533,6 +2550,7 @@ export const SigningContext: MessageFns<SigningContext> = {
     message.webauthnRequired = object.webauthnRequired ?? false;
     message.requiredAssurance = object.requiredAssurance ?? "";
     message.ownerId = object.ownerId ?? "";
+    message.fieldsPending = object.fieldsPending ?? false;
     return message;
   },
 };
