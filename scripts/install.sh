@@ -49,6 +49,8 @@ if tests; then
   command -v pdfsig >/dev/null || need_apt+=(poppler-utils)
   command -v pdftotext >/dev/null || need_apt+=(poppler-utils) # the audit trail's names are read back with it
   command -v qpdf >/dev/null || need_apt+=(qpdf)
+  # etcd under the chart's install test's Kubernetes API (scripts/k8s-api.sh).
+  command -v etcd >/dev/null || need_apt+=(etcd-server)
 fi
 apt_install() {
   export DEBIAN_FRONTEND=noninteractive
@@ -112,6 +114,7 @@ go_builds() {
     fi
     bash "$ROOT/scripts/promtool.sh" & pids+=($!) # promtool of the chart's alert tests (test/chart/alerts.test.ts)
     bash "$ROOT/scripts/kubeconform.sh" & pids+=($!) # kubeconform and offline Kubernetes schemas of the chart tests (test/chart/kubeconform.test.ts)
+    bash "$ROOT/scripts/k8s-api.sh" install & pids+=($!) # kube-apiserver, controllers, scheduler and kwok of the chart's install test (test/infra/chart-install.int.test.ts)
   fi
   for p in "${pids[@]}"; do wait "$p" || fail=1; done
   [ "$fail" = 0 ] || { log "a go install failed"; exit 1; }
