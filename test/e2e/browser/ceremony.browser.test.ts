@@ -68,6 +68,24 @@ describe('the signing page in headless Chromium with a fake camera', () => {
     });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));
+    // The flashes the service revealed (in a chunk's answer), and every colour the page lights, with
+    // the page's clock (the short flashes come 250 ms apart).
+    const flashes: { flashes: string[]; flash_ms: number }[] = [];
+    page.on('response', (r) => {
+      if (/\/live\/[0-9a-f]+\/chunks\/\d+(\?|$)/.test(r.url()))
+        void r
+          .json()
+          .then((b: { reveal?: { flashes: string[]; flash_ms: number } }) => b.reveal?.flashes.length && flashes.push(b.reveal))
+          .catch(() => undefined);
+    });
+    await page.addInitScript(() => {
+      const w = globalThis as unknown as { __lights: [number, string][] };
+      w.__lights = [];
+      new MutationObserver(() => {
+        const c = document.body?.dataset.light;
+        if (c && c !== w.__lights.at(-1)?.[1]) w.__lights.push([performance.now(), c]);
+      }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-light'] });
+    });
 
     await page.goto(tx.sign_url);
     await screen(page, 'consent');
@@ -113,6 +131,18 @@ describe('the signing page in headless Chromium with a fake camera', () => {
     await page.waitForSelector('body[data-current="upload"], body[data-current="verifying"]', { timeout: 40_000 });
     clearInterval(watch);
     expect(colours.size, 'the screen changed colour during the recording').toBeGreaterThanOrEqual(3);
+    // The flash segment's four colours were lit in order, each 250 ms after the one before (timers are
+    // scheduled from the segment's shown time, so a late one does not push the others: the span holds).
+    expect(flashes, 'one segment revealed with flashes').toHaveLength(1);
+    const flash = { colours: flashes[0]!.flashes, stepMs: flashes[0]!.flash_ms };
+    expect(flash.colours).toHaveLength(4);
+    expect(flash.stepMs).toBe(250);
+    const lights = await page.evaluate(() => (globalThis as unknown as { __lights: [number, string][] }).__lights);
+    const at = lights.findIndex((_, i) => flash.colours.every((c, j) => lights[i + j]?.[1] === c));
+    expect(at, `the flashes ${flash.colours.join(' ')} among ${lights.map((l) => l[1]).join(' ')}`).toBeGreaterThanOrEqual(0);
+    const gaps = [1, 2, 3].map((j) => Math.round(lights[at + j]![0] - lights[at + j - 1]![0]));
+    for (const gap of gaps) expect(gap, `gaps between flashes ${gaps.join(', ')} ms`).toBeGreaterThan(100);
+    expect(Math.abs(gaps[0]! + gaps[1]! + gaps[2]! - 3 * flash.stepMs), `gaps ${gaps.join(', ')} ms`).toBeLessThan(200);
     await shot(page, '07-upload.png');
     await screen(page, 'verifying', 60_000);
     await shot(page, '08-verifying.png');
@@ -137,6 +167,7 @@ describe('the signing page in headless Chromium with a fake camera', () => {
     expect(ev.challenge?.words).toHaveLength(4);
     expect(ev.challenge?.actions).toHaveLength(3);
     expect(ev.challenge?.mode).toBe('live');
+    expect(ev.challenge?.timeline?.flash?.colours).toEqual(flashes[0]!.flashes);
     expect(ev.live?.assurance, ev.live?.detail).toBe('live');
     // The recorded video is a real video of the fake camera, decoded at submission, longer than the prompts.
     expect(ev.durationSeconds).toBeGreaterThan(2);
