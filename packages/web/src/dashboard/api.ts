@@ -14,6 +14,7 @@ import {
 } from '../shared/api-types.js';
 
 const TOKEN_KEY = 'signet.session';
+const MODE_KEY = 'signet.mode';
 
 export class ApiError extends Error {
   constructor(
@@ -41,6 +42,21 @@ let token: string | null = localStorage.getItem(TOKEN_KEY);
 let csrf: string | null = null;
 /** Called when the session is refused (expired, password changed elsewhere). */
 let onUnauthorized: () => void = () => undefined;
+
+/**
+ * The test/live switch (issue 34 item 9): with test on, every call says `Signet-Mode: test` and the
+ * session sees and makes test data only, as a test-mode API key does. Kept in localStorage like the session.
+ */
+export const dataMode = {
+  get test() {
+    return localStorage.getItem(MODE_KEY) === 'test';
+  },
+  set(test: boolean) {
+    if (test) localStorage.setItem(MODE_KEY, 'test');
+    else localStorage.removeItem(MODE_KEY);
+  },
+};
+const modeHeader = (): Record<string, string> => (dataMode.test ? { 'Signet-Mode': 'test' } : {});
 
 export const session = {
   get token() {
@@ -87,7 +103,7 @@ async function call<P extends Path, M extends Method>(
 ): Promise<{ body: Ok<P, M>; headers: Headers }> {
   const headers: Record<string, string> = {};
   if (o.body !== undefined) headers['Content-Type'] = 'application/json';
-  if (o.auth !== false && token) headers.Authorization = `Bearer ${token}`;
+  if (o.auth !== false && token) Object.assign(headers, { Authorization: `Bearer ${token}` }, modeHeader());
   const query = new URLSearchParams(o.query);
   if (o.csrf) query.set('csrf', await csrfToken());
   const url = fill(template, o.path as Record<string, string | number> | undefined) + (query.size ? `?${query.toString()}` : '');
@@ -155,6 +171,10 @@ export const api = {
     post('/api/admin/api-keys', { body: { name, mode }, csrf: true }),
   revokeApiKey: async (id: string) => void (await call('delete', '/api/admin/api-keys/{id}', { path: { id }, csrf: true })),
   updateSettings: async (body: SettingsChange) => (await call('patch', '/api/admin/account/settings', { body, csrf: true })).body,
+  /** The origins that may frame the account's signing pages (embedded signing). */
+  embedOrigins: async () => (await get('/api/admin/account/embed-origins')).origins,
+  setEmbedOrigins: async (origins: string[]) =>
+    (await call('put', '/api/admin/account/embed-origins', { body: { origins }, csrf: true })).body.origins,
 
   // Transactions
   /** One page of the list, filtered by the server (status, search text q); `next` is the following page's cursor. */
@@ -200,6 +220,7 @@ export const api = {
       const xhr = new XMLHttpRequest();
       xhr.open('POST', '/api/transactions' satisfies Path);
       if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
+      for (const [k, v] of Object.entries(modeHeader())) xhr.setRequestHeader(k, v);
       xhr.setRequestHeader('Idempotency-Key', idempotencyKey);
       xhr.upload.onprogress = (e) => {
         if (e.lengthComputable) onProgress(e.loaded / e.total);
@@ -228,7 +249,7 @@ export const api = {
 async function fetchBlob(url: string): Promise<Blob> {
   let res: Response;
   try {
-    res = await fetch(url, { headers: { Authorization: `Bearer ${token ?? ''}` }, cache: 'no-store' });
+    res = await fetch(url, { headers: { Authorization: `Bearer ${token ?? ''}`, ...modeHeader() }, cache: 'no-store' });
   } catch {
     throw new ApiError(0, 'The network is unavailable. Check your connection and try again.');
   }

@@ -1,6 +1,6 @@
 import '../shared/a11y.css';
 import './dashboard.css';
-import { api, session, type Profile } from './api.js';
+import { api, dataMode, session, type Profile } from './api.js';
 import { announce, h, message } from './dom.js';
 import { loginView, resetView, signupView } from './views/auth.js';
 import { accountView } from './views/account.js';
@@ -103,6 +103,7 @@ async function route() {
     };
   }
   main.removeAttribute('aria-busy');
+  showMode(signed);
   main.replaceChildren(view.node);
   const notice = pendingNotice;
   pendingNotice = undefined;
@@ -117,6 +118,22 @@ async function route() {
   view.node.querySelector<HTMLElement>('h1')?.focus();
   announce(view.title);
 }
+
+/** The test/live switch and its banner, as the calls are made (a detail view may have switched it). */
+const modeSwitch = document.getElementById('mode-test') as HTMLInputElement;
+function showMode(signed: boolean) {
+  const test = signed && dataMode.test;
+  modeSwitch.checked = test;
+  document.getElementById('test-banner')!.hidden = !test;
+  document.body.dataset.mode = test ? 'test' : 'live';
+}
+modeSwitch.addEventListener('change', () => {
+  dataMode.set(modeSwitch.checked);
+  announce(modeSwitch.checked ? 'Showing test data' : 'Showing live data');
+  // A transaction's page belongs to one mode: the switch goes back to the list.
+  if (/^\/app\/transactions\/\d+$/.test(location.pathname)) app.go('/app/transactions');
+  else void route();
+});
 
 // Links inside the app navigate without a reload.
 document.addEventListener('click', (e) => {

@@ -3,6 +3,18 @@ import { api } from '../api.js';
 import { fmtDay, h } from '../dom.js';
 import type { App, View } from '../main.js';
 
+/** What the usage means now: the quota left, or what happens past it with the credits there are. */
+function usageText(limitReached: boolean, credits: number): string {
+  if (!limitReached) return '';
+  if (credits > 0) return ` — the monthly limit is reached; new transactions use credits (${credits} left).`;
+  return ' — the monthly limit is reached and no credits are left: buy credits or upgrade to send more this month.';
+}
+
+function creditsText(credits: number): string {
+  if (credits === 0) return 'No credits left. Pay-as-you-go credits are used once the monthly quota is spent.';
+  return `Pay-as-you-go credits: ${credits} left, used once the monthly quota is spent.`;
+}
+
 export async function billingView(_app: App): Promise<View> {
   const a = await api.account();
   const root = h('section', {}, h('h1', { tabindex: -1 }, 'Billing'));
@@ -47,11 +59,11 @@ export async function billingView(_app: App): Promise<View> {
         'p',
         { id: 'usage' },
         `${a.monthly_used} of ${a.monthly_limit} used`,
-        pct >= 100 ? ' — the monthly limit is reached; new transactions use credits.' : '',
+        usageText(a.monthly_used >= a.monthly_limit, a.signature_credits),
       ),
       h('h2', {}, 'Credits'),
       h('p', { class: 'big', id: 'credits' }, String(a.signature_credits)),
-      h('p', { class: 'hint' }, 'Pay-as-you-go credits are used once the monthly quota is spent.'),
+      h('p', { class: 'hint', id: 'credits-text' }, creditsText(a.signature_credits)),
     ),
   );
   const links: HTMLElement[] = [];
@@ -59,7 +71,17 @@ export async function billingView(_app: App): Promise<View> {
     links.push(h('a', { class: 'button primary', href: a.checkout.pro, rel: 'noopener' }, 'Upgrade to Pro'));
   if (a.plan !== 'Firm' && a.checkout.firm)
     links.push(h('a', { class: 'button', href: a.checkout.firm, rel: 'noopener' }, 'Upgrade to Firm'));
-  if (a.checkout.credits) links.push(h('a', { class: 'button', href: a.checkout.credits, rel: 'noopener' }, 'Buy credits'));
+  // With no credits left, buying some is the first thing offered.
+  const noCredits = a.signature_credits === 0;
+  if (a.checkout.credits) {
+    const buy = h(
+      'a',
+      { class: `button${noCredits ? ' primary' : ''}`, href: a.checkout.credits, rel: 'noopener', id: 'buy-credits' },
+      'Buy credits',
+    );
+    if (noCredits) links.unshift(buy);
+    else links.push(buy);
+  }
   root.append(
     h(
       'div',

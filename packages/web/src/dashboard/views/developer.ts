@@ -3,17 +3,22 @@ import { api, type ApiKey } from '../api.js';
 import { announce, confirmDialog, field, fmtDate, formError, h, message, onSubmit, value } from '../dom.js';
 import type { App, View } from '../main.js';
 
+/** The quick start, one option a line, so that each line fits the card at 1280 px with a real key in it. */
 function curl(key: string) {
   const base = location.origin;
+  const auth = `  -H "X-API-Key: ${key}"`;
   return [
     `# Who does this key belong to?`,
-    `curl -X POST ${base}/api/auth/me -H "X-API-Key: ${key}"`,
+    `curl -X POST ${base}/api/auth/me \\`,
+    auth,
     ``,
     `# Your transactions, newest first`,
-    `curl ${base}/api/transactions?limit=20 -H "X-API-Key: ${key}"`,
+    `curl "${base}/api/transactions?limit=20" \\`,
+    auth,
     ``,
     `# Send a document for signing`,
-    `curl ${base}/api/transactions -H "X-API-Key: ${key}" \\`,
+    `curl ${base}/api/transactions \\`,
+    `${auth} \\`,
     `  -F signer_name="Ada Lovelace" -F signer_email=ada@example.com \\`,
     `  -F document=@contract.pdf -F reference=@face.jpg`,
   ].join('\n');

@@ -1,15 +1,35 @@
 /** A transaction's detail page: its parts (detail-parts.ts, certificate.ts, records.ts) and the actions resend and cancel. */
-import { api, ApiError, type Detail, type Summary } from '../../api.js';
+import { api, ApiError, dataMode, type Detail, type Summary } from '../../api.js';
 import { chip, confirmDialog, h, message, TERMINAL } from '../../dom.js';
 import type { App, View } from '../../main.js';
 import { certificateCard } from './certificate.js';
 import { facts, signersCard, timelineCard } from './detail-parts.js';
 import { recordsCard } from './records.js';
 
+/**
+ * The transaction in the mode the switch shows, else in the other one: a link to a test transaction
+ * opens it (and turns the switch to test data) instead of saying it does not exist.
+ */
+async function inEitherMode(id: number): Promise<Detail> {
+  try {
+    return await api.transaction(id);
+  } catch (err) {
+    if (!(err instanceof ApiError && err.status === 404)) throw err;
+    const before = dataMode.test;
+    dataMode.set(!before);
+    try {
+      return await api.transaction(id);
+    } catch {
+      dataMode.set(before);
+      throw err;
+    }
+  }
+}
+
 export async function detailView(app: App, id: number): Promise<View> {
   let t: Detail;
   try {
-    t = await api.transaction(id);
+    t = await inEitherMode(id);
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) {
       return {
