@@ -465,11 +465,14 @@ describe('the sender’s dashboard in headless Chromium', () => {
     await page.getByLabel('New password', { exact: true }).fill('an even better password');
     await page.click('button:text("Change password")');
     await expect
-      .poll(() => page.locator('form:has(#h-pw) .form-error, [data-field=current_password] .field-error').first().textContent())
+      // The wrong password is checked with the password hash: seconds on a loaded machine, not the poll's default 1 s.
+      .poll(() => page.locator('form:has(#h-pw) .form-error, [data-field=current_password] .field-error').first().textContent(), {
+        timeout: 15_000,
+      })
       .toBeTruthy();
     await page.getByLabel('Current password').fill(password);
     await page.click('button:text("Change password")');
-    await expect.poll(() => page.textContent('form:has(#h-pw) .ok')).toMatch(/Password changed/);
+    await expect.poll(() => page.textContent('form:has(#h-pw) .ok'), { timeout: 15_000 }).toMatch(/Password changed/);
     // The session the page holds is the fresh one.
     await page.reload();
     await at('account');
