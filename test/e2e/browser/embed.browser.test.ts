@@ -125,6 +125,13 @@ describe('the signing page embedded by another origin, in headless Chromium', ()
     await waitForEvent(page, 'ready');
     const frame = signingFrame(page);
     await frame.waitForSelector('body[data-current="consent"]', { timeout: 20_000 });
+    // The screen's heading has focus (for screen readers) and draws no focus frame (issue 34 item 9).
+    expect(
+      await frame.evaluate(() => ({
+        id: document.activeElement?.id,
+        outline: getComputedStyle(document.activeElement!).outlineStyle,
+      })),
+    ).toEqual({ id: 'h-consent', outline: 'none' });
     await shot(page, '01-embedded-consent.png');
     await frame.check('#c-agree');
     await frame.click('#c-submit');
