@@ -137,14 +137,15 @@ export const analysisConfig = {
     orientationMinBrightness: 0,
   },
   /** short flashes (light-flash.ts): four 250 ms colours in one segment, each reflected in the right
-   *  frames. The lag window allows display and camera latency (the corpus renders 100 ms; the page's
-   *  clock starts a little before the recording's first frame, which makes it earlier); a response
-   *  300 ms later than physics gives (a puppet rendering after each reveal) is outside it. */
+   *  frames. The lag window allows display and camera latency (the corpus renders 100 ms) and, early,
+   *  the page's clock running ahead of the recording's (it starts before the first frame, and its
+   *  shown times drift up to 450 ms late over a stream in Chromium: the signing-page browser test);
+   *  a response 300 ms later than physics gives (a puppet rendering after each reveal) is outside it. */
   flash: {
-    searchMinS: -0.5,
+    searchMinS: -0.8,
     searchMaxS: 1.0,
     lagStepS: 0.025,
-    lagMinS: -0.15,
+    lagMinS: -0.4,
     lagMaxS: 0.28,
     rampS: 0.15,
     preS: 0.25,
