@@ -41,7 +41,14 @@ export function testSecrets() {
 }
 
 export type ServiceName = 'gateway' | 'identity' | 'billing' | 'transaction' | 'ceremony' | 'biometrics' | 'ledger';
-const BACKEND: Exclude<ServiceName, 'gateway'>[] = ['identity', 'billing', 'transaction', 'ceremony', 'biometrics', 'ledger'];
+export const BACKEND: Exclude<ServiceName, 'gateway'>[] = [
+  'identity',
+  'billing',
+  'transaction',
+  'ceremony',
+  'biometrics',
+  'ledger',
+];
 
 type Started = { grpcPort?: number; opsPort: number; stop(): Promise<void> };
 
@@ -69,6 +76,34 @@ export type StartOptions = {
   replicas?: Partial<Record<Exclude<ServiceName, 'gateway'>, number>>;
 };
 
+/**
+ * The environment every service of one stack shares: the infrastructure's addresses, the public URL,
+ * the backends' gRPC addresses, a per-run Redis prefix and the run's secrets (`env` last, to override).
+ */
+export function stackEnvironment(o: {
+  run: string;
+  gatewayUrl: string;
+  addr: (name: Exclude<ServiceName, 'gateway'>) => string;
+  biometrics: boolean;
+  secrets: ReturnType<typeof testSecrets>;
+  env?: Record<string, string>;
+}): Record<string, string> {
+  return {
+    ...(Object.fromEntries(Object.entries(infra()).filter(([, v]) => typeof v === 'string')) as Record<string, string>),
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    PUBLIC_BASE_URL: o.gatewayUrl,
+    WEBAUTHN_ORIGIN: o.gatewayUrl,
+    // Redis keys (rate limits, caches) are per run unless a test shares a prefix between stacks.
+    REDIS_KEY_PREFIX: `t_${o.run}:`,
+    ...Object.fromEntries(BACKEND.map((n) => [`${n.toUpperCase()}_ADDR`, o.addr(n)])),
+    // A reference photo must show exactly one face, counted by biometrics: checked whenever the stack
+    // runs biometrics; stacks without its models (and their test-pattern photos) skip it.
+    REFERENCE_FACE_CHECK: o.biometrics ? 'on' : 'off',
+    ...o.secrets,
+    ...o.env,
+  };
+}
+
 let busCleared: Promise<void> | undefined;
 
 /**
@@ -76,7 +111,7 @@ let busCleared: Promise<void> | undefined;
  * events a file left unconsumed (captures published with no biometrics service running, say)
  * would reach the next file's consumers: each file's first stack starts on an empty stream.
  */
-function clearBusOnce(url: string): Promise<void> {
+export function clearBusOnce(url: string): Promise<void> {
   busCleared ??= (async () => {
     const bus = await connectBus(url, 'test-harness');
     try {
@@ -123,20 +158,7 @@ export async function startServices(names: ServiceName[], opts: Partial<Omit<Sta
   // WebAuthn needs a secure context: 'localhost' is one, a bare IP address is not.
   const gatewayUrl = `http://${opts.host ?? '127.0.0.1'}:${httpPort}`;
   const secrets = testSecrets();
-  const common: Record<string, string> = {
-    ...(Object.fromEntries(Object.entries(i).filter(([, v]) => typeof v === 'string')) as Record<string, string>),
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    PUBLIC_BASE_URL: gatewayUrl,
-    WEBAUTHN_ORIGIN: gatewayUrl,
-    // Redis keys (rate limits, caches) are per run unless a test shares a prefix between stacks.
-    REDIS_KEY_PREFIX: `t_${run}:`,
-    ...Object.fromEntries(BACKEND.map((n) => [`${n.toUpperCase()}_ADDR`, addr(n)])),
-    // A reference photo must show exactly one face, counted by biometrics: checked whenever the stack
-    // runs biometrics; stacks without its models (and their test-pattern photos) skip it.
-    REFERENCE_FACE_CHECK: names.includes('biometrics') ? 'on' : 'off',
-    ...secrets,
-    ...opts.env,
-  };
+  const common = stackEnvironment({ run, gatewayUrl, addr, biometrics: names.includes('biometrics'), secrets, env: opts.env });
   const stops: (() => Promise<void>)[] = [];
   const out = {
     gatewayUrl,
