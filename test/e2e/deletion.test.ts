@@ -17,20 +17,12 @@ import { createAccount, type Account } from '../harness/accounts.js';
 import { eventually, infra, startServices } from '../harness/services.js';
 import { createTransaction, send } from '../support/ceremony-helpers.js';
 import { tinyPdf } from '../fixtures/ceremony-media.js';
-import { drawChallenge, makeGenuineCapture, type ServerTimeline } from '../../services/biometrics/test/corpus/make-corpus.js';
+import { makeGenuineCapture } from '../../services/biometrics/test/corpus/make-corpus.js';
+import { submitPredictedCapture } from '../support/predicted-capture.js';
 
-type Actions = NonNullable<Parameters<typeof makeGenuineCapture>[1]>;
 type LogEvent = { type: string; at: string; actor: string; detail: string };
 
 const SEED = 'signature-e2e-seed-v1';
-/** JSON with object keys sorted, to compare a challenge as served with one drawn here. */
-const canonical = (v: unknown): string =>
-  JSON.stringify(v, (_k, x: unknown) =>
-    x && typeof x === 'object' && !Array.isArray(x)
-      ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
-      : x,
-  );
-
 describe('deleting a whole transaction, and the legal hold', () => {
   let stack: Awaited<ReturnType<typeof startServices>>;
   let acct: Account;
@@ -95,41 +87,16 @@ describe('deleting a whole transaction, and the legal hold', () => {
       json: { consent_text_version: summary.body.consent_text_version },
     });
     expect(consent.status).toBeLessThan(300);
-    // Rendering the capture takes minutes on a loaded machine, longer than a challenge lives (2 min):
-    // the first challenge is drawn from the test seed exactly as the ceremony draws it (session
-    // `<id>:0`, attempt 1, draw 0) and rendered before it is asked for; should the ceremony draw
-    // something else, the capture is rendered for what it drew.
-    const predicted = drawChallenge(`${id}:0|1|0`, undefined, SEED);
-    const ready = await makeGenuineCapture(join(dir, 'capture-predicted'), predicted.actions, {
-      words: predicted.words,
-      serverTimeline: predicted.timeline,
+    // Rendered for the test seed's predicted draw before it is asked for (test/support/predicted-capture.ts).
+    const cap = await submitPredictedCapture({
+      gateway: (method, path, init) => send(stack.gatewayUrl, method, path, init),
+      id,
+      token,
+      seed: SEED,
+      dir,
+      headers: ip,
     });
-    let cap: Awaited<ReturnType<typeof send>> | undefined;
-    for (let i = 0; i < 3 && (!cap || cap.status === 409); i++) {
-      const challenge = await send(stack.gatewayUrl, 'GET', `/api/sign/${token}/challenge`, { headers: ip });
-      expect(challenge.status).toBe(200);
-      const { actions, nonce, words, timeline } = challenge.body as {
-        actions: Actions;
-        nonce: string;
-        words: string[];
-        timeline: ServerTimeline;
-      };
-      const same = canonical([actions, words, timeline]) === canonical([predicted.actions, predicted.words, predicted.timeline]);
-      // (the log says which was used, for whoever reads a failure)
-      console.info(`challenge draw ${i}: ${same ? 'as predicted, rendered beforehand' : 'not as predicted, rendered now'}`);
-      const media = same
-        ? ready
-        : await makeGenuineCapture(join(dir, `capture-${i}`), actions, { words, serverTimeline: timeline });
-      cap = await send(stack.gatewayUrl, 'POST', `/api/sign/${token}/capture`, {
-        headers: ip,
-        parts: [
-          { name: 'nonce', value: nonce },
-          { name: 'video', filename: 'video.webm', contentType: 'video/webm', data: readFileSync(media.video!) },
-          { name: 'frame', filename: 'frame.jpg', contentType: 'image/jpeg', data: readFileSync(media.finalFrame!) },
-        ],
-      });
-    }
-    expect(cap!.status, JSON.stringify(cap!.body)).toBeLessThan(300);
+    expect(cap.status, JSON.stringify(cap.body)).toBeLessThan(300);
     const done = await eventually(
       async () => {
         const d = await call('GET', `/api/transactions/${id}`);

@@ -15,7 +15,8 @@ import { send } from '../support/ceremony-helpers.js';
 import { mailsTo } from '../support/identity-helpers.js';
 import { tinyPdf } from '../fixtures/ceremony-media.js';
 import { launchChromium } from './browser/chromium.js';
-import { drawChallenge, makeGenuineCapture, type ServerTimeline } from '../../services/biometrics/test/corpus/make-corpus.js';
+import { makeGenuineCapture } from '../../services/biometrics/test/corpus/make-corpus.js';
+import { submitPredictedCapture } from '../support/predicted-capture.js';
 import {
   extractCertJson,
   pdfsig,
@@ -25,18 +26,8 @@ import {
   signetVerify,
 } from '../../services/ledger/test/fixtures/signed-pdf-checks.js';
 
-type Actions = NonNullable<Parameters<typeof makeGenuineCapture>[1]>;
-
 const root = join(import.meta.dirname, '../..');
 const SEED = 'signature-e2e-seed-v1';
-/** JSON with object keys sorted, to compare a challenge as served with one drawn here. */
-const canonical = (v: unknown): string =>
-  JSON.stringify(v, (_k, x: unknown) =>
-    x && typeof x === 'object' && !Array.isArray(x)
-      ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
-      : x,
-  );
-
 describe('the signed PDF of a completed transaction, downloaded through the gateway', () => {
   let stack: Awaited<ReturnType<typeof startServices>>;
   let acct: Account;
@@ -106,38 +97,16 @@ describe('the signed PDF of a completed transaction, downloaded through the gate
         })
       ).status,
     ).toBeLessThan(300);
-    // As in deletion.test.ts: the first challenge is drawn from the test seed exactly as the ceremony
-    // draws it (session `<id>:0`, attempt 1, draw 0) and rendered before it is asked for, so rendering on
-    // a loaded machine cannot outlast the challenge's 2 minutes; another draw is rendered when served.
-    const predicted = drawChallenge(`${id}:0|1|0`, undefined, SEED);
-    const ready = await makeGenuineCapture(join(dir, 'capture-predicted'), predicted.actions, {
-      words: predicted.words,
-      serverTimeline: predicted.timeline,
+    // Rendered for the test seed's predicted draw before it is asked for (test/support/predicted-capture.ts).
+    const cap = await submitPredictedCapture({
+      gateway: (method, path, init) => send(stack.gatewayUrl, method, path, init),
+      id,
+      token,
+      seed: SEED,
+      dir,
+      headers: ip,
     });
-    let cap: Awaited<ReturnType<typeof send>> | undefined;
-    for (let i = 0; i < 3 && (!cap || cap.status === 409); i++) {
-      const challenge = await send(stack.gatewayUrl, 'GET', `/api/sign/${token}/challenge`, { headers: ip });
-      expect(challenge.status).toBe(200);
-      const { actions, nonce, words, timeline } = challenge.body as {
-        actions: Actions;
-        nonce: string;
-        words: string[];
-        timeline: ServerTimeline;
-      };
-      const same = canonical([actions, words, timeline]) === canonical([predicted.actions, predicted.words, predicted.timeline]);
-      const media = same
-        ? ready
-        : await makeGenuineCapture(join(dir, `capture-${i}`), actions, { words, serverTimeline: timeline });
-      cap = await send(stack.gatewayUrl, 'POST', `/api/sign/${token}/capture`, {
-        headers: ip,
-        parts: [
-          { name: 'nonce', value: nonce },
-          { name: 'video', filename: 'video.webm', contentType: 'video/webm', data: readFileSync(media.video!) },
-          { name: 'frame', filename: 'frame.jpg', contentType: 'image/jpeg', data: readFileSync(media.finalFrame!) },
-        ],
-      });
-    }
-    expect(cap!.status, JSON.stringify(cap!.body)).toBeLessThan(300);
+    expect(cap.status, JSON.stringify(cap.body)).toBeLessThan(300);
     const detail = await eventually(
       async () => {
         const r = await send(stack.gatewayUrl, 'GET', `/api/transactions/${id}`, { headers: owner });
