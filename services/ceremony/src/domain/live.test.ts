@@ -9,6 +9,7 @@ import {
   MEDIA_BEHIND_MS,
   refusal,
   SHOWN_LATE_MS,
+  SHOWN_AFTER_REVEAL_MS,
   SHOWN_TOLERANCE_MS,
   type LiveChunkMeta,
 } from './live.js';
@@ -153,7 +154,10 @@ describe('live assessment', () => {
     early[4]!.shown.push([5, 5 * seg]);
     expect(problemsOf(early, 4)).toEqual(['shown_early']);
     const m = genuine();
-    const end = m[8]!.media_end_ms!;
+    // The media bound is the tighter one when the report's chunk carries little media and its reveal came late.
+    m[7]!.arrival_ms = 8 * seg + 1400;
+    m[8]!.media_end_ms = 9 * seg - 500;
+    const end = m[8]!.media_end_ms;
     m[8]!.shown = [[8, end + SHOWN_LATE_MS]];
     expect(problemsOf(m, 8)).toEqual([]);
     m[8]!.shown = [[8, end + SHOWN_LATE_MS + 1]];
@@ -161,6 +165,20 @@ describe('live assessment', () => {
     const a = assessLive(t, m, duration);
     expect(a.assurance).toBe('recorded');
     expect(a.shown_ms[8]).toBe(8 * seg);
+  });
+
+  it('a segment reported shown long after its reveal was sent is only recorded (a puppet hiding its render delay)', () => {
+    const m = genuine();
+    // Segment 6 was revealed with the answer to chunk 5; the page may report it a round trip and a frame later.
+    const latest = m[5]!.arrival_ms + MEDIA_AHEAD_MS + SHOWN_AFTER_REVEAL_MS;
+    m[6]!.shown = [[6, latest]];
+    expect(problemsOf(m, 6)).toEqual([]);
+    m[6]!.shown = [[6, latest + 1]];
+    expect(problemsOf(m, 6)).toEqual(['shown_late']);
+    const a = assessLive(t, m, duration);
+    expect(a.assurance).toBe('recorded');
+    expect(a.detail).toMatch(/after its reveal was sent/);
+    expect(a.shown_ms[6]).toBe(6 * seg);
   });
 
   it('padding in a burst then the whole answer at the end is only recorded', () => {

@@ -13,8 +13,9 @@
  * - chunk k arrives within MAX_LAG_MS of the end of segment k; the last chunk and the recorder's
  *   final flush within MAX_LAG_MS + FINAL_GRACE_MS of the last segment's end;
  * - a segment is reported shown after it could have been revealed (no earlier than the media
- *   received by its reveal, nor than the media time of the reveal's arrival), and no later than
- *   the media received with the report;
+ *   received by its reveal, nor than the media time of the reveal's arrival), no later than the
+ *   media received with the report, and no later than SHOWN_AFTER_REVEAL_MS after the reveal was
+ *   sent (media time never runs ahead of the time since the live start);
  * - the decoded recording is no longer than the time the stream took and covers the timeline.
  *
  * A recording that satisfies all of this had each answer produced after its prompt was revealed,
@@ -40,6 +41,12 @@ export const MEDIA_AHEAD_MS = 300;
 export const SHOWN_TOLERANCE_MS = 150;
 /** How far a shown time may pass the media received with its report (the page's clock starts before the first frame, the encoder lags) (ms). */
 export const SHOWN_LATE_MS = 1000;
+/**
+ * How long after the server sent a reveal (with its answer to the chunk before) the page may say it
+ * showed it: the answer's way back and a frame or two of rendering. A later report would let a puppet
+ * move the times the light and flash checks are judged against behind its own render delay (ms).
+ */
+export const SHOWN_AFTER_REVEAL_MS = 800;
 /** Slack between the decoded duration and the stream's span (s). */
 export const DURATION_TOLERANCE_S = 1.0;
 /** Chunks beyond the segments (the recorder's last flush). */
@@ -146,6 +153,14 @@ function shownProblem(metas: readonly LiveChunkMeta[], j: number, s: number, end
       reason: 'shown_late',
       segment: j,
       detail: `segment ${j} reported shown at ${Math.round(s)} ms, after the media received (${end} ms)`,
+    };
+  // Media time at the reveal was at most the time since the live start (the "ahead" rule's bound).
+  const latest = prev.arrival_ms + MEDIA_AHEAD_MS + SHOWN_AFTER_REVEAL_MS;
+  if (s > latest)
+    return {
+      reason: 'shown_late',
+      segment: j,
+      detail: `segment ${j} reported shown at ${Math.round(s)} ms, ${Math.round(s - prev.arrival_ms)} ms after its reveal was sent`,
     };
   return null;
 }
