@@ -47,6 +47,7 @@ describe('gRPC calls across three identity replicas (real services, loopback)', 
     const after = await counts();
     const share = after.map((n, k) => n - before[k]!);
     const total = share.reduce((a, b) => a + b, 0);
+    console.log(`[grpc-spread] calls per identity replica: ${share.join(', ')} of ${total}`);
     expect(total).toBeGreaterThanOrEqual(300);
     for (const n of share)
       expect(Math.abs(n - total / 3), `calls per replica: ${share.join(', ')}`).toBeLessThanOrEqual(total / 15);
