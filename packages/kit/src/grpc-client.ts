@@ -226,12 +226,20 @@ function openServerStream<Req, Res>(
 }
 
 /**
- * Calls spread over every address the target resolves to (round_robin; grpc-js's default,
- * pick_first, sends everything down one connection): with `dns:///` and a headless Service, each
- * replica gets its share, one that goes away is dropped (re-resolved when a connection closes, as
- * the servers' connection age makes them do), and one that appears joins.
+ * A target naming several replicas (`dns:///` a headless Service, or an `ipv4:` list) spreads its calls
+ * over every address (round_robin; grpc-js's default, pick_first, sends everything down one
+ * connection): each replica gets its share, one that goes away is dropped (re-resolved when a
+ * connection closes, as the servers' connection age makes them do), and one that appears joins.
+ * round_robin reconnects in the background with backoff, and while no address is ready a call fails
+ * at once: the backoff is capped at 2 s, so a callee back from a restart is used within 2 s. A single
+ * `host:port` keeps pick_first, which reconnects when a call needs it.
  */
-const SERVICE_CONFIG = JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] });
+const SPREAD_OPTIONS = {
+  'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }),
+  'grpc.initial_reconnect_backoff_ms': 250,
+  'grpc.max_reconnect_backoff_ms': 2_000,
+};
+const namesReplicas = (address: string) => /^(dns|ipv4|ipv6):/.test(address);
 
 /**
  * A typed promise client: every unary method gets a deadline (default 5 s), carries the trace
@@ -242,7 +250,7 @@ export function createClient<C extends Client>(Ctor: ClientCtor<C>, address: str
   const raw = new Ctor(address, credentials.createInsecure(), {
     'grpc.keepalive_time_ms': 30_000,
     'grpc.max_receive_message_length': 8 * 1024 * 1024,
-    'grpc.service_config': SERVICE_CONFIG,
+    ...(namesReplicas(address) ? SPREAD_OPTIONS : {}),
   });
   const paths = new Set(Object.values(Ctor.service).map((m) => m.path));
   const own = (path: string) => {
