@@ -135,7 +135,9 @@ describe('replicas killed under load: nothing lost, nothing twice', () => {
           { headers: { 'x-api-key': testKey }, json: { outcome: 'verified' } },
           k,
         );
-        if (done.status !== 200) refused.push(`complete ${done.status} ${done.text.slice(0, 200)}`);
+        // 409: an earlier attempt completed it and its answer was lost with a killed replica; the
+        // certificate and event counts below show it was completed exactly once.
+        if (done.status !== 200 && done.status !== 409) refused.push(`complete ${done.status} ${done.text.slice(0, 200)}`);
         await sleep(200);
       }
     };
@@ -203,7 +205,7 @@ describe('replicas killed under load: nothing lost, nothing twice', () => {
       `[kill-under-load] ${accepted.size} creations accepted, ${refused.length} refused, kills took ${Math.round(killsMs / 1000)} s; ` +
         `creation p99 during kills ${p99(duringKills)} ms (p50 ${[...duringKills].sort((a, b) => a - b)[duringKills.length >> 1]} ms, n=${duringKills.length})`,
     );
-    expect(refused).toEqual([]);
+    expect(refused, refused.join('\n')).toEqual([]);
     expect(accepted.size).toBeGreaterThan(10);
 
     // Every accepted creation exists once: one transaction per idempotency key, all distinct.
