@@ -108,6 +108,10 @@ export async function startProcessStack(opts: { replicas: number; env?: Record<s
       );
     },
   };
+  // A test worker that dies (an unhandled error) never reaches afterAll: its replicas go with it.
+  process.once('exit', () => {
+    for (const r of replicas) r.child?.kill('SIGKILL');
+  });
   try {
     // Backends first (each replica set at once), then the gateways.
     for (const name of ALL) await Promise.all(ks.map((k) => launch(find(name, k))));
