@@ -139,6 +139,7 @@ export function createWebhookRepository(conn: Connection) {
     ...startupMethods(m, places.claimSlot),
     ...failureMethods(m),
     ...deliveryMethods(m),
+    ...attemptMethods(m),
   };
 }
 
@@ -333,7 +334,7 @@ function failureMethods({ endpoints }: Models) {
   };
 }
 
-/** Deliveries: recorded once per fact and endpoint, claimed under a lease, attempted, pruned. */
+/** Deliveries: recorded once per fact and endpoint, listed, redelivered, pruned. */
 function deliveryMethods({ deliveries }: Models) {
   return {
     /** Records one delivery of a fact to an endpoint unless it exists (its id is derived from both): idempotent. */
@@ -351,6 +352,37 @@ function deliveryMethods({ deliveries }: Models) {
         .limit(limit)
         .lean<DeliveryRecord[]>();
     },
+    /** Makes a delivery due now again, as a new round of the schedule (same webhook-id). */
+    async redeliver(ownerId: string, endpointId: string, id: string, now: Date): Promise<DeliveryRecord | null> {
+      return deliveries
+        .findOneAndUpdate(
+          { _id: id, owner_id: ownerId, endpoint_id: endpointId },
+          { $set: { status: 'pending', next_attempt_at: now, round_attempts: 0, lease: null, lease_until: null } },
+          { new: true },
+        )
+        .lean<DeliveryRecord>();
+    },
+    /**
+     * Deletes ended deliveries recorded before `before` (their payloads name signers): the log keeps
+     * a retention window, in code because FerretDB has no TTL indexes. Returns how many went.
+     */
+    async pruneEnded(before: Date): Promise<number> {
+      const r = await deliveries.deleteMany({
+        status: { $in: ['delivered', 'failed', 'cancelled'] },
+        created_at: { $lt: before },
+      });
+      return r.deletedCount ?? 0;
+    },
+    /** Pending deliveries (first attempts and retries not yet made): the retry backlog. */
+    async countPending(): Promise<number> {
+      return deliveries.countDocuments({ status: 'pending' });
+    },
+  };
+}
+
+/** Attempts: a delivery claimed under a lease (once across replicas), who holds how many, and the attempt's outcome. */
+function attemptMethods({ deliveries }: Models) {
+  return {
     /**
      * Claims one pending delivery due by `now` whose lease is free or expired, for `lease` until
      * `until`: replicas claim different deliveries, and a killed replica's claim expires so another
@@ -398,31 +430,6 @@ function deliveryMethods({ deliveries }: Models) {
         },
       );
       return r.modifiedCount === 1;
-    },
-    /** Makes a delivery due now again, as a new round of the schedule (same webhook-id). */
-    async redeliver(ownerId: string, endpointId: string, id: string, now: Date): Promise<DeliveryRecord | null> {
-      return deliveries
-        .findOneAndUpdate(
-          { _id: id, owner_id: ownerId, endpoint_id: endpointId },
-          { $set: { status: 'pending', next_attempt_at: now, round_attempts: 0, lease: null, lease_until: null } },
-          { new: true },
-        )
-        .lean<DeliveryRecord>();
-    },
-    /**
-     * Deletes ended deliveries recorded before `before` (their payloads name signers): the log keeps
-     * a retention window, in code because FerretDB has no TTL indexes. Returns how many went.
-     */
-    async pruneEnded(before: Date): Promise<number> {
-      const r = await deliveries.deleteMany({
-        status: { $in: ['delivered', 'failed', 'cancelled'] },
-        created_at: { $lt: before },
-      });
-      return r.deletedCount ?? 0;
-    },
-    /** Pending deliveries (first attempts and retries not yet made): the retry backlog. */
-    async countPending(): Promise<number> {
-      return deliveries.countDocuments({ status: 'pending' });
     },
   };
 }
