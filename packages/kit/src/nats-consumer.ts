@@ -74,19 +74,11 @@ export type DeliveredEvent = {
   deliveryCount: number;
 };
 
-/**
- * A durable pull consumer with explicit acks. The handler must do its write idempotently (the
- * event id is the key) and return; only then is the message acked. A handler that throws gets the
- * message redelivered after a backoff. Killing the process at any line leaves the message
- * unacked, so it comes back and the idempotent write makes the second pass change nothing.
- * From start to stop its lag is sampled from JetStream (startLagSampler, every `lagSampleMs`).
- */
-export async function startConsumer(
-  bus: Bus,
-  opts: ConsumerOptions,
-  handler: (ev: DeliveredEvent) => Promise<void>,
-  deps: { metrics: Metrics; logger: Logger },
-): Promise<{ stop(stopOpts?: StopOptions): Promise<void>; pending(): Promise<number> }> {
+type Deps = { metrics: Metrics; logger: Logger };
+type Settings = { ackWaitMs: number; maxDeliver: number; backoffMs: readonly number[] };
+
+/** Checks the options against the registry and creates or updates the durable to match them. */
+async function ensureDurable(bus: Bus, opts: ConsumerOptions): Promise<Settings> {
   const undeclared = opts.events.filter((e) => !e.consumers.some((c) => c.durable === opts.durable));
   if (opts.events.length === 0 || undeclared.length > 0) {
     throw new TypeError(
@@ -115,25 +107,36 @@ export async function startConsumer(
   } catch {
     await bus.jsm.consumers.add(STREAM, config);
   }
-  // Listening before the first delivery, so no advisory of this consumer is missed while it runs.
-  const deadLetters = watchDeadLetters(bus, STREAM, opts.durable, deps);
-  // Exported from 0 before the first delivery: a counter that appears at its first increment hides
-  // that event from increase(), so SignetConsumerStuck would not see the first progress after a restart.
-  for (const result of ['ok', 'error']) deps.metrics.eventsConsumed.inc({ consumer: opts.durable, result }, 0);
-  deps.metrics.eventRedeliveries.inc({ consumer: opts.durable }, 0);
-  await bus.nc.flush();
-  const consumer = await bus.js.consumers.get(STREAM, opts.durable);
-  const concurrency = Math.max(1, opts.concurrency ?? 1);
-  const messages: ConsumerMessages = await consumer.consume({ max_messages: Math.max(opts.maxBatch ?? 16, concurrency) });
-  const inflight = new Set<Promise<void>>();
-  /** Messages whose handler runs, and those of them handed back at stop (never acked here then). */
-  const running = new Set<JsMsg>();
-  const handedBack = new Set<JsMsg>();
-  const lag = startLagSampler(bus, [opts.durable], deps, opts.lagSampleMs);
+  return { ackWaitMs, maxDeliver, backoffMs };
+}
 
-  const handle = async (m: JsMsg) => {
-    const carrier: Record<string, string> = {};
-    if (m.headers) for (const [k, v] of m.headers) carrier[k] = v[0] ?? '';
+/** The event a message carries, with its trace context (the publisher's span is the parent). */
+function deliveredEvent(m: JsMsg): { ev: DeliveredEvent; carrier: Record<string, string> } {
+  const carrier: Record<string, string> = {};
+  if (m.headers) for (const [k, v] of m.headers) carrier[k] = v[0] ?? '';
+  const ev: DeliveredEvent = {
+    subject: m.subject,
+    data: m.data,
+    eventId: carrier['signet-event-id'] ?? `${m.info.stream}:${m.seq}`,
+    redelivered: m.redelivered,
+    deliveryCount: m.info.redeliveryCount,
+  };
+  return { ev, carrier };
+}
+
+/**
+ * Runs the handler for one message and settles it: ack after success, nak with the backoff after a
+ * failure; a message handed back at stop is left alone (another replica has it now).
+ */
+function messageHandler(
+  opts: ConsumerOptions,
+  settings: Settings,
+  handler: (ev: DeliveredEvent) => Promise<void>,
+  handedBack: Set<JsMsg>,
+  deps: Deps,
+) {
+  return async (m: JsMsg) => {
+    const { ev, carrier } = deliveredEvent(m);
     // A dead letter replayed for another consumer of this subject: not ours.
     const replayFor = carrier[REPLAY_FOR_HEADER];
     if (replayFor !== undefined && replayFor !== opts.durable) {
@@ -146,13 +149,6 @@ export async function startConsumer(
       { kind: SpanKind.CONSUMER, attributes: { 'messaging.system': 'nats' } },
       parent,
     );
-    const ev: DeliveredEvent = {
-      subject: m.subject,
-      data: m.data,
-      eventId: carrier['signet-event-id'] ?? `${m.info.stream}:${m.seq}`,
-      redelivered: m.redelivered,
-      deliveryCount: m.info.redeliveryCount,
-    };
     if (m.redelivered) deps.metrics.eventRedeliveries.inc({ consumer: opts.durable });
     try {
       await context.with(trace.setSpan(parent, span), () => handler(ev));
@@ -164,65 +160,120 @@ export async function startConsumer(
       // Handed back at stop (its stores may be closing under it): another replica has it now.
       if (handedBack.has(m)) return;
       deps.metrics.eventsConsumed.inc({ consumer: opts.durable, result: 'error' });
-      const last = ev.deliveryCount >= maxDeliver;
+      const last = ev.deliveryCount >= settings.maxDeliver;
       deps.logger.error(
-        { err, subject: m.subject, consumer: opts.durable, delivery: ev.deliveryCount, maxDeliver },
+        { err, subject: m.subject, consumer: opts.durable, delivery: ev.deliveryCount, maxDeliver: settings.maxDeliver },
         last
           ? 'event handler failed its last delivery; the event goes to the dead-letter stream'
           : 'event handler failed; will be redelivered',
       );
-      m.nak(nakDelay(backoffMs, ev.deliveryCount));
+      m.nak(nakDelay(settings.backoffMs, ev.deliveryCount));
     } finally {
       span.end();
     }
   };
+}
 
-  const loop = (async () => {
-    for await (const m of messages) {
+/** What a running consumer tracks between its pull loop and its stop. */
+type Running = {
+  messages: ConsumerMessages;
+  loop: Promise<void>;
+  inflight: Set<Promise<void>>;
+  /** Messages whose handler runs, and those of them handed back at stop (never acked here then). */
+  running: Set<JsMsg>;
+  handedBack: Set<JsMsg>;
+};
+
+/** Pulls messages and runs up to `concurrency` handlers at once until the subscription closes. */
+function pullLoop(
+  r: Omit<Running, 'loop'>,
+  handle: (m: JsMsg) => Promise<void>,
+  concurrency: number,
+  durable: string,
+  deps: Deps,
+) {
+  return (async () => {
+    for await (const m of r.messages) {
       // A handler failure naks its message inside handle(); this catches only a failed ack or nak,
       // after which the message is redelivered when its ack wait ends.
-      running.add(m);
+      r.running.add(m);
       const job: Promise<void> = handle(m)
-        .catch((err: unknown) => deps.logger.error({ err, consumer: opts.durable }, 'ack or nak failed; redelivery will follow'))
+        .catch((err: unknown) => deps.logger.error({ err, consumer: durable }, 'ack or nak failed; redelivery will follow'))
         .finally(() => {
-          inflight.delete(job);
-          running.delete(m);
+          r.inflight.delete(job);
+          r.running.delete(m);
         });
-      inflight.add(job);
-      if (inflight.size >= concurrency) await Promise.race(inflight);
+      r.inflight.add(job);
+      if (r.inflight.size >= concurrency) await Promise.race(r.inflight);
     }
   })();
+}
+
+/**
+ * Stops pulling and waits for the running handlers, up to the budget; past it, their messages are
+ * handed back (nak) so another replica takes them at once instead of after their ack wait.
+ */
+async function stopRunning(r: Running, durable: string, stopOpts: StopOptions, deps: Deps): Promise<'handed-back' | 'finished'> {
+  const budget =
+    stopOpts.handBackAfterMs ?? (isDraining() ? Math.max(0, drainRemainingMs() - HAND_BACK_MARGIN_MS) : Number.POSITIVE_INFINITY);
+  // No more pulls from here on; closing completes (and the pull loop ends) only once the handler
+  // the loop waits on (at `concurrency`) is done, so all three are raced against the budget.
+  const closed = r.messages.close();
+  const finished = Promise.all([closed, r.loop.catch(() => undefined)]).then(() => Promise.all(r.inflight));
+  if (Number.isFinite(budget)) {
+    let timer: NodeJS.Timeout | undefined;
+    const late = await Promise.race([
+      finished.then(() => false),
+      new Promise<boolean>((res) => (timer = setTimeout(() => res(true), budget))),
+    ]);
+    clearTimeout(timer);
+    if (late) {
+      // The handlers' writes are idempotent, so the replica that takes the message over is safe.
+      for (const m of r.running) {
+        r.handedBack.add(m);
+        m.nak();
+      }
+      deps.logger.warn({ consumer: durable, handed_back: r.handedBack.size }, 'stopping: handed unfinished events back');
+      return 'handed-back';
+    }
+  }
+  await finished;
+  return 'finished';
+}
+
+/**
+ * A durable pull consumer with explicit acks. The handler must do its write idempotently (the
+ * event id is the key) and return; only then is the message acked. A handler that throws gets the
+ * message redelivered after a backoff. Killing the process at any line leaves the message
+ * unacked, so it comes back and the idempotent write makes the second pass change nothing.
+ * From start to stop its lag is sampled from JetStream (startLagSampler, every `lagSampleMs`).
+ */
+export async function startConsumer(
+  bus: Bus,
+  opts: ConsumerOptions,
+  handler: (ev: DeliveredEvent) => Promise<void>,
+  deps: Deps,
+): Promise<{ stop(stopOpts?: StopOptions): Promise<void>; pending(): Promise<number> }> {
+  const settings = await ensureDurable(bus, opts);
+  // Listening before the first delivery, so no advisory of this consumer is missed while it runs.
+  const deadLetters = watchDeadLetters(bus, STREAM, opts.durable, deps);
+  // Exported from 0 before the first delivery: a counter that appears at its first increment hides
+  // that event from increase(), so SignetConsumerStuck would not see the first progress after a restart.
+  for (const result of ['ok', 'error']) deps.metrics.eventsConsumed.inc({ consumer: opts.durable, result }, 0);
+  deps.metrics.eventRedeliveries.inc({ consumer: opts.durable }, 0);
+  await bus.nc.flush();
+  const consumer = await bus.js.consumers.get(STREAM, opts.durable);
+  const concurrency = Math.max(1, opts.concurrency ?? 1);
+  const messages: ConsumerMessages = await consumer.consume({ max_messages: Math.max(opts.maxBatch ?? 16, concurrency) });
+  const state = { messages, inflight: new Set<Promise<void>>(), running: new Set<JsMsg>(), handedBack: new Set<JsMsg>() };
+  const lag = startLagSampler(bus, [opts.durable], deps, opts.lagSampleMs);
+  const handle = messageHandler(opts, settings, handler, state.handedBack, deps);
+  const r: Running = { ...state, loop: pullLoop(state, handle, concurrency, opts.durable, deps) };
 
   return {
     async stop(stopOpts: StopOptions = {}) {
-      const budget =
-        stopOpts.handBackAfterMs ??
-        (isDraining() ? Math.max(0, drainRemainingMs() - HAND_BACK_MARGIN_MS) : Number.POSITIVE_INFINITY);
       await lag.stop();
-      // No more pulls from here on; closing completes (and the pull loop ends) only once the handler
-      // the loop waits on (at `concurrency`) is done, so all three are raced against the budget.
-      const closed = messages.close();
-      const finished = Promise.all([closed, loop.catch(() => undefined)]).then(() => Promise.all(inflight));
-      if (Number.isFinite(budget)) {
-        let timer: NodeJS.Timeout | undefined;
-        const late = await Promise.race([
-          finished.then(() => false),
-          new Promise<boolean>((r) => (timer = setTimeout(() => r(true), budget))),
-        ]);
-        clearTimeout(timer);
-        if (late) {
-          // Still running at the end of the drain: hand the messages back now, so another replica
-          // takes them at once instead of after their ack wait; the handlers' writes are idempotent.
-          for (const m of running) {
-            handedBack.add(m);
-            m.nak();
-          }
-          deps.logger.warn({ consumer: opts.durable, handed_back: handedBack.size }, 'stopping: handed unfinished events back');
-          deadLetters.unsubscribe();
-          return;
-        }
-      }
-      await finished;
+      await stopRunning(r, opts.durable, stopOpts, deps);
       // After the last nak: its advisory may still come while other replicas run, and they copy it.
       deadLetters.unsubscribe();
     },
