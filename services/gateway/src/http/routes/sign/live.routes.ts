@@ -78,9 +78,15 @@ function finishLive(
  * The live ceremony: start (segment 0 revealed), then one chunk per recorder timeslice, each answered
  * with the next segment, then the final frame. See services/ceremony/src/domain/live.ts.
  */
-export function liveRoutes(ctx: GatewayContext, { guard, limits, tokenOf, ua }: SignGuard): AnyRoute[] {
-  const common = { tags: SIGN_TAGS, security: 'public' as const, invalidParams: notValidLink };
-  const start = defineRoute({
+export function liveRoutes(ctx: GatewayContext, sign: SignGuard): AnyRoute[] {
+  return [startRoute(ctx, sign), chunkRoute(ctx, sign), finishRoute(ctx, sign)];
+}
+
+const common = { tags: SIGN_TAGS, security: 'public' as const, invalidParams: notValidLink };
+
+/** POST /api/sign/{token}/live: a new live challenge with segment 0 revealed. */
+function startRoute(ctx: GatewayContext, { guard, tokenOf }: SignGuard) {
+  return defineRoute({
     ...common,
     method: 'post',
     path: '/api/sign/{token}/live',
@@ -110,9 +116,12 @@ export function liveRoutes(ctx: GatewayContext, { guard, limits, tokenOf, ua }: 
       };
     },
   });
+}
 
+/** POST /api/sign/{token}/live/{nonce}/chunks/{seq}: one recorder timeslice; answers the next segment. */
+function chunkRoute(ctx: GatewayContext, { guard, tokenOf }: SignGuard) {
   const chunkBody = express.raw({ type: () => true, limit: MAX_LIVE_CHUNK_BYTES });
-  const chunk = defineRoute({
+  return defineRoute({
     ...common,
     method: 'post',
     path: '/api/sign/{token}/live/{nonce}/chunks/{seq}',
@@ -139,13 +148,16 @@ export function liveRoutes(ctx: GatewayContext, { guard, limits, tokenOf, ua }: 
       return { status: 200 as const, body: { seq: ack.seq, done: ack.done, reveal: ack.reveal ? revealJson(ack.reveal) : null } };
     },
   });
+}
 
+/** POST /api/sign/{token}/live/{nonce}/finish: the final frame; the capture is checked and accepted. */
+function finishRoute(ctx: GatewayContext, { guard, limits, tokenOf, ua }: SignGuard) {
   const frameBody = express.raw({ type: () => true, limit: MAX_FRAME_BYTES });
   const captureLimit = async (req: Request, _res: Response, next: NextFunction) => {
     await limits.capture(req);
     next();
   };
-  const finish = defineRoute({
+  return defineRoute({
     ...common,
     method: 'post',
     path: '/api/sign/{token}/live/{nonce}/finish',
@@ -174,5 +186,4 @@ export function liveRoutes(ctx: GatewayContext, { guard, limits, tokenOf, ua }: 
       return { status: 201 as const, body: receiptJson(receipt) };
     },
   });
-  return [start, chunk, finish];
 }
