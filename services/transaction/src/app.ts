@@ -13,7 +13,7 @@ import {
   startConsumer,
   type Logger,
 } from '@signet/kit';
-import { billingV1, biometricsV1, events, transactionWebhooksV1 } from '@signet/proto';
+import { billingV1, biometricsV1, events, transactionTemplatesV1, transactionWebhooksV1 } from '@signet/proto';
 import { ensureBuckets } from '@signet/kit';
 import type { TransactionConfig } from './config.js';
 import { createTransactionHandler } from './grpc/create.handler.js';
@@ -46,6 +46,8 @@ import { createLifecycleTimerJob } from './jobs/lifecycle-timers.job.js';
 import { createTimerStore } from './store/timers.repository.js';
 import { deletionHandlers } from './grpc/deletion.handler.js';
 import { createDeletionStore } from './store/deletion.repository.js';
+import { createTemplateRepository } from './store/template.repository.js';
+import { templateHandlers } from './grpc/template.handler.js';
 
 export type TransactionOptions = { logger?: Logger; ackWaitMs?: number };
 
@@ -63,6 +65,9 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
   const bus = await connectBus(cfg.NATS_URL, 'transaction');
   const repo = createTransactionRepository(conn);
   await repo.init();
+  // Templates (issue 33): their documents live in the documents bucket beside the transactions'.
+  const templates = createTemplateRepository(conn);
+  await templates.init();
   const objects = createObjectStore(cfg);
   await ensureBuckets(objects.client, [cfg.BUCKET_DOCUMENTS, cfg.BUCKET_REFERENCES], cfg.S3_REGION);
   const mailer = createMailer(cfg.SMTP_URL, cfg.MAIL_FROM);
@@ -136,7 +141,15 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
   const erasure = createErasureJob({ ...erasureDeps, logger, intervalMs: cfg.ERASURE_INTERVAL_MS });
   const orphans = createOrphanSweep({
     s3: objects.client,
-    repo,
+    // A template's document is owned too: the sweep must not take it.
+    repo: {
+      async ownedKeys(field, keys) {
+        const owned = await repo.ownedKeys(field, keys);
+        if (field !== 'document_key') return owned;
+        for (const k of await templates.ownedKeys(keys.filter((k) => !owned.has(k)))) owned.add(k);
+        return owned;
+      },
+    },
     tm,
     logger,
     buckets: { documents: cfg.BUCKET_DOCUMENTS, references: cfg.BUCKET_REFERENCES },
@@ -159,6 +172,13 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
     checks,
     register: (server) => {
       addService(server, transactionWebhooksV1.WebhookServiceService, webhooks.handlers, { metrics, logger });
+      addService(
+        server,
+        transactionTemplatesV1.TemplateServiceService,
+        templateHandlers({ ...common, objects, billing, biometrics, templates }),
+        { metrics, logger },
+        ['createTemplate', 'createFromTemplate'],
+      );
       addService(
         server,
         transactionService,

@@ -17,6 +17,7 @@ export type TransactionMetrics = {
   declines: Counter<never>;
   documentsRefused: Counter<'reason'>;
   fieldSubmissions: Counter<'outcome'>;
+  templates: Counter<'action' | 'outcome'>;
 };
 
 /** The transaction service's domain instruments (declared in README.md). */
@@ -78,6 +79,11 @@ export function transactionMetrics(metrics: Metrics): TransactionMetrics {
       'signet_transaction_field_submissions_total',
       "Signers' submissions of their fields' values, by outcome (accepted, invalid, closed)",
       ['outcome'],
+    ),
+    templates: metrics.counter(
+      'signet_transaction_templates_total',
+      'Template operations (create, update, delete, transaction) by outcome (ok, invalid, not_found, error)',
+      ['action', 'outcome'],
     ),
   };
 }

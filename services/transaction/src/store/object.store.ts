@@ -170,6 +170,12 @@ export function createObjectStore(cfg: S3Config & { BUCKET_DOCUMENTS: string; BU
       for await (const c of await client.getObject(cfg.BUCKET_DOCUMENTS, key)) chunks.push(c as Buffer);
       return Buffer.concat(chunks);
     },
+    /** A copy of a stored document under a fresh key, made by the object store itself (a template's document for a transaction). */
+    async copyDocument(key: string): Promise<string> {
+      const copy = `${new Date().toISOString().slice(0, 7)}/${randomUUID()}`;
+      await client.copyObject(cfg.BUCKET_DOCUMENTS, copy, `/${cfg.BUCKET_DOCUMENTS}/${key}`);
+      return copy;
+    },
     async removeDocument(key: string): Promise<void> {
       await client.removeObject(cfg.BUCKET_DOCUMENTS, key).catch(() => undefined);
     },

@@ -72,7 +72,7 @@ export async function receiveUpload(
  * failing every capture at the end. Its own errors pass through (an undecodable photo is a 400, an
  * unavailable biometrics service a 503).
  */
-async function checkOneFace(deps: CreateDeps, key: string, field: string): Promise<void> {
+export async function checkOneFace(deps: Pick<CreateDeps, 'cfg' | 'biometrics'>, key: string, field: string): Promise<void> {
   if (deps.cfg.REFERENCE_FACE_CHECK === 'off') return;
   // A first detection on a cold worker can take a few seconds.
   const { faces } = await deps.biometrics.countFaces({ referenceKey: key }, { deadlineMs: 30_000 });
