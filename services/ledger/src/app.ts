@@ -31,6 +31,7 @@ import { createCertificateRepository } from './store/certificate.repository.js';
 import { createTreeRepository } from './store/tree.repository.js';
 import { createCosignatureRepository } from './store/cosignature.repository.js';
 import { witnessSettings } from './witness/witness.config.js';
+import { filledDocumentSha256 } from './usecases/filled-document-hash.js';
 
 export type LedgerOptions = { logger?: Logger; ackWaitMs?: number };
 
@@ -124,6 +125,10 @@ export async function startLedger(cfg: LedgerConfig, opts: LedgerOptions = {}) {
       metrics,
       logger,
       signedPdfs: sealing?.signedPdfs,
+      // The filled document's hash (issue 33) needs the documents bucket, which the ledger reads when it seals.
+      ...(sealing
+        ? { filledHash: (key: string, json: string) => filledDocumentSha256({ objects: sealing.objects, logger }, key, json) }
+        : {}),
       onIssued: () => {
         sealJob.kick();
         relay.kick();

@@ -42,6 +42,12 @@ export type Certificate = {
   document_sha256: string;
   /** Version 2: the document's name as the sender gave it. */
   document_name?: string;
+  /**
+   * SHA-256 of the filled document (issue 33): revision 1 (`document_sha256`) with the signers' field
+   * values stamped as the incremental update after it — the signed PDF's first two revisions. Absent
+   * when the transaction had no fields.
+   */
+  filled_document_sha256?: string;
   issuer_name: string;
   attestation_type: string;
   signers: CertificateSigner[];

@@ -99,6 +99,8 @@ export function verifiedConsumer(deps: {
   logger: Logger;
   onIssued?: () => void;
   signedPdfs?: IssueCertificateDeps['signedPdfs'];
+  /** The filled document's SHA-256 (usecases/filled-document-hash.ts), where the ledger reads documents; unset: none. */
+  filledHash?: (documentKey: string, fieldsJson: string) => Promise<string | undefined>;
   /** The test log (test mode): a test transaction's certificate is sealed there, never in the live log; null: none configured. */
   testLog?: { certs: CertificateRepository; log: Pick<LedgerLog, 'claim'>; onIssued?: () => void } | null;
 }) {
@@ -114,10 +116,16 @@ export function verifiedConsumer(deps: {
       );
       return;
     }
+    const certificate = certificateFromEvent(ev);
+    // Issue 33: the certificate binds the document as filled (the values each signer submitted) too.
+    if (ev.fieldsJson && ev.documentKey && deps.filledHash) {
+      const filled = await deps.filledHash(ev.documentKey, ev.fieldsJson);
+      if (filled) certificate.filled_document_sha256 = filled;
+    }
     await issueCertificate(ev.test ? testDeps! : issueDeps, {
       eventId: delivered.eventId,
       transactionId: ev.transactionId,
-      certificate: certificateFromEvent(ev),
+      certificate,
       openings: openingsFromEvent(ev),
       signedPdf: {
         documentKey: ev.documentKey ?? '',
