@@ -21,6 +21,7 @@ import {
 import type * as pkijs from 'pkijs';
 import { verifyBundle, type Check, type VerifyOptions } from './bundle.js';
 import type { LogKey } from './keys.js';
+import type { WitnessPolicy } from './witness.js';
 import { verifyPadesCms } from './pades.js';
 
 export { parsePemCertificates } from './pades.js';
@@ -28,8 +29,11 @@ export { parsePemCertificates } from './pades.js';
 /** Not a signed PDF at all (not a PDF, no signature, a malformed signature): nothing to report on. */
 export class SignedPdfError extends Error {}
 
-/** A log's keys (after a rotation: every key with its period), and which log it is. */
-export type LogKeySet = { keys: readonly LogKey[]; log: 'live' | 'test' };
+/**
+ * A log's keys (after a rotation: every key with its period), which log it is, and the witnesses its
+ * checkpoints need (the log's own policy, used when the caller gives none: the online check, issue 32).
+ */
+export type LogKeySet = { keys: readonly LogKey[]; log: 'live' | 'test'; witnesses?: WitnessPolicy };
 
 export type SignedPdfOptions = {
   /** The roots the sealing certificate and the time-stamping authority must chain to. */
@@ -326,7 +330,8 @@ export async function verifySignedPdf(bytes: Uint8Array, opts: SignedPdfOptions)
     checks.push({ name: 'evidence', ok: false, detail: `cert.json's checkpoint is of an unknown log (${origin ?? 'none'})` });
     return report;
   }
-  const { witnesses, remembered, consistency } = opts;
+  const { remembered, consistency } = opts;
+  const witnesses = opts.witnesses ?? logKey.witnesses;
   const proof = verifyBundle(bundle, { key: logKey.keys, witnesses, remembered, consistency });
   checks.push(...proof.checks.map((c) => ({ ...c, name: `evidence ${c.name}` })));
   report.log = logKey.log;

@@ -5,7 +5,8 @@
  * the cap is 413, the 21st call in a minute from one address is 429; in Chromium the page lists
  * every check and says "Verified signed PDF".
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomUUID } from 'node:crypto';
+import { formatWitnessKey } from '@signet/verify';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -190,6 +191,37 @@ describe('POST /api/verify/signed-pdf and the /verify page (real gateway and sea
       duplex: 'half',
     } as RequestInit);
     expect(streamed.status).toBe(413);
+  }, 120_000);
+
+  it('requires the witness quorum the ledger names: a PDF whose checkpoint lacks the cosignatures is not valid, and says so', async () => {
+    // The same log (key and origin) now configured with a witness that never cosigned the PDF's
+    // checkpoint (issue 32): the route checks cert.json as `signet-verify --witness` does.
+    const witness = formatWitnessKey(
+      'witness.example/w1',
+      generateKeyPairSync('ed25519').publicKey.export({ format: 'der', type: 'spki' }).subarray(-32),
+    );
+    const witnessed = await startServices(['ledger', 'gateway'], {
+      env: {
+        LEDGER_SIGNING_KEY: stack.env.LEDGER_SIGNING_KEY!,
+        LEDGER_WITNESSES: JSON.stringify([{ url: 'http://127.0.0.1:9/', key: witness }]),
+        VERIFY_TRUST_ROOTS: join(pki, 'certs/root.pem'),
+      },
+    });
+    try {
+      const r = await post(witnessed.gatewayUrl, signed);
+      const report = (await r.json()) as Report & { checks: { name: string; ok: boolean; detail: string }[] };
+      expect(r.status, JSON.stringify(report)).toBe(200);
+      expect(report.valid).toBe(false);
+      expect(report.checks.find((c) => c.name === 'evidence witnesses')).toMatchObject({
+        ok: false,
+        detail: expect.stringMatching(/0 of .*1/),
+      });
+      // Everything else about the PDF still holds: only the witnessing is missing.
+      expect(report.checks.filter((c) => !c.ok).map((c) => c.name)).toEqual(['evidence witnesses']);
+      // Without witnesses configured the same PDF is valid (the first case): the check follows the ledger.
+    } finally {
+      await witnessed.stop();
+    }
   }, 120_000);
 
   it('limits one address to 20 checks a minute (429 with Retry-After), others unaffected', async () => {

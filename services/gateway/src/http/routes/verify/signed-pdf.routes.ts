@@ -1,14 +1,15 @@
 /**
  * POST /api/verify/signed-pdf (issue 17): a person drops a signed PDF on /verify and the gateway
  * checks it with @signet/verify — the PAdES seal over the whole file, its certificate chain and RFC
- * 3161 timestamp against VERIFY_TRUST_ROOTS, and the embedded cert.json against the log's key —
- * and answers every check. Public, rate-limited per address, size-capped; the body is read as it
- * arrives so that a file that is not a PDF or too large is refused at once.
+ * 3161 timestamp against VERIFY_TRUST_ROOTS, and the embedded cert.json against the log's key and
+ * the witness quorum the ledger requires of that log (as `signet-verify --witness`) — and answers
+ * every check. Public, rate-limited per address, size-capped; the body is read as it arrives so that
+ * a file that is not a PDF or too large is refused at once.
  */
 import { readFileSync } from 'node:fs';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
-import { parseVerifierKey, type LogKey } from '@signet/verify';
+import { parseVerifierKey, parseWitnessKey, type LogKey } from '@signet/verify';
 import { parsePemCertificates, SignedPdfError, verifySignedPdf, type LogKeySet } from '@signet/verify/signed-pdf';
 import { certificateAssuranceOf } from '@signet/kit';
 import type { GatewayContext } from '../../context.js';
@@ -93,7 +94,11 @@ export function signedPdfRoute(ctx: GatewayContext): AnyRoute {
         ...(e.notAfter ? { notAfter: new Date(e.notAfter) } : {}),
         current: e.current,
       }));
-      list.push({ keys: all.length ? all : [parseVerifierKey(k.verifierKey)], log });
+      // The witnesses the ledger requires of this log's checkpoints (issue 32): checked as signet-verify --witness does.
+      const witnesses = k.witnesses.length
+        ? { witnesses: k.witnesses.map((w) => parseWitnessKey(w.verifierKey)), quorum: k.witnessQuorum }
+        : undefined;
+      list.push({ keys: all.length ? all : [parseVerifierKey(k.verifierKey)], log, ...(witnesses ? { witnesses } : {}) });
     }
     keys = { at: Date.now(), list };
     return list;
