@@ -55,6 +55,15 @@ export function api(token: string) {
     consent: (version: string) => post('/api/sign/{token}/consent', { consent_text_version: version }),
     decline: (reason: string) => post('/api/sign/{token}/decline', reason ? { reason } : {}),
     challenge: () => call('get', '/api/sign/{token}/challenge'),
+    fields: () => call('get', '/api/sign/{token}/fields'),
+    submitFields: (body: Body<'/api/sign/{token}/fields', 'put'>) =>
+      call('put', '/api/sign/{token}/fields', { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }),
+    /** The document's bytes (for pdf.js). */
+    async document(): Promise<ArrayBuffer> {
+      const res = await fetch(fill('/api/sign/{token}/document', { token }), { credentials: 'omit', cache: 'no-store' });
+      if (!res.ok) throw new ApiError(res.status, `the document could not be loaded (${res.status})`);
+      return res.arrayBuffer();
+    },
     webauthnOptions: () => post('/api/sign/{token}/webauthn/options'),
     webauthnVerify: (response: Body<'/api/sign/{token}/webauthn/verify', 'post'>['response']) =>
       post('/api/sign/{token}/webauthn/verify', { response }),

@@ -3,8 +3,8 @@ import '../shared/a11y.css';
 import './sign.css';
 import type { Summary } from './api.js';
 import { toCamera } from './camera.js';
-import { showConsent } from './consent.js';
 import { emit } from './embed.js';
+import { showFieldsOrConsent } from './fields.js';
 import { devtoolsHeuristic } from './forensic.js';
 import { $, client, fatal, finish, gone, log, page } from './page.js';
 import { verifying } from './result.js';
@@ -23,7 +23,7 @@ async function start() {
 }
 
 function route(s: Summary) {
-  if (s.step === 'consent') return showConsent(s);
+  if (s.step === 'consent') return void showFieldsOrConsent(s);
   if (s.step === 'verifying') return void verifying();
   if (s.step === 'passed') return finish('Your identity has been verified. You can close this page.');
   if (s.step === 'failed')

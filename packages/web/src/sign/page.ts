@@ -5,6 +5,7 @@ import { forensicLog } from './forensic.js';
 export type Screen =
   | 'loading'
   | 'error'
+  | 'fields'
   | 'consent'
   | 'decline'
   | 'camera'

@@ -8,7 +8,7 @@ import { WEB_DIST } from '../../web-dist.js';
 import { TOKEN } from './sign.schemas.js';
 
 const policy = (ancestors: string) =>
-  `default-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; connect-src 'self'; style-src 'self'; script-src 'self'; object-src 'none'; frame-ancestors ${ancestors}; base-uri 'none'`;
+  `default-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; connect-src 'self'; style-src 'self'; script-src 'self'; worker-src 'self'; object-src 'none'; frame-ancestors ${ancestors}; base-uri 'none'`;
 
 /**
  * The signing page at /sign/{token} and its assets. Its token stays out of Referer headers and the
