@@ -1,6 +1,7 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 
-export type Mail = { to: string; subject: string; text: string; html: string };
+/** `replyTo`: where the recipient's answer goes (an account's branding, issue 34 item 4); absent: the From address. */
+export type Mail = { to: string; subject: string; text: string; html: string; replyTo?: string };
 
 /**
  * Outgoing mail over SMTP. The body is never logged: it carries links and codes. Connections are pooled

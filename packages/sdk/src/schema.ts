@@ -1508,6 +1508,8 @@ export type components = {
         assurance: components['schemas']['AssuranceLevel'] | null;
         /** @description One plain sentence saying what `assurance` proves and what it does not; null until the signer passed */
         assurance_meaning: string | null;
+        /** @description The language the sender chose for this signer’s page and mails; null: not chosen (the browser’s, mails in English) */
+        locale: ('en' | 'de' | 'fr' | 'es' | 'pl' | 'pt' | 'ar' | 'zh') | null;
       }[];
       /** @description What the transaction proves as a whole once every signer passed: the weakest signer’s assurance, as its certificate states it; null until then */
       assurance: components['schemas']['AssuranceLevel'] | null;
@@ -3943,7 +3945,7 @@ export interface operations {
           /** @description Comma-separated additional signers, up to 4, liveness only (one-signer form) */
           signer_emails?: string;
           /**
-           * @description JSON array of parties (TransactionParty: name, email, role, order, verification, webauthn, required_assurance), at most 10; instead of signer_name/signer_email/signer_emails/reference. Each face_match signer sends their reference photo as the part signer_photo_<index>, <index> being their position in this array (0-based). Every reference photo must show exactly one face.
+           * @description JSON array of parties (TransactionParty: name, email, role, order, verification, webauthn, required_assurance, locale), at most 10; instead of signer_name/signer_email/signer_emails/reference. Each face_match signer sends their reference photo as the part signer_photo_<index>, <index> being their position in this array (0-based). Every reference photo must show exactly one face.
            * @example [{"name":"Ada Lovelace","email":"ada@example.com","order":1},{"name":"Bob","email":"bob@example.com","order":2,"verification":"liveness_only"}]
            */
           signers?: string;
@@ -3957,6 +3959,11 @@ export interface operations {
            * @enum {string}
            */
           required_assurance?: 'recorded' | 'live' | 'live+webauthn';
+          /**
+           * @description One-signer form: The language of the signing page and of the mails to this signer: en, de, fr, es, pl, pt, ar (right to left) or zh. Absent: the page follows the signer’s browser and mails are in English. The words read aloud stay English. With signers, each party gives its own locale.
+           * @enum {string}
+           */
+          signer_locale?: 'en' | 'de' | 'fr' | 'es' | 'pl' | 'pt' | 'ar' | 'zh';
           /**
            * Format: binary
            * @description PDF, at most 200 MB, that the sealer can open: an encrypted, damaged or truncated PDF, or a %PDF- header without a version, is refused with 400 naming why. Its file name (filename or RFC 5987 filename*) is read as UTF-8.

@@ -15,6 +15,8 @@ export function launchChromium(
     viewport?: { width: number; height: number };
     acceptDownloads?: boolean;
     media?: { y4m?: string; wav?: string };
+    /** The browser's language (navigator.language(s) and Accept-Language), e.g. de-DE. */
+    locale?: string;
   } = {},
 ): Promise<BrowserContext> {
   const media = opts.media
@@ -31,6 +33,7 @@ export function launchChromium(
     headless: true,
     ...(opts.viewport ? { viewport: opts.viewport } : {}),
     ...(opts.acceptDownloads ? { acceptDownloads: true } : {}),
+    ...(opts.locale ? { locale: opts.locale } : {}),
     args: [
       '--headless',
       '--no-sandbox',

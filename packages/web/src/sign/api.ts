@@ -2,6 +2,7 @@
  * The signing page's calls to /api/sign/{token}/*. Each call names its path template and method; its
  * request and answer types come from the SDK (shared/api-types.ts).
  */
+import { t } from './i18n/index.js';
 import { fill, type Body, type Method, type Ok, type Path, type Schemas } from '../shared/api-types.js';
 
 export type Summary = Ok<'/api/sign/{token}/summary', 'get'>;
@@ -41,7 +42,7 @@ export function api(token: string) {
         cache: 'no-store',
       });
     } catch {
-      throw new ApiError(0, 'The network is unavailable. Check your connection.');
+      throw new ApiError(0, t('error.network'));
     }
     const body = (await res.json().catch(() => ({}))) as Partial<Schemas['Error']>;
     if (!res.ok) throw new ApiError(res.status, body.detail ?? `request failed (${res.status})`);
@@ -94,8 +95,8 @@ export function api(token: string) {
         xhr.open('POST', fill('/api/sign/{token}/capture' satisfies SignPath, { token }));
         xhr.responseType = 'json';
         xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
-        xhr.onerror = () => reject(new ApiError(0, 'The connection was lost during the upload.'));
-        xhr.ontimeout = () => reject(new ApiError(0, 'The upload timed out.'));
+        xhr.onerror = () => reject(new ApiError(0, t('error.uploadLost')));
+        xhr.ontimeout = () => reject(new ApiError(0, t('error.uploadTimeout')));
         xhr.onload = () => {
           const body = (xhr.response ?? {}) as Partial<Schemas['Error']>;
           if (xhr.status >= 200 && xhr.status < 300) resolve(xhr.response as CaptureReceipt);

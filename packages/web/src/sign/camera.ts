@@ -2,7 +2,8 @@
 import { ApiError, type LiveStart } from './api.js';
 import { confirmDecline } from './consent.js';
 import { cameraEnumeration, captureSource, devtoolsHeuristic, frameTimingSampler, sensorSampler } from './forensic.js';
-import { $, client, fatal, gone, log, page, show } from './page.js';
+import { t } from './i18n/index.js';
+import { $, client, errorText, fatal, gone, log, page, show } from './page.js';
 import { record } from './record.js';
 import { offerWebauthn } from './upload.js';
 import { webauthnSupported } from './webauthn.js';
@@ -19,8 +20,7 @@ export async function openCamera() {
   const err = $('camera-error');
   err.hidden = true;
   if (!navigator.mediaDevices?.getUserMedia) {
-    err.textContent =
-      'This browser cannot use a camera here. Open the link in a current browser (Chrome, Safari, Firefox, Edge).';
+    err.textContent = t('camera.unsupported');
     err.hidden = false;
     return;
   }
@@ -39,12 +39,12 @@ export async function openCamera() {
     log.add('permission', { camera: 'refused', error: name });
     err.textContent =
       name === 'NotAllowedError'
-        ? 'Camera access was refused. Allow the camera for this site in your browser settings (the camera icon in the address bar), then press the button again.'
+        ? t('camera.refused')
         : name === 'NotFoundError' || name === 'OverconstrainedError'
-          ? 'No camera was found. Connect a camera or open this link on a phone.'
+          ? t('camera.notFound')
           : name === 'NotReadableError'
-            ? 'The camera is in use by another application. Close it and try again.'
-            : 'The camera could not be started. Try again or use another browser.';
+            ? t('camera.busy')
+            : t('camera.failed');
     err.hidden = false;
     err.focus();
     return;
@@ -65,11 +65,11 @@ export async function toPreview() {
     const s = sample();
     if (s) log.add('sensor_variance', s);
   }, 1000);
-  $('attempt-info').textContent = page.summary ? `Attempts left: ${page.summary.attempts_left}.` : '';
+  $('attempt-info').textContent = page.summary ? t('preview.attempts', { count: page.summary.attempts_left }) : '';
   show('preview');
   $('start').onclick = async () => {
     window.clearInterval(timer);
-    if (!window.MediaRecorder) return fatal('This browser cannot record video. Open the link in a current browser.');
+    if (!window.MediaRecorder) return fatal(t('preview.noRecorder'));
     $<HTMLButtonElement>('start').disabled = true;
     // The device confirmation first: once the live stream starts, its challenge's clock runs, so a
     // signer who hesitates over WebAuthn must not be recording meanwhile (it binds to the challenge
@@ -85,7 +85,7 @@ export async function toPreview() {
       $<HTMLButtonElement>('start').disabled = false;
       if (gone(err)) return;
       if (err instanceof ApiError && err.status === 409) return void verifying();
-      $('status').textContent = (err as Error).message;
+      $('status').textContent = errorText(err);
       return;
     }
     $<HTMLButtonElement>('start').disabled = false;

@@ -2,7 +2,8 @@
 import { ApiError, type Summary } from './api.js';
 import { toCamera } from './camera.js';
 import { emit } from './embed.js';
-import { $, client, finish, gone, page, show, token } from './page.js';
+import { t } from './i18n/index.js';
+import { $, client, errorText, finish, gone, page, show, token } from './page.js';
 
 export function showConsent(s: Summary) {
   $('c-doc').textContent = s.document_name;
@@ -25,7 +26,7 @@ export function showConsent(s: Summary) {
       // Consent already recorded (another tab): carry on.
       if (!(err instanceof ApiError && err.status === 409)) {
         submit.disabled = false;
-        $('status').textContent = (err as Error).message;
+        $('status').textContent = errorText(err);
         return;
       }
     }
@@ -49,11 +50,11 @@ export function confirmDecline(back: () => void) {
     } catch (err) {
       if (gone(err)) return;
       confirm.disabled = false;
-      $('status').textContent = (err as Error).message;
+      $('status').textContent = errorText(err);
       return;
     }
     emit('declined');
-    finish('You declined to sign. The sender has been told, and this link no longer works.');
+    finish(t('decline.done'));
   };
   show('decline');
 }

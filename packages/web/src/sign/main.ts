@@ -6,15 +6,18 @@ import { toCamera } from './camera.js';
 import { emit } from './embed.js';
 import { showFieldsOrConsent } from './fields.js';
 import { devtoolsHeuristic } from './forensic.js';
-import { $, client, fatal, finish, gone, log, page } from './page.js';
+import { chosenLocale, pickLocale, t, translatePage, useLocale } from './i18n/index.js';
+import { $, client, errorText, fatal, finish, gone, log, page } from './page.js';
 import { verifying } from './result.js';
 
 async function start() {
+  await useLocale(pickLocale(chosenLocale(), navigator.languages ?? [navigator.language]));
+  translatePage();
   try {
     page.summary = await client.summary();
   } catch (err) {
     if (gone(err)) return;
-    fatal((err as Error).message, () => void start());
+    fatal(errorText(err), () => void start());
     return;
   }
   $('doc-chip').textContent = page.summary.document_name;
@@ -25,9 +28,8 @@ async function start() {
 function route(s: Summary) {
   if (s.step === 'consent') return void showFieldsOrConsent(s);
   if (s.step === 'verifying') return void verifying();
-  if (s.step === 'passed') return finish('Your identity has been verified. You can close this page.');
-  if (s.step === 'failed')
-    return finish('The verification did not succeed and no attempts are left. The sender has been informed.');
+  if (s.step === 'passed') return finish(t('done.passed'));
+  if (s.step === 'failed') return finish(t('done.failed'));
   return void toCamera();
 }
 

@@ -1,6 +1,7 @@
 /** The signing page's shared state and screen plumbing: the token's client, the forensic log, which screen shows. */
 import { api, ApiError, type Summary } from './api.js';
 import { forensicLog } from './forensic.js';
+import { locale, t } from './i18n/index.js';
 
 export type Screen =
   | 'loading'
@@ -48,10 +49,21 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export function gone(err: unknown): boolean {
   if (err instanceof ApiError && err.status === 404) {
     stopCamera();
-    fatal(err.detail || 'This signing link is not valid any more.');
+    // The service's words (why the link ended) in English; the page's own in any other language.
+    fatal(locale() === 'en' && err.detail ? err.detail : t('error.gone'));
     return true;
   }
   return false;
+}
+
+/**
+ * What to tell the signer about a failed call: the page's own words for a network failure (status 0,
+ * already translated), the service's detail in English, else a translated message with the status.
+ */
+export function errorText(err: unknown): string {
+  if (err instanceof ApiError)
+    return err.status === 0 || locale() === 'en' ? err.detail : t('error.failed', { status: err.status });
+  return locale() === 'en' ? (err as Error).message : t('error.failed', { status: 0 });
 }
 
 export function stopCamera() {

@@ -1,16 +1,12 @@
 /** The live recording: one chunk per segment, each answer revealing the next prompt and screen colour. */
 import type { ApiError, LiveStart, Reveal } from './api.js';
 import { toPreview } from './camera.js';
+import { t, type MessageKey } from './i18n/index.js';
 import { $, client, gone, log, page, show } from './page.js';
 import { finishCapture } from './upload.js';
 
-const ACTION_TEXT: Record<string, string> = {
-  turn_left: 'Turn your head to your left, then back',
-  turn_right: 'Turn your head to your right, then back',
-  blink: 'Blink slowly twice',
-  smile: 'Smile',
-  look_up: 'Look up, then back',
-};
+const ACTIONS = new Set(['turn_left', 'turn_right', 'blink', 'smile', 'look_up']);
+const actionText = (a = '') => (ACTIONS.has(a) ? t(`action.${a}` as MessageKey) : a);
 
 function pickMime(): string {
   for (const m of ['video/webm;codecs=vp8,opus', 'video/webm;codecs=vp9,opus', 'video/webm', 'video/mp4'])
@@ -59,12 +55,16 @@ function showReveal(r: Reveal) {
   showFlashes(r);
   const title =
     r.prompt === 'words'
-      ? 'Read these words aloud'
+      ? t('record.words')
       : r.prompt === 'action'
-        ? `${r.action_number} of ${r.action_count}: ${ACTION_TEXT[r.action ?? ''] ?? r.action}`
+        ? t('record.action', {
+            number: r.action_number ?? 0,
+            count: r.action_count ?? 0,
+            action: actionText(r.action ?? undefined),
+          })
         : r.prompt === 'hold'
-          ? 'Look at the camera'
-          : 'Keep your head still, facing the camera';
+          ? t('record.hold')
+          : t('record.still');
   const words = r.prompt === 'words' ? r.words.join(' · ') : '';
   if ($('prompt-title').textContent !== title) {
     $('prompt-title').textContent = title;
@@ -83,7 +83,7 @@ export async function record(live: LiveStart) {
   const v = $<HTMLVideoElement>('live');
   v.srcObject = page.stream!;
   await v.play().catch(() => undefined);
-  show('record', 'Recording started');
+  show('record', t('record.started'));
   document.body.classList.add('lit');
   const mime = pickMime();
   const rec = new MediaRecorder(page.stream!, mime ? { mimeType: mime, videoBitsPerSecond: 1_500_000 } : undefined);
@@ -133,13 +133,10 @@ export async function record(live: LiveStart) {
   if (failure || !frame) {
     if (gone(failure)) return;
     const e = failure as ApiError | undefined;
-    $('upload-text').textContent =
-      e?.status === 409
-        ? 'The recording could not be used (the challenge expired or was replaced). Please record again.'
-        : `The recording was interrupted${e ? `: ${e.message}` : ''}. Please record again.`;
+    $('upload-text').textContent = e?.status === 409 ? t('record.expired') : t('record.interrupted');
     show('upload');
     const again = $<HTMLButtonElement>('upload-retry');
-    again.textContent = 'Record again';
+    again.textContent = t('record.again');
     again.hidden = false;
     again.onclick = () => void toPreview();
     return;

@@ -3,20 +3,12 @@ import { ApiError, type Summary } from './api.js';
 import { toCamera } from './camera.js';
 import { confirmDecline } from './consent.js';
 import { emit } from './embed.js';
+import { t, type MessageKey } from './i18n/index.js';
 import { $, client, finish, page, show, sleep, stopCamera } from './page.js';
 
 /** What to tell the signer after a failed verdict, per step to redo (never a score). */
-const REDO_TEXT: Record<string, string> = {
-  face: 'Your face could not be matched: keep your face alone in the frame, well lit, for the whole recording.',
-  action: 'A movement was missed: do each movement while it is shown, and keep your head still in between.',
-  words: 'The words were not heard: read them aloud clearly while they are shown.',
-  light:
-    'The screen light on your face was not seen: hold the phone in front of your face, screen brightness up, and avoid strong light behind you.',
-  quality: 'The video could not be used: record again with the camera steady and in good light.',
-  challenge: 'Too many new challenges were requested in one attempt.',
-};
-
-const ERROR_TEXT = 'Your recording could not be checked because of a technical problem on our side. Please record again.';
+const REDO = new Set(['face', 'action', 'words', 'light', 'quality', 'challenge']);
+const redoText = (r: string) => (REDO.has(r) ? t(`redo.${r}` as MessageKey) : r);
 
 export async function verifying() {
   show('verifying');
@@ -41,7 +33,7 @@ export async function pollVerdict() {
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) {
         stopCamera();
-        return finish('This signing session is complete. The sender will be told the outcome; you can close this page.');
+        return finish(t('done.complete'));
       }
       await sleep(4000);
       continue;
@@ -49,22 +41,20 @@ export async function pollVerdict() {
     page.summary = s;
     if (s.step === 'passed') {
       emit('verified');
-      return finish('Your identity has been verified. You can close this page.');
+      return finish(t('done.passed'));
     }
     if (s.step === 'failed') {
       emit('failed', { attempts_left: 0 });
-      return finish('The verification did not succeed and no attempts are left. The sender has been informed.');
+      return finish(t('done.failed'));
     }
     if (s.step === 'challenge' && (s.outcome === 'fail' || s.outcome === 'error')) {
       // error: the recording could not be analysed (a technical failure on our side), no attempt used.
       const error = s.outcome === 'error';
       emit('failed', { attempts_left: s.attempts_left });
-      $('retry-left').textContent = error
-        ? `No attempt was used. Attempts left: ${s.attempts_left}.`
-        : `Attempts left: ${s.attempts_left}.`;
+      $('retry-left').textContent = t(error ? 'retry.noAttemptUsed' : 'retry.left', { count: s.attempts_left });
       const list = $('retry-redo');
       list.replaceChildren(
-        ...(error ? [ERROR_TEXT] : (s.redo.length ? s.redo : ['face']).map((r) => REDO_TEXT[r] ?? r)).map((text) => {
+        ...(error ? [t('redo.error')] : (s.redo.length ? s.redo : ['face']).map(redoText)).map((text) => {
           const li = document.createElement('li');
           li.textContent = text;
           return li;

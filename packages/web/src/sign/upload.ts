@@ -2,6 +2,7 @@
 import type { ApiError } from './api.js';
 import { toPreview } from './camera.js';
 import { emit } from './embed.js';
+import { locale, t } from './i18n/index.js';
 import { $, client, gone, log, page, show, sleep } from './page.js';
 import { verifying } from './result.js';
 import { runWebauthn } from './webauthn.js';
@@ -32,7 +33,7 @@ export function offerWebauthn(): Promise<boolean> {
         done(true);
       } catch (e) {
         if (gone(e)) return done(false);
-        err.textContent = `Device confirmation did not work (${(e as Error).message}). ${required ? 'The sender requires it: please try again.' : 'You can try again or skip it.'}`;
+        err.textContent = t('webauthn.failed', { reason: (e as Error).name || 'error', required: required ? 'yes' : 'no' });
         err.hidden = false;
       }
     };
@@ -48,7 +49,7 @@ export async function finishCapture(nonce: string, frame: Blob) {
   emit('recorded');
   for (let attempt = 1; ; attempt++) {
     try {
-      text.textContent = 'Sending…';
+      text.textContent = t('upload.sending');
       const r = await client.finish(nonce, frame);
       log.add('timing', { upload: 'done', tries: attempt, assurance: r.assurance });
       void log.flush();
@@ -58,19 +59,19 @@ export async function finishCapture(nonce: string, frame: Blob) {
       if (gone(err)) return;
       const e = err as ApiError;
       if (e.status && e.status < 500 && e.status !== 429) {
-        text.textContent = `The recording was not accepted: ${e.detail}`;
-        retry.textContent = 'Record again';
+        text.textContent = locale() === 'en' ? `The recording was not accepted: ${e.detail}` : t('upload.refused');
+        retry.textContent = t('record.again');
         retry.hidden = false;
         retry.onclick = () => void toPreview();
         return;
       }
       if (attempt < 3) {
-        text.textContent = `${e.message} Retrying in ${attempt * 2} s…`;
+        text.textContent = t('upload.retrying', { seconds: attempt * 2 });
         await sleep(attempt * 2000);
         continue;
       }
-      text.textContent = `${e.message} Press retry when you are back online.`;
-      retry.textContent = 'Retry';
+      text.textContent = t('upload.offline');
+      retry.textContent = t('upload.retry');
       retry.hidden = false;
       retry.focus();
       await new Promise<void>((r) => (retry.onclick = () => r()));

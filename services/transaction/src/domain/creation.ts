@@ -6,6 +6,7 @@ import { ATTESTATION_TYPES, MAX_ADDITIONAL_SIGNERS, type AttestationType } from 
 import { fieldInvalid } from './errors.js';
 import type { PhotoSlot } from './photos.js';
 import { parseFieldSpecs, type FieldSpec } from './form-fields.js';
+import { localeOf } from './locale.js';
 import { legacyParties, requiredAssuranceOf, validateParties, type Party, type PartySpec } from './signers.js';
 
 export const MAX_DOCUMENT_BYTES = 200 * 1024 * 1024;
@@ -48,6 +49,8 @@ export type RawCreationFields = {
   requiredAssurance?: string;
   /** The fields to place on the document: a JSON array as the sender gave it; empty or absent: none. */
   formFields?: string;
+  /** The one-signer form's language for its signers; empty or absent: not chosen. */
+  signerLocale?: string;
 };
 
 /**
@@ -83,6 +86,7 @@ function validatePartiesOf(raw: RawCreationFields, photos: ReadonlySet<PhotoSlot
     if (photos.has('reference')) throw fieldInvalid('reference', 'with signers, each photo is the part signer_photo_<index>');
     if (raw.requiredAssurance?.trim())
       throw fieldInvalid('required_assurance', 'with signers, each party gives its own required_assurance');
+    if (raw.signerLocale?.trim()) throw fieldInvalid('signer_locale', 'with signers, each party gives its own locale');
     const numbered = new Set([...photos].filter((p): p is number => p !== 'reference'));
     return { parties: validateParties(raw.signers, numbered), ...common() };
   }
@@ -102,8 +106,15 @@ function validatePartiesOf(raw: RawCreationFields, photos: ReadonlySet<PhotoSlot
   const all = [email, ...extra].map((e) => e.toLowerCase());
   if (new Set(all).size !== all.length) throw fieldInvalid('signer_emails', 'each signer must have a different email address');
   const required = requiredAssuranceOf(raw.requiredAssurance ?? '', false);
+  const locale = localeOf(raw.signerLocale, 'signer_locale');
   return {
-    parties: legacyParties({ signer_name: name, signer_email: email, signer_emails: extra, required_assurance: required }),
+    parties: legacyParties({
+      signer_name: name,
+      signer_email: email,
+      signer_emails: extra,
+      required_assurance: required,
+      locale,
+    }),
     ...common(),
   };
 }

@@ -1,5 +1,6 @@
 import { fieldInvalid } from './errors.js';
 import { isEmail } from './creation.js';
+import { localeOf, type SignerLocale } from './locale.js';
 import type { Signer, VerificationMode } from './transaction.js';
 
 /**
@@ -57,6 +58,8 @@ export type PartySpec = {
   webauthn: boolean;
   /** Empty: the default (live). */
   requiredAssurance?: string;
+  /** The party's language (domain/locale.ts); empty: not chosen. */
+  locale?: string;
 };
 
 /** A checked party. `photo`: the index of its reference photo among the uploaded ones (face_match only). */
@@ -69,6 +72,8 @@ export type Party = {
   webauthn: boolean;
   /** The lowest assurance a capture may prove (a viewer has no ceremony: absent). */
   required_assurance?: RequiredAssurance;
+  /** The language of the party's page and mails; absent: not chosen. */
+  locale?: SignerLocale;
 };
 
 /** How a party is named in an error: its position in the list and its email when it has one. */
@@ -94,6 +99,8 @@ export function validateParties(raw: PartySpec[], photos: ReadonlySet<number>): 
     if (!name) throw fieldInvalid(who(i, email), 'name is required');
     if (name.length > 200) throw fieldInvalid(who(i, email), 'name must be at most 200 characters');
     if (CONTROL.test(name)) throw fieldInvalid(who(i, email), 'name must not contain control characters');
+    const locale = localeOf(p.locale, `${who(i, email)} locale`);
+    const lang = locale ? { locale } : {};
     const role = (p.role.trim() || 'signer') as Role;
     if (!ROLES.includes(role)) throw fieldInvalid(who(i, email), `role must be one of ${ROLES.join(', ')}`);
     if (!Number.isInteger(p.order) || p.order < 1 || p.order > MAX_ORDER)
@@ -103,7 +110,7 @@ export function validateParties(raw: PartySpec[], photos: ReadonlySet<number>): 
       if (p.webauthn) throw fieldInvalid(who(i, email), 'a viewer has no WebAuthn step');
       if (p.requiredAssurance?.trim()) throw fieldInvalid(who(i, email), 'a viewer has no ceremony: no required_assurance');
       if (photos.has(i)) throw fieldInvalid(who(i, email), 'a viewer has no reference photo');
-      return { name, email, role, order: p.order, verification: 'none', webauthn: false };
+      return { name, email, role, order: p.order, verification: 'none', webauthn: false, ...lang };
     }
     const verification = (p.verification.trim() || 'face_match') as Verification;
     if (!VERIFICATIONS.includes(verification))
@@ -121,6 +128,7 @@ export function validateParties(raw: PartySpec[], photos: ReadonlySet<number>): 
       verification,
       webauthn: webauthnOf(p.webauthn, required),
       required_assurance: required,
+      ...lang,
     };
   });
   const ceremony = parties.filter((p) => p.role !== 'viewer');
@@ -139,8 +147,11 @@ export function legacyParties(f: {
   signer_emails: string[];
   /** The form's one required_assurance, for every signer of it (checked: requiredAssuranceOf). */
   required_assurance: RequiredAssurance;
+  /** The form's one language, for every signer of it (checked: localeOf). */
+  locale?: SignerLocale;
 }): Party[] {
   const required = f.required_assurance;
+  const lang = f.locale ? { locale: f.locale } : {};
   const webauthn = webauthnOf(false, required);
   return [
     {
@@ -151,6 +162,7 @@ export function legacyParties(f: {
       verification: 'face_match',
       webauthn,
       required_assurance: required,
+      ...lang,
     },
     ...f.signer_emails.map((email): Party => ({
       name: email,
@@ -160,6 +172,7 @@ export function legacyParties(f: {
       verification: 'liveness_only',
       webauthn,
       required_assurance: required,
+      ...lang,
     })),
   ];
 }

@@ -58,6 +58,8 @@ export type Signer = {
   webauthn?: boolean;
   /** The lowest assurance accepted from this signer's capture (absent on records before it existed: recorded). */
   required_assurance?: string;
+  /** The language the sender chose for this signer's page and mails (domain/locale.ts); absent: not chosen. */
+  locale?: string;
   /** The capture under analysis (or the passing one) came with a verified WebAuthn step. */
   webauthn_verified?: boolean;
   /** Why the signer declined (empty when they gave no reason; absent unless declined). */
@@ -78,7 +80,7 @@ export type SignerFieldValues = {
 };
 
 /** A party who only receives the result (no link, no ceremony, not certified). */
-export type Viewer = { name: string; email: string; order: number };
+export type Viewer = { name: string; email: string; order: number; locale?: string };
 
 export type LogEntry = { type: string; at: Date; actor: string; detail: string };
 
@@ -96,6 +98,7 @@ export function newSigner(
     reference?: { key: string; sha256: string };
     webauthn?: boolean;
     required_assurance?: string;
+    locale?: string;
   },
 ): Signer {
   return {
@@ -109,6 +112,7 @@ export function newSigner(
     order: opts.order ?? 1,
     webauthn: opts.webauthn ?? false,
     ...(opts.required_assurance ? { required_assurance: opts.required_assurance } : {}),
+    ...(opts.locale ? { locale: opts.locale } : {}),
     ...(opts.reference ? { reference_key: opts.reference.key, reference_sha256: opts.reference.sha256 } : {}),
     attempts_left: attempts,
     capture_id: '',

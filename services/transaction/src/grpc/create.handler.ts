@@ -67,8 +67,10 @@ async function* creationParts(call: AsyncIterable<transactionV1.CreateTransactio
               verification: p.verification,
               webauthn: p.webauthn,
               requiredAssurance: p.requiredAssurance,
+              locale: p.locale,
             })),
             requiredAssurance: part.value.requiredAssurance,
+            signerLocale: part.value.signerLocale,
             formFields: part.value.formFields,
             lifecycle: {
               expiresAt: part.value.expiresAt,

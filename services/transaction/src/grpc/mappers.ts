@@ -74,6 +74,7 @@ export function toDetail(
       webauthn: s.webauthn ?? false,
       requiredAssurance: requiredAssuranceOfSigner(s),
       assurance: achievedSignerAssurance(s) ?? '',
+      locale: s.locale ?? '',
     })),
     events: timeline.map((e) => ({ type: e.type, at: e.at.toISOString(), actor: e.actor, detail: e.detail })),
     retentionDays: rec.retention_days ?? defaultRetentionDays,
@@ -118,6 +119,7 @@ export function toSigningContext(
     webauthnRequired: signer.webauthn ?? false,
     requiredAssurance: requiredAssuranceOfSigner(signer),
     ownerId: rec.owner_id,
+    locale: signer.locale ?? '',
     fieldsPending: !fieldsComplete(rec.form_fields ?? [], signer, new Date()),
   };
 }

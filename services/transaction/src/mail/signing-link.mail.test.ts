@@ -13,4 +13,22 @@ describe('signingLinkMail', () => {
     expect(live.subject).toBe('Acme asks you to sign "NDA.pdf"');
     expect(`${live.text}${live.html}`).not.toContain('TEST');
   });
+
+  it('is written in the signer’s language, Arabic right to left; none or an unknown one: English', () => {
+    const ar = signingLinkMail({ ...base, locale: 'ar', reminder: true });
+    expect(ar.subject).toBe('تذكير: Acme يطلب منك توقيع «NDA.pdf»');
+    expect(ar.html).toMatch(/^<!doctype html><html lang="ar" dir="rtl">/);
+    expect(ar.text).toContain('http://x/sign/t');
+    const zh = signingLinkMail({ ...base, locale: 'zh' });
+    expect(zh.subject).toBe('Acme 请您签署“NDA.pdf”');
+    expect(zh.html).toContain('lang="zh" dir="ltr"');
+    expect(signingLinkMail({ ...base, locale: 'xx' }).subject).toBe('Acme asks you to sign "NDA.pdf"');
+  });
+
+  it('escapes what the sender wrote in every language', () => {
+    const m = signingLinkMail({ ...base, locale: 'fr', orgName: '<b>Evil</b>', documentName: '"><script>.pdf' });
+    expect(m.html).not.toContain('<b>Evil</b>');
+    expect(m.html).not.toContain('<script>');
+    expect(m.html).toContain('&#60;b&#62;Evil');
+  });
 });

@@ -1,8 +1,12 @@
 import type { Mail } from '@signet/kit';
+import { brandedPage, button, esc, type MailBrand } from './layout.js';
+import { isRtl, mailLocale, translator } from './i18n/index.js';
 
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-/** The signing-link email: org name, document name and the link; nothing about biometrics beyond the ceremony itself. */
+/**
+ * The signing-link email: org name, document name and the link; nothing about biometrics beyond the
+ * ceremony itself. In the signer's language (English when the sender chose none) and the account's
+ * branding (its display name replaces the organisation's, its Reply-To answers the signer).
+ */
 export function signingLinkMail(p: {
   to: string;
   orgName: string;
@@ -11,29 +15,40 @@ export function signingLinkMail(p: {
   reminder: boolean;
   /** A test-mode transaction: the mail says TEST (no real signing, no legal effect). */
   test?: boolean;
+  /** The signer's language as the sender chose it; absent: English. */
+  locale?: string;
+  brand?: MailBrand;
 }): Mail {
-  const org = p.orgName || 'A Signet user';
-  const subject = `${p.test ? '[TEST] ' : ''}${p.reminder ? 'Reminder: ' : ''}${org} asks you to sign "${p.documentName}"`;
-  const testNote = 'TEST: this is a test-mode request; signing it has no legal effect and no real certificate is issued.';
+  const lang = mailLocale(p.locale);
+  const tr = translator(lang);
+  const org = p.brand?.name || p.orgName || tr('org.unknown');
+  const args = { org, document: p.documentName };
+  const subject = `${p.test ? tr('test.prefix') : ''}${tr('link.subject', { ...args, reminder: p.reminder ? 'yes' : 'no' })}`;
+  const testNote = tr('link.test');
   const text = [
     ...(p.test ? [testNote, ''] : []),
-    `${org} has asked you to sign the document "${p.documentName}".`,
+    tr('link.lead', args),
     '',
-    'Open this link to review and sign it:',
+    tr('link.open'),
     p.signUrl,
     '',
-    'The link is personal: do not forward it. If you did not expect this request, you can ignore this email.',
+    tr('link.personal'),
+    ...(p.brand?.replyTo ? ['', tr('reply.to', { org })] : []),
   ].join('\n');
-  const html = `<!doctype html><html><body style="font-family:sans-serif">
-${
-  p.test
-    ? `<p><strong>${esc(testNote)}</strong></p>
-`
-    : ''
-}<p><strong>${esc(org)}</strong> has asked you to sign the document <strong>&ldquo;${esc(p.documentName)}&rdquo;</strong>.</p>
-<p><a href="${esc(p.signUrl)}">Review and sign the document</a></p>
-<p style="color:#555">Or paste this link into your browser: ${esc(p.signUrl)}</p>
-<p style="color:#555">The link is personal: do not forward it. If you did not expect this request, you can ignore this email.</p>
-</body></html>`;
-  return { to: p.to, subject, text, html };
+  const html = brandedPage({
+    lang,
+    rtl: isRtl(lang),
+    brand: p.brand,
+    paragraphs: [
+      ...(p.test ? [`<strong>${esc(testNote)}</strong>`] : []),
+      esc(tr('link.lead', args)),
+      button(p.signUrl, tr('link.button'), p.brand),
+    ],
+    notes: [
+      `${esc(tr('link.paste'))} ${esc(p.signUrl)}`,
+      esc(tr('link.personal')),
+      ...(p.brand?.replyTo ? [esc(tr('reply.to', { org }))] : []),
+    ],
+  });
+  return { to: p.to, subject, text, html, ...(p.brand?.replyTo ? { replyTo: p.brand.replyTo } : {}) };
 }

@@ -35,6 +35,7 @@ const signerDocument = (s: Signer) =>
     ['webauthn', or(s.webauthn, false)],
     ['webauthn_verified', or(s.webauthn_verified, false)],
     ['required_assurance', s.required_assurance],
+    ['locale', s.locale],
   ]);
 
 const viewerDocument = (v: Viewer) =>
@@ -42,6 +43,7 @@ const viewerDocument = (v: Viewer) =>
     ['name', v.name],
     ['email', v.email],
     ['order', v.order],
+    ['locale', v.locale],
   ]);
 
 const logDocument = (e: LogEntry) =>

@@ -90,13 +90,15 @@ const signerSchema = new Schema(
     webauthn_verified: { type: Boolean, default: false },
     // No default: a record written before the requirement existed has none (read as recorded).
     required_assurance: { type: String },
+    // The language the sender chose for this signer (absent: not chosen).
+    locale: { type: String },
     // The values of this signer's fields and their adopted signature/initials (issue 33; absent: none submitted).
     fields: { type: Object, default: undefined },
   },
   { _id: false },
 );
 
-const viewerSchema = new Schema({ name: String, email: String, order: Number }, { _id: false });
+const viewerSchema = new Schema({ name: String, email: String, order: Number, locale: String }, { _id: false });
 
 export const transactionSchema = new Schema(
   {

@@ -26,12 +26,14 @@ export function newRecord(
   const signers: Signer[] = [];
   const viewers: Viewer[] = [];
   fields.parties.forEach((p, i) => {
-    if (p.role === 'viewer') return viewers.push({ name: p.name, email: p.email, order: p.order });
+    if (p.role === 'viewer')
+      return viewers.push({ name: p.name, email: p.email, order: p.order, ...(p.locale ? { locale: p.locale } : {}) });
     const opts = {
       role: p.role,
       order: p.order,
       webauthn: p.webauthn,
       required_assurance: p.required_assurance,
+      locale: p.locale,
       reference: refs.get(i),
     };
     const mode = modeOf(p.verification === 'none' ? 'liveness_only' : p.verification);

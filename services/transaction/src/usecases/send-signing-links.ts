@@ -71,6 +71,7 @@ export async function sendSigningLinks(deps: SendLinksDeps, req: LinksRequest): 
           signUrl: `${base}/sign/${signer.token}`,
           reminder: kind === 'reminder',
           test: rec.test === true,
+          locale: signer.locale,
         }),
       );
     } catch (err) {

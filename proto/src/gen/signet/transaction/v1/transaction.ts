@@ -107,6 +107,8 @@ export interface Signer {
    * empty until the signer passed.
    */
   assurance: string;
+  /** The language the sender chose for this signer (en de fr es pl pt ar zh); empty: not chosen. */
+  locale: string;
 }
 
 export interface LogEntry {
@@ -237,6 +239,8 @@ export interface SigningContext {
   requiredAssurance: string;
   /** The account that created the transaction (the gateway frames the signing page by its settings). */
   ownerId: string;
+  /** The language the sender chose for this signer (en de fr es pl pt ar zh); empty: the browser's. */
+  locale: string;
   /**
    * Required fields on the document the signer has not filled yet (issue 33): the ceremony takes no
    * consent until they are (GetSignerFields / SubmitSignerFields).
@@ -288,6 +292,11 @@ export interface CreateTransactionFields {
   requiredAssurance: string;
   /** The fields placed on the document (issue 33): a JSON array as the sender gave it; empty: none. */
   formFields: string;
+  /**
+   * The one-signer form's language for its signers' page and mails (en de fr es pl pt ar zh); empty:
+   * the signer's browser decides the page, mails in English. With `signers`, each party carries its own.
+   */
+  signerLocale: string;
 }
 
 /** One party of a transaction as the sender lists it. */
@@ -307,6 +316,8 @@ export interface SignerSpec {
    * Empty: live. live+webauthn implies webauthn.
    */
   requiredAssurance: string;
+  /** The party's language for the signing page and mails (en de fr es pl pt ar zh); empty: not chosen. */
+  locale: string;
 }
 
 /** A chunk of one signer's reference photo (each photo's chunks contiguous). */
@@ -1056,6 +1067,7 @@ function createBaseSigner(): Signer {
     webauthn: false,
     requiredAssurance: "",
     assurance: "",
+    locale: "",
   };
 }
 
@@ -1093,6 +1105,9 @@ export const Signer: MessageFns<Signer> = {
     }
     if (message.assurance !== "") {
       writer.uint32(170).string(message.assurance);
+    }
+    if (message.locale !== "") {
+      writer.uint32(242).string(message.locale);
     }
     return writer;
   },
@@ -1198,6 +1213,14 @@ export const Signer: MessageFns<Signer> = {
             message.assurance = reader.string();
             continue;
           }
+          case 30: {
+            if (tag !== 242) {
+              break;
+            }
+
+            message.locale = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1226,6 +1249,7 @@ export const Signer: MessageFns<Signer> = {
     message.webauthn = object.webauthn ?? false;
     message.requiredAssurance = object.requiredAssurance ?? "";
     message.assurance = object.assurance ?? "";
+    message.locale = object.locale ?? "";
     return message;
   },
 };
@@ -2272,6 +2296,7 @@ function createBaseSigningContext(): SigningContext {
     webauthnRequired: false,
     requiredAssurance: "",
     ownerId: "",
+    locale: "",
     fieldsPending: false,
   };
 }
@@ -2334,6 +2359,9 @@ export const SigningContext: MessageFns<SigningContext> = {
     }
     if (message.ownerId !== "") {
       writer.uint32(242).string(message.ownerId);
+    }
+    if (message.locale !== "") {
+      writer.uint32(322).string(message.locale);
     }
     if (message.fieldsPending !== false) {
       writer.uint32(328).bool(message.fieldsPending);
@@ -2506,6 +2534,14 @@ export const SigningContext: MessageFns<SigningContext> = {
             message.ownerId = reader.string();
             continue;
           }
+          case 40: {
+            if (tag !== 322) {
+              break;
+            }
+
+            message.locale = reader.string();
+            continue;
+          }
           case 41: {
             if (tag !== 328) {
               break;
@@ -2550,6 +2586,7 @@ export const SigningContext: MessageFns<SigningContext> = {
     message.webauthnRequired = object.webauthnRequired ?? false;
     message.requiredAssurance = object.requiredAssurance ?? "";
     message.ownerId = object.ownerId ?? "";
+    message.locale = object.locale ?? "";
     message.fieldsPending = object.fieldsPending ?? false;
     return message;
   },
@@ -2672,6 +2709,7 @@ function createBaseCreateTransactionFields(): CreateTransactionFields {
     reminderMax: 0,
     requiredAssurance: "",
     formFields: "",
+    signerLocale: "",
   };
 }
 
@@ -2712,6 +2750,9 @@ export const CreateTransactionFields: MessageFns<CreateTransactionFields> = {
     }
     if (message.formFields !== "") {
       writer.uint32(322).string(message.formFields);
+    }
+    if (message.signerLocale !== "") {
+      writer.uint32(402).string(message.signerLocale);
     }
     return writer;
   },
@@ -2825,6 +2866,14 @@ export const CreateTransactionFields: MessageFns<CreateTransactionFields> = {
             message.formFields = reader.string();
             continue;
           }
+          case 50: {
+            if (tag !== 402) {
+              break;
+            }
+
+            message.signerLocale = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2854,12 +2903,22 @@ export const CreateTransactionFields: MessageFns<CreateTransactionFields> = {
     message.reminderMax = object.reminderMax ?? 0;
     message.requiredAssurance = object.requiredAssurance ?? "";
     message.formFields = object.formFields ?? "";
+    message.signerLocale = object.signerLocale ?? "";
     return message;
   },
 };
 
 function createBaseSignerSpec(): SignerSpec {
-  return { name: "", email: "", role: "", order: 0, verification: "", webauthn: false, requiredAssurance: "" };
+  return {
+    name: "",
+    email: "",
+    role: "",
+    order: 0,
+    verification: "",
+    webauthn: false,
+    requiredAssurance: "",
+    locale: "",
+  };
 }
 
 export const SignerSpec: MessageFns<SignerSpec> = {
@@ -2884,6 +2943,9 @@ export const SignerSpec: MessageFns<SignerSpec> = {
     }
     if (message.requiredAssurance !== "") {
       writer.uint32(162).string(message.requiredAssurance);
+    }
+    if (message.locale !== "") {
+      writer.uint32(242).string(message.locale);
     }
     return writer;
   },
@@ -2957,6 +3019,14 @@ export const SignerSpec: MessageFns<SignerSpec> = {
             message.requiredAssurance = reader.string();
             continue;
           }
+          case 30: {
+            if (tag !== 242) {
+              break;
+            }
+
+            message.locale = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2981,6 +3051,7 @@ export const SignerSpec: MessageFns<SignerSpec> = {
     message.verification = object.verification ?? "";
     message.webauthn = object.webauthn ?? false;
     message.requiredAssurance = object.requiredAssurance ?? "";
+    message.locale = object.locale ?? "";
     return message;
   },
 };

@@ -36,7 +36,7 @@ export function addSignPage(router: Router, ctx: GatewayContext): void {
     res.status(404).type('text/plain').send('not found');
   });
   router.get('/sign/:token', async (req, res) => {
-    const origins = await embedOriginsOf(ctx, String(req.params.token));
+    const { origins, locale } = await pageContextOf(ctx, String(req.params.token));
     served.inc({ framed: req.get('sec-fetch-dest') === 'iframe' ? 'yes' : 'no', embedding: origins.length ? 'allowed' : 'none' });
     pageHeaders(res, origins);
     res.setHeader('Cache-Control', 'no-store');
@@ -45,23 +45,36 @@ export function addSignPage(router: Router, ctx: GatewayContext): void {
       res.status(503).type('text/plain').send('The signing page has not been built (pnpm --filter @signet/web build).');
       return;
     }
-    res.type('html').send(withEmbedOrigins(await readFile(page, 'utf8'), origins));
+    res.type('html').send(withLocale(withEmbedOrigins(await readFile(page, 'utf8'), origins), locale));
   });
 }
 
-/** The embedding origins of the account that sent this link; none when it does not resolve. */
-async function embedOriginsOf(ctx: GatewayContext, token: string): Promise<string[]> {
-  if (!TOKEN.test(token)) return [];
+type PageContext = { origins: string[]; locale: string };
+
+/**
+ * What the page is given about its link: the embedding origins of the account that sent it, and the
+ * language the sender chose for the signer (issue 34 item 5); none of either when it does not resolve.
+ */
+async function pageContextOf(ctx: GatewayContext, token: string): Promise<PageContext> {
+  if (!TOKEN.test(token)) return { origins: [], locale: '' };
+  let locale = '';
   try {
     const link = await ctx.transaction.resolveSigningToken({ token });
-    if (!link.ownerId) return [];
-    return (await ctx.identity.getProfile({ userId: link.ownerId })).embedOrigins;
+    locale = link.locale;
+    if (!link.ownerId) return { origins: [], locale };
+    return { origins: (await ctx.identity.getProfile({ userId: link.ownerId })).embedOrigins, locale };
   } catch (err) {
     // NOT_FOUND is a link that ended or never was: the page says so itself. Anything else fails closed.
     if (!(err instanceof RpcError && err.code === status.NOT_FOUND))
       ctx.logger.warn({ err: (err as Error).message }, 'sign page: embedding origins unavailable');
-    return [];
+    return { origins: [], locale };
   }
+}
+
+/** The page with the signer's language as the sender chose it (a checked code: letters only). */
+export function withLocale(html: string, locale: string): string {
+  if (!/^[a-z]{2}$/.test(locale)) return html;
+  return html.replace('</head>', `<meta name="signet-locale" content="${locale}">\n</head>`);
 }
 
 /** The page with its embedding origins (checked origins: no character that needs escaping in an attribute). */

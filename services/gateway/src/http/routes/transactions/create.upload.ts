@@ -147,6 +147,7 @@ export function creationForm(
               signers: parties ?? [],
               // Empty: the service's default (live); with signers each party carries its own.
               requiredAssurance: f.required_assurance ?? '',
+              signerLocale: f.signer_locale ?? '',
               formFields: formFieldsOf(fields.fields),
               expiresAt: f.expires_at ?? '',
               reminderFirstAfterSeconds: f.reminder_first_after_seconds ?? 0,
@@ -172,6 +173,7 @@ function partiesOf(fields: Record<string, string>, seen: Set<string>): transacti
       throw badRequest(`${f}: give either signers or signer_name/signer_email/signer_emails, not both`);
   if (fields.required_assurance !== undefined)
     throw badRequest('required_assurance: with signers, each party gives its own required_assurance');
+  if (fields.signer_locale !== undefined) throw badRequest('signer_locale: with signers, each party gives its own locale');
   if (seen.has('reference')) throw badRequest('reference: with signers, each photo is the part signer_photo_<index>');
   const parties = partiesSchema.safeParse(fields.signers);
   if (!parties.success) throw badRequest(partyIssue(parties.error));
@@ -183,6 +185,7 @@ function partiesOf(fields: Record<string, string>, seen: Set<string>): transacti
     verification: p.verification ?? '',
     webauthn: p.webauthn ?? false,
     requiredAssurance: p.required_assurance ?? '',
+    locale: p.locale ?? '',
   }));
 }
 

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { ASSURANCE_LEVELS, ATTESTATION_TYPES, idempotencyKey, MAX_PARTIES } from './transactions.schemas.js';
+import {
+  ASSURANCE_LEVELS,
+  ATTESTATION_TYPES,
+  idempotencyKey,
+  LOCALE_HELP,
+  MAX_PARTIES,
+  SIGNER_LOCALES,
+} from './transactions.schemas.js';
 
 /** The creation request and answer as the OpenAPI document describes them (create.upload.ts reads the stream). */
 export const createdSchema = z
@@ -39,7 +46,7 @@ export const creationForm = z.object({
     .optional()
     .meta({
       description:
-        'JSON array of parties (TransactionParty: name, email, role, order, verification, webauthn, required_assurance), at most 10; instead of signer_name/signer_email/signer_emails/reference. ' +
+        'JSON array of parties (TransactionParty: name, email, role, order, verification, webauthn, required_assurance, locale), at most 10; instead of signer_name/signer_email/signer_emails/reference. ' +
         'Each face_match signer sends their reference photo as the part signer_photo_<index>, <index> being their position in this array (0-based). ' +
         'Every reference photo must show exactly one face.',
       example:
@@ -69,6 +76,10 @@ export const creationForm = z.object({
         'A capture below it is refused before analysis and uses up its challenge; the single upload (GET …/challenge, POST …/capture) is accepted only with recorded. ' +
         'With signers, each party gives its own.',
     }),
+  signer_locale: z
+    .enum(SIGNER_LOCALES)
+    .optional()
+    .meta({ description: `One-signer form: ${LOCALE_HELP} With signers, each party gives its own locale.` }),
   document: z.string().meta({
     format: 'binary',
     description:

@@ -11,7 +11,14 @@ import { exportCsvRoute } from './export-csv.routes.js';
 import { transactionActionRoutes } from './transaction-actions.routes.js';
 import { signerAssuranceJson, summaryJson, transactionAssuranceJson } from './transactions.json.js';
 import { createdSchema, creationForm as creationFormSchema, creationHeaders } from './creation.schemas.js';
-import { detailSchema, listQuery, summarySchema, transactionId, type RequiredAssurance } from './transactions.schemas.js';
+import {
+  detailSchema,
+  listQuery,
+  summarySchema,
+  transactionId,
+  type RequiredAssurance,
+  type SignerLocale,
+} from './transactions.schemas.js';
 
 const TAGS = ['Transactions'];
 const noSuchTransaction = () => new HttpError(404, 'no such transaction');
@@ -156,6 +163,7 @@ export function transactionsRoutes(ctx: GatewayContext): RouteModule {
             webauthn: s.webauthn,
             required_assurance: (s.requiredAssurance || 'recorded') as RequiredAssurance,
             ...signerAssuranceJson(s),
+            locale: (s.locale || null) as SignerLocale | null,
           })),
           ...transactionAssuranceJson(d.signers),
           events: d.events.map((e) => ({ type: e.type, at: e.at, actor: e.actor, detail: e.detail })),

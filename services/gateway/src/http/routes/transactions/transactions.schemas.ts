@@ -27,6 +27,19 @@ const requiredAssurance = (field: string) =>
     .trim()
     .pipe(z.enum(ASSURANCE_LEVELS, { error: `${field}: must be one of ${ASSURANCE_LEVELS.join(', ')}` }))
     .optional();
+/** The languages of the signing page and the signers' mails (issue 34 item 5); the transaction service checks the same. */
+export const SIGNER_LOCALES = ['en', 'de', 'fr', 'es', 'pl', 'pt', 'ar', 'zh'] as const;
+export type SignerLocale = (typeof SIGNER_LOCALES)[number];
+export const LOCALE_HELP =
+  'The language of the signing page and of the mails to this signer: en, de, fr, es, pl, pt, ar (right to left) or zh. ' +
+  'Absent: the page follows the signer’s browser and mails are in English. The words read aloud stay English.';
+const signerLocale = (field: string) =>
+  z
+    .string({ error: `${field}: must be one of ${SIGNER_LOCALES.join(', ')}` })
+    .trim()
+    .toLowerCase()
+    .pipe(z.enum(SIGNER_LOCALES, { error: `${field}: must be one of ${SIGNER_LOCALES.join(', ')}` }))
+    .optional();
 /** Expiry and reminder schedule of a creation (issue 18): optional text fields, checked again by the transaction service. */
 export const LIFECYCLE_FIELDS = ['expires_at', 'reminder_first_after_seconds', 'reminder_every_seconds', 'reminder_max'] as const;
 const seconds = (field: string) =>
@@ -54,6 +67,7 @@ export const TEXT_FIELDS = new Set([
   'signer_emails',
   'signers',
   'required_assurance',
+  'signer_locale',
   'fields',
   ...LIFECYCLE_FIELDS,
 ]);
@@ -86,6 +100,7 @@ export const fieldsSchema = z.object({
     )
     .pipe(z.array(email('signer_emails')).max(4, 'signer_emails: at most 4 additional signers')),
   required_assurance: requiredAssurance('required_assurance'),
+  signer_locale: signerLocale('signer_locale'),
   ...lifecycleFields,
 });
 /** One party of the `signers` list (a JSON text field); the transaction service checks the values and names the signer. */
@@ -109,6 +124,12 @@ export const partySchema = z
       .enum(ASSURANCE_LEVELS, { error: `must be one of ${ASSURANCE_LEVELS.join(', ')}` })
       .optional()
       .meta({ description: `${ASSURANCE_HELP} None for a viewer.` }),
+    locale: z
+      .string()
+      .toLowerCase()
+      .pipe(z.enum(SIGNER_LOCALES, { error: `must be one of ${SIGNER_LOCALES.join(', ')}` }))
+      .optional()
+      .meta({ description: LOCALE_HELP }),
   })
   .strict()
   .refine((p) => !(p.required_assurance === 'live+webauthn' && p.webauthn === false), {
@@ -236,6 +257,10 @@ export const detailSchema = summarySchema
         }),
         assurance_meaning: z.string().nullable().meta({
           description: 'One plain sentence saying what `assurance` proves and what it does not; null until the signer passed',
+        }),
+        locale: z.enum(SIGNER_LOCALES).nullable().meta({
+          description:
+            'The language the sender chose for this signer’s page and mails; null: not chosen (the browser’s, mails in English)',
         }),
       }),
     ),

@@ -1,0 +1,108 @@
+/** The signing page in German (keys and ICU arguments as en.ts). */
+import type { Messages } from './en.js';
+
+export const messages: Messages = {
+  'page.title': 'Dokument unterschreiben · Signet',
+  'page.skip': 'Zum Inhalt springen',
+  'page.spokenEnglish': 'Die Wörter, die Sie vorlesen, sind Englisch: Die Sprachprüfung versteht nur Englisch.',
+  'loading.title': 'Ihre Signatursitzung wird geöffnet…',
+  'error.title': 'Dieser Link kann nicht verwendet werden',
+  'error.retry': 'Erneut versuchen',
+  'error.gone': 'Dieser Signaturlink ist nicht mehr gültig.',
+  'error.network': 'Keine Netzwerkverbindung. Prüfen Sie Ihre Verbindung.',
+  'error.failed': 'Etwas ist schiefgelaufen (Fehler {status}). Bitte versuchen Sie es erneut.',
+  'error.uploadLost': 'Die Verbindung wurde beim Hochladen unterbrochen.',
+  'error.uploadTimeout': 'Das Hochladen hat zu lange gedauert.',
+  'consent.title': 'Prüfen und zustimmen',
+  'consent.document': 'Dokument',
+  'consent.hash': 'SHA-256 (erste 16)',
+  'consent.sentBy': 'Gesendet von',
+  'consent.signer': 'Unterzeichner',
+  'consent.viewPdf': 'PDF ansehen',
+  'consent.newTab': '(öffnet in einem neuen Tab)',
+  'consent.howLong':
+    'Sie nehmen ein kurzes Video auf: Lesen Sie vier Wörter laut vor und folgen Sie drei Anweisungen. Das dauert etwa 20 Sekunden.',
+  'consent.agree': 'Ich habe das Obige gelesen und stimme zu',
+  'consent.submit': 'Zustimmen und weiter',
+  'decline.ask': 'Sie möchten nicht unterschreiben?',
+  'decline.button': 'Ablehnen',
+  'decline.title': 'Unterschrift ablehnen?',
+  'decline.body':
+    'Eine Ablehnung beendet diese Signaturanfrage für alle: Der Link funktioniert nicht mehr und der Absender wird informiert. Das kann nicht rückgängig gemacht werden.',
+  'decline.reason': 'Grund für den Absender (optional, höchstens 500 Zeichen)',
+  'decline.confirm': 'Unterschrift ablehnen',
+  'decline.back': 'Zurück',
+  'decline.done': 'Sie haben die Unterschrift abgelehnt. Der Absender wurde informiert, und dieser Link funktioniert nicht mehr.',
+  'camera.title': 'Kamera erlauben',
+  'camera.body': 'Ihr Browser fragt nach Kamera und Mikrofon. Sie werden nur während der Aufnahme verwendet.',
+  'camera.allow': 'Kamera und Mikrofon erlauben',
+  'camera.unsupported':
+    'Dieser Browser kann hier keine Kamera verwenden. Öffnen Sie den Link in einem aktuellen Browser (Chrome, Safari, Firefox, Edge).',
+  'camera.refused':
+    'Der Kamerazugriff wurde verweigert. Erlauben Sie die Kamera für diese Seite in den Browsereinstellungen (das Kamerasymbol in der Adressleiste) und drücken Sie die Schaltfläche erneut.',
+  'camera.notFound':
+    'Es wurde keine Kamera gefunden. Schließen Sie eine Kamera an oder öffnen Sie den Link auf einem Smartphone.',
+  'camera.busy': 'Die Kamera wird von einer anderen Anwendung verwendet. Schließen Sie diese und versuchen Sie es erneut.',
+  'camera.failed': 'Die Kamera konnte nicht gestartet werden. Versuchen Sie es erneut oder verwenden Sie einen anderen Browser.',
+  'preview.title': 'Gesicht ausrichten',
+  'preview.video': 'Kameravorschau',
+  'preview.position':
+    'Halten Sie das Telefon auf Armlänge gerade vor sich und bringen Sie Ihr Gesicht in das Oval, bei gutem Licht und ohne andere Personen im Bild.',
+  'preview.light':
+    'Während der Aufnahme wechselt der Bildschirm die Farbe, und sein Licht auf Ihrem Gesicht ist Teil der Prüfung: Halten Sie das Telefon vor Ihr Gesicht, mit hoher Helligkeit.',
+  'preview.attempts': 'Verbleibende Versuche: {count, number}.',
+  'preview.start': 'Ich bin bereit',
+  'preview.noRecorder': 'Dieser Browser kann kein Video aufnehmen. Öffnen Sie den Link in einem aktuellen Browser.',
+  'webauthn.title': 'Mit Ihrem Gerät bestätigen (optional)',
+  'webauthn.body':
+    'Vor der Aufnahme können Sie auch mit der Bildschirmsperre dieses Geräts oder einem Sicherheitsschlüssel bestätigen. Ihr Gerät fügt damit eine kryptografische Signatur über dieses Dokument hinzu. Die Aufnahme beginnt direkt danach.',
+  'webauthn.use': 'Bildschirmsperre oder Sicherheitsschlüssel verwenden',
+  'webauthn.skip': 'Überspringen',
+  'webauthn.failed':
+    'Die Gerätebestätigung hat nicht funktioniert ({reason}). {required, select, yes {Der Absender verlangt sie: Bitte versuchen Sie es erneut.} other {Sie können es erneut versuchen oder überspringen.}}',
+  'record.title': 'Aufnahme',
+  'record.video': 'Kameravorschau während der Aufnahme',
+  'record.rec': '● AUFNAHME',
+  'record.started': 'Aufnahme gestartet',
+  'record.words': 'Lesen Sie diese Wörter laut vor',
+  'record.action': '{number, number} von {count, number}: {action}',
+  'record.hold': 'Schauen Sie in die Kamera',
+  'record.still': 'Halten Sie den Kopf still, Blick zur Kamera',
+  'action.turn_left': 'Drehen Sie den Kopf nach links und zurück',
+  'action.turn_right': 'Drehen Sie den Kopf nach rechts und zurück',
+  'action.blink': 'Blinzeln Sie zweimal langsam',
+  'action.smile': 'Lächeln Sie',
+  'action.look_up': 'Schauen Sie nach oben und zurück',
+  'record.expired':
+    'Die Aufnahme konnte nicht verwendet werden (die Aufgabe ist abgelaufen oder wurde ersetzt). Bitte nehmen Sie erneut auf.',
+  'record.interrupted': 'Die Aufnahme wurde unterbrochen. Bitte nehmen Sie erneut auf.',
+  'record.again': 'Erneut aufnehmen',
+  'upload.title': 'Ihr Video wird gesendet',
+  'upload.sending': 'Wird gesendet…',
+  'upload.refused': 'Die Aufnahme wurde nicht angenommen. Bitte nehmen Sie erneut auf.',
+  'upload.retrying': 'Senden fehlgeschlagen. Neuer Versuch in {seconds, number} s…',
+  'upload.offline': 'Senden fehlgeschlagen. Drücken Sie „Erneut senden“, sobald Sie wieder online sind.',
+  'upload.retry': 'Erneut senden',
+  'verifying.title': 'Prüfung',
+  'verifying.body': 'Ihr Video ist angekommen. Wir prüfen es; diese Seite aktualisiert sich von selbst.',
+  'retry.title': 'Versuchen wir es noch einmal',
+  'retry.intro': 'Wir konnten die Aufnahme nicht bestätigen. Was Sie anders machen sollten:',
+  'retry.left': 'Verbleibende Versuche: {count, number}.',
+  'retry.noAttemptUsed': 'Es wurde kein Versuch verbraucht. Verbleibende Versuche: {count, number}.',
+  'redo.face':
+    'Ihr Gesicht konnte nicht zugeordnet werden: Bleiben Sie während der ganzen Aufnahme allein und gut beleuchtet im Bild.',
+  'redo.action':
+    'Eine Bewegung wurde nicht erkannt: Machen Sie jede Bewegung, solange sie angezeigt wird, und halten Sie den Kopf dazwischen still.',
+  'redo.words': 'Die Wörter wurden nicht gehört: Lesen Sie sie deutlich vor, solange sie angezeigt werden.',
+  'redo.light':
+    'Das Bildschirmlicht auf Ihrem Gesicht war nicht zu sehen: Halten Sie das Telefon vor Ihr Gesicht, Helligkeit hoch, und vermeiden Sie starkes Licht hinter Ihnen.',
+  'redo.quality': 'Das Video war nicht verwendbar: Nehmen Sie erneut auf, mit ruhiger Kamera und gutem Licht.',
+  'redo.challenge': 'In einem Versuch wurden zu viele neue Aufgaben angefordert.',
+  'redo.error':
+    'Ihre Aufnahme konnte wegen eines technischen Problems bei uns nicht geprüft werden. Bitte nehmen Sie erneut auf.',
+  'done.title': 'Fertig',
+  'done.passed': 'Ihre Identität wurde bestätigt. Sie können diese Seite schließen.',
+  'done.failed': 'Die Prüfung war nicht erfolgreich und es sind keine Versuche mehr übrig. Der Absender wurde informiert.',
+  'done.complete':
+    'Diese Signatursitzung ist abgeschlossen. Der Absender erfährt das Ergebnis; Sie können diese Seite schließen.',
+};
