@@ -268,17 +268,14 @@ async function appendedUpdate(sealed: PDFDocument, whole: Buffer): Promise<strin
   return null;
 }
 
-/** Checks a signed PDF; throws SignedPdfError when it is not one. Every check is reported; `ok` when all pass. */
-export async function verifySignedPdf(bytes: Uint8Array, opts: SignedPdfOptions): Promise<SignedPdfReport> {
-  const pdf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const r = byteRange(pdf);
+/** The seal's CMS and the sealed revision, read from `pdf`; SignedPdfError when either cannot be read. */
+async function readSeal(pdf: Buffer, r: [number, number, number, number], trustRoots: pkijs.Certificate[]) {
   const end = r[2] + r[3];
   const signedBytes = Buffer.concat([pdf.subarray(0, r[1]), pdf.subarray(r[2], end)]);
   const der = Buffer.from(pdf.subarray(r[1] + 1, r[2] - 1).toString('latin1'), 'hex');
-
   let cms;
   try {
-    cms = await verifyPadesCms(der, signedBytes, opts.trustRoots);
+    cms = await verifyPadesCms(der, signedBytes, trustRoots);
   } catch (err) {
     throw new SignedPdfError((err as Error).message);
   }
@@ -288,10 +285,13 @@ export async function verifySignedPdf(bytes: Uint8Array, opts: SignedPdfOptions)
   } catch (err) {
     throw new SignedPdfError(`the sealed revision is not a readable PDF: ${(err as Error).message}`);
   }
+  return { cms, sealed, end };
+}
 
-  const checks: Check[] = [];
+/** `coverage`: the seal covers the whole file, or what follows it only maintains it (DSS, document timestamps). */
+async function coverageCheck(sealed: PDFDocument, pdf: Buffer, end: number): Promise<Check> {
   const after = end === pdf.length ? null : await appendedUpdate(sealed, pdf);
-  checks.push({
+  return {
     name: 'coverage',
     ok: after === null,
     detail:
@@ -300,30 +300,56 @@ export async function verifySignedPdf(bytes: Uint8Array, opts: SignedPdfOptions)
         : end === pdf.length
           ? `the seal covers the whole file (${pdf.length} bytes) but its own signature value`
           : `the seal covers the whole file but its own signature value and later updates (${pdf.length - end} bytes) that only add validation data (DSS) and document timestamps`,
-  });
-  checks.push(...cms.checks);
+  };
+}
 
+type Bundle = { checkpoint?: unknown; certificate?: { reference?: unknown; document_sha256?: unknown } };
+
+/** cert.json of the sealed revision, parsed; a check saying why when there is none or it is not JSON. */
+function embeddedBundle(sealed: PDFDocument): { bundle: Bundle } | { check: Check } {
+  const json = embeddedFile(sealed, 'cert.json');
+  let bundle: Bundle | undefined;
+  try {
+    bundle = json ? (JSON.parse(json.toString('utf8')) as Bundle) : undefined;
+  } catch {
+    bundle = undefined;
+  }
+  if (bundle && typeof bundle === 'object') return { bundle };
+  const detail = json ? 'the embedded cert.json is not JSON' : 'no embedded cert.json in the sealed revision';
+  return { check: { name: 'evidence', ok: false, detail } };
+}
+
+/** `consistency`: the seal's /Reason (inside the signed bytes) names the certificate cert.json carries. */
+function consistencyCheck(sealed: PDFDocument, r: number[], reference: string | undefined): Check {
+  const reason = text(signatureDict(sealed, r)?.get(PDFName.of('Reason')));
+  const named = /\b([A-Z0-9]{2,8}-TX-\d{8})\b/.exec(reason ?? '')?.[1];
+  return named && named === reference
+    ? { name: 'consistency', ok: true, detail: `the seal is for certificate ${named}, the one cert.json carries` }
+    : {
+        name: 'consistency',
+        ok: false,
+        detail: `the seal is for ${named ? `certificate ${named}` : 'no named certificate'}, but cert.json carries ${reference ?? 'none'}`,
+      };
+}
+
+/** Checks a signed PDF; throws SignedPdfError when it is not one. Every check is reported; `ok` when all pass. */
+export async function verifySignedPdf(bytes: Uint8Array, opts: SignedPdfOptions): Promise<SignedPdfReport> {
+  const pdf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const r = byteRange(pdf);
+  const { cms, sealed, end } = await readSeal(pdf, r, opts.trustRoots);
+  const checks: Check[] = [await coverageCheck(sealed, pdf, end), ...cms.checks];
   const report: SignedPdfReport = {
     ok: false,
     checks,
     ...(cms.signer ? { signer: cms.signer } : {}),
     ...(cms.timestamp ? { timestamp: cms.timestamp.toISOString() } : {}),
   };
-  const json = embeddedFile(sealed, 'cert.json');
-  let bundle: { checkpoint?: unknown; certificate?: { reference?: unknown; document_sha256?: unknown } } | undefined;
-  try {
-    bundle = json ? (JSON.parse(json.toString('utf8')) as typeof bundle) : undefined;
-  } catch {
-    bundle = undefined;
-  }
-  if (!bundle || typeof bundle !== 'object') {
-    checks.push({
-      name: 'evidence',
-      ok: false,
-      detail: json ? 'the embedded cert.json is not JSON' : 'no embedded cert.json in the sealed revision',
-    });
+  const embedded = embeddedBundle(sealed);
+  if ('check' in embedded) {
+    checks.push(embedded.check);
     return report;
   }
+  const { bundle } = embedded;
   const origin = typeof bundle.checkpoint === 'string' ? bundle.checkpoint.split('\n')[0] : undefined;
   const logKey = opts.logKeys.find((k) => k.keys.some((key) => key.name === origin));
   if (!logKey) {
@@ -345,18 +371,7 @@ export async function verifySignedPdf(bytes: Uint8Array, opts: SignedPdfOptions)
       : { name: 'document', ok: false, detail: 'cert.json names no certified document SHA-256' };
   checks.push({ name: original.name, ok: original.ok, detail: original.detail });
   if ('length' in original && original.length !== undefined) report.originalLength = original.length;
-
-  const reason = text(signatureDict(sealed, r)?.get(PDFName.of('Reason')));
-  const named = /\b([A-Z0-9]{2,8}-TX-\d{8})\b/.exec(reason ?? '')?.[1];
-  checks.push(
-    named && named === proof.reference
-      ? { name: 'consistency', ok: true, detail: `the seal is for certificate ${named}, the one cert.json carries` }
-      : {
-          name: 'consistency',
-          ok: false,
-          detail: `the seal is for ${named ? `certificate ${named}` : 'no named certificate'}, but cert.json carries ${proof.reference ?? 'none'}`,
-        },
-  );
+  checks.push(consistencyCheck(sealed, r, proof.reference));
   report.ok = checks.every((c) => c.ok);
   return report;
 }

@@ -28,7 +28,7 @@ import {
 import { events, eventsV1, ledgerV1 } from '@signet/proto';
 import { formatVerifierKey, formatWitnessKey, parseVerifierKey, parseWitnessKey, witnessPolicy } from '@signet/verify';
 import { parsePemCertificates, SignedPdfError, verifySignedPdf, type SignedPdfOptions } from '@signet/verify/signed-pdf';
-import { PDFDocument, PDFName } from 'pdf-lib';
+import { PDFDocument } from 'pdf-lib';
 import { eventually, infra, testSecrets } from '../../../test/harness/services.js';
 import { freePort } from '../../../test/harness/local-infra.js';
 import { startLedger } from '../src/app.js';
@@ -36,7 +36,7 @@ import { ledgerConfigSchema } from '../src/config.js';
 import { CadesSigner, loadSealKey } from '../src/pdf/cades-signer.js';
 import { preparePdf, sealPdf } from '../src/pdf/signed-pdf.js';
 import { createTsaClient } from '../src/tsa/tsa.client.js';
-import { withIncrementalUpdate } from '../src/pdf/incremental.js';
+import { tamperedPdfs } from './fixtures/tampers.js';
 import { registerWitnessedLog } from '../../../test/harness/witness.js';
 import {
   extractCertJson,
@@ -421,27 +421,11 @@ describe('verifySignedPdf: the seal, its time, its chain and the embedded proof 
     expect(good.out).toContain(`VALID certificate ${signed.a.reference}`);
 
     const { pdf, original } = signed.a;
-    // one byte in the signed range (in the seal's /Reason)
-    const byte = Buffer.from(pdf);
-    byte[byte.indexOf(Buffer.from(`Signet certificate ${signed.a.reference}`))] = 's'.charCodeAt(0);
-    // an update appended after the seal that replaces the first page's content
-    const replaced = await withIncrementalUpdate(pdf, async (doc) => {
-      const page = doc.getPage(0);
-      page.node.set(
-        PDFName.of('Contents'),
-        doc.context.register(doc.context.flateStream('BT /F1 12 Tf 20 100 Td (Forged) Tj ET')),
-      );
-    });
     // revision 1 substituted: another document of the same length in its place
-    const other = Buffer.from(original.toString('latin1').replace('/ModDate (D:2', '/ModDate (D:1'), 'latin1');
-    expect(other.length).toBe(original.length);
-    expect(other.equals(original)).toBe(false);
-    const substituted = Buffer.concat([other, pdf.subarray(original.length)]);
-    const cases: [string, Buffer, string[]][] = [
-      ['byte', byte, ['FAIL integrity: the file was changed after sealing']],
-      ['replaced', replaced, ['FAIL coverage: the seal does not cover the whole file', 'an update changes object']],
-      ['substituted', substituted, ['FAIL integrity', 'FAIL document: no revision of the PDF before the seal has the certified']],
-    ];
+    const swap = (o: Buffer) => Buffer.from(o.toString('latin1').replace('/ModDate (D:2', '/ModDate (D:1'), 'latin1');
+    const cases = (await tamperedPdfs(pdf, original, signed.a.reference, swap)).map(
+      (t) => [t.name, t.pdf, t.name === 'replaced' ? [...t.expected, 'an update changes object'] : t.expected] as const,
+    );
     for (const [name, bytes, expected] of cases) {
       writeFileSync(join(dir, `tamper-${name}.pdf`), bytes);
       const r = await signetVerify(root, args(join(dir, `tamper-${name}.pdf`)));

@@ -1,4 +1,4 @@
-import { Schema, type Connection } from 'mongoose';
+import { Schema, type Connection, type InferSchemaType, type Model } from 'mongoose';
 import { isDuplicateKey, outboxEvent, outboxField, outboxIndex } from '@signet/kit';
 import { events } from '@signet/proto';
 import type { SignerTrail } from '../pdf/audit-trail.js';
@@ -63,13 +63,11 @@ const signedPdfSchema = new Schema(
 signedPdfSchema.index({ status: 1, next_attempt_at: 1 });
 signedPdfSchema.index(...outboxIndex);
 
-export function createSignedPdfRepository(conn: Connection) {
-  const model = conn.model('SignedPdf', signedPdfSchema);
+type SignedPdfModel = Model<InferSchemaType<typeof signedPdfSchema>>;
+
+/** The sealing queue: a record per certificate, claimed under a lease, retried later. */
+function queueOps(model: SignedPdfModel) {
   return {
-    model,
-    async init() {
-      await model.init();
-    },
     /** Records the PDF to seal, once per reference (a redelivered event changes nothing). */
     async enqueue(
       rec: Omit<SignedPdfRecord, 'status' | 'attempts' | 'object_key' | 'size' | 'audit_object_key' | 'audit_size' | 'sealed_at'>,
@@ -99,6 +97,12 @@ export function createSignedPdfRepository(conn: Connection) {
     async retryAt(reference: string, at: Date, attempts: number): Promise<void> {
       await model.updateOne({ _id: reference, status: 'pending' }, { $set: { next_attempt_at: at, attempts } });
     },
+  };
+}
+
+/** How a record ends: sealed or given up, each with its outbox entry in the same update. */
+function outcomeOps(model: SignedPdfModel) {
+  return {
     /**
      * Sealed: the object keys, and in the same update the pdf.sealed outbox entry (the relay publishes
      * it; the transaction service mails the download links). The e-mails and trails go: they are in the PDF.
@@ -142,6 +146,12 @@ export function createSignedPdfRepository(conn: Connection) {
       );
       return r.modifiedCount === 1;
     },
+  };
+}
+
+/** Reading a record, and a deleted transaction's record marked or dropped. */
+function recordOps(model: SignedPdfModel) {
+  return {
     /**
      * A pending record whose transaction was deleted: never claimed or sealed again (claimDue,
      * retryAt and markSealed all require pending). The record as it was, or null when not pending.
@@ -159,6 +169,19 @@ export function createSignedPdfRepository(conn: Connection) {
     async find(reference: string): Promise<SignedPdfRecord | null> {
       return model.findOne({ _id: reference }, { _id: 0, outbox: 0 }).lean<SignedPdfRecord>();
     },
+  };
+}
+
+export function createSignedPdfRepository(conn: Connection) {
+  const model = conn.model('SignedPdf', signedPdfSchema);
+  return {
+    model,
+    async init() {
+      await model.init();
+    },
+    ...queueOps(model),
+    ...outcomeOps(model),
+    ...recordOps(model),
   };
 }
 

@@ -110,11 +110,12 @@ const publicKeySchema = z.object({
 });
 const cacheControl = (description: string) => ({ 'Cache-Control': { description, schema: z.string() } });
 
-/** /api/ledger: the evidence behind every certificate, public like /api/verify. */
-export function ledgerRoutes(ctx: GatewayContext): RouteModule {
-  const common = { tags: ['Ledger'], security: 'public' as const };
+/** Every /api/ledger route is public and tagged Ledger. */
+const common = { tags: ['Ledger'], security: 'public' as const };
 
-  const proof = defineRoute({
+/** GET /api/ledger/proof/{reference}: the evidence bundle. */
+function proofRoute(ctx: GatewayContext) {
+  return defineRoute({
     ...common,
     method: 'get',
     path: '/api/ledger/proof/{reference}',
@@ -141,8 +142,11 @@ export function ledgerRoutes(ctx: GatewayContext): RouteModule {
       return undefined;
     },
   });
+}
 
-  const checkpoint = defineRoute({
+/** GET /api/ledger/checkpoint: the newest signed checkpoint. */
+function checkpointRoute(ctx: GatewayContext) {
+  return defineRoute({
     ...common,
     method: 'get',
     path: '/api/ledger/checkpoint',
@@ -175,8 +179,11 @@ export function ledgerRoutes(ctx: GatewayContext): RouteModule {
       };
     },
   });
+}
 
-  const consistency = defineRoute({
+/** GET /api/ledger/consistency: a consistency proof between two sizes. */
+function consistencyRoute(ctx: GatewayContext) {
+  return defineRoute({
     ...common,
     method: 'get',
     path: '/api/ledger/consistency',
@@ -208,8 +215,11 @@ export function ledgerRoutes(ctx: GatewayContext): RouteModule {
       };
     },
   });
+}
 
-  const publicKey = defineRoute({
+/** GET /api/ledger/public-key: the log’s keys. */
+function publicKeyRoute(ctx: GatewayContext) {
+  return defineRoute({
     ...common,
     method: 'get',
     path: '/api/ledger/public-key',
@@ -245,8 +255,11 @@ export function ledgerRoutes(ctx: GatewayContext): RouteModule {
       };
     },
   });
+}
 
-  const routes = [proof, checkpoint, consistency, publicKey];
+/** /api/ledger: the evidence behind every certificate, public like /api/verify. */
+export function ledgerRoutes(ctx: GatewayContext): RouteModule {
+  const routes = [proofRoute(ctx), checkpointRoute(ctx), consistencyRoute(ctx), publicKeyRoute(ctx)];
   const router = Router();
   mountRoutes(router, routes, { validateResponses: ctx.validateResponses });
   return { router, routes };
