@@ -131,6 +131,30 @@ export const events = {
     producer: 'identity',
     consumers: [{ service: 'transaction', durable: 'transaction-account-settings' }],
   }),
+  memberInvited: entry({
+    subject: 'signet.identity.member.invited',
+    message: eventsV1.MemberChanged,
+    producer: 'identity',
+    consumers: [],
+  }),
+  memberJoined: entry({
+    subject: 'signet.identity.member.joined',
+    message: eventsV1.MemberChanged,
+    producer: 'identity',
+    consumers: [],
+  }),
+  memberRoleChanged: entry({
+    subject: 'signet.identity.member.role.changed',
+    message: eventsV1.MemberChanged,
+    producer: 'identity',
+    consumers: [],
+  }),
+  memberRemoved: entry({
+    subject: 'signet.identity.member.removed',
+    message: eventsV1.MemberChanged,
+    producer: 'identity',
+    consumers: [],
+  }),
   erasureRequested: entry({
     subject: 'signet.transaction.erasure.requested',
     message: eventsV1.BiometricErasureRequested,

@@ -327,10 +327,10 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    /** List the caller’s active API keys (prefix, name, created and last-used times) */
+    /** List the organisation’s active API keys (prefix, name, scopes, expiry, maker, created and last-used times) */
     get: operations['listApiKeys'];
     put?: never;
-    /** Create an API key; the full key is in this response only */
+    /** Create an API key with scopes and an optional expiry; the full key is in this response only */
     post: operations['createApiKey'];
     delete?: never;
     options?: never;
@@ -390,6 +390,104 @@ export type paths = {
      */
     put: operations['setEmbedOrigins'];
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/members': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The organisation’s members and its pending invitations */
+    get: operations['listMembers'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/members/invitations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Invite someone by e-mail; the mail carries a single-use link valid for 7 days
+     * @description Admins invite viewers, senders and admins; only owners invite owners. An address that already has a Signet account is 409 (it cannot bring its own organisation along). Inviting the same address again withdraws the earlier invitation.
+     */
+    post: operations['inviteMember'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/members/invitations/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Withdraw a pending invitation; its link stops working */
+    delete: operations['revokeInvitation'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/members/{user_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Remove a member: their sessions and API keys stop at once
+     * @description The transactions they created stay the organisation’s. Admins remove anyone but owners; the founding owner stays (409).
+     */
+    delete: operations['removeMember'];
+    options?: never;
+    head?: never;
+    /**
+     * Give a member another role; it applies from their next request
+     * @description Admins move members between viewer, sender and admin; only owners change owners or make one. The founding owner (whose id is the organisation’s) stays owner: 409.
+     */
+    patch: operations['changeMemberRole'];
+    trace?: never;
+  };
+  '/api/auth/invitations/accept': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Join an organisation through an invitation: creates the account and signs it in
+     * @description The code is the one in the invitation mail’s link (after #code=); it works once, for 7 days. The account’s e-mail is the invited address. An unknown, used, withdrawn or expired code: 401.
+     */
+    post: operations['acceptInvitation'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1202,6 +1300,7 @@ export type components = {
         | 'transaction.cancelled'
         | 'certificate.issued'
         | 'signed_document.ready'
+        | 'bulk.completed'
       )[];
       description?: string;
       /**
@@ -1229,6 +1328,7 @@ export type components = {
         | 'transaction.cancelled'
         | 'certificate.issued'
         | 'signed_document.ready'
+        | 'bulk.completed'
       )[];
       description?: string;
       enabled?: boolean;
@@ -1331,6 +1431,15 @@ export type components = {
       created_at: string;
       /** @enum {string} */
       auth_method: 'session' | 'api_key';
+      /** @description The organisation: its owner’s user id (an owner’s own) */
+      organisation_id: string;
+      /**
+       * @description What this credential may do in the organisation (an API key: bounded by its scopes)
+       * @enum {string}
+       */
+      role: 'viewer' | 'sender' | 'admin' | 'owner';
+      /** @description An API key’s scopes */
+      scopes?: string[];
       /** @enum {string} */
       plan?: 'Free' | 'Pro' | 'Firm';
       monthly_limit?: number;
@@ -1348,6 +1457,11 @@ export type components = {
        * @enum {string}
        */
       mode: 'live' | 'test';
+      scopes: ('read' | 'write' | 'admin')[];
+      /** @description When the key stops working; null: never */
+      expires_at: string | null;
+      /** @description The member whose role bounds the key (removing them revokes it) */
+      created_by: string;
       /** Format: date-time */
       created_at: string;
       /** @description Updated at most once a minute */
@@ -1365,6 +1479,11 @@ export type components = {
        * @enum {string}
        */
       mode: 'live' | 'test';
+      scopes: ('read' | 'write' | 'admin')[];
+      /** @description When the key stops working; null: never */
+      expires_at: string | null;
+      /** @description The member whose role bounds the key (removing them revokes it) */
+      created_by: string;
       /** Format: date-time */
       created_at: string;
       /** @description Updated at most once a minute */
@@ -1372,6 +1491,32 @@ export type components = {
     };
     EmbedOrigins: {
       origins: string[];
+    };
+    Member: {
+      user_id: string;
+      email: string;
+      name: string;
+      /**
+       * @description viewer reads; sender also creates and acts on transactions, templates and bulk sends; admin also manages API keys, webhooks, members (not owners), settings and branding; owner also billing and ownership
+       * @enum {string}
+       */
+      role: 'viewer' | 'sender' | 'admin' | 'owner';
+      /** Format: date-time */
+      joined_at: string;
+    };
+    Invitation: {
+      id: string;
+      email: string;
+      /**
+       * @description viewer reads; sender also creates and acts on transactions, templates and bulk sends; admin also manages API keys, webhooks, members (not owners), settings and branding; owner also billing and ownership
+       * @enum {string}
+       */
+      role: 'viewer' | 'sender' | 'admin' | 'owner';
+      invited_by: string;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      expires_at: string;
     };
     Account: {
       /** @enum {string} */
@@ -1534,6 +1679,11 @@ export type components = {
       expires_at: string | null;
       /** @description The legal hold: while set nothing of the transaction is deleted; null when there is none */
       legal_hold: components['schemas']['LegalHold'] | null;
+      /** @description The member of the organisation who created it; null for transactions made before members existed */
+      created_by: {
+        user_id: string;
+        email: string;
+      } | null;
       /** @description The automatic reminder schedule (to signers who have not finished) */
       reminders: {
         /** @description Automatic reminders sent so far */
@@ -1710,6 +1860,7 @@ export type components = {
         | 'transaction.cancelled'
         | 'certificate.issued'
         | 'signed_document.ready'
+        | 'bulk.completed'
       )[];
       description: string;
       enabled: boolean;
@@ -1746,6 +1897,7 @@ export type components = {
         | 'transaction.cancelled'
         | 'certificate.issued'
         | 'signed_document.ready'
+        | 'bulk.completed'
       )[];
       description: string;
       enabled: boolean;
@@ -1782,7 +1934,8 @@ export type components = {
         | 'transaction.expired'
         | 'transaction.cancelled'
         | 'certificate.issued'
-        | 'signed_document.ready';
+        | 'signed_document.ready'
+        | 'bulk.completed';
       transaction_id: number;
       /** @enum {string} */
       status: 'pending' | 'delivered' | 'failed' | 'cancelled';
@@ -3225,6 +3378,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The caller’s role is below admin (an API key: its scopes or its member’s role) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Internal error, with a correlation id */
       500: {
         headers: {
@@ -3266,6 +3428,13 @@ export interface operations {
            * @enum {string}
            */
           mode?: 'live' | 'test';
+          /** @description Default: every scope your role allows. A scope above your role is 403. */
+          scopes?: ('read' | 'write' | 'admin')[];
+          /**
+           * Format: date-time
+           * @description When the key stops working (refused with 401 from then on); absent: never
+           */
+          expires_at?: string;
         };
       };
     };
@@ -3299,7 +3468,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description csrf query parameter missing or invalid */
+      /** @description csrf query parameter missing or invalid, or a role or scope above the caller’s */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3369,7 +3538,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description csrf query parameter missing or invalid */
+      /** @description csrf query parameter missing or invalid, or a role or scope above the caller’s */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3474,7 +3643,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description csrf query parameter missing or invalid */
+      /** @description csrf query parameter missing or invalid, or a role or scope above the caller’s */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3607,6 +3776,509 @@ export interface operations {
       /** @description csrf query parameter missing or invalid */
       403: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listMembers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Members (oldest first) and pending invitations (newest first) */
+      200: {
+        headers: {
+          /** @description Always no-store: the answer carries tokens or personal data */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            members: components['schemas']['Member'][];
+            invitations: components['schemas']['Invitation'][];
+          };
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  inviteMember: {
+    parameters: {
+      query: {
+        /** @description Token from GET /api/admin/csrf */
+        csrf: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          email: string;
+          /**
+           * @description viewer reads; sender also creates and acts on transactions, templates and bulk sends; admin also manages API keys, webhooks, members (not owners), settings and branding; owner also billing and ownership
+           * @enum {string}
+           */
+          role: 'viewer' | 'sender' | 'admin' | 'owner';
+        };
+      };
+    };
+    responses: {
+      /** @description Invited */
+      201: {
+        headers: {
+          /** @description Always no-store: the answer carries tokens or personal data */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Invitation'];
+        };
+      };
+      /** @description The request is malformed or a field is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The resource is not in a state that allows this */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  revokeInvitation: {
+    parameters: {
+      query: {
+        /** @description Token from GET /api/admin/csrf */
+        csrf: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Withdrawn */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request is malformed or a field is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (also for another owner’s resource) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  removeMember: {
+    parameters: {
+      query: {
+        /** @description Token from GET /api/admin/csrf */
+        csrf: string;
+      };
+      header?: never;
+      path: {
+        user_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Removed */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request is malformed or a field is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (also for another owner’s resource) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The resource is not in a state that allows this */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  changeMemberRole: {
+    parameters: {
+      query: {
+        /** @description Token from GET /api/admin/csrf */
+        csrf: string;
+      };
+      header?: never;
+      path: {
+        user_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description viewer reads; sender also creates and acts on transactions, templates and bulk sends; admin also manages API keys, webhooks, members (not owners), settings and branding; owner also billing and ownership
+           * @enum {string}
+           */
+          role: 'viewer' | 'sender' | 'admin' | 'owner';
+        };
+      };
+    };
+    responses: {
+      /** @description The member now */
+      200: {
+        headers: {
+          /** @description Always no-store: the answer carries tokens or personal data */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Member'];
+        };
+      };
+      /** @description The request is malformed or a field is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (also for another owner’s resource) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The resource is not in a state that allows this */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  acceptInvitation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          code: string;
+          name: string;
+          password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description A session of the new member */
+      200: {
+        headers: {
+          /** @description Always no-store: the answer carries tokens or personal data */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Session'];
+        };
+      };
+      /** @description The request is malformed or a field is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The resource is not in a state that allows this */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limited: wait Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
           [name: string]: unknown;
         };
         content: {
@@ -4079,6 +4751,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The caller’s role is below sender (an API key: its scopes or its member’s role) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description The resource is not in a state that allows this */
       409: {
         headers: {
@@ -4292,6 +4973,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The caller’s role is below sender (an API key: its scopes or its member’s role) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Not found (also for another owner’s resource) */
       404: {
         headers: {
@@ -4366,6 +5056,15 @@ export interface operations {
       };
       /** @description Missing or invalid authentication */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The caller’s role is below sender (an API key: its scopes or its member’s role) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -4465,6 +5164,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The caller’s role is below sender (an API key: its scopes or its member’s role) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Not found (also for another owner’s resource) */
       404: {
         headers: {
@@ -4535,6 +5243,15 @@ export interface operations {
       };
       /** @description Missing or invalid authentication */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The caller’s role is below sender (an API key: its scopes or its member’s role) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -4627,6 +5344,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The caller’s role is below admin (an API key: its scopes or its member’s role) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Not found (also for another owner’s resource) */
       404: {
         headers: {
@@ -4688,6 +5414,15 @@ export interface operations {
       };
       /** @description Missing or invalid authentication */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The caller’s role is below admin (an API key: its scopes or its member’s role) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -4764,6 +5499,15 @@ export interface operations {
       };
       /** @description Missing or invalid authentication */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The caller’s role is below sender (an API key: its scopes or its member’s role) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -6159,6 +6903,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The caller’s role is below admin (an API key: its scopes or its member’s role) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Internal error, with a correlation id */
       500: {
         headers: {
@@ -6216,6 +6969,15 @@ export interface operations {
       };
       /** @description Missing or invalid authentication */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The caller’s role is below admin (an API key: its scopes or its member’s role) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -6294,6 +7056,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The caller’s role is below admin (an API key: its scopes or its member’s role) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Not found (also for another owner’s resource) */
       404: {
         headers: {
@@ -6354,6 +7125,15 @@ export interface operations {
       };
       /** @description Missing or invalid authentication */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The caller’s role is below admin (an API key: its scopes or its member’s role) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -6436,6 +7216,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The caller’s role is below admin (an API key: its scopes or its member’s role) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Not found (also for another owner’s resource) */
       404: {
         headers: {
@@ -6503,6 +7292,15 @@ export interface operations {
       };
       /** @description Missing or invalid authentication */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The caller’s role is below admin (an API key: its scopes or its member’s role) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -6583,6 +7381,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The caller’s role is below admin (an API key: its scopes or its member’s role) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Not found (also for another owner’s resource) */
       404: {
         headers: {
@@ -6648,6 +7455,15 @@ export interface operations {
       };
       /** @description Missing or invalid authentication */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The caller’s role is below admin (an API key: its scopes or its member’s role) */
+      403: {
         headers: {
           [name: string]: unknown;
         };

@@ -10,6 +10,7 @@ export type IdentityMetrics = {
   authentications: Counter<'method' | 'result'>;
   totp: Counter<'action'>;
   settings: Counter<'setting'>;
+  members: Counter<'action'>;
 };
 
 /** The identity service's domain instruments (declared in README.md). */
@@ -29,5 +30,6 @@ export function identityMetrics(metrics: Metrics): IdentityMetrics {
     ]),
     totp: metrics.counter('signet_identity_totp_changes_total', 'Two-factor authentication turned on or off', ['action']),
     settings: metrics.counter('signet_identity_settings_changed_total', 'Account settings changed, by setting', ['setting']),
+    members: metrics.counter('signet_identity_member_changes_total', 'Organisation membership changes, by action', ['action']),
   };
 }

@@ -1,6 +1,7 @@
 import { accountHandlers } from './grpc/account.handler.js';
 import { apiKeyHandlers } from './grpc/api-keys.handler.js';
 import { authHandlers } from './grpc/auth.handler.js';
+import { memberHandlers } from './grpc/members.handler.js';
 import { passwordHandlers } from './grpc/password.handler.js';
 import { signupHandlers } from './grpc/signup.handler.js';
 import { twoFactorHandlers } from './grpc/two-factor.handler.js';
@@ -11,7 +12,8 @@ export type IdentityHandlers = ReturnType<typeof authHandlers> &
   ReturnType<typeof accountHandlers> &
   ReturnType<typeof passwordHandlers> &
   ReturnType<typeof twoFactorHandlers> &
-  ReturnType<typeof apiKeyHandlers>;
+  ReturnType<typeof apiKeyHandlers> &
+  ReturnType<typeof memberHandlers>;
 
 /**
  * Every RPC of `signet.identity.v1.IdentityService`, by flow. No side effects: the caller (app.ts)
@@ -25,5 +27,6 @@ export function identityHandlers(deps: IdentityDeps): IdentityHandlers {
     ...passwordHandlers(deps),
     ...twoFactorHandlers(deps),
     ...apiKeyHandlers(deps),
+    ...memberHandlers(deps),
   };
 }

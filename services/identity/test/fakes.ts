@@ -18,7 +18,10 @@ export function fakeMetrics() {
   const seen: { name: string; labels: Record<string, string> }[] = [];
   const counter = (name: string) => ({ inc: (labels: Record<string, string>) => void seen.push({ name, labels }) });
   const metrics = Object.fromEntries(
-    ['logins', 'signups', 'codes', 'mails', 'apiKeys', 'authentications', 'totp', 'settings'].map((n) => [n, counter(n)]),
+    ['logins', 'signups', 'codes', 'mails', 'apiKeys', 'authentications', 'totp', 'settings', 'members'].map((n) => [
+      n,
+      counter(n),
+    ]),
   ) as unknown as IdentityMetrics;
   const counted = (name: string, labels: Record<string, string>) =>
     seen.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v)).length;

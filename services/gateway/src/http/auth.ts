@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { RpcError } from '@signet/kit';
-import type { Caller, GatewayContext } from './context.js';
+import { ROLES, type Caller, type GatewayContext, type Role } from './context.js';
 import { HttpError } from './errors.js';
 
 /**
@@ -62,6 +62,7 @@ async function resolve(ctx: GatewayContext, kind: 'apiKey' | 'sessionToken', cre
         if (
           cached.ver === ver &&
           cached.caller.mode &&
+          cached.caller.ownerId &&
           (cached.caller.expiresAt === undefined || cached.caller.expiresAt > Date.now() / 1000)
         ) {
           counter.inc({ result: 'hit' });
@@ -80,6 +81,10 @@ async function resolve(ctx: GatewayContext, kind: 'apiKey' | 'sessionToken', cre
   });
   const caller: Caller = {
     userId: r.userId,
+    // Identity always says; an older identity that does not is a single-user account: its owner.
+    ownerId: r.ownerId || r.userId,
+    role: (ROLES as readonly string[]).includes(r.role) ? (r.role as Role) : 'owner',
+    scopes: r.scopes,
     email: r.email,
     orgName: r.orgName,
     method: r.method === 'api_key' ? 'api_key' : 'session',

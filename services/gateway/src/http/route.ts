@@ -3,6 +3,8 @@ import { z } from 'zod';
 import type { ZodOpenApiOperationObject, ZodOpenApiResponseObject } from 'zod-openapi';
 import { badRequest, HttpError } from './errors.js';
 import { refuseBadText } from './text.js';
+import type { Caller, Role } from './context.js';
+import { checkRole, requiredRole } from './roles.js';
 
 /** The one error body of the API: every 4xx and 5xx answers `{"detail": ...}`. */
 export const errorSchema = z
@@ -108,6 +110,11 @@ export type RouteSpec<P, Q, H, B, Rs extends Record<number, ResponseSpec>> = {
   rawBody?: { description?: string; content: Record<string, z.ZodType> };
   /** Middleware before validation: authentication, guards, body parsers. */
   use?: RequestHandler[];
+  /**
+   * The least role of the caller's organisation this operation needs (roles.ts); unset: viewer for a
+   * GET, sender otherwise. Checked after `use` (authentication) and shown as `x-signet-role`.
+   */
+  role?: Role;
   /** Specification extensions of the operation, e.g. `x-rate-limit`. */
   extensions?: Record<`x-${string}`, unknown>;
   /** Path parameters that do not validate name a resource that does not exist: this error instead of 400. */
@@ -175,7 +182,9 @@ export type MountOptions = {
 /** Mounts declared operations on a router: middleware, request validation, the handler, the answer. */
 export function mountRoutes(router: Router, routes: AnyRoute[], opts: MountOptions = {}): void {
   for (const r of routes) {
+    const role = requiredRole(r);
     const run = async (req: Request, res: Response, _next: NextFunction) => {
+      if (role) checkRole(res.locals.caller as Caller | undefined, role);
       let params: unknown;
       if (r.params) {
         refuseBadText(req.params, 'path');
@@ -264,6 +273,12 @@ export function operationOf(r: Omit<AnyRoute, 'handle'>): ZodOpenApiOperationObj
   const responses: Record<string, ZodOpenApiResponseObject> = {};
   for (const [status, spec] of Object.entries(r.responses as Record<number, ResponseSpec>))
     responses[status] = responseObject(spec);
+  // An operation above the lowest role refuses a caller below it (roles.ts).
+  const role = requiredRole(r);
+  if (role && role !== 'viewer' && !responses['403'])
+    responses['403'] = responseObject(
+      errorResponse(403, `The caller’s role is below ${role} (an API key: its scopes or its member’s role)`),
+    );
   // A path parameter that is not percent-encoded UTF-8 is refused before any route code (errors.ts).
   if (r.params && !responses['400'])
     responses['400'] = responseObject(errorResponse(400, 'A path parameter is not valid percent-encoded UTF-8'));
@@ -284,6 +299,7 @@ export function operationOf(r: Omit<AnyRoute, 'handle'>): ZodOpenApiOperationObj
     ...(r.description ? { description: r.description } : {}),
     tags: r.tags,
     ...(r.extensions ?? {}),
+    ...(role ? { 'x-signet-role': role } : {}),
     security: SECURITY[r.security as Security],
     ...(r.params || r.query || r.headers
       ? {

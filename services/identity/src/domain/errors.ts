@@ -25,3 +25,8 @@ export const apiKeyInvalid = () => unauthenticated('invalid API key');
 export const sessionInvalid = () => unauthenticated('invalid or expired session');
 export const apiKeyNotFound = () => notFound('no such API key');
 export const userNotFound = () => notFound('no such user');
+export const invitationInvalid = () => unauthenticated('the invitation is invalid, used or expired; ask for a new one');
+export const notAllowed = (what: string) => forbidden(what);
+export const memberNotFound = () => notFound('no such member');
+export const invitationNotFound = () => notFound('no such invitation');
+export const founderStays = () => conflict('the organisation’s founding owner cannot be removed or demoted', 'OWNER_STAYS');

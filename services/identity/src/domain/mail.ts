@@ -22,3 +22,13 @@ export function resetCodeMail(to: string, code: string): Mail {
 function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
+
+/** The invitation to an organisation: the link carries the one-time code. */
+export function invitationMail(to: string, orgName: string, inviter: string, role: string, link: string): Mail {
+  return {
+    to,
+    subject: `${inviter} invited you to ${orgName} on Signet`,
+    text: `${inviter} invited you to join ${orgName} on Signet as ${role}.\n\nAccept within 7 days: ${link}\n\nThe link works once. If you did not expect it, ignore this message.\n`,
+    html: `<p>${escapeHtml(inviter)} invited you to join <strong>${escapeHtml(orgName)}</strong> on Signet as ${escapeHtml(role)}.</p><p><a href="${escapeHtml(link)}">Accept the invitation</a> within 7 days. The link works once.</p><p>If you did not expect it, ignore this message.</p>`,
+  };
+}

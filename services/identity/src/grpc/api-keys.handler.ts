@@ -9,7 +9,13 @@ import { apiKeyOut } from './mappers.js';
 export function apiKeyHandlers(deps: IdentityDeps) {
   return {
     async createApiKey(req: identityV1.CreateApiKeyRequest): Promise<identityV1.CreatedApiKey> {
-      const { key, secret } = await createApiKey(deps, { userId: req.userId, name: req.name, mode: req.mode });
+      const { key, secret } = await createApiKey(deps, {
+        userId: req.userId,
+        name: req.name,
+        mode: req.mode,
+        scopes: req.scopes,
+        expiresAt: req.expiresAt,
+      });
       return { key: apiKeyOut(key), secret };
     },
 

@@ -14,6 +14,12 @@ export type ApiKeyRecord = {
   revoked_at: Date | null;
   /** Absent on keys made before test mode: those are live. */
   mode?: ApiKeyMode;
+  /** The member's organisation; absent on keys made before members: the maker's own. */
+  org_id?: string | null;
+  /** Absent on keys made before scopes: bounded by the member's role alone. */
+  scopes?: string[];
+  /** Absent or null: the key does not expire. */
+  expires_at?: Date | null;
 };
 
 const apiKeySchema = new Schema(
@@ -27,6 +33,9 @@ const apiKeySchema = new Schema(
     last_used_at: { type: Date, default: null },
     revoked_at: { type: Date, default: null },
     mode: { type: String, enum: ['live', 'test'], default: 'live' },
+    org_id: { type: String, default: null },
+    scopes: { type: [String], default: undefined },
+    expires_at: { type: Date, default: null },
   },
   { collection: 'api_keys', versionKey: false },
 );
@@ -34,6 +43,11 @@ const apiKeySchema = new Schema(
 apiKeySchema.index({ prefix: 1 }, { unique: true });
 // The dashboard lists a user's keys, newest first.
 apiKeySchema.index({ user_id: 1, created_at: -1 });
+// An organisation's keys (its admins list and revoke them).
+apiKeySchema.index({ org_id: 1, created_at: -1 });
+
+/** An organisation's keys: those made by members, and those its owner made before members existed. */
+const ofOrg = (orgId: string) => ({ $or: [{ org_id: orgId }, { user_id: orgId, org_id: null }] });
 
 /** last_used_at is written at most this often per key, not on every request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -45,8 +59,18 @@ export function createApiKeyRepository(conn: Connection) {
     async init() {
       await model.init();
     },
-    async create(userId: string, name: string, prefix: string, hash: string, mode: ApiKeyMode = 'live'): Promise<ApiKeyRecord> {
+    async create(
+      userId: string,
+      name: string,
+      prefix: string,
+      hash: string,
+      mode: ApiKeyMode = 'live',
+      org: { orgId?: string; scopes?: string[]; expiresAt?: Date | null } = {},
+    ): Promise<ApiKeyRecord> {
       const rec: ApiKeyRecord = {
+        org_id: org.orgId ?? userId,
+        ...(org.scopes ? { scopes: org.scopes } : {}),
+        expires_at: org.expiresAt ?? null,
         _id: randomUUID(),
         user_id: userId,
         name,
@@ -62,6 +86,23 @@ export function createApiKeyRepository(conn: Connection) {
     },
     listActive: (userId: string) =>
       model.find({ user_id: userId, revoked_at: null }).sort({ created_at: -1 }).lean<ApiKeyRecord[]>().exec(),
+    /** The organisation's active keys, newest first. */
+    listOfOrg: (orgId: string) =>
+      model
+        .find({ ...ofOrg(orgId), revoked_at: null })
+        .sort({ created_at: -1 })
+        .lean<ApiKeyRecord[]>()
+        .exec(),
+    /** Revokes a key of the organisation; false for an unknown, foreign or already revoked key. */
+    async revokeInOrg(orgId: string, id: string): Promise<boolean> {
+      const r = await model.updateOne({ _id: id, ...ofOrg(orgId), revoked_at: null }, { $set: { revoked_at: new Date() } });
+      return r.modifiedCount === 1;
+    },
+    /** Revokes every key a member made (they were removed). */
+    async revokeAllOf(userId: string): Promise<number> {
+      const r = await model.updateMany({ user_id: userId, revoked_at: null }, { $set: { revoked_at: new Date() } });
+      return r.modifiedCount;
+    },
     activeByPrefix: (prefix: string) => model.findOne({ prefix, revoked_at: null }).lean<ApiKeyRecord>().exec(),
     /** Revokes the caller's own key; false for an unknown, foreign or already revoked key. */
     async revoke(userId: string, id: string): Promise<boolean> {

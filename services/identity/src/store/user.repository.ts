@@ -30,6 +30,10 @@ export type UserRecord = {
   reset_code_expires_at: Date | null;
   reset_code_attempts: number;
   created_at: Date;
+  /** The organisation (its owner's user id); absent: the user's own (domain/roles.ts orgOf). */
+  org_id?: string | null;
+  /** owner, admin, sender or viewer; absent: owner of their own organisation (domain/roles.ts roleOf). */
+  role?: string | null;
 };
 
 const userSchema = new Schema(
@@ -55,10 +59,14 @@ const userSchema = new Schema(
     reset_code_expires_at: { type: Date, default: null },
     reset_code_attempts: { type: Number, default: 0 },
     created_at: { type: Date, required: true },
+    org_id: { type: String, default: null },
+    role: { type: String, default: null },
     outbox: outboxField,
   },
   { collection: 'users', versionKey: false },
 );
+// The members of an organisation.
+userSchema.index({ org_id: 1 });
 // One account per email (login, check-email, reset); also makes concurrent onboardings of one intent create one user.
 userSchema.index({ email: 1 }, { unique: true });
 userSchema.index(...outboxIndex);
@@ -103,6 +111,31 @@ export function createUserRepository(conn: Connection) {
         throw err;
       }
       return model.findOne({ _id: id }, NO_OUTBOX).lean<UserRecord>();
+    },
+    /** The organisation's users: its owner (whose id is the organisation's) and every member. */
+    members: (orgId: string) =>
+      model
+        .find({ $or: [{ _id: orgId }, { org_id: orgId }] }, NO_OUTBOX)
+        .sort({ created_at: 1 })
+        .lean<UserRecord[]>()
+        .exec(),
+    /** Sets a member's role with the event that records it; the previous record, or null when not in the organisation. */
+    async setRole(orgId: string, userId: string, role: string, event: OutboxEntry): Promise<UserRecord | null> {
+      const doc = await model
+        .findOneAndUpdate({ _id: userId, org_id: orgId }, { $set: { role }, $push: { outbox: event } }, { new: false })
+        .lean<UserRecord & { outbox?: unknown }>();
+      if (!doc) return null;
+      const { outbox: _outbox, ...user } = doc;
+      return user;
+    },
+    /** Deletes a member (never the organisation's founding owner): their sessions and keys stop resolving. */
+    async removeMember(orgId: string, userId: string): Promise<boolean> {
+      const r = await model.deleteOne({ _id: userId, org_id: orgId });
+      return r.deletedCount === 1;
+    },
+    /** Queues an event on the organisation's own document (events about a user that no longer exists). */
+    async pushEvent(orgId: string, event: OutboxEntry) {
+      await model.updateOne({ _id: orgId }, { $push: { outbox: event } });
     },
     /** Sets a new password hash and bumps the version (invalidating older sessions); clears any reset code. */
     async setPassword(id: string, hash: string, expectVersion: number): Promise<UserRecord | null> {

@@ -4,6 +4,7 @@ import type { PasswordHasher, SecretBox } from '../domain/secrets.js';
 import type { Sessions } from '../domain/session.js';
 import type { IdentityMetrics } from '../metrics.js';
 import type { ApiKeyRepository } from '../store/api-key.repository.js';
+import type { InvitationRepository } from '../store/invitation.repository.js';
 import type { MfaChallengeRepository } from '../store/mfa-challenge.repository.js';
 import type { SignupRepository } from '../store/signup.repository.js';
 import type { UserRepository } from '../store/user.repository.js';
@@ -16,6 +17,7 @@ export type IdentityDeps = {
   users: UserRepository;
   signups: SignupRepository;
   apiKeys: ApiKeyRepository;
+  invitations: InvitationRepository;
   mfaChallenges: MfaChallengeRepository;
   sessions: Sessions;
   /** argon2id (domain/secrets.ts). */
@@ -30,7 +32,7 @@ export type IdentityDeps = {
   defaultSessionTtlHours: number;
   metrics: IdentityMetrics;
   logger: Pick<Logger, 'info' | 'warn'>;
-  /** Called after a user document (with its outbox event) is written: wakes the relay. */
+  /** Called after a document with an outbox event (user, invitation) is written: wakes the relay. */
   onUserCreated: () => void;
   /** The clock, in Unix milliseconds. */
   now: () => number;

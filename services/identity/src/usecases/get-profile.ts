@@ -1,4 +1,5 @@
 import { effectiveLifecycle, type LifecycleOperator } from '../domain/lifecycle-settings.js';
+import { orgOf, roleOf, type Role } from '../domain/roles.js';
 import { sessionTtlHours } from '../domain/session.js';
 import type { UserRecord, UserRepository } from '../store/user.repository.js';
 import type { IdentityDeps } from './deps.js';
@@ -19,6 +20,9 @@ export type Profile = {
   /** Origins that may frame the account's signing pages. */
   embedOrigins: string[];
   createdAt: Date;
+  /** The organisation (its owner's user id) and the user's role in it. */
+  ownerId: string;
+  role: Role;
 };
 
 /** The transaction service's defaults, when the operator's are not given (tests). */
@@ -32,6 +36,7 @@ export const OPERATOR_LIFECYCLE: LifecycleOperator = {
 
 function profileOf(
   user: UserRecord,
+  org: UserRecord,
   defaultSessionTtlHours: number,
   defaultRetentionDays: number,
   lifecycle: LifecycleOperator,
@@ -40,13 +45,15 @@ function profileOf(
     userId: user._id,
     email: user.email,
     name: user.name,
-    orgName: user.org_name,
+    orgName: org.org_name,
     twoFactorEnabled: user.totp_enabled,
-    sessionTtlHours: sessionTtlHours(user.session_ttl_hours, defaultSessionTtlHours),
-    biometricRetentionDays: user.biometric_retention_days ?? defaultRetentionDays,
-    lifecycle: effectiveLifecycle(user, lifecycle),
-    embedOrigins: user.embed_origins ?? [],
+    sessionTtlHours: sessionTtlHours(org.session_ttl_hours, defaultSessionTtlHours),
+    biometricRetentionDays: org.biometric_retention_days ?? defaultRetentionDays,
+    lifecycle: effectiveLifecycle(org, lifecycle),
+    embedOrigins: org.embed_origins ?? [],
     createdAt: user.created_at,
+    ownerId: orgOf(user),
+    role: roleOf(user),
   };
 }
 
@@ -57,8 +64,12 @@ export async function getProfile(
   },
   userId: string,
 ): Promise<Profile> {
+  const user = await getUser(deps, userId);
+  // A member sees their own name, email and two-factor state, and the organisation's settings.
+  const org = user.org_id ? ((await deps.users.byId(user.org_id)) ?? user) : user;
   return profileOf(
-    await getUser(deps, userId),
+    user,
+    org,
     deps.defaultSessionTtlHours,
     deps.biometricRetention?.defaultDays ?? 30,
     deps.lifecycle ?? OPERATOR_LIFECYCLE,

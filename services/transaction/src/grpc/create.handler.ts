@@ -38,6 +38,7 @@ async function* creationParts(call: AsyncIterable<transactionV1.CreateTransactio
             idempotencyKey: part.value.idempotencyKey,
             test: part.value.test,
             senderEmail: part.value.senderEmail,
+            ...(part.value.createdBy ? { createdBy: part.value.createdBy } : {}),
           },
         };
         break;

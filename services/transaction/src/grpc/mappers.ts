@@ -88,6 +88,8 @@ export function toDetail(
     legalHold: rec.legal_hold
       ? { since: new Date(rec.legal_hold.since).toISOString(), reason: rec.legal_hold.reason ?? '' }
       : undefined,
+    createdBy: rec.created_by ?? '',
+    createdByEmail: rec.created_by ? (rec.sender_email ?? '') : '',
   };
 }
 

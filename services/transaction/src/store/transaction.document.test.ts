@@ -68,7 +68,7 @@ function records(): TransactionRecord[] {
       deps,
       8,
       'SIG-TX-00000008',
-      { ownerId: 'u2', orgName: '', idempotencyKey: 'k', senderEmail: 's@example.com', timers: timers(0) },
+      { ownerId: 'u2', orgName: '', idempotencyKey: 'k', senderEmail: 's@example.com', createdBy: 'm2', timers: timers(0) },
       listed,
       doc,
       ref,

@@ -47,6 +47,8 @@ export type TransactionRecord = {
   test?: boolean;
   /** Where sender notifications go (the creating user's email; absent on older records: none are sent). */
   sender_email?: string;
+  /** The member of the organisation who created it (issue 34); absent on older records (their owner's). */
+  created_by?: string;
   /** Lifecycle timers (domain/lifecycle.ts, jobs/lifecycle-timers.job.ts); absent on records written before them. */
   expires_at?: Date | null;
   reminder_due_at?: Date | null;
@@ -136,6 +138,7 @@ export const transactionSchema = new Schema(
     },
     test: { type: Boolean },
     sender_email: { type: String },
+    created_by: { type: String },
     expires_at: { type: Date, default: null },
     reminder_due_at: { type: Date, default: null },
     reminder_every_ms: { type: Number },

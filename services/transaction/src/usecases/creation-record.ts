@@ -84,6 +84,7 @@ export function newRecord(
     biometrics_erased_at: null,
     ...(begin.test ? { test: true } : {}),
     ...(begin.senderEmail ? { sender_email: begin.senderEmail } : {}),
+    ...(begin.createdBy ? { created_by: begin.createdBy } : {}),
     ...begin.timers,
   };
 }

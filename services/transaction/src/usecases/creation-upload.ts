@@ -13,6 +13,8 @@ export type Begin = {
   idempotencyKey: string;
   test?: boolean;
   senderEmail?: string;
+  /** The member of the organisation who creates it (issue 34); absent: the owner, or unknown. */
+  createdBy?: string;
   timers?: Timers;
 };
 /** One message of the creation stream, in arrival order: begin, document and photo bytes, then the fields. */

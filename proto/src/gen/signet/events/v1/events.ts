@@ -387,6 +387,22 @@ export interface UserCreated {
 }
 
 /**
+ * signet.identity.member.invited / .joined / .role.changed / .removed (issue 34 item 1): who in an
+ * organisation did what to whom, for the account audit log. org_id is the owner's user id; actor_id
+ * the member who acted (the new member for joined); role the role now (empty when removed).
+ */
+export interface MemberChanged {
+  eventId: string;
+  occurredAt: string;
+  orgId: string;
+  actorId: string;
+  memberId: string;
+  email: string;
+  role: string;
+  previousRole: string;
+}
+
+/**
  * signet.transaction.erasure.requested: a transaction's biometric data is to be erased now, because
  * its retention period ended (reason "retention") or its owner asked (reason "sender").
  */
@@ -3745,6 +3761,145 @@ export const UserCreated: MessageFns<UserCreated> = {
     message.userId = object.userId ?? "";
     message.email = object.email ?? "";
     message.orgName = object.orgName ?? "";
+    return message;
+  },
+};
+
+function createBaseMemberChanged(): MemberChanged {
+  return { eventId: "", occurredAt: "", orgId: "", actorId: "", memberId: "", email: "", role: "", previousRole: "" };
+}
+
+export const MemberChanged: MessageFns<MemberChanged> = {
+  encode(message: MemberChanged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.eventId !== "") {
+      writer.uint32(10).string(message.eventId);
+    }
+    if (message.occurredAt !== "") {
+      writer.uint32(18).string(message.occurredAt);
+    }
+    if (message.orgId !== "") {
+      writer.uint32(26).string(message.orgId);
+    }
+    if (message.actorId !== "") {
+      writer.uint32(34).string(message.actorId);
+    }
+    if (message.memberId !== "") {
+      writer.uint32(42).string(message.memberId);
+    }
+    if (message.email !== "") {
+      writer.uint32(50).string(message.email);
+    }
+    if (message.role !== "") {
+      writer.uint32(58).string(message.role);
+    }
+    if (message.previousRole !== "") {
+      writer.uint32(66).string(message.previousRole);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MemberChanged {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMemberChanged();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.eventId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.occurredAt = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.orgId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.actorId = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.memberId = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.role = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.previousRole = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<MemberChanged>): MemberChanged {
+    return MemberChanged.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<MemberChanged>): MemberChanged {
+    const message = createBaseMemberChanged();
+    message.eventId = object.eventId ?? "";
+    message.occurredAt = object.occurredAt ?? "";
+    message.orgId = object.orgId ?? "";
+    message.actorId = object.actorId ?? "";
+    message.memberId = object.memberId ?? "";
+    message.email = object.email ?? "";
+    message.role = object.role ?? "";
+    message.previousRole = object.previousRole ?? "";
     return message;
   },
 };

@@ -23,6 +23,66 @@ export const protobufPackage = "signet.identity.v1";
 
 export const protobufFileName = "signet/identity/v1/identity.proto";
 
+export interface Member {
+  userId: string;
+  email: string;
+  name: string;
+  /** owner, admin, sender or viewer. */
+  role: string;
+  joinedAt: string;
+}
+
+export interface Invitation {
+  id: string;
+  email: string;
+  role: string;
+  expiresAt: string;
+  invitedBy: string;
+  createdAt: string;
+}
+
+export interface InviteMemberRequest {
+  actorId: string;
+  email: string;
+  role: string;
+  /** The link of the mail, to which the code is appended (the gateway's ends in `#code=`). */
+  acceptUrl: string;
+}
+
+export interface AcceptInvitationRequest {
+  code: string;
+  name: string;
+  password: string;
+}
+
+export interface ListMembersRequest {
+  actorId: string;
+}
+
+export interface ListMembersResponse {
+  members: Member[];
+  invitations: Invitation[];
+}
+
+export interface ChangeMemberRoleRequest {
+  actorId: string;
+  userId: string;
+  role: string;
+}
+
+export interface RemoveMemberRequest {
+  actorId: string;
+  userId: string;
+}
+
+export interface RemoveMemberResponse {
+}
+
+export interface RevokeInvitationRequest {
+  actorId: string;
+  id: string;
+}
+
 export interface AuthenticateRequest {
   credential: { $case: "apiKey"; value: string } | { $case: "sessionToken"; value: string } | undefined;
 }
@@ -42,6 +102,13 @@ export interface AuthenticateResponse {
    * Sessions are always "live".
    */
   mode: string;
+  /**
+   * The organisation (its owner's user id), the member's role there, and an API key's scopes
+   * (empty for a session: the role alone decides). For an API key expires_at is its expiry (0: none).
+   */
+  ownerId: string;
+  role: string;
+  scopes: string[];
 }
 
 export interface GetUserRequest {
@@ -152,6 +219,9 @@ export interface Profile {
   reminderMax: number;
   /** The origins that may frame the account's signing pages (empty: none). */
   embedOrigins: string[];
+  /** The organisation (its owner's user id) and the user's role in it. */
+  ownerId: string;
+  role: string;
 }
 
 export interface ChangePasswordRequest {
@@ -217,6 +287,12 @@ export interface ApiKey {
   lastUsedAt: string;
   /** "live" or "test" (keys made before test mode existed are live). */
   mode: string;
+  /** read, write and/or admin (keys made before scopes: all three, bounded by the member's role). */
+  scopes: string[];
+  /** ISO 8601 UTC; empty when the key does not expire. */
+  expiresAt: string;
+  /** The member who made the key (its credential acts as them). */
+  createdBy: string;
 }
 
 export interface CreateApiKeyRequest {
@@ -224,6 +300,13 @@ export interface CreateApiKeyRequest {
   name: string;
   /** "live" (also when empty) or "test": a test key starts with sgn_test_; INVALID_ARGUMENT otherwise. */
   mode: string;
+  /**
+   * read, write, admin; empty: the scopes of the member's role. INVALID_ARGUMENT for an unknown
+   * scope, PERMISSION_DENIED for one above the member's role.
+   */
+  scopes: string[];
+  /** ISO 8601; empty: never expires. INVALID_ARGUMENT when not in the future. */
+  expiresAt: string;
 }
 
 export interface CreatedApiKey {
@@ -279,6 +362,772 @@ export interface SetEmbedOriginsRequest {
   userId: string;
   origins: string[];
 }
+
+function createBaseMember(): Member {
+  return { userId: "", email: "", name: "", role: "", joinedAt: "" };
+}
+
+export const Member: MessageFns<Member> = {
+  encode(message: Member, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.email !== "") {
+      writer.uint32(18).string(message.email);
+    }
+    if (message.name !== "") {
+      writer.uint32(26).string(message.name);
+    }
+    if (message.role !== "") {
+      writer.uint32(34).string(message.role);
+    }
+    if (message.joinedAt !== "") {
+      writer.uint32(42).string(message.joinedAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Member {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMember();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.role = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.joinedAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<Member>): Member {
+    return Member.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Member>): Member {
+    const message = createBaseMember();
+    message.userId = object.userId ?? "";
+    message.email = object.email ?? "";
+    message.name = object.name ?? "";
+    message.role = object.role ?? "";
+    message.joinedAt = object.joinedAt ?? "";
+    return message;
+  },
+};
+
+function createBaseInvitation(): Invitation {
+  return { id: "", email: "", role: "", expiresAt: "", invitedBy: "", createdAt: "" };
+}
+
+export const Invitation: MessageFns<Invitation> = {
+  encode(message: Invitation, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.email !== "") {
+      writer.uint32(18).string(message.email);
+    }
+    if (message.role !== "") {
+      writer.uint32(26).string(message.role);
+    }
+    if (message.expiresAt !== "") {
+      writer.uint32(34).string(message.expiresAt);
+    }
+    if (message.invitedBy !== "") {
+      writer.uint32(42).string(message.invitedBy);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(50).string(message.createdAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Invitation {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseInvitation();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.role = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.expiresAt = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.invitedBy = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<Invitation>): Invitation {
+    return Invitation.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Invitation>): Invitation {
+    const message = createBaseInvitation();
+    message.id = object.id ?? "";
+    message.email = object.email ?? "";
+    message.role = object.role ?? "";
+    message.expiresAt = object.expiresAt ?? "";
+    message.invitedBy = object.invitedBy ?? "";
+    message.createdAt = object.createdAt ?? "";
+    return message;
+  },
+};
+
+function createBaseInviteMemberRequest(): InviteMemberRequest {
+  return { actorId: "", email: "", role: "", acceptUrl: "" };
+}
+
+export const InviteMemberRequest: MessageFns<InviteMemberRequest> = {
+  encode(message: InviteMemberRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actorId !== "") {
+      writer.uint32(10).string(message.actorId);
+    }
+    if (message.email !== "") {
+      writer.uint32(18).string(message.email);
+    }
+    if (message.role !== "") {
+      writer.uint32(26).string(message.role);
+    }
+    if (message.acceptUrl !== "") {
+      writer.uint32(34).string(message.acceptUrl);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): InviteMemberRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseInviteMemberRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actorId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.role = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.acceptUrl = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<InviteMemberRequest>): InviteMemberRequest {
+    return InviteMemberRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<InviteMemberRequest>): InviteMemberRequest {
+    const message = createBaseInviteMemberRequest();
+    message.actorId = object.actorId ?? "";
+    message.email = object.email ?? "";
+    message.role = object.role ?? "";
+    message.acceptUrl = object.acceptUrl ?? "";
+    return message;
+  },
+};
+
+function createBaseAcceptInvitationRequest(): AcceptInvitationRequest {
+  return { code: "", name: "", password: "" };
+}
+
+export const AcceptInvitationRequest: MessageFns<AcceptInvitationRequest> = {
+  encode(message: AcceptInvitationRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.code !== "") {
+      writer.uint32(10).string(message.code);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.password !== "") {
+      writer.uint32(26).string(message.password);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AcceptInvitationRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAcceptInvitationRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.password = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<AcceptInvitationRequest>): AcceptInvitationRequest {
+    return AcceptInvitationRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AcceptInvitationRequest>): AcceptInvitationRequest {
+    const message = createBaseAcceptInvitationRequest();
+    message.code = object.code ?? "";
+    message.name = object.name ?? "";
+    message.password = object.password ?? "";
+    return message;
+  },
+};
+
+function createBaseListMembersRequest(): ListMembersRequest {
+  return { actorId: "" };
+}
+
+export const ListMembersRequest: MessageFns<ListMembersRequest> = {
+  encode(message: ListMembersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actorId !== "") {
+      writer.uint32(10).string(message.actorId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListMembersRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListMembersRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actorId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ListMembersRequest>): ListMembersRequest {
+    return ListMembersRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListMembersRequest>): ListMembersRequest {
+    const message = createBaseListMembersRequest();
+    message.actorId = object.actorId ?? "";
+    return message;
+  },
+};
+
+function createBaseListMembersResponse(): ListMembersResponse {
+  return { members: [], invitations: [] };
+}
+
+export const ListMembersResponse: MessageFns<ListMembersResponse> = {
+  encode(message: ListMembersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.members) {
+      Member.encode(v!, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.invitations) {
+      Invitation.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListMembersResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListMembersResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.members.push(Member.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.invitations.push(Invitation.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ListMembersResponse>): ListMembersResponse {
+    return ListMembersResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListMembersResponse>): ListMembersResponse {
+    const message = createBaseListMembersResponse();
+    message.members = object.members?.map((e) => Member.fromPartial(e)) || [];
+    message.invitations = object.invitations?.map((e) => Invitation.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseChangeMemberRoleRequest(): ChangeMemberRoleRequest {
+  return { actorId: "", userId: "", role: "" };
+}
+
+export const ChangeMemberRoleRequest: MessageFns<ChangeMemberRoleRequest> = {
+  encode(message: ChangeMemberRoleRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actorId !== "") {
+      writer.uint32(10).string(message.actorId);
+    }
+    if (message.userId !== "") {
+      writer.uint32(18).string(message.userId);
+    }
+    if (message.role !== "") {
+      writer.uint32(26).string(message.role);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChangeMemberRoleRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChangeMemberRoleRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actorId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.role = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ChangeMemberRoleRequest>): ChangeMemberRoleRequest {
+    return ChangeMemberRoleRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ChangeMemberRoleRequest>): ChangeMemberRoleRequest {
+    const message = createBaseChangeMemberRoleRequest();
+    message.actorId = object.actorId ?? "";
+    message.userId = object.userId ?? "";
+    message.role = object.role ?? "";
+    return message;
+  },
+};
+
+function createBaseRemoveMemberRequest(): RemoveMemberRequest {
+  return { actorId: "", userId: "" };
+}
+
+export const RemoveMemberRequest: MessageFns<RemoveMemberRequest> = {
+  encode(message: RemoveMemberRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actorId !== "") {
+      writer.uint32(10).string(message.actorId);
+    }
+    if (message.userId !== "") {
+      writer.uint32(18).string(message.userId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RemoveMemberRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRemoveMemberRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actorId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<RemoveMemberRequest>): RemoveMemberRequest {
+    return RemoveMemberRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RemoveMemberRequest>): RemoveMemberRequest {
+    const message = createBaseRemoveMemberRequest();
+    message.actorId = object.actorId ?? "";
+    message.userId = object.userId ?? "";
+    return message;
+  },
+};
+
+function createBaseRemoveMemberResponse(): RemoveMemberResponse {
+  return {};
+}
+
+export const RemoveMemberResponse: MessageFns<RemoveMemberResponse> = {
+  encode(_: RemoveMemberResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RemoveMemberResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRemoveMemberResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<RemoveMemberResponse>): RemoveMemberResponse {
+    return RemoveMemberResponse.fromPartial(base ?? {});
+  },
+  fromPartial(_: DeepPartial<RemoveMemberResponse>): RemoveMemberResponse {
+    const message = createBaseRemoveMemberResponse();
+    return message;
+  },
+};
+
+function createBaseRevokeInvitationRequest(): RevokeInvitationRequest {
+  return { actorId: "", id: "" };
+}
+
+export const RevokeInvitationRequest: MessageFns<RevokeInvitationRequest> = {
+  encode(message: RevokeInvitationRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actorId !== "") {
+      writer.uint32(10).string(message.actorId);
+    }
+    if (message.id !== "") {
+      writer.uint32(18).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RevokeInvitationRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRevokeInvitationRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actorId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<RevokeInvitationRequest>): RevokeInvitationRequest {
+    return RevokeInvitationRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RevokeInvitationRequest>): RevokeInvitationRequest {
+    const message = createBaseRevokeInvitationRequest();
+    message.actorId = object.actorId ?? "";
+    message.id = object.id ?? "";
+    return message;
+  },
+};
 
 function createBaseAuthenticateRequest(): AuthenticateRequest {
   return { credential: undefined };
@@ -362,7 +1211,18 @@ export const AuthenticateRequest: MessageFns<AuthenticateRequest> = {
 };
 
 function createBaseAuthenticateResponse(): AuthenticateResponse {
-  return { userId: "", email: "", orgName: "", method: "", sessionId: "", expiresAt: 0, mode: "" };
+  return {
+    userId: "",
+    email: "",
+    orgName: "",
+    method: "",
+    sessionId: "",
+    expiresAt: 0,
+    mode: "",
+    ownerId: "",
+    role: "",
+    scopes: [],
+  };
 }
 
 export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
@@ -387,6 +1247,15 @@ export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
     }
     if (message.mode !== "") {
       writer.uint32(58).string(message.mode);
+    }
+    if (message.ownerId !== "") {
+      writer.uint32(322).string(message.ownerId);
+    }
+    if (message.role !== "") {
+      writer.uint32(330).string(message.role);
+    }
+    for (const v of message.scopes) {
+      writer.uint32(338).string(v!);
     }
     return writer;
   },
@@ -460,6 +1329,30 @@ export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
             message.mode = reader.string();
             continue;
           }
+          case 40: {
+            if (tag !== 322) {
+              break;
+            }
+
+            message.ownerId = reader.string();
+            continue;
+          }
+          case 41: {
+            if (tag !== 330) {
+              break;
+            }
+
+            message.role = reader.string();
+            continue;
+          }
+          case 42: {
+            if (tag !== 338) {
+              break;
+            }
+
+            message.scopes.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -484,6 +1377,9 @@ export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
     message.sessionId = object.sessionId ?? "";
     message.expiresAt = object.expiresAt ?? 0;
     message.mode = object.mode ?? "";
+    message.ownerId = object.ownerId ?? "";
+    message.role = object.role ?? "";
+    message.scopes = object.scopes?.map((e) => e) || [];
     return message;
   },
 };
@@ -1632,6 +2528,8 @@ function createBaseProfile(): Profile {
     reminderEveryHours: 0,
     reminderMax: 0,
     embedOrigins: [],
+    ownerId: "",
+    role: "",
   };
 }
 
@@ -1675,6 +2573,12 @@ export const Profile: MessageFns<Profile> = {
     }
     for (const v of message.embedOrigins) {
       writer.uint32(106).string(v!);
+    }
+    if (message.ownerId !== "") {
+      writer.uint32(322).string(message.ownerId);
+    }
+    if (message.role !== "") {
+      writer.uint32(330).string(message.role);
     }
     return writer;
   },
@@ -1796,6 +2700,22 @@ export const Profile: MessageFns<Profile> = {
             message.embedOrigins.push(reader.string());
             continue;
           }
+          case 40: {
+            if (tag !== 322) {
+              break;
+            }
+
+            message.ownerId = reader.string();
+            continue;
+          }
+          case 41: {
+            if (tag !== 330) {
+              break;
+            }
+
+            message.role = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1826,6 +2746,8 @@ export const Profile: MessageFns<Profile> = {
     message.reminderEveryHours = object.reminderEveryHours ?? 0;
     message.reminderMax = object.reminderMax ?? 0;
     message.embedOrigins = object.embedOrigins?.map((e) => e) || [];
+    message.ownerId = object.ownerId ?? "";
+    message.role = object.role ?? "";
     return message;
   },
 };
@@ -2508,7 +3430,17 @@ export const DisableTotpResponse: MessageFns<DisableTotpResponse> = {
 };
 
 function createBaseApiKey(): ApiKey {
-  return { id: "", name: "", prefix: "", createdAt: "", lastUsedAt: "", mode: "" };
+  return {
+    id: "",
+    name: "",
+    prefix: "",
+    createdAt: "",
+    lastUsedAt: "",
+    mode: "",
+    scopes: [],
+    expiresAt: "",
+    createdBy: "",
+  };
 }
 
 export const ApiKey: MessageFns<ApiKey> = {
@@ -2530,6 +3462,15 @@ export const ApiKey: MessageFns<ApiKey> = {
     }
     if (message.mode !== "") {
       writer.uint32(50).string(message.mode);
+    }
+    for (const v of message.scopes) {
+      writer.uint32(322).string(v!);
+    }
+    if (message.expiresAt !== "") {
+      writer.uint32(330).string(message.expiresAt);
+    }
+    if (message.createdBy !== "") {
+      writer.uint32(338).string(message.createdBy);
     }
     return writer;
   },
@@ -2595,6 +3536,30 @@ export const ApiKey: MessageFns<ApiKey> = {
             message.mode = reader.string();
             continue;
           }
+          case 40: {
+            if (tag !== 322) {
+              break;
+            }
+
+            message.scopes.push(reader.string());
+            continue;
+          }
+          case 41: {
+            if (tag !== 330) {
+              break;
+            }
+
+            message.expiresAt = reader.string();
+            continue;
+          }
+          case 42: {
+            if (tag !== 338) {
+              break;
+            }
+
+            message.createdBy = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2618,12 +3583,15 @@ export const ApiKey: MessageFns<ApiKey> = {
     message.createdAt = object.createdAt ?? "";
     message.lastUsedAt = object.lastUsedAt ?? "";
     message.mode = object.mode ?? "";
+    message.scopes = object.scopes?.map((e) => e) || [];
+    message.expiresAt = object.expiresAt ?? "";
+    message.createdBy = object.createdBy ?? "";
     return message;
   },
 };
 
 function createBaseCreateApiKeyRequest(): CreateApiKeyRequest {
-  return { userId: "", name: "", mode: "" };
+  return { userId: "", name: "", mode: "", scopes: [], expiresAt: "" };
 }
 
 export const CreateApiKeyRequest: MessageFns<CreateApiKeyRequest> = {
@@ -2636,6 +3604,12 @@ export const CreateApiKeyRequest: MessageFns<CreateApiKeyRequest> = {
     }
     if (message.mode !== "") {
       writer.uint32(26).string(message.mode);
+    }
+    for (const v of message.scopes) {
+      writer.uint32(322).string(v!);
+    }
+    if (message.expiresAt !== "") {
+      writer.uint32(330).string(message.expiresAt);
     }
     return writer;
   },
@@ -2677,6 +3651,22 @@ export const CreateApiKeyRequest: MessageFns<CreateApiKeyRequest> = {
             message.mode = reader.string();
             continue;
           }
+          case 40: {
+            if (tag !== 322) {
+              break;
+            }
+
+            message.scopes.push(reader.string());
+            continue;
+          }
+          case 41: {
+            if (tag !== 330) {
+              break;
+            }
+
+            message.expiresAt = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2697,6 +3687,8 @@ export const CreateApiKeyRequest: MessageFns<CreateApiKeyRequest> = {
     message.userId = object.userId ?? "";
     message.name = object.name ?? "";
     message.mode = object.mode ?? "";
+    message.scopes = object.scopes?.map((e) => e) || [];
+    message.expiresAt = object.expiresAt ?? "";
     return message;
   },
 };
@@ -3418,6 +4410,82 @@ export const IdentityServiceService = {
     responseSerialize: (value: Profile): Buffer => Buffer.from(Profile.encode(value).finish()),
     responseDeserialize: (value: Buffer): Profile => Profile.decode(value),
   },
+  /**
+   * Members and roles (issue 34 item 1). An organisation is its owner's account: its id is the
+   * owner's user id. actor_id is the member asking; identity checks the actor's role again.
+   * Mails a single-use invitation (7 days; hashed at rest) to an email with no account yet.
+   * ALREADY_EXISTS when the email has an account; PERMISSION_DENIED when the role is above the actor's.
+   */
+  inviteMember: {
+    path: "/signet.identity.v1.IdentityService/InviteMember" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: InviteMemberRequest): Buffer => Buffer.from(InviteMemberRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): InviteMemberRequest => InviteMemberRequest.decode(value),
+    responseSerialize: (value: Invitation): Buffer => Buffer.from(Invitation.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Invitation => Invitation.decode(value),
+  },
+  /**
+   * A new user registers through the invitation: a session of the new member. UNAUTHENTICATED when
+   * the code is unknown, used, revoked or expired.
+   */
+  acceptInvitation: {
+    path: "/signet.identity.v1.IdentityService/AcceptInvitation" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AcceptInvitationRequest): Buffer =>
+      Buffer.from(AcceptInvitationRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AcceptInvitationRequest => AcceptInvitationRequest.decode(value),
+    responseSerialize: (value: Session): Buffer => Buffer.from(Session.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Session => Session.decode(value),
+  },
+  /** The organisation's members and its pending invitations. */
+  listMembers: {
+    path: "/signet.identity.v1.IdentityService/ListMembers" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListMembersRequest): Buffer => Buffer.from(ListMembersRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListMembersRequest => ListMembersRequest.decode(value),
+    responseSerialize: (value: ListMembersResponse): Buffer => Buffer.from(ListMembersResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListMembersResponse => ListMembersResponse.decode(value),
+  },
+  /** NOT_FOUND for a user of another organisation; FAILED_PRECONDITION for the last owner. */
+  changeMemberRole: {
+    path: "/signet.identity.v1.IdentityService/ChangeMemberRole" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ChangeMemberRoleRequest): Buffer =>
+      Buffer.from(ChangeMemberRoleRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ChangeMemberRoleRequest => ChangeMemberRoleRequest.decode(value),
+    responseSerialize: (value: Member): Buffer => Buffer.from(Member.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Member => Member.decode(value),
+  },
+  /**
+   * Deletes the member's user: every session and API key of theirs stops at once (the gateway
+   * bumps its credential cache). The last owner stays.
+   */
+  removeMember: {
+    path: "/signet.identity.v1.IdentityService/RemoveMember" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RemoveMemberRequest): Buffer => Buffer.from(RemoveMemberRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RemoveMemberRequest => RemoveMemberRequest.decode(value),
+    responseSerialize: (value: RemoveMemberResponse): Buffer =>
+      Buffer.from(RemoveMemberResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RemoveMemberResponse => RemoveMemberResponse.decode(value),
+  },
+  /** Withdraws a pending invitation (its code stops working). */
+  revokeInvitation: {
+    path: "/signet.identity.v1.IdentityService/RevokeInvitation" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RevokeInvitationRequest): Buffer =>
+      Buffer.from(RevokeInvitationRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RevokeInvitationRequest => RevokeInvitationRequest.decode(value),
+    responseSerialize: (value: RemoveMemberResponse): Buffer =>
+      Buffer.from(RemoveMemberResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RemoveMemberResponse => RemoveMemberResponse.decode(value),
+  },
 } as const;
 
 export interface IdentityServiceServer extends UntypedServiceImplementation {
@@ -3467,6 +4535,29 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
    * 10; INVALID_ARGUMENT names the first bad one and nothing changes. An empty list: no framing.
    */
   setEmbedOrigins: handleUnaryCall<SetEmbedOriginsRequest, Profile>;
+  /**
+   * Members and roles (issue 34 item 1). An organisation is its owner's account: its id is the
+   * owner's user id. actor_id is the member asking; identity checks the actor's role again.
+   * Mails a single-use invitation (7 days; hashed at rest) to an email with no account yet.
+   * ALREADY_EXISTS when the email has an account; PERMISSION_DENIED when the role is above the actor's.
+   */
+  inviteMember: handleUnaryCall<InviteMemberRequest, Invitation>;
+  /**
+   * A new user registers through the invitation: a session of the new member. UNAUTHENTICATED when
+   * the code is unknown, used, revoked or expired.
+   */
+  acceptInvitation: handleUnaryCall<AcceptInvitationRequest, Session>;
+  /** The organisation's members and its pending invitations. */
+  listMembers: handleUnaryCall<ListMembersRequest, ListMembersResponse>;
+  /** NOT_FOUND for a user of another organisation; FAILED_PRECONDITION for the last owner. */
+  changeMemberRole: handleUnaryCall<ChangeMemberRoleRequest, Member>;
+  /**
+   * Deletes the member's user: every session and API key of theirs stops at once (the gateway
+   * bumps its credential cache). The last owner stays.
+   */
+  removeMember: handleUnaryCall<RemoveMemberRequest, RemoveMemberResponse>;
+  /** Withdraws a pending invitation (its code stops working). */
+  revokeInvitation: handleUnaryCall<RevokeInvitationRequest, RemoveMemberResponse>;
 }
 
 export interface IdentityServiceClient extends Client {
@@ -3809,6 +4900,113 @@ export interface IdentityServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Profile) => void,
+  ): ClientUnaryCall;
+  /**
+   * Members and roles (issue 34 item 1). An organisation is its owner's account: its id is the
+   * owner's user id. actor_id is the member asking; identity checks the actor's role again.
+   * Mails a single-use invitation (7 days; hashed at rest) to an email with no account yet.
+   * ALREADY_EXISTS when the email has an account; PERMISSION_DENIED when the role is above the actor's.
+   */
+  inviteMember(
+    request: InviteMemberRequest,
+    callback: (error: ServiceError | null, response: Invitation) => void,
+  ): ClientUnaryCall;
+  inviteMember(
+    request: InviteMemberRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Invitation) => void,
+  ): ClientUnaryCall;
+  inviteMember(
+    request: InviteMemberRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Invitation) => void,
+  ): ClientUnaryCall;
+  /**
+   * A new user registers through the invitation: a session of the new member. UNAUTHENTICATED when
+   * the code is unknown, used, revoked or expired.
+   */
+  acceptInvitation(
+    request: AcceptInvitationRequest,
+    callback: (error: ServiceError | null, response: Session) => void,
+  ): ClientUnaryCall;
+  acceptInvitation(
+    request: AcceptInvitationRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Session) => void,
+  ): ClientUnaryCall;
+  acceptInvitation(
+    request: AcceptInvitationRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Session) => void,
+  ): ClientUnaryCall;
+  /** The organisation's members and its pending invitations. */
+  listMembers(
+    request: ListMembersRequest,
+    callback: (error: ServiceError | null, response: ListMembersResponse) => void,
+  ): ClientUnaryCall;
+  listMembers(
+    request: ListMembersRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListMembersResponse) => void,
+  ): ClientUnaryCall;
+  listMembers(
+    request: ListMembersRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListMembersResponse) => void,
+  ): ClientUnaryCall;
+  /** NOT_FOUND for a user of another organisation; FAILED_PRECONDITION for the last owner. */
+  changeMemberRole(
+    request: ChangeMemberRoleRequest,
+    callback: (error: ServiceError | null, response: Member) => void,
+  ): ClientUnaryCall;
+  changeMemberRole(
+    request: ChangeMemberRoleRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Member) => void,
+  ): ClientUnaryCall;
+  changeMemberRole(
+    request: ChangeMemberRoleRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Member) => void,
+  ): ClientUnaryCall;
+  /**
+   * Deletes the member's user: every session and API key of theirs stops at once (the gateway
+   * bumps its credential cache). The last owner stays.
+   */
+  removeMember(
+    request: RemoveMemberRequest,
+    callback: (error: ServiceError | null, response: RemoveMemberResponse) => void,
+  ): ClientUnaryCall;
+  removeMember(
+    request: RemoveMemberRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RemoveMemberResponse) => void,
+  ): ClientUnaryCall;
+  removeMember(
+    request: RemoveMemberRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RemoveMemberResponse) => void,
+  ): ClientUnaryCall;
+  /** Withdraws a pending invitation (its code stops working). */
+  revokeInvitation(
+    request: RevokeInvitationRequest,
+    callback: (error: ServiceError | null, response: RemoveMemberResponse) => void,
+  ): ClientUnaryCall;
+  revokeInvitation(
+    request: RevokeInvitationRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RemoveMemberResponse) => void,
+  ): ClientUnaryCall;
+  revokeInvitation(
+    request: RevokeInvitationRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RemoveMemberResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -146,7 +146,15 @@ export interface TransactionDetail {
   remindersSent: number;
   reminderMax: number;
   /** The legal hold, absent when there is none: while held nothing of the transaction is deleted. */
-  legalHold: LegalHold | undefined;
+  legalHold:
+    | LegalHold
+    | undefined;
+  /**
+   * The member who created it and their email then (issue 34); empty on transactions created before
+   * members existed (their owner's).
+   */
+  createdBy: string;
+  createdByEmail: string;
 }
 
 export interface Viewer {
@@ -261,6 +269,8 @@ export interface CreateTransactionBegin {
    * transaction expired) go. Empty: none are sent.
    */
   senderEmail: string;
+  /** The member of the organisation (owner_id) who created it (issue 34); absent: the owner, or unknown. */
+  createdBy?: string | undefined;
 }
 
 export interface CreateTransactionFields {
@@ -1362,6 +1372,8 @@ function createBaseTransactionDetail(): TransactionDetail {
     remindersSent: 0,
     reminderMax: 0,
     legalHold: undefined,
+    createdBy: "",
+    createdByEmail: "",
   };
 }
 
@@ -1411,6 +1423,12 @@ export const TransactionDetail: MessageFns<TransactionDetail> = {
     }
     if (message.legalHold !== undefined) {
       LegalHold.encode(message.legalHold, writer.uint32(322).fork()).join();
+    }
+    if (message.createdBy !== "") {
+      writer.uint32(362).string(message.createdBy);
+    }
+    if (message.createdByEmail !== "") {
+      writer.uint32(370).string(message.createdByEmail);
     }
     return writer;
   },
@@ -1548,6 +1566,22 @@ export const TransactionDetail: MessageFns<TransactionDetail> = {
             message.legalHold = LegalHold.decode(reader, reader.uint32());
             continue;
           }
+          case 45: {
+            if (tag !== 362) {
+              break;
+            }
+
+            message.createdBy = reader.string();
+            continue;
+          }
+          case 46: {
+            if (tag !== 370) {
+              break;
+            }
+
+            message.createdByEmail = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1584,6 +1618,8 @@ export const TransactionDetail: MessageFns<TransactionDetail> = {
     message.legalHold = (object.legalHold !== undefined && object.legalHold !== null)
       ? LegalHold.fromPartial(object.legalHold)
       : undefined;
+    message.createdBy = object.createdBy ?? "";
+    message.createdByEmail = object.createdByEmail ?? "";
     return message;
   },
 };
@@ -2593,7 +2629,7 @@ export const SigningContext: MessageFns<SigningContext> = {
 };
 
 function createBaseCreateTransactionBegin(): CreateTransactionBegin {
-  return { ownerId: "", orgName: "", idempotencyKey: "", test: false, senderEmail: "" };
+  return { ownerId: "", orgName: "", idempotencyKey: "", test: false, senderEmail: "", createdBy: undefined };
 }
 
 export const CreateTransactionBegin: MessageFns<CreateTransactionBegin> = {
@@ -2612,6 +2648,9 @@ export const CreateTransactionBegin: MessageFns<CreateTransactionBegin> = {
     }
     if (message.senderEmail !== "") {
       writer.uint32(162).string(message.senderEmail);
+    }
+    if (message.createdBy !== undefined) {
+      writer.uint32(362).string(message.createdBy);
     }
     return writer;
   },
@@ -2669,6 +2708,14 @@ export const CreateTransactionBegin: MessageFns<CreateTransactionBegin> = {
             message.senderEmail = reader.string();
             continue;
           }
+          case 45: {
+            if (tag !== 362) {
+              break;
+            }
+
+            message.createdBy = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2691,6 +2738,7 @@ export const CreateTransactionBegin: MessageFns<CreateTransactionBegin> = {
     message.idempotencyKey = object.idempotencyKey ?? "";
     message.test = object.test ?? false;
     message.senderEmail = object.senderEmail ?? "";
+    message.createdBy = object.createdBy ?? undefined;
     return message;
   },
 };

@@ -14,9 +14,23 @@ const keyMode = z.enum(['live', 'test']).meta({
   description:
     'live (default): real, billed transactions; test: free, marked test, never listed with live data (prefix sgn_test_)',
 });
+const scope = z.enum(['read', 'write', 'admin']).meta({
+  description:
+    'read: what a viewer may do; write: also what a sender may do; admin: also what an admin may do (never above the member’s role)',
+});
 const createKey = z.object({
   name: text({ trim: true, nfc: true, min: 1, max: 100 }),
   mode: keyMode.optional(),
+  scopes: z
+    .array(scope)
+    .min(1, 'give at least one scope, or leave scopes out for those of your role')
+    .max(3)
+    .optional()
+    .meta({ description: 'Default: every scope your role allows. A scope above your role is 403.' }),
+  expires_at: z.iso
+    .datetime({ offset: true, error: 'must be an ISO 8601 date-time' })
+    .optional()
+    .meta({ description: 'When the key stops working (refused with 401 from then on); absent: never' }),
 });
 
 /** Session length bounds in hours (identity checks them again): 1 hour to 30 days. */
@@ -69,6 +83,9 @@ const apiKeySchema = z
     name: z.string(),
     prefix: z.string().meta({ description: 'The visible start of the key: 12 characters, 17 for a test key (sgn_test_…)' }),
     mode: keyMode,
+    scopes: z.array(scope),
+    expires_at: time.nullable().meta({ description: 'When the key stops working; null: never' }),
+    created_by: z.string().meta({ description: 'The member whose role bounds the key (removing them revokes it)' }),
     created_at: time,
     last_used_at: time.nullable().meta({ description: 'Updated at most once a minute' }),
   })
@@ -83,6 +100,9 @@ const keyOut = (k: identityV1.ApiKey): z.input<typeof apiKeySchema> => ({
   name: k.name,
   prefix: k.prefix,
   mode: k.mode === 'test' ? 'test' : 'live',
+  scopes: k.scopes.filter((s): s is z.infer<typeof scope> => s === 'read' || s === 'write' || s === 'admin'),
+  expires_at: k.expiresAt || null,
+  created_by: k.createdBy,
   created_at: k.createdAt,
   last_used_at: k.lastUsedAt || null,
 });
@@ -100,7 +120,10 @@ export function adminRoutes(ctx: GatewayContext): RouteModule {
   const noStore = { 'Cache-Control': HEADERS.cacheControl };
   const mutationErrors = {
     ...errorResponses(400, 401),
-    403: { ...errorResponses(403)[403]!, description: 'csrf query parameter missing or invalid' },
+    403: {
+      ...errorResponses(403)[403]!,
+      description: 'csrf query parameter missing or invalid, or a role or scope above the caller’s',
+    },
   };
 
   const csrf = defineRoute({
@@ -120,12 +143,19 @@ export function adminRoutes(ctx: GatewayContext): RouteModule {
     method: 'post',
     path: '/api/admin/api-keys',
     operationId: 'createApiKey',
-    summary: 'Create an API key; the full key is in this response only',
+    role: 'admin',
+    summary: 'Create an API key with scopes and an optional expiry; the full key is in this response only',
     query: csrfQuery,
     body: createKey,
     responses: { 201: { description: 'Created', body: createdKeySchema, headers: noStore }, ...mutationErrors },
     async handle({ body: b }, _req, res) {
-      const out = await ctx.identity.createApiKey({ userId: callerOf(res).userId, name: b.name, mode: b.mode ?? 'live' });
+      const out = await ctx.identity.createApiKey({
+        userId: callerOf(res).userId,
+        name: b.name,
+        mode: b.mode ?? 'live',
+        scopes: b.scopes ?? [],
+        expiresAt: b.expires_at ? new Date(b.expires_at).toISOString() : '',
+      });
       return { status: 201 as const, body: { ...keyOut(out.key!), key: out.secret } };
     },
   });
@@ -135,7 +165,8 @@ export function adminRoutes(ctx: GatewayContext): RouteModule {
     method: 'get',
     path: '/api/admin/api-keys',
     operationId: 'listApiKeys',
-    summary: 'List the caller’s active API keys (prefix, name, created and last-used times)',
+    role: 'admin',
+    summary: 'List the organisation’s active API keys (prefix, name, scopes, expiry, maker, created and last-used times)',
     responses: {
       200: { description: 'Keys, newest first', body: z.object({ api_keys: z.array(apiKeySchema) }), headers: noStore },
       ...errorResponses(401),
@@ -151,6 +182,7 @@ export function adminRoutes(ctx: GatewayContext): RouteModule {
     method: 'delete',
     path: '/api/admin/api-keys/{id}',
     operationId: 'revokeApiKey',
+    role: 'admin',
     summary: 'Revoke an API key; it stops working at once on every gateway replica',
     params: z.object({ id: z.string().min(1).max(64) }),
     invalidParams: () => new HttpError(404, 'no such API key'),
@@ -175,6 +207,7 @@ export function adminRoutes(ctx: GatewayContext): RouteModule {
     method: 'patch',
     path: '/api/admin/account/settings',
     operationId: 'updateAccountSettings',
+    role: 'admin',
     summary: 'Change the account’s settings: session length, biometric retention, expiry and reminder defaults',
     description:
       'session_ttl_hours applies to sessions issued from then on (login, two-factor login, password change); ' +
@@ -196,7 +229,7 @@ export function adminRoutes(ctx: GatewayContext): RouteModule {
     },
     async handle({ body: b }, _req, res) {
       const p = await ctx.identity.updateAccountSettings({
-        userId: callerOf(res).userId,
+        userId: callerOf(res).ownerId,
         // 0 keeps the session length when only other settings change (identity.proto)
         sessionTtlHours: b.session_ttl_hours ?? 0,
         biometricRetentionDays: b.biometric_retention_days,

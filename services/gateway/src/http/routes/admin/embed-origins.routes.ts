@@ -43,7 +43,7 @@ export function embedOriginsRoutes(ctx: GatewayContext): RouteModule {
     summary: 'The origins that may frame this account’s signing pages (embedded signing)',
     responses: { 200: { description: 'The allowed origins', body: answer, headers: noStore }, ...errorResponses(401) },
     async handle(_input, _req, res) {
-      const p = await ctx.identity.getProfile({ userId: callerOf(res).userId });
+      const p = await ctx.identity.getProfile({ userId: callerOf(res).ownerId });
       return { status: 200 as const, body: { origins: p.embedOrigins } };
     },
   });
@@ -53,6 +53,7 @@ export function embedOriginsRoutes(ctx: GatewayContext): RouteModule {
     method: 'put',
     path: '/api/admin/account/embed-origins',
     operationId: 'setEmbedOrigins',
+    role: 'admin',
     summary: 'Replace the origins that may frame this account’s signing pages (embedded signing)',
     description:
       'The signing page of every link of this account (sent before or after) sends frame-ancestors with exactly ' +
@@ -66,7 +67,7 @@ export function embedOriginsRoutes(ctx: GatewayContext): RouteModule {
       403: { ...errorResponses(403)[403]!, description: 'csrf query parameter missing or invalid' },
     },
     async handle({ body: b }, _req, res) {
-      const p = await ctx.identity.setEmbedOrigins({ userId: callerOf(res).userId, origins: b.origins });
+      const p = await ctx.identity.setEmbedOrigins({ userId: callerOf(res).ownerId, origins: b.origins });
       return { status: 200 as const, body: { origins: p.embedOrigins } };
     },
   });

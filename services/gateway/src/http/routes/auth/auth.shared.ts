@@ -54,7 +54,8 @@ export interface AuthKit {
   noStore: { 'Cache-Control': typeof HEADERS.cacheControl };
   ok: Ok;
   publicOp: { tags: string[]; security: 'public' };
-  sessionOp: { tags: string[]; security: 'session' };
+  /** A signed-in member's own account (password, two-factor, passkeys): every role may (issue 34). */
+  sessionOp: { tags: string[]; security: 'session'; role: 'viewer' };
 }
 
 /** What every /api/auth route module shares: the rate limit before the JSON body, the session guard, response helpers. */
@@ -75,7 +76,7 @@ export function authKit(ctx: GatewayContext): AuthKit {
     ...(headers ? { headers } : {}),
   });
   const publicOp = { tags: TAGS, security: 'public' as const };
-  const sessionOp = { tags: TAGS, security: 'session' as const };
+  const sessionOp = { tags: TAGS, security: 'session' as const, role: 'viewer' as const };
 
   return { json, limit, session, noStore, ok, publicOp, sessionOp };
 }

@@ -43,7 +43,7 @@ export function dashboardRoutes(ctx: GatewayContext): RouteModule {
       ...errorResponses(401),
     },
     async handle(_input, _req, res) {
-      const a = await ctx.billing.getAccount({ userId: callerOf(res).userId });
+      const a = await ctx.billing.getAccount({ userId: callerOf(res).ownerId });
       res.setHeader('Cache-Control', 'no-store');
       return {
         status: 200 as const,

@@ -53,6 +53,8 @@ export function downloadRoutes(ctx: GatewayContext): RouteModule {
         get: {
           operationId: 'downloadSignedPdf',
           tags: ['Transactions'],
+          // The link's token is the credential: no account, no role.
+          security: [],
           summary: "The signed PDF through a completion mail's download link (no account needed; the link expires)",
           parameters: [{ name: 'token', in: 'path', required: true, schema: { type: 'string' } }],
           responses: {

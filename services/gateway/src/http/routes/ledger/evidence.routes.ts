@@ -37,7 +37,7 @@ export function evidenceRoutes(ctx: GatewayContext): RouteModule {
     },
     async handle({ params }, _req, res) {
       const d = await ctx.transaction.getTransaction({
-        ownerId: callerOf(res).userId,
+        ownerId: callerOf(res).ownerId,
         id: Number(params.id),
         test: isTestMode(res),
       });

@@ -32,7 +32,7 @@ export function biometricsRoutes(ctx: GatewayContext): RouteModule {
       ...errorResponses(401, 404, 409),
     },
     async handle({ params }, _req, res) {
-      await ctx.transaction.eraseBiometrics({ ownerId: callerOf(res).userId, id: Number(params.id), test: isTestMode(res) });
+      await ctx.transaction.eraseBiometrics({ ownerId: callerOf(res).ownerId, id: Number(params.id), test: isTestMode(res) });
       res.status(204).end();
       return undefined;
     },

@@ -113,11 +113,12 @@ export function creationForm(
       part: {
         $case: 'begin',
         value: {
-          ownerId: caller.userId,
+          ownerId: caller.ownerId,
           orgName: caller.orgName,
           idempotencyKey: key ?? '',
           test: caller.mode === 'test',
           senderEmail: caller.email,
+          createdBy: caller.userId,
         },
       },
     }),

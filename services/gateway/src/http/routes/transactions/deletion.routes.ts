@@ -35,7 +35,7 @@ const emptyBodyIsObject = (req: Request, _res: Response, next: NextFunction) => 
 export function deletionRoutes(ctx: GatewayContext): RouteModule {
   const auth = requireCaller(ctx);
   const noStore = { 'Cache-Control': HEADERS.cacheControl };
-  const target = (id: string, res: Response) => ({ ownerId: callerOf(res).userId, id: Number(id), test: isTestMode(res) });
+  const target = (id: string, res: Response) => ({ ownerId: callerOf(res).ownerId, id: Number(id), test: isTestMode(res) });
 
   const remove = defineRoute({
     method: 'delete',
@@ -67,6 +67,7 @@ export function deletionRoutes(ctx: GatewayContext): RouteModule {
     method: 'put',
     path: '/api/transactions/{id}/legal-hold',
     operationId: 'setLegalHold',
+    role: 'admin',
     summary: 'Put a transaction on legal hold: nothing of it is deleted until the hold is released',
     description:
       'For a pending or finished transaction. While held, DELETE of the transaction and of its biometric data answer 409, ' +
@@ -91,6 +92,7 @@ export function deletionRoutes(ctx: GatewayContext): RouteModule {
     method: 'delete',
     path: '/api/transactions/{id}/legal-hold',
     operationId: 'releaseLegalHold',
+    role: 'admin',
     summary: 'Release the legal hold: deletion and erasure apply again',
     description: 'An erasure that fell due while held runs on the retention job’s next pass. Not held: 204, nothing changes.',
     tags: TAGS,

@@ -34,7 +34,7 @@ export function exportCsvRoute(ctx: GatewayContext, auth: CallerAuth, tags: stri
     async handle(_input, req, res) {
       const stream = ctx.transaction.serverStream(
         transactionV1.TransactionServiceService.exportTransactions,
-        { ownerId: callerOf(res).userId, test: isTestMode(res) },
+        { ownerId: callerOf(res).ownerId, test: isTestMode(res) },
         { deadlineMs: EXPORT_DEADLINE_MS },
       );
       const items = stream[Symbol.asyncIterator]();

@@ -41,6 +41,8 @@ const pdfOperation = (operationId: string, summary: string, description: string)
     operationId,
     summary,
     tags: ['Transactions'],
+    // Every member reads the organisation's documents (roles.ts).
+    'x-signet-role': 'viewer',
     parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
     responses: {
       '200': { description, content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } },
@@ -68,7 +70,7 @@ export function signedPdfRoutes(ctx: GatewayContext): RouteModule {
       const raw = String(req.params.id ?? '');
       if (!/^\d{1,15}$/.test(raw) || Number(raw) < 1) throw new HttpError(404, 'no such transaction');
       const d = await ctx.transaction.getTransaction({
-        ownerId: callerOf(res).userId,
+        ownerId: callerOf(res).ownerId,
         id: Number(raw),
         test: isTestMode(res),
       });

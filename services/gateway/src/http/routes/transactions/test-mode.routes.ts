@@ -66,7 +66,7 @@ export function testModeRoutes(ctx: GatewayContext): RouteModule {
     },
     async handle({ params, body }, _req, res) {
       const s = await ctx.transaction.completeTestTransaction({
-        ownerId: callerOf(res).userId,
+        ownerId: callerOf(res).ownerId,
         id: Number(params.id),
         outcome: body.outcome,
       });

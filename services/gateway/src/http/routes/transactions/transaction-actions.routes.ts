@@ -29,7 +29,7 @@ export function transactionActionRoutes(ctx: GatewayContext, auth: CallerAuth, t
     },
     async handle({ params }, _req, res) {
       const s = await ctx.transaction.resendTransaction({
-        ownerId: callerOf(res).userId,
+        ownerId: callerOf(res).ownerId,
         id: Number(params.id),
         test: isTestMode(res),
       });
@@ -54,7 +54,7 @@ export function transactionActionRoutes(ctx: GatewayContext, auth: CallerAuth, t
     },
     async handle({ params }, _req, res) {
       const s = await ctx.transaction.cancelTransaction({
-        ownerId: callerOf(res).userId,
+        ownerId: callerOf(res).ownerId,
         id: Number(params.id),
         test: isTestMode(res),
       });

@@ -101,7 +101,7 @@ export function transactionsRoutes(ctx: GatewayContext): RouteModule {
     async handle({ query }, _req, res) {
       const { limit, cursor, status, q: text } = query;
       const page = await ctx.transaction.listTransactions({
-        ownerId: callerOf(res).userId,
+        ownerId: callerOf(res).ownerId,
         limit: limit ?? 0,
         cursor: cursor ?? '',
         status: status ?? '',
@@ -140,7 +140,7 @@ export function transactionsRoutes(ctx: GatewayContext): RouteModule {
     },
     async handle({ params }, _req, res) {
       const d = await ctx.transaction.getTransaction({
-        ownerId: callerOf(res).userId,
+        ownerId: callerOf(res).ownerId,
         id: Number(params.id),
         test: isTestMode(res),
       });
@@ -174,6 +174,7 @@ export function transactionsRoutes(ctx: GatewayContext): RouteModule {
           expires_at: d.expiresAt ?? null,
           reminders: { sent: d.remindersSent, max: d.reminderMax, next_at: d.nextReminderAt ?? null },
           legal_hold: d.legalHold ? { since: d.legalHold.since, reason: d.legalHold.reason } : null,
+          created_by: d.createdBy ? { user_id: d.createdBy, email: d.createdByEmail } : null,
         },
       };
     },

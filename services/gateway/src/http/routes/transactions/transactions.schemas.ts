@@ -292,6 +292,10 @@ export const detailSchema = summarySchema
     legal_hold: legalHoldSchema
       .nullable()
       .meta({ description: 'The legal hold: while set nothing of the transaction is deleted; null when there is none' }),
+    created_by: z
+      .object({ user_id: z.string(), email: z.string() })
+      .nullable()
+      .meta({ description: 'The member of the organisation who created it; null for transactions made before members existed' }),
     reminders: z
       .object({
         sent: z.int().meta({ description: 'Automatic reminders sent so far' }),

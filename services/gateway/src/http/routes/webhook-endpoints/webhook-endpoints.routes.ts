@@ -66,7 +66,8 @@ type Shared = {
   ctx: GatewayContext;
   auth: express.RequestHandler;
   json: express.RequestHandler;
-  common: { tags: string[]; security: 'caller' };
+  /** Webhooks are an admin's (issue 34 item 1): every operation here needs the admin role. */
+  common: { tags: string[]; security: 'caller'; role: 'admin' };
   noStore: { 'Cache-Control': typeof HEADERS.cacheControl };
   owner: (res: express.Response) => string;
   mode: (res: express.Response) => 'live' | 'test' | 'any';
@@ -82,9 +83,9 @@ export function webhookEndpointsRoutes(ctx: GatewayContext): RouteModule {
     ctx,
     auth: requireCaller(ctx),
     json: express.json({ limit: '16kb' }),
-    common: { tags: TAGS, security: 'caller' as const },
+    common: { tags: TAGS, security: 'caller' as const, role: 'admin' as const },
     noStore: { 'Cache-Control': HEADERS.cacheControl },
-    owner: (res) => callerOf(res).userId,
+    owner: (res) => callerOf(res).ownerId,
     mode: (res) => scopeOf(callerOf(res)),
   };
   const routes = [
@@ -126,7 +127,7 @@ function createRoute({ ctx, auth, json, common, noStore }: Shared) {
       if (scope !== 'any' && body.mode !== undefined && body.mode !== scope)
         throw new HttpError(400, `mode: a ${scope} API key creates only ${scope} endpoints`);
       const e = await ctx.webhooks.createWebhookEndpoint({
-        ownerId: caller.userId,
+        ownerId: caller.ownerId,
         ownerEmail: caller.email,
         url: body.url,
         eventTypes: body.event_types,
