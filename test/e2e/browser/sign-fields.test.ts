@@ -253,6 +253,12 @@ describe('the signer fills their fields on the signing page in headless Chromium
     await refusedThenAccepted(page, tx.token, shot);
     const f = await fieldsOf(tx.token);
     expect(f).toMatchObject({ complete: true, signature: 'typed', initials: 'typed' });
+    // A reload opens the consent (the fields are filled), with the way back to them, values kept.
+    await page.reload();
+    await page.waitForSelector('body[data-current="consent"]', { timeout: 20_000 });
+    await page.click('#c-fields');
+    await page.waitForSelector('body[data-current="fields"]');
+    expect(await page.inputValue('[data-field="company"] input')).toBe('Analytical Engines');
     const detail = await send(stack.gatewayUrl, 'GET', `/api/transactions/${tx.id}`, { apiKey: acct.apiKey });
     const trail = (detail.body.events as { type: string; detail: string }[]).find((e) => e.type === 'fields_submitted');
     expect(trail?.detail).toMatch(/company="Analytical Engines".*signature=typed "Ada Lovelace"/);

@@ -29,14 +29,11 @@ export type FieldsForm = {
   focus(key: string): void;
 };
 
-export function fieldsForm(fields: SignerField[], onChange: () => void): FieldsForm {
-  const form = document.createElement('form');
-  form.className = 'fields-form';
-  form.noValidate = true;
-  const h = document.createElement('h2');
-  h.textContent = t.formHeading;
-  form.append(h);
-  const rows = new Map<string, { wrap: HTMLElement; error: HTMLElement; focus: () => void }>();
+type Row = { wrap: HTMLElement; error: HTMLElement; focus: () => void };
+
+/** The controls: a row per field filled here, one pad per mark (signature, initials). */
+function controls(fields: SignerField[], form: HTMLFormElement, onChange: () => void) {
+  const rows = new Map<string, Row>();
   const inputs = new Map<string, HTMLInputElement | HTMLSelectElement>();
   const pads = new Map<string, MarkPad>();
   for (const f of fields) {
@@ -59,7 +56,25 @@ export function fieldsForm(fields: SignerField[], onChange: () => void): FieldsF
     form.append(row.wrap);
     rows.set(`values.${f.id}`, { wrap: row.wrap, error: row.error, focus: () => (row.input ?? row.wrap).focus() });
   }
+  return { rows, inputs, pads };
+}
 
+export function fieldsForm(fields: SignerField[], onChange: () => void): FieldsForm {
+  const form = document.createElement('form');
+  form.className = 'fields-form';
+  form.noValidate = true;
+  const h = document.createElement('h2');
+  h.textContent = t.formHeading;
+  form.append(h);
+  const { rows, inputs, pads } = controls(fields, form, onChange);
+  // A changed value takes its error away (the service checks it again on saving).
+  form.addEventListener('input', (e) => {
+    const wrap = (e.target as HTMLElement).closest<HTMLElement>('.field-row, .mark');
+    if (!wrap?.classList.contains('invalid')) return;
+    wrap.classList.remove('invalid');
+    wrap.querySelector<HTMLElement>('.field-error')!.hidden = true;
+    wrap.querySelector('[aria-invalid]')?.removeAttribute('aria-invalid');
+  });
   const valueOf = (f: SignerField): Value | undefined => {
     const el = inputs.get(f.id);
     if (!el) return f.value ?? undefined;
@@ -101,20 +116,7 @@ export function fieldsForm(fields: SignerField[], onChange: () => void): FieldsF
       if (first) api.focus(first);
       return !first;
     },
-    body() {
-      const values: Record<string, Value> = {};
-      for (const f of fields) {
-        if (!inputs.has(f.id)) continue;
-        const v = valueOf(f);
-        if (v !== undefined && v !== '') values[f.id] = v;
-      }
-      const body: Submission = { values };
-      const sig = pads.get('signature')?.value();
-      const ini = pads.get('initials')?.value();
-      if (sig) body.signature = sig;
-      if (ini) body.initials = ini;
-      return body;
-    },
+    body: () => submission(fields, inputs, pads, valueOf),
     showError(detail) {
       const m = /^(values\.[^:]+|signature|initials): (.*)$/s.exec(detail);
       if (!m || !setError(m[1]!, m[2]!)) return false;
@@ -208,4 +210,25 @@ function control(f: SignerField, id: string): HTMLInputElement | HTMLSelectEleme
   if (f.max_length) input.maxLength = f.max_length;
   input.value = typeof f.value === 'string' ? f.value : '';
   return input;
+}
+
+/** The PUT's body: the values of the controls (empty ones left out) and the adopted marks. */
+function submission(
+  fields: SignerField[],
+  inputs: Map<string, unknown>,
+  pads: Map<string, MarkPad>,
+  valueOf: (f: SignerField) => Value | undefined,
+): Submission {
+  const values: Record<string, Value> = {};
+  for (const f of fields) {
+    if (!inputs.has(f.id)) continue;
+    const v = valueOf(f);
+    if (v !== undefined && v !== '') values[f.id] = v;
+  }
+  const body: Submission = { values };
+  const sig = pads.get('signature')?.value();
+  const ini = pads.get('initials')?.value();
+  if (sig) body.signature = sig;
+  if (ini) body.initials = ini;
+  return body;
 }

@@ -40,6 +40,7 @@ export const fieldStrings = {
   unticked: 'Tick this box.',
   fix: 'Some fields need attention.',
   submit: 'Save and continue',
+  change: 'Change your fields on the document',
   saving: 'Saving…',
   declinePrompt: 'Do not want to sign?',
   decline: 'Decline',

@@ -16,15 +16,36 @@ import { $, client, fatal, gone, show } from './page.js';
 /** The consent step, after the fields when the signer has any. */
 export async function showFieldsOrConsent(s: Summary): Promise<void> {
   let fields: SignerField[];
+  let submitted = false;
+  let complete = false;
   try {
-    fields = (await client.fields()).fields;
+    const f = await client.fields();
+    ({ fields, complete } = f);
+    submitted = Boolean(f.submitted_at);
   } catch (err) {
     if (gone(err)) return;
     fatal((err as Error).message, () => void showFieldsOrConsent(s));
     return;
   }
   if (fields.length === 0) return showConsent(s);
+  // Filled in already (a reload after saving): the consent, with the way back to the fields.
+  if (submitted && complete) return consentAfterFields(s, fields);
   showFields(s, fields);
+}
+
+/** The consent step, with a button back to the fields (a new submission replaces the last one). */
+function consentAfterFields(s: Summary, fields: SignerField[]) {
+  showConsent(s);
+  const consent = document.querySelector<HTMLElement>('section[data-screen="consent"]')!;
+  let back = consent.querySelector<HTMLButtonElement>('#c-fields');
+  if (!back) {
+    back = Object.assign(document.createElement('button'), { type: 'button', id: 'c-fields', className: 'link-like' });
+    const line = Object.assign(document.createElement('p'), { className: 'small' });
+    line.append(back);
+    consent.querySelector('h1')!.after(line);
+  }
+  back.textContent = t.change;
+  back.onclick = () => showFields(s, fields);
 }
 
 function showFields(s: Summary, fields: SignerField[]) {
@@ -63,8 +84,9 @@ async function save(s: Summary, form: FieldsForm, submit: HTMLButtonElement, gen
   if (!form.checkRequired()) return;
   submit.disabled = true;
   submit.textContent = t.saving;
+  let saved: SignerField[];
   try {
-    await client.submitFields(form.body());
+    saved = (await client.submitFields(form.body())).fields;
   } catch (err) {
     submit.disabled = false;
     submit.textContent = t.submit;
@@ -77,7 +99,7 @@ async function save(s: Summary, form: FieldsForm, submit: HTMLButtonElement, gen
     $('status').textContent = t.fix;
     return;
   }
-  showConsent(s);
+  consentAfterFields(s, saved);
 }
 
 /** Renders the document and the fields' boxes; answers a function that redraws what the boxes show. */
