@@ -32,34 +32,11 @@ import { freePort } from '../../../test/harness/local-infra.js';
 import { startLedger } from '../src/app.js';
 import { ledgerConfigSchema } from '../src/config.js';
 import { timestampsOf } from '../src/pdf/doc-timestamp.js';
-import { run } from './fixtures/signed-pdf-checks.js';
+import { ltaValidate, run } from './fixtures/signed-pdf-checks.js';
 import { startShortLivedPki, type ShortLivedPki } from './fixtures/short-lived-tsa.js';
 
 const logger = createLogger('ledger-signed-pdf-lta-test', 'warn');
 const python = join(process.env.SIGNET_CACHE ?? join(homedir(), '.cache/signet'), 'tsa-venv/bin/python');
-const ltaScript = join(import.meta.dirname, 'fixtures/pades-lta.py');
-
-type LtaResult = {
-  field: string;
-  indication: string;
-  valid: boolean;
-  evidence_record: string | null;
-  document_timestamps: number;
-};
-
-/** pyHanko's LTA validation with no network (`unshare -rn`): revocation data can only come from the DSS. */
-async function ltaValidate(
-  file: string,
-  rootPem: string,
-  at?: Date,
-): Promise<{ code: number; results: LtaResult[]; out: string }> {
-  const r = await run('unshare', ['-rn', python, ltaScript, file, rootPem, ...(at ? [at.toISOString()] : [])]);
-  const results = r.out
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l) as LtaResult);
-  return { code: r.code, results, out: r.out };
-}
 
 function verifiedEvent(reference: string, doc: { key: string; sha256: string }) {
   const eventId = randomUUID();

@@ -7,7 +7,7 @@
  * Arabic split into unjoined letters in the audit trail.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
@@ -17,6 +17,7 @@ import { renderAuditTrailPdf } from './audit-trail.js';
 import { renderCertificatePdf } from './certificate-pdf.js';
 import { PdfText, observeMissingGlyphs } from './text/index.js';
 import { shapeLine } from './text/shape.js';
+import { expectNamesRendered, normal } from '../../test/fixtures/glyph-checks.js';
 
 const NAMES = {
   latin: 'Zoë Šťastná-Łukasiewicz',
@@ -81,70 +82,16 @@ const auditTrailPdf = () =>
 const dir = mkdtempSync(join(tmpdir(), 'signet-scripts-pdf-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Bidi marks poppler adds around right-to-left text, and whitespace, removed; NFC. */
-const normal = (s: string) =>
-  s
-    .normalize('NFC')
-    .replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-
 function save(pdf: Uint8Array, name: string): string {
   const path = join(dir, name);
   writeFileSync(path, pdf);
   return path;
 }
 
-/** Every word poppler finds, with its page and box (points from the top left). */
-function words(path: string): { page: number; text: string; box: [number, number, number, number] }[] {
-  const html = execFileSync('pdftotext', ['-bbox', path, '-'], { encoding: 'utf8' });
-  const out: { page: number; text: string; box: [number, number, number, number] }[] = [];
-  html.split('<page ').forEach((page, i) => {
-    for (const m of page.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g))
-      out.push({ page: i, text: normal(m[5]!.replace(/&amp;/g, '&')), box: [+m[1]!, +m[2]!, +m[3]!, +m[4]!] });
-  });
-  return out;
-}
-
-/** The share of dark pixels in a box of a page rendered at 72 dpi (1 px = 1 pt). */
-const rendered = new Map<string, Buffer>();
-function ink(path: string, page: number, [x0, y0, x1, y1]: [number, number, number, number]): number {
-  const out = join(dir, `${path.split('/').at(-1)}-p${page}`);
-  if (!rendered.has(out)) {
-    execFileSync('pdftoppm', ['-r', '72', '-gray', '-f', String(page), '-l', String(page), '-singlefile', path, out]);
-    rendered.set(out, readFileSync(`${out}.pgm`));
-  }
-  const pgm = rendered.get(out)!;
-  const head = /^P5\s+(\d+)\s+\d+\s+255\s/.exec(pgm.toString('latin1', 0, 40))!;
-  const w = Number(head[1]);
-  const header = head[0].length;
-  let dark = 0;
-  let all = 0;
-  for (let y = Math.floor(y0); y < Math.ceil(y1); y++)
-    for (let x = Math.floor(x0); x < Math.ceil(x1); x++) {
-      all++;
-      if (pgm[header + y * w + x]! < 128) dark++;
-    }
-  return dark / Math.max(all, 1);
-}
-
+/** The organisation mixes directions: poppler orders its two runs its own way, so each run is checked. */
 function expectEveryName(path: string) {
-  const text = normal(execFileSync('pdftotext', [path, '-'], { encoding: 'utf8' }));
-  const found = words(path);
-  // The organisation mixes directions: poppler orders its two runs its own way, so each run is checked.
-  for (const name of [...Object.values(NAMES), ...ORGANISATION.split(' → ')]) {
-    expect(text, name).toContain(normal(name));
-    for (const word of name.split(' ').filter((w) => w !== '→')) {
-      // poppler's word boxes hold right-to-left words in drawing order.
-      const at = found.find((f) => f.text.includes(word) || [...f.text].reverse().join('').includes(word));
-      expect(at, `${word} on a page`).toBeDefined();
-      expect(ink(path, at!.page, at!.box), `${word} inked`).toBeGreaterThan(0.05);
-    }
-  }
-  expect(text).toContain('→');
-  const fonts = execFileSync('pdffonts', [path], { encoding: 'utf8' }).split('\n').slice(2).filter(Boolean);
-  expect(fonts.length).toBeGreaterThan(3);
-  for (const f of fonts) expect(f, 'embedded, subset, with a Unicode map').toMatch(/CID TrueType\s+Identity-H\s+yes yes yes/);
+  expectNamesRendered(path, [...Object.values(NAMES), ...ORGANISATION.split(' → ')], dir);
+  expect(normal(execFileSync('pdftotext', [path, '-'], { encoding: 'utf8' }))).toContain('→');
 }
 
 describe('every script in every PDF (issue 32 item 3)', { timeout: 60_000 }, () => {
