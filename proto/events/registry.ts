@@ -113,6 +113,12 @@ export const events = {
     producer: 'transaction',
     consumers: [{ service: 'transaction', durable: 'transaction-link-mail' }, transactionWebhooks],
   }),
+  bulkCompleted: entry({
+    subject: 'signet.transaction.bulk.completed',
+    message: eventsV1.BulkJobCompleted,
+    producer: 'transaction',
+    consumers: [transactionWebhooks],
+  }),
   transactionVerified: entry({
     subject: 'signet.transaction.verified',
     message: eventsV1.TransactionVerified,

@@ -16,6 +16,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'transaction.cancelled',
   'certificate.issued',
   'signed_document.ready',
+  'bulk.completed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

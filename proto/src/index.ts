@@ -6,6 +6,7 @@ export * as eventsV1 from './gen/signet/events/v1/events.js';
 export * as gatewayV1 from './gen/signet/gateway/v1/gateway.js';
 export * as identityV1 from './gen/signet/identity/v1/identity.js';
 export * as ledgerV1 from './gen/signet/ledger/v1/ledger.js';
+export * as transactionBulkV1 from './gen/signet/transaction/v1/bulk.js';
 export * as transactionTemplatesV1 from './gen/signet/transaction/v1/templates.js';
 export * as transactionV1 from './gen/signet/transaction/v1/transaction.js';
 export * as transactionWebhooksV1 from './gen/signet/transaction/v1/webhooks.js';

@@ -13,3 +13,4 @@ export {
   type Schemas,
   type SignetOptions,
 } from './client.js';
+export { bulk, type BulkJob, type BulkRow, type BulkSendOptions } from './bulk.js';

@@ -1078,6 +1078,60 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/api/templates/{id}/bulk': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Bulk send: one transaction from the template per row (CSV or JSON, up to 1,000 rows)
+     * @description text/csv: a header, then one row per transaction; each role of the template has the columns <role>_name and <role>_email (and <role>_photo, a base64 JPEG or PNG, for a face-match role), each prefilled value the column value_<field id>. application/json: {"rows": [{"signers": {"<role>": {"name", "email", "photo"?}}, "values"?: {"<field id>": …}}]}. A missing column, an unknown role or field, or a row beyond 1,000 is a 400 and nothing is stored; a row of its own problem (an invalid e-mail, a missing name or photo) is failed with its reason and the others are sent. The job is stored before the answer and runs in the background: each row uses a signature of the quota or a credit as a creation does, and when both run out the remaining rows are not sent (each says so). The same Idempotency-Key returns the first job.
+     */
+    post: operations['createBulkJob'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/bulk/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A bulk job: its progress and each row’s outcome */
+    get: operations['getBulkJob'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/bulk': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The bulk jobs, newest first, with their counts */
+    get: operations['listBulkJobs'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/ledger/proof/{reference}': {
     parameters: {
       query?: never;
@@ -1332,6 +1386,23 @@ export type components = {
       )[];
       description?: string;
       enabled?: boolean;
+    };
+    BulkUpload: {
+      rows: {
+        /** @description The signer of each role of the template, by role name */
+        signers: {
+          [key: string]: {
+            name: string;
+            email: string;
+            /** @description A base64 JPEG or PNG showing the signer’s face (face-match roles); the same photo may be given on many rows */
+            photo?: string;
+          };
+        };
+        /** @description Prefilled values by field id */
+        values?: {
+          [key: string]: string | boolean;
+        };
+      }[];
     };
     Verification: {
       valid: boolean;
@@ -1953,6 +2024,33 @@ export type components = {
       result: 'success' | 'http_error' | 'timeout' | 'network_error' | 'refused_address';
       /** @description At most 1 KB of the response body, or the error */
       response_snippet: string;
+    };
+    BulkJob: {
+      id: string;
+      template_id: string;
+      /** @enum {string} */
+      state: 'running' | 'completed';
+      test: boolean;
+      rows: number;
+      pending: number;
+      created: number;
+      failed: number;
+      /** @description Rows not sent because the quota and the credits ran out */
+      not_sent: number;
+      created_at: string;
+      completed_at: string | null;
+      /** @description Each row’s outcome (not in lists) */
+      results?: components['schemas']['BulkRowResult'][];
+    };
+    BulkRowResult: {
+      /** @description The row’s position in the upload, from 0 (CSV: line = row + 2) */
+      row: number;
+      /** @enum {string} */
+      status: 'pending' | 'created' | 'failed' | 'not_sent';
+      /** @description Why the row failed or was not sent */
+      reason?: string;
+      transaction_id?: number;
+      reference?: string;
     };
     Checkpoint: {
       origin: string;
@@ -7482,6 +7580,262 @@ export interface operations {
       };
       /** @description The resource is not in a state that allows this */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createBulkJob: {
+    parameters: {
+      query?: never;
+      header?: {
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'text/csv': string;
+        'application/json': components['schemas']['BulkUpload'];
+      };
+    };
+    responses: {
+      /** @description Accepted: the job, with each row pending or failed with its reason */
+      202: {
+        headers: {
+          /** @description Always no-store: the answer carries tokens or personal data */
+          'Cache-Control': string;
+          /** @description The job: GET it for the progress */
+          Location: string;
+          /** @description true when this answers an earlier upload with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BulkJob'];
+        };
+      };
+      /** @description The request is malformed or a field is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The caller’s role is below sender (an API key: its scopes or its member’s role) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (also for another owner’s resource) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The resource is not in a state that allows this */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limited: wait Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getBulkJob: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The job with each row (status, reason, the transaction made) */
+      200: {
+        headers: {
+          /** @description Always no-store: the answer carries tokens or personal data */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BulkJob'];
+        };
+      };
+      /** @description A path parameter is not valid percent-encoded UTF-8 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (also for another owner’s resource) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listBulkJobs: {
+    parameters: {
+      query?: {
+        limit?: number;
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of jobs (without their rows) */
+      200: {
+        headers: {
+          /** @description Always no-store: the answer carries tokens or personal data */
+          'Cache-Control': string;
+          /** @description The cursor of the next page; absent on the last page */
+          'X-Next-Cursor'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BulkJob'][];
+        };
+      };
+      /** @description The request is malformed or a field is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
         headers: {
           [name: string]: unknown;
         };

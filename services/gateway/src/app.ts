@@ -13,7 +13,15 @@ import {
   type Logger,
   type ReadinessCheck,
 } from '@signet/kit';
-import { billingV1, ceremonyV1, identityV1, ledgerV1, transactionV1, transactionWebhooksV1 } from '@signet/proto';
+import {
+  billingV1,
+  ceremonyV1,
+  identityV1,
+  ledgerV1,
+  transactionBulkV1,
+  transactionV1,
+  transactionWebhooksV1,
+} from '@signet/proto';
 import type { GatewayConfig } from './config.js';
 import type { GatewayContext, RouteModule } from './http/context.js';
 import { errorBoundary, sendError } from './http/errors.js';
@@ -40,6 +48,7 @@ import { testModeRoutes } from './http/routes/transactions/test-mode.routes.js';
 import { verifyRoutes } from './http/routes/verify/verify.routes.js';
 import { webhooksRoutes } from './http/routes/webhooks/webhooks.routes.js';
 import { webhookEndpointsRoutes } from './http/routes/webhook-endpoints/webhook-endpoints.routes.js';
+import { bulkRoutes } from './http/routes/bulk/bulk.routes.js';
 import { countRoleRefusals } from './http/roles.js';
 import { membersRoutes } from './http/routes/members/members.routes.js';
 import { upstreamBreakers, type Upstream } from './upstreams.js';
@@ -78,6 +87,7 @@ export function buildApp(ctx: GatewayContext, checks: ReadinessCheck[]): Express
     signRoutes(ctx),
     webhooksRoutes(ctx),
     webhookEndpointsRoutes(ctx),
+    bulkRoutes(ctx),
     ledgerRoutes(ctx),
     ledgerCheckpointRoutes(ctx),
     ledgerKeysRoutes(ctx),
@@ -116,6 +126,7 @@ export async function startGateway(cfg: GatewayConfig, opts: { logger?: Logger }
       ...deps,
       breaker: breakers.transaction,
     }),
+    bulk: createClient(transactionBulkV1.BulkServiceClient, cfg.TRANSACTION_ADDR, { ...deps, breaker: breakers.transaction }),
     ceremony: createClient(ceremonyV1.CeremonyServiceClient, cfg.CEREMONY_ADDR, { ...deps, breaker: breakers.ceremony }),
     ledger: createClient(ledgerV1.LedgerServiceClient, cfg.LEDGER_ADDR, { ...deps, breaker: breakers.ledger }),
   };

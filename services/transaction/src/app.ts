@@ -13,7 +13,7 @@ import {
   startConsumer,
   type Logger,
 } from '@signet/kit';
-import { billingV1, biometricsV1, events, transactionTemplatesV1, transactionWebhooksV1 } from '@signet/proto';
+import { billingV1, biometricsV1, events, transactionBulkV1, transactionTemplatesV1, transactionWebhooksV1 } from '@signet/proto';
 import { ensureBuckets } from '@signet/kit';
 import type { TransactionConfig } from './config.js';
 import { createTransactionHandler } from './grpc/create.handler.js';
@@ -46,6 +46,8 @@ import { createLifecycleTimerJob } from './jobs/lifecycle-timers.job.js';
 import { createTimerStore } from './store/timers.repository.js';
 import { deletionHandlers } from './grpc/deletion.handler.js';
 import { createDeletionStore } from './store/deletion.repository.js';
+import { startBulkSend } from './jobs/start-bulk-send.js';
+import { bulkRowCreator, bulkTemplates } from './jobs/bulk-row-creator.js';
 import { createTemplateRepository } from './store/template.repository.js';
 import { templateHandlers } from './grpc/template.handler.js';
 
@@ -163,6 +165,12 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
     { name: 's3', check: async () => void (await objects.client.bucketExists(cfg.BUCKET_DOCUMENTS)) },
   ];
   const common = { repo, tm, logger, cfg, lock, outbox, clock, retention };
+  // Bulk send (issue 33): each row is a transaction from the template, made as CreateFromTemplate makes one.
+  const bulkSend = await startBulkSend({
+    ...{ cfg, conn, bus, repo, objects, biometrics, metrics, tm, logger, clock },
+    templates: bulkTemplates(templates),
+    createRow: bulkRowCreator({ ...common, objects, billing, biometrics, templates }),
+  });
   const served = await serveGrpc({
     name: 'transaction',
     logger,
@@ -172,6 +180,7 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
     checks,
     register: (server) => {
       addService(server, transactionWebhooksV1.WebhookServiceService, webhooks.handlers, { metrics, logger });
+      addService(server, transactionBulkV1.BulkServiceService, bulkSend.handlers, { metrics, logger });
       addService(
         server,
         transactionTemplatesV1.TemplateServiceService,
@@ -224,8 +233,10 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
     erasure,
     timers,
     webhooks,
+    bulkSend,
     async stop() {
       await served.stop();
+      await bulkSend.stop();
       await erasure.stop();
       await timers.stop();
       await senderConsumer.stop();

@@ -104,6 +104,14 @@ export const transactionConfigSchema = baseSchema
     TIMER_INTERVAL_MS: z.coerce.number().int().min(100).default(30_000),
     TIMER_LEASE_MS: z.coerce.number().int().min(100).default(60_000),
     /**
+     * Bulk send (issue 33): rows created per second at most by each replica (each row mails its first
+     * signers, so the mail server is not flooded), how long a replica's claim on a job lasts without
+     * renewal (a killed one's job is resumed after it), and how often unclaimed jobs are looked for.
+     */
+    BULK_ROWS_PER_SECOND: z.coerce.number().min(0.1).max(1000).default(10),
+    BULK_LEASE_MS: z.coerce.number().int().min(100).default(30_000),
+    BULK_INTERVAL_MS: z.coerce.number().int().min(100).default(5_000),
+    /**
      * Secret (at least 32 characters) the completion mails' download links are signed with; the
      * gateway checks them with the same value. Unset: no completion mails (issue 17).
      */

@@ -17,6 +17,7 @@ export type TransactionMetrics = {
   declines: Counter<never>;
   documentsRefused: Counter<'reason'>;
   fieldSubmissions: Counter<'outcome'>;
+  bulkRows: Counter<'outcome'>;
   templates: Counter<'action' | 'outcome'>;
 };
 
@@ -78,6 +79,11 @@ export function transactionMetrics(metrics: Metrics): TransactionMetrics {
     fieldSubmissions: metrics.counter(
       'signet_transaction_field_submissions_total',
       "Signers' submissions of their fields' values, by outcome (accepted, invalid, closed)",
+      ['outcome'],
+    ),
+    bulkRows: metrics.counter(
+      'signet_transaction_bulk_rows_total',
+      'Bulk send rows by outcome: accepted (to be sent), created, failed (the row refused, with its reason), not_sent (quota and credits ran out)',
       ['outcome'],
     ),
     templates: metrics.counter(

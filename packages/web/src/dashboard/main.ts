@@ -7,6 +7,7 @@ import { accountView } from './views/account.js';
 import { billingView } from './views/billing.js';
 import { developerView } from './views/developer.js';
 import { webhooksView } from './views/webhooks.js';
+import { bulkJobView, bulkListView } from './views/bulk.js';
 import { createView } from './views/transactions/create.js';
 import { detailView } from './views/transactions/detail.js';
 import { listView } from './views/transactions/list.js';
@@ -56,6 +57,9 @@ async function resolveView(path: string): Promise<View> {
   if (path === '/app/transactions/new') return createView(app);
   const m = /^\/app\/transactions\/(\d{1,15})$/.exec(path);
   if (m) return detailView(app, Number(m[1]));
+  if (path === '/app/bulk') return bulkListView(app);
+  const bm = /^\/app\/bulk\/(bj_[A-Za-z0-9]{1,40})$/.exec(path);
+  if (bm) return bulkJobView(app, bm[1]!);
   if (path === '/app/developer') return developerView(app);
   if (path === '/app/webhooks') return webhooksView(app);
   if (path === '/app/billing') return billingView(app);

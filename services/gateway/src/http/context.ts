@@ -1,6 +1,14 @@
 import type { Redis } from 'ioredis';
 import type { Logger, Metrics, ServiceClient } from '@signet/kit';
-import type { billingV1, ceremonyV1, identityV1, ledgerV1, transactionV1, transactionWebhooksV1 } from '@signet/proto';
+import type {
+  billingV1,
+  ceremonyV1,
+  identityV1,
+  ledgerV1,
+  transactionBulkV1,
+  transactionV1,
+  transactionWebhooksV1,
+} from '@signet/proto';
 import type { GatewayConfig } from '../config.js';
 
 /** Everything a route module may use. Built once in app.ts; route modules never open clients. */
@@ -14,6 +22,8 @@ export type GatewayContext = {
   transaction: ServiceClient<transactionV1.TransactionServiceClient>;
   /** Outgoing webhooks: served by the transaction process (same address, same breaker). */
   webhooks: ServiceClient<transactionWebhooksV1.WebhookServiceClient>;
+  /** Bulk send (issue 33): served by the transaction process (same address, same breaker). */
+  bulk: ServiceClient<transactionBulkV1.BulkServiceClient>;
   ceremony: ServiceClient<ceremonyV1.CeremonyServiceClient>;
   ledger: ServiceClient<ledgerV1.LedgerServiceClient>;
   /** Tests: every declared answer is checked against its schema (route.ts); a mismatch is a 500. */

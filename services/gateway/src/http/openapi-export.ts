@@ -1,6 +1,14 @@
 import { Redis } from 'ioredis';
 import { createClient, createLogger, Metrics, parseConfig } from '@signet/kit';
-import { billingV1, ceremonyV1, identityV1, ledgerV1, transactionV1, transactionWebhooksV1 } from '@signet/proto';
+import {
+  billingV1,
+  ceremonyV1,
+  identityV1,
+  ledgerV1,
+  transactionBulkV1,
+  transactionV1,
+  transactionWebhooksV1,
+} from '@signet/proto';
 import { buildApp } from '../app.js';
 import { gatewayConfigSchema } from '../config.js';
 import type { GatewayContext } from './context.js';
@@ -33,6 +41,7 @@ export async function exportOpenapi(baseUrl = 'https://signet.example'): Promise
     billing: createClient(billingV1.BillingServiceClient, none, deps),
     transaction: createClient(transactionV1.TransactionServiceClient, none, deps),
     webhooks: createClient(transactionWebhooksV1.WebhookServiceClient, none, deps),
+    bulk: createClient(transactionBulkV1.BulkServiceClient, none, deps),
     ceremony: createClient(ceremonyV1.CeremonyServiceClient, none, deps),
     ledger: createClient(ledgerV1.LedgerServiceClient, none, deps),
   };

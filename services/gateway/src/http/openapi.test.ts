@@ -3,7 +3,15 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, createLogger, Metrics, parseConfig } from '@signet/kit';
-import { billingV1, ceremonyV1, identityV1, ledgerV1, transactionV1, transactionWebhooksV1 } from '@signet/proto';
+import {
+  billingV1,
+  ceremonyV1,
+  identityV1,
+  ledgerV1,
+  transactionBulkV1,
+  transactionV1,
+  transactionWebhooksV1,
+} from '@signet/proto';
 import { buildApp } from '../app.js';
 import { gatewayConfigSchema } from '../config.js';
 import type { GatewayContext } from './context.js';
@@ -48,6 +56,7 @@ describe('GET /api/openapi.json', () => {
       billing: createClient(billingV1.BillingServiceClient, cfg.BILLING_ADDR, deps),
       transaction: createClient(transactionV1.TransactionServiceClient, cfg.TRANSACTION_ADDR, deps),
       webhooks: createClient(transactionWebhooksV1.WebhookServiceClient, cfg.TRANSACTION_ADDR, deps),
+      bulk: createClient(transactionBulkV1.BulkServiceClient, cfg.TRANSACTION_ADDR, deps),
       ceremony: createClient(ceremonyV1.CeremonyServiceClient, cfg.CEREMONY_ADDR, deps),
       ledger: createClient(ledgerV1.LedgerServiceClient, cfg.LEDGER_ADDR, deps),
     };

@@ -47,6 +47,8 @@ export type TransactionRecord = {
   test?: boolean;
   /** Where sender notifications go (the creating user's email; absent on older records: none are sent). */
   sender_email?: string;
+  /** The Idempotency-Key the transaction was created under (as given), if any: a bulk job finds a row's transaction by it after a crash. */
+  idempotency_key?: string;
   /** The member of the organisation who created it (issue 34); absent on older records (their owner's). */
   created_by?: string;
   /** Lifecycle timers (domain/lifecycle.ts, jobs/lifecycle-timers.job.ts); absent on records written before them. */
@@ -138,6 +140,7 @@ export const transactionSchema = new Schema(
     },
     test: { type: Boolean },
     sender_email: { type: String },
+    idempotency_key: { type: String },
     created_by: { type: String },
     expires_at: { type: Date, default: null },
     reminder_due_at: { type: Date, default: null },
@@ -173,6 +176,8 @@ transactionSchema.index({ biometrics_delete_after: 1, biometrics_erased_at: 1 })
 // The lifecycle timer job asks which pending transactions have expired or owe a reminder.
 transactionSchema.index({ expires_at: 1 });
 transactionSchema.index({ reminder_due_at: 1 });
+// A creation interrupted after its write is found by its Idempotency-Key (bulk send resuming a row).
+transactionSchema.index({ idempotency_key: 1 }, { sparse: true });
 
 // An account's settings this service applies, as identity.settings.changed carried them: _id is the
 // owner id; `at` (the retention's) and `<setting>_at` are the event's time, so an older event arriving

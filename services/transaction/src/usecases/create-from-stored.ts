@@ -157,7 +157,7 @@ async function commit(
 
   // Every check has passed: consume one signature (402 upstream when exhausted); test mode is free.
   if (!begin.test) {
-    const consumptionId = randomUUID();
+    const consumptionId = begin.consumptionId ?? randomUUID();
     await deps.billing.consumeSignature({ userId: owner, consumptionId });
     cleanups.push(async () => {
       await deps.billing.refundSignature({ userId: owner, consumptionId }).catch((err: unknown) => {

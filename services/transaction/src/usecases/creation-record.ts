@@ -84,6 +84,7 @@ export function newRecord(
     biometrics_erased_at: null,
     ...(begin.test ? { test: true } : {}),
     ...(begin.senderEmail ? { sender_email: begin.senderEmail } : {}),
+    ...(begin.idempotencyKey ? { idempotency_key: begin.idempotencyKey } : {}),
     ...(begin.createdBy ? { created_by: begin.createdBy } : {}),
     ...begin.timers,
   };

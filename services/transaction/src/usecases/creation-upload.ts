@@ -16,6 +16,8 @@ export type Begin = {
   /** The member of the organisation who creates it (issue 34); absent: the owner, or unknown. */
   createdBy?: string;
   timers?: Timers;
+  /** The billing consumption's id (a bulk row's, derived from its job and row, so a resumed row never consumes twice); absent: a fresh one. */
+  consumptionId?: string;
 };
 /** One message of the creation stream, in arrival order: begin, document and photo bytes, then the fields. */
 export type CreationPart =

@@ -18,6 +18,7 @@ const EVENT_LIST: Record<EventType, true> = {
   'transaction.cancelled': true,
   'certificate.issued': true,
   'signed_document.ready': true,
+  'bulk.completed': true,
 };
 const EVENT_TYPES = Object.keys(EVENT_LIST) as EventType[];
 const isEventType = (v: string): v is EventType => v in EVENT_LIST;

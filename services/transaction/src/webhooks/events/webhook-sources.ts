@@ -101,7 +101,8 @@ export const WEBHOOK_SOURCES: readonly Source<any>[] = [
   ]),
 ];
 
-export const WEBHOOK_EVENTS: EventEntry[] = WEBHOOK_SOURCES.map((s) => s.entry);
+/** The internal events the webhook consumer reads: the table's, and a bulk job's end (about no transaction; webhook.consumer.ts). */
+export const WEBHOOK_EVENTS: EventEntry[] = [...WEBHOOK_SOURCES.map((s) => s.entry), events.bulkCompleted];
 
 /** The facts of one delivered internal event (none when it announces nothing a customer subscribes to). */
 export function factsOf(ev: Pick<DeliveredEvent, 'subject' | 'data' | 'eventId'>): WebhookFact[] {

@@ -462,6 +462,23 @@ export interface TransactionDeleted {
   test: boolean;
 }
 
+/**
+ * signet.transaction.bulk.completed: a bulk job (issue 33) has no row left to create: written on the
+ * job's outbox with its last row. Counts only; no names, e-mails or values.
+ */
+export interface BulkJobCompleted {
+  eventId: string;
+  occurredAt: string;
+  jobId: string;
+  ownerId: string;
+  templateId: string;
+  test: boolean;
+  rows: number;
+  created: number;
+  failed: number;
+  notSent: number;
+}
+
 function createBaseChallenge(): Challenge {
   return {
     words: [],
@@ -4369,6 +4386,180 @@ export const TransactionDeleted: MessageFns<TransactionDeleted> = {
     message.reference = object.reference ?? "";
     message.reason = object.reason ?? "";
     message.test = object.test ?? false;
+    return message;
+  },
+};
+
+function createBaseBulkJobCompleted(): BulkJobCompleted {
+  return {
+    eventId: "",
+    occurredAt: "",
+    jobId: "",
+    ownerId: "",
+    templateId: "",
+    test: false,
+    rows: 0,
+    created: 0,
+    failed: 0,
+    notSent: 0,
+  };
+}
+
+export const BulkJobCompleted: MessageFns<BulkJobCompleted> = {
+  encode(message: BulkJobCompleted, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.eventId !== "") {
+      writer.uint32(10).string(message.eventId);
+    }
+    if (message.occurredAt !== "") {
+      writer.uint32(18).string(message.occurredAt);
+    }
+    if (message.jobId !== "") {
+      writer.uint32(26).string(message.jobId);
+    }
+    if (message.ownerId !== "") {
+      writer.uint32(34).string(message.ownerId);
+    }
+    if (message.templateId !== "") {
+      writer.uint32(42).string(message.templateId);
+    }
+    if (message.test !== false) {
+      writer.uint32(48).bool(message.test);
+    }
+    if (message.rows !== 0) {
+      writer.uint32(56).int32(message.rows);
+    }
+    if (message.created !== 0) {
+      writer.uint32(64).int32(message.created);
+    }
+    if (message.failed !== 0) {
+      writer.uint32(72).int32(message.failed);
+    }
+    if (message.notSent !== 0) {
+      writer.uint32(80).int32(message.notSent);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BulkJobCompleted {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBulkJobCompleted();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.eventId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.occurredAt = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.jobId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.ownerId = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.templateId = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.test = reader.bool();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.rows = reader.int32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.created = reader.int32();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.failed = reader.int32();
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.notSent = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<BulkJobCompleted>): BulkJobCompleted {
+    return BulkJobCompleted.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BulkJobCompleted>): BulkJobCompleted {
+    const message = createBaseBulkJobCompleted();
+    message.eventId = object.eventId ?? "";
+    message.occurredAt = object.occurredAt ?? "";
+    message.jobId = object.jobId ?? "";
+    message.ownerId = object.ownerId ?? "";
+    message.templateId = object.templateId ?? "";
+    message.test = object.test ?? false;
+    message.rows = object.rows ?? 0;
+    message.created = object.created ?? 0;
+    message.failed = object.failed ?? 0;
+    message.notSent = object.notSent ?? 0;
     return message;
   },
 };
