@@ -37,6 +37,9 @@ export type ApiKey = Schemas['ApiKey'];
 export type Settings = Ok<'/api/admin/account/settings', 'patch'>;
 export type SettingsChange = Body<'/api/admin/account/settings', 'patch'>;
 export type TwoFactorSetup = Ok<'/api/auth/2fa/setup', 'post'>;
+export type Member = Schemas['Member'];
+export type Invitation = Schemas['Invitation'];
+export type KeyScope = NonNullable<Body<'/api/admin/api-keys', 'post'>['scopes']>[number];
 
 let token: string | null = localStorage.getItem(TOKEN_KEY);
 let csrf: string | null = null;
@@ -167,14 +170,36 @@ export const api = {
   // Dashboard (/api/admin: session only; mutations carry the CSRF token)
   account: () => get('/api/admin/account'),
   apiKeys: async () => (await get('/api/admin/api-keys')).api_keys,
-  createApiKey: (name: string, mode: ApiKey['mode'] = 'live') =>
-    post('/api/admin/api-keys', { body: { name, mode }, csrf: true }),
+  createApiKey: (name: string, mode: ApiKey['mode'] = 'live', scopes?: KeyScope[], expires_at?: string) =>
+    post('/api/admin/api-keys', {
+      body: { name, mode, ...(scopes?.length ? { scopes } : {}), ...(expires_at ? { expires_at } : {}) },
+      csrf: true,
+    }),
   revokeApiKey: async (id: string) => void (await call('delete', '/api/admin/api-keys/{id}', { path: { id }, csrf: true })),
   updateSettings: async (body: SettingsChange) => (await call('patch', '/api/admin/account/settings', { body, csrf: true })).body,
   /** The origins that may frame the account's signing pages (embedded signing). */
   embedOrigins: async () => (await get('/api/admin/account/embed-origins')).origins,
   setEmbedOrigins: async (origins: string[]) =>
     (await call('put', '/api/admin/account/embed-origins', { body: { origins }, csrf: true })).body.origins,
+
+  // Members and roles (issue 34)
+  members: () => get('/api/admin/members'),
+  inviteMember: (email: string, role: string) =>
+    post('/api/admin/members/invitations', { body: { email, role: role as Member['role'] }, csrf: true }),
+  changeMemberRole: async (userId: string, role: string) =>
+    (
+      await call('patch', '/api/admin/members/{user_id}', {
+        path: { user_id: userId },
+        body: { role: role as Member['role'] },
+        csrf: true,
+      })
+    ).body,
+  removeMember: async (userId: string) =>
+    void (await call('delete', '/api/admin/members/{user_id}', { path: { user_id: userId }, csrf: true })),
+  revokeInvitation: async (id: string) =>
+    void (await call('delete', '/api/admin/members/invitations/{id}', { path: { id }, csrf: true })),
+  acceptInvitation: (code: string, name: string, password: string) =>
+    post('/api/auth/invitations/accept', { body: { code, name, password }, auth: false }),
 
   // Transactions
   /** One page of the list, filtered by the server (status, search text q); `next` is the following page's cursor. */

@@ -6,6 +6,7 @@ import { loginView, resetView, signupView } from './views/auth.js';
 import { accountView } from './views/account.js';
 import { billingView } from './views/billing.js';
 import { developerView } from './views/developer.js';
+import { joinView, membersView } from './views/members.js';
 import { webhooksView } from './views/webhooks.js';
 import { bulkJobView, bulkListView } from './views/bulk.js';
 import { createView } from './views/transactions/create.js';
@@ -23,7 +24,7 @@ const main = document.getElementById('main')!;
 let profile: Profile | null = null;
 let pendingNotice: string | undefined;
 
-const PUBLIC = new Set(['/app/login', '/app/signup', '/app/reset']);
+const PUBLIC = new Set(['/app/login', '/app/signup', '/app/reset', '/app/join']);
 
 const app: App = {
   go(path, opts = {}) {
@@ -53,6 +54,7 @@ async function resolveView(path: string): Promise<View> {
   if (path === '/app/login') return loginView(app);
   if (path === '/app/signup') return signupView(app);
   if (path === '/app/reset') return resetView(app);
+  if (path === '/app/join') return joinView(app);
   if (path === '/app' || path === '/app/' || path === '/app/transactions') return listView(app);
   if (path === '/app/transactions/new') return createView(app);
   const m = /^\/app\/transactions\/(\d{1,15})$/.exec(path);
@@ -61,6 +63,7 @@ async function resolveView(path: string): Promise<View> {
   const bm = /^\/app\/bulk\/(bj_[A-Za-z0-9]{1,40})$/.exec(path);
   if (bm) return bulkJobView(app, bm[1]!);
   if (path === '/app/developer') return developerView(app);
+  if (path === '/app/members') return membersView(app);
   if (path === '/app/webhooks') return webhooksView(app);
   if (path === '/app/billing') return billingView(app);
   if (path === '/app/account') return accountView(app);

@@ -1,5 +1,5 @@
 /** Developer: API keys (create, shown once with copy, list, revoke) and a curl quick-start. */
-import { api, type ApiKey } from '../api.js';
+import { api, type ApiKey, type KeyScope } from '../api.js';
 import { announce, confirmDialog, field, fmtDate, formError, h, message, onSubmit, value } from '../dom.js';
 import type { App, View } from '../main.js';
 
@@ -52,6 +52,21 @@ export async function developerView(_app: App): Promise<View> {
         hint: 'Test keys see only test transactions; their certificates are sealed in the test log, never the live one.',
       },
     ),
+    field(
+      'Access',
+      'scopes',
+      {},
+      {
+        tag: 'select',
+        options: [
+          ['', 'Everything your role allows'],
+          ['read', 'Read only'],
+          ['read,write', 'Read and write (send and act on transactions)'],
+        ],
+        hint: 'A key never does more than your role allows, also after your role changes.',
+      },
+    ),
+    field('Expires on', 'expires', { type: 'date' }, { hint: 'Optional: the key stops working at the start of this day (UTC).' }),
     formError(),
     h('button', { type: 'submit', class: 'primary' }, 'Create key'),
   );
@@ -78,6 +93,8 @@ export async function developerView(_app: App): Promise<View> {
         h('th', { scope: 'row' }, k.name),
         h('td', { 'data-label': 'Prefix' }, h('code', {}, k.prefix)),
         h('td', { 'data-label': 'Mode' }, k.mode === 'test' ? 'Test' : 'Live'),
+        h('td', { 'data-label': 'Scopes' }, k.scopes.join(', ')),
+        h('td', { 'data-label': 'Expires' }, k.expires_at ? fmtDate(k.expires_at) : 'Never'),
         h('td', { 'data-label': 'Created' }, fmtDate(k.created_at)),
         h('td', { 'data-label': 'Last used' }, k.last_used_at ? fmtDate(k.last_used_at) : 'Never'),
         h('td', {}, revoke),
@@ -97,6 +114,8 @@ export async function developerView(_app: App): Promise<View> {
             h('th', { scope: 'col' }, 'Name'),
             h('th', { scope: 'col' }, 'Prefix'),
             h('th', { scope: 'col' }, 'Mode'),
+            h('th', { scope: 'col' }, 'Scopes'),
+            h('th', { scope: 'col' }, 'Expires'),
             h('th', { scope: 'col' }, 'Created'),
             h('th', { scope: 'col' }, 'Last used'),
             h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')),
@@ -128,7 +147,14 @@ export async function developerView(_app: App): Promise<View> {
   };
 
   onSubmit(form, async (f) => {
-    const k = await api.createApiKey(value(f, 'name').trim(), value(f, 'mode') === 'test' ? 'test' : 'live');
+    const scopes = value(f, 'scopes').split(',').filter(Boolean) as KeyScope[];
+    const day = value(f, 'expires');
+    const k = await api.createApiKey(
+      value(f, 'name').trim(),
+      value(f, 'mode') === 'test' ? 'test' : 'live',
+      scopes,
+      day ? new Date(`${day}T00:00:00Z`).toISOString() : undefined,
+    );
     keys = [k, ...keys];
     renderList();
     f.reset();
