@@ -143,7 +143,7 @@ export type paths = {
     put?: never;
     /**
      * Sign in with email and password
-     * @description Returns a session token, or — when TOTP two-factor authentication is on — `{mfa_required: true, challenge}`; post the challenge and a TOTP code to /api/auth/2fa/login. Unknown email and wrong password get the same 401.
+     * @description Returns a session token, or — when the account has a second factor (TOTP or a passkey) — `{mfa_required: true, challenge, methods}`; complete it at /api/auth/2fa/login (TOTP or recovery code) or /api/auth/passkey/login. Unknown email and wrong password get the same 401. Sign-ins and failures go to the account audit log.
      */
     post: operations['login'];
     delete?: never;
@@ -162,8 +162,8 @@ export type paths = {
     get?: never;
     put?: never;
     /**
-     * Complete a two-factor login with the challenge and a TOTP code
-     * @description Each code is accepted once; five wrong codes end the challenge.
+     * Complete a two-factor login with the challenge and a TOTP code or a recovery code
+     * @description Each code is accepted once; five wrong codes end the challenge. A recovery code is spent by its use.
      */
     post: operations['completeMfaLogin'];
     delete?: never;
@@ -303,6 +303,138 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/api/auth/passkeys/options': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Start registering a passkey: options for navigator.credentials.create (valid 5 minutes, once) */
+    post: operations['passkeyRegistrationOptions'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/auth/passkeys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The passkeys of the signed-in user */
+    get: operations['listPasskeys'];
+    put?: never;
+    /**
+     * Finish registering a passkey with the authenticator’s answer; from then on it signs in
+     * @description An account with a passkey signs in with the passkey alone, or after its password with a passkey, a TOTP code or a recovery code.
+     */
+    post: operations['registerPasskey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/auth/passkeys/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Remove a passkey: it signs nobody in afterwards */
+    delete: operations['removePasskey'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/auth/passkey/options': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Start a passkey sign-in: options for navigator.credentials.get
+     * @description With `challenge` (the second-factor challenge of a password sign-in): the passkeys of that account. Without: a passkey-only sign-in with a discoverable credential, which must verify the user (PIN or biometric).
+     */
+    post: operations['passkeyLoginOptions'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/auth/passkey/login': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sign in with a passkey (alone, or as the second factor with the password challenge)
+     * @description Each options challenge answers once and expires after 5 minutes. Any failure is the same 401.
+     */
+    post: operations['passkeyLogin'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/auth/recovery-codes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Ten new one-time recovery codes, shown this once; they replace every earlier code
+     * @description A recovery code replaces the second factor once (POST /api/auth/2fa/login with recovery_code).
+     */
+    post: operations['generateRecoveryCodes'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/auth/security': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** What protects the sign-in: TOTP, passkeys, recovery codes left */
+    get: operations['getSecurityStatus'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/admin/csrf': {
     parameters: {
       query?: never;
@@ -327,10 +459,10 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    /** List the organisation’s active API keys (prefix, name, scopes, expiry, maker, created and last-used times) */
+    /** List the caller’s active API keys (prefix, name, created and last-used times) */
     get: operations['listApiKeys'];
     put?: never;
-    /** Create an API key with scopes and an optional expiry; the full key is in this response only */
+    /** Create an API key; the full key is in this response only */
     post: operations['createApiKey'];
     delete?: never;
     options?: never;
@@ -396,15 +528,18 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
-  '/api/admin/members': {
+  '/api/admin/audit-log': {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    /** The organisation’s members and its pending invitations */
-    get: operations['listMembers'];
+    /**
+     * The account’s audit log, newest first, filtered and paged
+     * @description Filter by actor, action (or action prefix) and time range; follow next_cursor for older entries (null on the last page). Entries are never changed; they are deleted after the retention in docs/privacy.md.
+     */
+    get: operations['listAuditLog'];
     put?: never;
     post?: never;
     delete?: never;
@@ -413,81 +548,20 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
-  '/api/admin/members/invitations': {
+  '/api/admin/audit-log/export': {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    get?: never;
-    put?: never;
     /**
-     * Invite someone by e-mail; the mail carries a single-use link valid for 7 days
-     * @description Admins invite viewers, senders and admins; only owners invite owners. An address that already has a Signet account is 409 (it cannot bring its own organisation along). Inviting the same address again withdraws the earlier invitation.
+     * The whole filtered audit log as CSV or JSON, streamed
+     * @description Same filters as the list. CSV (RFC 4180; details as a JSON cell) or a JSON array, newest first.
      */
-    post: operations['inviteMember'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/admin/members/invitations/{id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
+    get: operations['exportAuditLog'];
     put?: never;
     post?: never;
-    /** Withdraw a pending invitation; its link stops working */
-    delete: operations['revokeInvitation'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/admin/members/{user_id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post?: never;
-    /**
-     * Remove a member: their sessions and API keys stop at once
-     * @description The transactions they created stay the organisation’s. Admins remove anyone but owners; the founding owner stays (409).
-     */
-    delete: operations['removeMember'];
-    options?: never;
-    head?: never;
-    /**
-     * Give a member another role; it applies from their next request
-     * @description Admins move members between viewer, sender and admin; only owners change owners or make one. The founding owner (whose id is the organisation’s) stays owner: 409.
-     */
-    patch: operations['changeMemberRole'];
-    trace?: never;
-  };
-  '/api/auth/invitations/accept': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Join an organisation through an invitation: creates the account and signs it in
-     * @description The code is the one in the invitation mail’s link (after #code=); it works once, for 7 days. The account’s e-mail is the invited address. An unknown, used, withdrawn or expired code: 401.
-     */
-    post: operations['acceptInvitation'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1078,60 +1152,6 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
-  '/api/templates/{id}/bulk': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Bulk send: one transaction from the template per row (CSV or JSON, up to 1,000 rows)
-     * @description text/csv: a header, then one row per transaction; each role of the template has the columns <role>_name and <role>_email (and <role>_photo, a base64 JPEG or PNG, for a face-match role), each prefilled value the column value_<field id>. application/json: {"rows": [{"signers": {"<role>": {"name", "email", "photo"?}}, "values"?: {"<field id>": …}}]}. A missing column, an unknown role or field, or a row beyond 1,000 is a 400 and nothing is stored; a row of its own problem (an invalid e-mail, a missing name or photo) is failed with its reason and the others are sent. The job is stored before the answer and runs in the background: each row uses a signature of the quota or a credit as a creation does, and when both run out the remaining rows are not sent (each says so). The same Idempotency-Key returns the first job.
-     */
-    post: operations['createBulkJob'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/bulk/{id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** A bulk job: its progress and each row’s outcome */
-    get: operations['getBulkJob'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/bulk': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** The bulk jobs, newest first, with their counts */
-    get: operations['listBulkJobs'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   '/api/ledger/proof/{reference}': {
     parameters: {
       query?: never;
@@ -1354,7 +1374,6 @@ export type components = {
         | 'transaction.cancelled'
         | 'certificate.issued'
         | 'signed_document.ready'
-        | 'bulk.completed'
       )[];
       description?: string;
       /**
@@ -1382,27 +1401,9 @@ export type components = {
         | 'transaction.cancelled'
         | 'certificate.issued'
         | 'signed_document.ready'
-        | 'bulk.completed'
       )[];
       description?: string;
       enabled?: boolean;
-    };
-    BulkUpload: {
-      rows: {
-        /** @description The signer of each role of the template, by role name */
-        signers: {
-          [key: string]: {
-            name: string;
-            email: string;
-            /** @description A base64 JPEG or PNG showing the signer’s face (face-match roles); the same photo may be given on many rows */
-            photo?: string;
-          };
-        };
-        /** @description Prefilled values by field id */
-        values?: {
-          [key: string]: string | boolean;
-        };
-      }[];
     };
     Verification: {
       valid: boolean;
@@ -1478,13 +1479,15 @@ export type components = {
       /** Format: date-time */
       expires_at: string;
     };
-    /** @description Post the challenge and a TOTP code to /api/auth/2fa/login (single use, valid 5 minutes) */
+    /** @description Post the challenge with a TOTP code or a recovery code to /api/auth/2fa/login, or sign with a passkey (/api/auth/passkey/options then /api/auth/passkey/login, with the challenge); single use, valid 5 minutes */
     MfaChallenge: {
       /** @constant */
       mfa_required: true;
       challenge: string;
       /** Format: date-time */
       expires_at: string;
+      /** @description The second factors this account may use */
+      methods: ('totp' | 'passkey' | 'recovery_code')[];
     };
     Profile: {
       user_id: string;
@@ -1502,21 +1505,24 @@ export type components = {
       created_at: string;
       /** @enum {string} */
       auth_method: 'session' | 'api_key';
-      /** @description The organisation: its owner’s user id (an owner’s own) */
-      organisation_id: string;
-      /**
-       * @description What this credential may do in the organisation (an API key: bounded by its scopes)
-       * @enum {string}
-       */
-      role: 'viewer' | 'sender' | 'admin' | 'owner';
-      /** @description An API key’s scopes */
-      scopes?: string[];
       /** @enum {string} */
       plan?: 'Free' | 'Pro' | 'Firm';
       monthly_limit?: number;
       monthly_used?: number;
       signature_credits?: number;
       past_due?: boolean;
+    };
+    Passkey: {
+      id: string;
+      name: string;
+      /** Format: date-time */
+      created_at: string;
+      last_used_at: string | null;
+    };
+    SecurityStatus: {
+      totp_enabled: boolean;
+      passkeys: number;
+      recovery_codes_left: number;
     };
     ApiKeyCreated: {
       id: string;
@@ -1528,11 +1534,6 @@ export type components = {
        * @enum {string}
        */
       mode: 'live' | 'test';
-      scopes: ('read' | 'write' | 'admin')[];
-      /** @description When the key stops working; null: never */
-      expires_at: string | null;
-      /** @description The member whose role bounds the key (removing them revokes it) */
-      created_by: string;
       /** Format: date-time */
       created_at: string;
       /** @description Updated at most once a minute */
@@ -1550,11 +1551,6 @@ export type components = {
        * @enum {string}
        */
       mode: 'live' | 'test';
-      scopes: ('read' | 'write' | 'admin')[];
-      /** @description When the key stops working; null: never */
-      expires_at: string | null;
-      /** @description The member whose role bounds the key (removing them revokes it) */
-      created_by: string;
       /** Format: date-time */
       created_at: string;
       /** @description Updated at most once a minute */
@@ -1563,31 +1559,23 @@ export type components = {
     EmbedOrigins: {
       origins: string[];
     };
-    Member: {
-      user_id: string;
-      email: string;
-      name: string;
-      /**
-       * @description viewer reads; sender also creates and acts on transactions, templates and bulk sends; admin also manages API keys, webhooks, members (not owners), settings and branding; owner also billing and ownership
-       * @enum {string}
-       */
-      role: 'viewer' | 'sender' | 'admin' | 'owner';
-      /** Format: date-time */
-      joined_at: string;
+    AuditEventPage: {
+      events: components['schemas']['AuditEvent'][];
+      next_cursor: string | null;
     };
-    Invitation: {
+    AuditEvent: {
       id: string;
-      email: string;
-      /**
-       * @description viewer reads; sender also creates and acts on transactions, templates and bulk sends; admin also manages API keys, webhooks, members (not owners), settings and branding; owner also billing and ownership
-       * @enum {string}
-       */
-      role: 'viewer' | 'sender' | 'admin' | 'owner';
-      invited_by: string;
       /** Format: date-time */
-      created_at: string;
-      /** Format: date-time */
-      expires_at: string;
+      at: string;
+      action: string;
+      actor_id: string;
+      actor_email: string;
+      target: string;
+      ip: string;
+      user_agent: string;
+      details: {
+        [key: string]: string;
+      };
     };
     Account: {
       /** @enum {string} */
@@ -1750,11 +1738,6 @@ export type components = {
       expires_at: string | null;
       /** @description The legal hold: while set nothing of the transaction is deleted; null when there is none */
       legal_hold: components['schemas']['LegalHold'] | null;
-      /** @description The member of the organisation who created it; null for transactions made before members existed */
-      created_by: {
-        user_id: string;
-        email: string;
-      } | null;
       /** @description The automatic reminder schedule (to signers who have not finished) */
       reminders: {
         /** @description Automatic reminders sent so far */
@@ -1931,7 +1914,6 @@ export type components = {
         | 'transaction.cancelled'
         | 'certificate.issued'
         | 'signed_document.ready'
-        | 'bulk.completed'
       )[];
       description: string;
       enabled: boolean;
@@ -1968,7 +1950,6 @@ export type components = {
         | 'transaction.cancelled'
         | 'certificate.issued'
         | 'signed_document.ready'
-        | 'bulk.completed'
       )[];
       description: string;
       enabled: boolean;
@@ -2005,8 +1986,7 @@ export type components = {
         | 'transaction.expired'
         | 'transaction.cancelled'
         | 'certificate.issued'
-        | 'signed_document.ready'
-        | 'bulk.completed';
+        | 'signed_document.ready';
       transaction_id: number;
       /** @enum {string} */
       status: 'pending' | 'delivered' | 'failed' | 'cancelled';
@@ -2024,33 +2004,6 @@ export type components = {
       result: 'success' | 'http_error' | 'timeout' | 'network_error' | 'refused_address';
       /** @description At most 1 KB of the response body, or the error */
       response_snippet: string;
-    };
-    BulkJob: {
-      id: string;
-      template_id: string;
-      /** @enum {string} */
-      state: 'running' | 'completed';
-      test: boolean;
-      rows: number;
-      pending: number;
-      created: number;
-      failed: number;
-      /** @description Rows not sent because the quota and the credits ran out */
-      not_sent: number;
-      created_at: string;
-      completed_at: string | null;
-      /** @description Each row’s outcome (not in lists) */
-      results?: components['schemas']['BulkRowResult'][];
-    };
-    BulkRowResult: {
-      /** @description The row’s position in the upload, from 0 (CSV: line = row + 2) */
-      row: number;
-      /** @enum {string} */
-      status: 'pending' | 'created' | 'failed' | 'not_sent';
-      /** @description Why the row failed or was not sent */
-      reason?: string;
-      transaction_id?: number;
-      reference?: string;
     };
     Checkpoint: {
       origin: string;
@@ -2820,7 +2773,10 @@ export interface operations {
       content: {
         'application/json': {
           challenge: string;
-          code: string;
+          /** @description A TOTP code */
+          code?: string;
+          /** @description A recovery code (XXXX-XXXX-XXXX), used once */
+          recovery_code?: string;
         };
       };
     };
@@ -3392,6 +3348,545 @@ export interface operations {
       };
     };
   };
+  passkeyRegistrationOptions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Creation options */
+      200: {
+        headers: {
+          /** @description Always no-store: the answer carries tokens or personal data */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The resource is not in a state that allows this */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listPasskeys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Passkeys, oldest first */
+      200: {
+        headers: {
+          /** @description Always no-store: the answer carries tokens or personal data */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            passkeys: components['schemas']['Passkey'][];
+          };
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  registerPasskey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name?: string;
+          /** @description The credential as JSON (RegistrationResponseJSON or AuthenticationResponseJSON) */
+          response: {
+            id: string;
+            /** @constant */
+            type: 'public-key';
+            response: {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Registered */
+      201: {
+        headers: {
+          /** @description Always no-store: the answer carries tokens or personal data */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Passkey'];
+        };
+      };
+      /** @description The request is malformed or a field is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The resource is not in a state that allows this */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  removePasskey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Removed */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A path parameter is not valid percent-encoded UTF-8 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (also for another owner’s resource) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  passkeyLoginOptions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          challenge?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Request options */
+      200: {
+        headers: {
+          /** @description Always no-store: the answer carries tokens or personal data */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description The request is malformed or a field is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limited: wait Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  passkeyLogin: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          challenge?: string;
+          /** @description The credential as JSON (RegistrationResponseJSON or AuthenticationResponseJSON) */
+          response: {
+            id: string;
+            /** @constant */
+            type: 'public-key';
+            response: {
+              [key: string]: unknown;
+            };
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description A session */
+      200: {
+        headers: {
+          /** @description Always no-store: the answer carries tokens or personal data */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Session'];
+        };
+      };
+      /** @description The request is malformed or a field is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limited: wait Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  generateRecoveryCodes: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The codes */
+      200: {
+        headers: {
+          /** @description Always no-store: the answer carries tokens or personal data */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            codes: string[];
+          };
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getSecurityStatus: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Status */
+      200: {
+        headers: {
+          /** @description Always no-store: the answer carries tokens or personal data */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SecurityStatus'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   getCsrfToken: {
     parameters: {
       query?: never;
@@ -3476,15 +3971,6 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The caller’s role is below admin (an API key: its scopes or its member’s role) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
       /** @description Internal error, with a correlation id */
       500: {
         headers: {
@@ -3526,13 +4012,6 @@ export interface operations {
            * @enum {string}
            */
           mode?: 'live' | 'test';
-          /** @description Default: every scope your role allows. A scope above your role is 403. */
-          scopes?: ('read' | 'write' | 'admin')[];
-          /**
-           * Format: date-time
-           * @description When the key stops working (refused with 401 from then on); absent: never
-           */
-          expires_at?: string;
         };
       };
     };
@@ -3566,7 +4045,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description csrf query parameter missing or invalid, or a role or scope above the caller’s */
+      /** @description csrf query parameter missing or invalid */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3636,7 +4115,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description csrf query parameter missing or invalid, or a role or scope above the caller’s */
+      /** @description csrf query parameter missing or invalid */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3741,7 +4220,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description csrf query parameter missing or invalid, or a role or scope above the caller’s */
+      /** @description csrf query parameter missing or invalid */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3902,16 +4381,29 @@ export interface operations {
       };
     };
   };
-  listMembers: {
+  listAuditLog: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description Only entries of this actor (a user id) */
+        actor_id?: string;
+        /** @description An action (auth.login.failed) or a prefix ending in "." (auth.) */
+        action?: string;
+        /** @description Entries at or after this time */
+        from?: string;
+        /** @description Entries before this time */
+        to?: string;
+        /** @description Entries per page, 1-500 (default 50) */
+        limit?: number;
+        /** @description next_cursor of the previous page */
+        cursor?: string;
+      };
       header?: never;
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description Members (oldest first) and pending invitations (newest first) */
+      /** @description A page of entries */
       200: {
         headers: {
           /** @description Always no-store: the answer carries tokens or personal data */
@@ -3919,14 +4411,29 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            members: components['schemas']['Member'][];
-            invitations: components['schemas']['Invitation'][];
-          };
+          'application/json': components['schemas']['AuditEventPage'];
+        };
+      };
+      /** @description The request is malformed or a field is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description Missing or invalid authentication */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -3956,298 +4463,37 @@ export interface operations {
       };
     };
   };
-  inviteMember: {
+  exportAuditLog: {
     parameters: {
-      query: {
-        /** @description Token from GET /api/admin/csrf */
-        csrf: string;
+      query?: {
+        /** @description Only entries of this actor (a user id) */
+        actor_id?: string;
+        /** @description An action (auth.login.failed) or a prefix ending in "." (auth.) */
+        action?: string;
+        /** @description Entries at or after this time */
+        from?: string;
+        /** @description Entries before this time */
+        to?: string;
+        format?: 'csv' | 'json';
       };
       header?: never;
       path?: never;
       cookie?: never;
     };
-    requestBody: {
-      content: {
-        'application/json': {
-          email: string;
-          /**
-           * @description viewer reads; sender also creates and acts on transactions, templates and bulk sends; admin also manages API keys, webhooks, members (not owners), settings and branding; owner also billing and ownership
-           * @enum {string}
-           */
-          role: 'viewer' | 'sender' | 'admin' | 'owner';
-        };
-      };
-    };
-    responses: {
-      /** @description Invited */
-      201: {
-        headers: {
-          /** @description Always no-store: the answer carries tokens or personal data */
-          'Cache-Control': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Invitation'];
-        };
-      };
-      /** @description The request is malformed or a field is not valid */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing or invalid authentication */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Not allowed */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description The resource is not in a state that allows this */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Internal error, with a correlation id */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description A service is unavailable or busy: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  revokeInvitation: {
-    parameters: {
-      query: {
-        /** @description Token from GET /api/admin/csrf */
-        csrf: string;
-      };
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
     requestBody?: never;
     responses: {
-      /** @description Withdrawn */
-      204: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description The request is malformed or a field is not valid */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing or invalid authentication */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Not allowed */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Not found (also for another owner’s resource) */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Internal error, with a correlation id */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description A service is unavailable or busy: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  removeMember: {
-    parameters: {
-      query: {
-        /** @description Token from GET /api/admin/csrf */
-        csrf: string;
-      };
-      header?: never;
-      path: {
-        user_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Removed */
-      204: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description The request is malformed or a field is not valid */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing or invalid authentication */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Not allowed */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Not found (also for another owner’s resource) */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description The resource is not in a state that allows this */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Internal error, with a correlation id */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description A service is unavailable or busy: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  changeMemberRole: {
-    parameters: {
-      query: {
-        /** @description Token from GET /api/admin/csrf */
-        csrf: string;
-      };
-      header?: never;
-      path: {
-        user_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          /**
-           * @description viewer reads; sender also creates and acts on transactions, templates and bulk sends; admin also manages API keys, webhooks, members (not owners), settings and branding; owner also billing and ownership
-           * @enum {string}
-           */
-          role: 'viewer' | 'sender' | 'admin' | 'owner';
-        };
-      };
-    };
-    responses: {
-      /** @description The member now */
+      /** @description The entries */
       200: {
         headers: {
           /** @description Always no-store: the answer carries tokens or personal data */
           'Cache-Control': string;
+          /** @description attachment; filename="audit-log.csv|json" */
+          'Content-Disposition'?: string;
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Member'];
+          'text/csv': string;
+          'application/json': components['schemas']['AuditEvent'][];
         };
       };
       /** @description The request is malformed or a field is not valid */
@@ -4271,112 +4517,6 @@ export interface operations {
       /** @description Not allowed */
       403: {
         headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Not found (also for another owner’s resource) */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description The resource is not in a state that allows this */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Internal error, with a correlation id */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description A service is unavailable or busy: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  acceptInvitation: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          code: string;
-          name: string;
-          password: string;
-        };
-      };
-    };
-    responses: {
-      /** @description A session of the new member */
-      200: {
-        headers: {
-          /** @description Always no-store: the answer carries tokens or personal data */
-          'Cache-Control': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Session'];
-        };
-      };
-      /** @description The request is malformed or a field is not valid */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing or invalid authentication */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description The resource is not in a state that allows this */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Rate limited: wait Retry-After seconds */
-      429: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
           [name: string]: unknown;
         };
         content: {
@@ -4849,15 +4989,6 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The caller’s role is below sender (an API key: its scopes or its member’s role) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
       /** @description The resource is not in a state that allows this */
       409: {
         headers: {
@@ -5071,15 +5202,6 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The caller’s role is below sender (an API key: its scopes or its member’s role) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
       /** @description Not found (also for another owner’s resource) */
       404: {
         headers: {
@@ -5154,15 +5276,6 @@ export interface operations {
       };
       /** @description Missing or invalid authentication */
       401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description The caller’s role is below sender (an API key: its scopes or its member’s role) */
-      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -5262,15 +5375,6 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The caller’s role is below sender (an API key: its scopes or its member’s role) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
       /** @description Not found (also for another owner’s resource) */
       404: {
         headers: {
@@ -5341,15 +5445,6 @@ export interface operations {
       };
       /** @description Missing or invalid authentication */
       401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description The caller’s role is below sender (an API key: its scopes or its member’s role) */
-      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -5442,15 +5537,6 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The caller’s role is below admin (an API key: its scopes or its member’s role) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
       /** @description Not found (also for another owner’s resource) */
       404: {
         headers: {
@@ -5512,15 +5598,6 @@ export interface operations {
       };
       /** @description Missing or invalid authentication */
       401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description The caller’s role is below admin (an API key: its scopes or its member’s role) */
-      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -5597,15 +5674,6 @@ export interface operations {
       };
       /** @description Missing or invalid authentication */
       401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description The caller’s role is below sender (an API key: its scopes or its member’s role) */
-      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -7001,15 +7069,6 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The caller’s role is below admin (an API key: its scopes or its member’s role) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
       /** @description Internal error, with a correlation id */
       500: {
         headers: {
@@ -7067,15 +7126,6 @@ export interface operations {
       };
       /** @description Missing or invalid authentication */
       401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description The caller’s role is below admin (an API key: its scopes or its member’s role) */
-      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -7154,15 +7204,6 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The caller’s role is below admin (an API key: its scopes or its member’s role) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
       /** @description Not found (also for another owner’s resource) */
       404: {
         headers: {
@@ -7223,15 +7264,6 @@ export interface operations {
       };
       /** @description Missing or invalid authentication */
       401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description The caller’s role is below admin (an API key: its scopes or its member’s role) */
-      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -7314,15 +7346,6 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The caller’s role is below admin (an API key: its scopes or its member’s role) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
       /** @description Not found (also for another owner’s resource) */
       404: {
         headers: {
@@ -7390,15 +7413,6 @@ export interface operations {
       };
       /** @description Missing or invalid authentication */
       401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description The caller’s role is below admin (an API key: its scopes or its member’s role) */
-      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -7479,15 +7493,6 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The caller’s role is below admin (an API key: its scopes or its member’s role) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
       /** @description Not found (also for another owner’s resource) */
       404: {
         headers: {
@@ -7560,15 +7565,6 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The caller’s role is below admin (an API key: its scopes or its member’s role) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
       /** @description Not found (also for another owner’s resource) */
       404: {
         headers: {
@@ -7580,262 +7576,6 @@ export interface operations {
       };
       /** @description The resource is not in a state that allows this */
       409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Internal error, with a correlation id */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description A service is unavailable or busy: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  createBulkJob: {
-    parameters: {
-      query?: never;
-      header?: {
-        'Idempotency-Key'?: string;
-      };
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'text/csv': string;
-        'application/json': components['schemas']['BulkUpload'];
-      };
-    };
-    responses: {
-      /** @description Accepted: the job, with each row pending or failed with its reason */
-      202: {
-        headers: {
-          /** @description Always no-store: the answer carries tokens or personal data */
-          'Cache-Control': string;
-          /** @description The job: GET it for the progress */
-          Location: string;
-          /** @description true when this answers an earlier upload with the same Idempotency-Key */
-          'Idempotent-Replayed'?: 'true';
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['BulkJob'];
-        };
-      };
-      /** @description The request is malformed or a field is not valid */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing or invalid authentication */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description The caller’s role is below sender (an API key: its scopes or its member’s role) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Not found (also for another owner’s resource) */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description The resource is not in a state that allows this */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description The body is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Rate limited: wait Retry-After seconds */
-      429: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Internal error, with a correlation id */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description A service is unavailable or busy: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  getBulkJob: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The job with each row (status, reason, the transaction made) */
-      200: {
-        headers: {
-          /** @description Always no-store: the answer carries tokens or personal data */
-          'Cache-Control': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['BulkJob'];
-        };
-      };
-      /** @description A path parameter is not valid percent-encoded UTF-8 */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing or invalid authentication */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Not found (also for another owner’s resource) */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Internal error, with a correlation id */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description A service is unavailable or busy: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  listBulkJobs: {
-    parameters: {
-      query?: {
-        limit?: number;
-        cursor?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of jobs (without their rows) */
-      200: {
-        headers: {
-          /** @description Always no-store: the answer carries tokens or personal data */
-          'Cache-Control': string;
-          /** @description The cursor of the next page; absent on the last page */
-          'X-Next-Cursor'?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['BulkJob'][];
-        };
-      };
-      /** @description The request is malformed or a field is not valid */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing or invalid authentication */
-      401: {
         headers: {
           [name: string]: unknown;
         };

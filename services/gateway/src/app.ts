@@ -16,9 +16,9 @@ import {
 import {
   billingV1,
   ceremonyV1,
+  identitySecurityV1,
   identityV1,
   ledgerV1,
-  transactionBulkV1,
   transactionV1,
   transactionWebhooksV1,
 } from '@signet/proto';
@@ -31,6 +31,7 @@ import { countTextRefusals } from './http/text.js';
 import { adminRoutes } from './http/routes/admin/admin.routes.js';
 import { embedOriginsRoutes } from './http/routes/admin/embed-origins.routes.js';
 import { authRoutes } from './http/routes/auth/auth.routes.js';
+import { auditLogRoutes } from './http/routes/admin/audit-log.routes.js';
 import { certificateRoutes } from './http/routes/certificate/certificate.routes.js';
 import { evidenceRoutes } from './http/routes/ledger/evidence.routes.js';
 import { dashboardRoutes } from './http/routes/dashboard/dashboard.routes.js';
@@ -48,9 +49,6 @@ import { testModeRoutes } from './http/routes/transactions/test-mode.routes.js';
 import { verifyRoutes } from './http/routes/verify/verify.routes.js';
 import { webhooksRoutes } from './http/routes/webhooks/webhooks.routes.js';
 import { webhookEndpointsRoutes } from './http/routes/webhook-endpoints/webhook-endpoints.routes.js';
-import { bulkRoutes } from './http/routes/bulk/bulk.routes.js';
-import { countRoleRefusals } from './http/roles.js';
-import { membersRoutes } from './http/routes/members/members.routes.js';
 import { upstreamBreakers, type Upstream } from './upstreams.js';
 
 /** The public HTTP surface, wired to its dependencies; no side effects. */
@@ -73,7 +71,7 @@ export function buildApp(ctx: GatewayContext, checks: ReadinessCheck[]): Express
     authRoutes(ctx),
     adminRoutes(ctx),
     embedOriginsRoutes(ctx), // after adminRoutes, whose /api/admin guard covers it
-    membersRoutes(ctx), // after adminRoutes, whose /api/admin guard covers it
+    auditLogRoutes(ctx), // after adminRoutes, whose /api/admin guard covers it
     dashboardRoutes(ctx), // after adminRoutes: its /api/admin route relies on the admin guard
     certificateRoutes(ctx),
     evidenceRoutes(ctx),
@@ -87,7 +85,6 @@ export function buildApp(ctx: GatewayContext, checks: ReadinessCheck[]): Express
     signRoutes(ctx),
     webhooksRoutes(ctx),
     webhookEndpointsRoutes(ctx),
-    bulkRoutes(ctx),
     ledgerRoutes(ctx),
     ledgerCheckpointRoutes(ctx),
     ledgerKeysRoutes(ctx),
@@ -99,7 +96,6 @@ export function buildApp(ctx: GatewayContext, checks: ReadinessCheck[]): Express
   for (const m of modules) app.use(m.router);
   app.use('/api', (_req, res) => sendError(res, 404, 'no such endpoint'));
   app.use(countTextRefusals(ctx.metrics));
-  app.use(countRoleRefusals(ctx.metrics));
   app.use(errorBoundary(ctx.logger));
   return app;
 }
@@ -117,6 +113,7 @@ export async function startGateway(cfg: GatewayConfig, opts: { logger?: Logger }
     metrics,
     redis,
     identity: createClient(identityV1.IdentityServiceClient, cfg.IDENTITY_ADDR, { ...deps, breaker: breakers.identity }),
+    security: createClient(identitySecurityV1.SecurityServiceClient, cfg.IDENTITY_ADDR, { ...deps, breaker: breakers.identity }),
     billing: createClient(billingV1.BillingServiceClient, cfg.BILLING_ADDR, { ...deps, breaker: breakers.billing }),
     transaction: createClient(transactionV1.TransactionServiceClient, cfg.TRANSACTION_ADDR, {
       ...deps,
@@ -126,7 +123,6 @@ export async function startGateway(cfg: GatewayConfig, opts: { logger?: Logger }
       ...deps,
       breaker: breakers.transaction,
     }),
-    bulk: createClient(transactionBulkV1.BulkServiceClient, cfg.TRANSACTION_ADDR, { ...deps, breaker: breakers.transaction }),
     ceremony: createClient(ceremonyV1.CeremonyServiceClient, cfg.CEREMONY_ADDR, { ...deps, breaker: breakers.ceremony }),
     ledger: createClient(ledgerV1.LedgerServiceClient, cfg.LEDGER_ADDR, { ...deps, breaker: breakers.ledger }),
   };
@@ -162,7 +158,8 @@ export async function startGateway(cfg: GatewayConfig, opts: { logger?: Logger }
     async stop() {
       await closeServer(http.server);
       await closeServer(ops.server);
-      for (const c of [ctx.identity, ctx.billing, ctx.transaction, ctx.webhooks, ctx.ceremony, ctx.ledger]) c.close();
+      for (const c of [ctx.identity, ctx.security, ctx.billing, ctx.transaction, ctx.webhooks, ctx.ceremony, ctx.ledger])
+        c.close();
       for (const h of Object.values(upstream)) h.close();
       redis.disconnect();
     },

@@ -3,7 +3,15 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, createLogger, Metrics, parseConfig } from '@signet/kit';
-import { billingV1, ceremonyV1, identityV1, ledgerV1, transactionV1, transactionWebhooksV1 } from '@signet/proto';
+import {
+  billingV1,
+  ceremonyV1,
+  identitySecurityV1,
+  identityV1,
+  ledgerV1,
+  transactionV1,
+  transactionWebhooksV1,
+} from '@signet/proto';
 import { pngPhoto, tinyPdf } from '../../../test/fixtures/documents.js';
 import { createAccount, type Account } from '../../../test/harness/accounts.js';
 import { infra, startServices } from '../../../test/harness/services.js';
@@ -45,6 +53,7 @@ describe('declared answers match their schemas (validateResponses, real services
       metrics,
       redis,
       identity: createClient(identityV1.IdentityServiceClient, cfg.IDENTITY_ADDR, deps),
+      security: createClient(identitySecurityV1.SecurityServiceClient, cfg.IDENTITY_ADDR, deps),
       billing: createClient(billingV1.BillingServiceClient, cfg.BILLING_ADDR, deps),
       transaction: createClient(transactionV1.TransactionServiceClient, cfg.TRANSACTION_ADDR, deps),
       webhooks: createClient(transactionWebhooksV1.WebhookServiceClient, cfg.TRANSACTION_ADDR, deps),

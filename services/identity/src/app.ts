@@ -10,15 +10,15 @@ import {
   serveGrpc,
   type Logger,
 } from '@signet/kit';
-import { identityV1 } from '@signet/proto';
+import { identitySecurityV1, identityV1 } from '@signet/proto';
 import { Redis } from 'ioredis';
 import type { IdentityConfig } from './config.js';
 import { argon2idPasswords, createSecretBox } from './domain/secrets.js';
 import { createSessions } from './domain/session.js';
 import { identityMetrics } from './metrics.js';
 import { identityHandlers } from './server.js';
+import { securityServer } from './security-server.js';
 import { createApiKeyRepository } from './store/api-key.repository.js';
-import { createInvitationRepository } from './store/invitation.repository.js';
 import { createMfaChallengeRepository } from './store/mfa-challenge.repository.js';
 import { createSignupRepository } from './store/signup.repository.js';
 import { createUserRepository } from './store/user.repository.js';
@@ -34,21 +34,19 @@ export async function startIdentity(cfg: IdentityConfig, opts: { logger?: Logger
   const users = createUserRepository(conn);
   const signups = createSignupRepository(conn);
   const apiKeys = createApiKeyRepository(conn);
-  const invitations = createInvitationRepository(conn);
-  await Promise.all([users.init(), signups.init(), apiKeys.init(), invitations.init()]);
+  await Promise.all([users.init(), signups.init(), apiKeys.init()]);
   const mailer = createMailer(cfg.SMTP_URL, cfg.MAIL_FROM);
-  const relay = createOutboxRelay(bus, [users.model, invitations.model], { metrics, logger });
+  const relay = createOutboxRelay(bus, [users.model], { metrics, logger });
 
   const checks = [
     { name: 'mongo', check: () => pingMongo(conn) },
     { name: 'nats', check: async () => bus.nc.flush() },
     { name: 'redis', check: () => redis.ping() },
   ];
-  const handlers = identityHandlers({
+  const deps = {
     users,
     signups,
     apiKeys,
-    invitations,
     sessions: createSessions(cfg.JWT_SECRET),
     passwords: argon2idPasswords,
     box: createSecretBox(cfg.TOTP_ENCRYPTION_KEY),
@@ -70,7 +68,9 @@ export async function startIdentity(cfg: IdentityConfig, opts: { logger?: Logger
     logger,
     onUserCreated: relay.kick,
     now: Date.now,
-  });
+  };
+  const handlers = identityHandlers(deps);
+  const security = await securityServer(cfg, conn, redis, deps, metrics);
   const served = await serveGrpc({
     name: 'identity',
     logger,
@@ -78,7 +78,10 @@ export async function startIdentity(cfg: IdentityConfig, opts: { logger?: Logger
     grpcPort: cfg.GRPC_PORT,
     opsPort: cfg.OPS_PORT,
     checks,
-    register: (server) => addService(server, identityV1.IdentityServiceService, handlers, { metrics, logger }),
+    register: (server) => {
+      addService(server, identityV1.IdentityServiceService, handlers, { metrics, logger });
+      addService(server, identitySecurityV1.SecurityServiceService, security.handlers, { metrics, logger });
+    },
   });
   return {
     grpcPort: served.grpcPort,
@@ -86,6 +89,7 @@ export async function startIdentity(cfg: IdentityConfig, opts: { logger?: Logger
     metrics,
     async stop() {
       await served.stop();
+      security.stop();
       relay.stop();
       mailer.close();
       await bus.nc.drain();

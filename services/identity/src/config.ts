@@ -25,5 +25,10 @@ export const identityConfigSchema = baseSchema.merge(lifecycleSchema).extend({
   BIOMETRIC_RETENTION_MAX_DAYS: z.coerce.number().int().min(0).max(3650).default(365),
   /** Prefix of every Redis key (two-factor challenges); lets deployments and test runs share one Redis. */
   REDIS_KEY_PREFIX: z.string().default('signet:'),
+  /** Senders' passkeys: the WebAuthn relying party id (a host name); default the host of PUBLIC_BASE_URL, whose origin the dashboard is served from. */
+  PASSKEY_RP_ID: z.string().min(1).optional(),
+  PASSKEY_RP_NAME: z.string().min(1).default('Signet'),
+  /** How long the account audit log keeps an entry, in days (docs/privacy.md). */
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(400),
 });
 export type IdentityConfig = z.infer<typeof identityConfigSchema>;

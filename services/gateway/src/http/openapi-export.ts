@@ -3,9 +3,9 @@ import { createClient, createLogger, Metrics, parseConfig } from '@signet/kit';
 import {
   billingV1,
   ceremonyV1,
+  identitySecurityV1,
   identityV1,
   ledgerV1,
-  transactionBulkV1,
   transactionV1,
   transactionWebhooksV1,
 } from '@signet/proto';
@@ -38,10 +38,10 @@ export async function exportOpenapi(baseUrl = 'https://signet.example'): Promise
     metrics,
     redis: new Redis(cfg.REDIS_URL, { lazyConnect: true }),
     identity: createClient(identityV1.IdentityServiceClient, none, deps),
+    security: createClient(identitySecurityV1.SecurityServiceClient, none, deps),
     billing: createClient(billingV1.BillingServiceClient, none, deps),
     transaction: createClient(transactionV1.TransactionServiceClient, none, deps),
     webhooks: createClient(transactionWebhooksV1.WebhookServiceClient, none, deps),
-    bulk: createClient(transactionBulkV1.BulkServiceClient, none, deps),
     ceremony: createClient(ceremonyV1.CeremonyServiceClient, none, deps),
     ledger: createClient(ledgerV1.LedgerServiceClient, none, deps),
   };
@@ -53,7 +53,7 @@ export async function exportOpenapi(baseUrl = 'https://signet.example'): Promise
     return (await res.json()) as Record<string, unknown>;
   } finally {
     server.close();
-    for (const c of [ctx.identity, ctx.billing, ctx.transaction, ctx.ceremony, ctx.ledger]) c.close();
+    for (const c of [ctx.identity, ctx.security, ctx.billing, ctx.transaction, ctx.ceremony, ctx.ledger]) c.close();
     ctx.redis.disconnect();
   }
 }

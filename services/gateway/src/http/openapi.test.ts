@@ -6,9 +6,9 @@ import { createClient, createLogger, Metrics, parseConfig } from '@signet/kit';
 import {
   billingV1,
   ceremonyV1,
+  identitySecurityV1,
   identityV1,
   ledgerV1,
-  transactionBulkV1,
   transactionV1,
   transactionWebhooksV1,
 } from '@signet/proto';
@@ -53,10 +53,10 @@ describe('GET /api/openapi.json', () => {
       metrics,
       redis: new Redis(cfg.REDIS_URL, { lazyConnect: true }),
       identity: createClient(identityV1.IdentityServiceClient, cfg.IDENTITY_ADDR, deps),
+      security: createClient(identitySecurityV1.SecurityServiceClient, cfg.IDENTITY_ADDR, deps),
       billing: createClient(billingV1.BillingServiceClient, cfg.BILLING_ADDR, deps),
       transaction: createClient(transactionV1.TransactionServiceClient, cfg.TRANSACTION_ADDR, deps),
       webhooks: createClient(transactionWebhooksV1.WebhookServiceClient, cfg.TRANSACTION_ADDR, deps),
-      bulk: createClient(transactionBulkV1.BulkServiceClient, cfg.TRANSACTION_ADDR, deps),
       ceremony: createClient(ceremonyV1.CeremonyServiceClient, cfg.CEREMONY_ADDR, deps),
       ledger: createClient(ledgerV1.LedgerServiceClient, cfg.LEDGER_ADDR, deps),
     };
@@ -66,7 +66,8 @@ describe('GET /api/openapi.json', () => {
     doc = (await res.json()) as Doc;
     close = () => {
       server.close();
-      for (const c of [ctx.identity, ctx.billing, ctx.transaction, ctx.webhooks, ctx.ceremony, ctx.ledger]) c.close();
+      for (const c of [ctx.identity, ctx.security, ctx.billing, ctx.transaction, ctx.webhooks, ctx.ceremony, ctx.ledger])
+        c.close();
       ctx.redis.disconnect();
     };
   });

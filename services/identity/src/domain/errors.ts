@@ -25,8 +25,11 @@ export const apiKeyInvalid = () => unauthenticated('invalid API key');
 export const sessionInvalid = () => unauthenticated('invalid or expired session');
 export const apiKeyNotFound = () => notFound('no such API key');
 export const userNotFound = () => notFound('no such user');
-export const invitationInvalid = () => unauthenticated('the invitation is invalid, used or expired; ask for a new one');
-export const notAllowed = (what: string) => forbidden(what);
-export const memberNotFound = () => notFound('no such member');
-export const invitationNotFound = () => notFound('no such invitation');
-export const founderStays = () => conflict('the organisation’s founding owner cannot be removed or demoted', 'OWNER_STAYS');
+export const webauthnResponseInvalid = (why = 'the WebAuthn response is not valid JSON of a credential') => invalid(why);
+export const passkeyNotVerified = (why?: string) =>
+  invalid(`the passkey could not be verified${why ? `: ${why}` : ''}; start again`, 'PASSKEY_NOT_VERIFIED');
+export const passkeyLoginFailed = () => unauthenticated('the passkey sign-in failed; start again');
+export const passkeyExists = () => conflict('this passkey is registered already', 'PASSKEY_EXISTS');
+export const passkeyNotFound = () => notFound('no such passkey');
+export const tooManyPasskeys = (max: number) =>
+  conflict(`at most ${max} passkeys per user; remove one first`, 'TOO_MANY_PASSKEYS');

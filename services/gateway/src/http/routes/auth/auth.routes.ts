@@ -6,11 +6,18 @@ import { resetRoutes } from './reset.routes.js';
 import { sessionRoutes } from './session.routes.js';
 import { signupRoutes } from './signup.routes.js';
 import { twoFactorRoutes } from './two-factor.routes.js';
+import { passkeyRoutes } from './passkey.routes.js';
 
 /** /api/auth/*: sign-up, login (with TOTP), profile, password change and reset, two-factor setup. */
 export function authRoutes(ctx: GatewayContext): RouteModule {
   const kit = authKit(ctx);
-  const routes = [...signupRoutes(ctx, kit), ...sessionRoutes(ctx, kit), ...twoFactorRoutes(ctx, kit), ...resetRoutes(ctx, kit)];
+  const routes = [
+    ...signupRoutes(ctx, kit),
+    ...sessionRoutes(ctx, kit),
+    ...twoFactorRoutes(ctx, kit),
+    ...resetRoutes(ctx, kit),
+    ...passkeyRoutes(ctx, kit),
+  ];
   const r = Router();
   mountRoutes(r, routes, { validateResponses: ctx.validateResponses });
   return { router: r, routes };

@@ -29,7 +29,22 @@ export const schemas = {
   verifyEmail: z.object({ email: fields.email, code: fields.code }),
   onboarding: z.object({ onboarding_token: fields.token, org_name: fields.name }),
   login: z.object({ email: fields.email, password: fields.password }),
-  mfaLogin: z.object({ challenge: fields.token, code: fields.code }),
+  mfaLogin: z
+    .object({
+      challenge: fields.token,
+      code: fields.code.optional().meta({ description: 'A TOTP code' }),
+      recovery_code: z
+        .string()
+        .trim()
+        .min(1)
+        .max(32)
+        .optional()
+        .meta({ description: 'A recovery code (XXXX-XXXX-XXXX), used once' }),
+    })
+    .refine((b) => (b.code === undefined) !== (b.recovery_code === undefined), {
+      message: 'give exactly one of code and recovery_code',
+      path: ['code'],
+    }),
   changePassword: z.object({ current_password: fields.password, new_password: fields.newPassword }),
   code: z.object({ code: fields.code }),
   disable2fa: z.object({ password: fields.password, code: fields.code }),
@@ -47,10 +62,21 @@ export const loginResult = z
     expires_at: time,
   })
   .meta({ id: 'Session' });
-export const mfaChallenge = z.object({ mfa_required: z.literal(true), challenge: z.string(), expires_at: time }).meta({
-  id: 'MfaChallenge',
-  description: 'Post the challenge and a TOTP code to /api/auth/2fa/login (single use, valid 5 minutes)',
-});
+export const mfaChallenge = z
+  .object({
+    mfa_required: z.literal(true),
+    challenge: z.string(),
+    expires_at: time,
+    methods: z
+      .array(z.enum(['totp', 'passkey', 'recovery_code']))
+      .meta({ description: 'The second factors this account may use' }),
+  })
+  .meta({
+    id: 'MfaChallenge',
+    description:
+      'Post the challenge with a TOTP code or a recovery code to /api/auth/2fa/login, or sign with a passkey ' +
+      '(/api/auth/passkey/options then /api/auth/passkey/login, with the challenge); single use, valid 5 minutes',
+  });
 export const codeSent = z.object({ status: z.literal('code_sent'), email: z.string(), code_expires_at: time });
 export const verified = z.object({ verified: z.boolean(), email: z.string(), onboarding_token: z.string() });
 export const emailExists = z.object({ email: z.string(), exists: z.boolean() });
@@ -66,11 +92,6 @@ export const profile = z
     ...lifecycleSettingsOut,
     created_at: time,
     auth_method: z.enum(['session', 'api_key']),
-    organisation_id: z.string().meta({ description: 'The organisation: its owner’s user id (an owner’s own)' }),
-    role: z
-      .enum(['viewer', 'sender', 'admin', 'owner'])
-      .meta({ description: 'What this credential may do in the organisation (an API key: bounded by its scopes)' }),
-    scopes: z.array(z.string()).optional().meta({ description: 'An API key’s scopes' }),
     plan: z.enum(['Free', 'Pro', 'Firm']).optional(),
     monthly_limit: z.int().optional(),
     monthly_used: z.int().optional(),

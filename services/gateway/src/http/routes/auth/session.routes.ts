@@ -5,6 +5,7 @@ import { defineRoute, errorResponses } from '../../route.js';
 import { loginResult, mfaChallenge, profile, schemas } from './auth.schemas.js';
 import { type AuthKit, sessionJson, planOf, limited, TAGS } from './auth.shared.js';
 import { lifecycleOf } from '../admin/lifecycle-settings.js';
+import { clientInfo } from './client-info.js';
 
 /** Login (with TOTP), the profile, password change. */
 export function sessionRoutes(ctx: GatewayContext, { json, limit, session, noStore, ok, publicOp, sessionOp }: AuthKit) {
@@ -15,7 +16,7 @@ export function sessionRoutes(ctx: GatewayContext, { json, limit, session, noSto
     operationId: 'login',
     summary: 'Sign in with email and password',
     description:
-      'Returns a session token, or — when TOTP two-factor authentication is on — `{mfa_required: true, challenge}`; post the challenge and a TOTP code to /api/auth/2fa/login. Unknown email and wrong password get the same 401.',
+      'Returns a session token, or — when the account has a second factor (TOTP or a passkey) — `{mfa_required: true, challenge, methods}`; complete it at /api/auth/2fa/login (TOTP or recovery code) or /api/auth/passkey/login. Unknown email and wrong password get the same 401. Sign-ins and failures go to the account audit log.',
     extensions: limited(AUTH_LIMITS.login),
     use: [limit(AUTH_LIMITS.login)],
     body: schemas.login,
@@ -23,14 +24,17 @@ export function sessionRoutes(ctx: GatewayContext, { json, limit, session, noSto
       200: ok('A session, or a two-factor challenge', loginResult.or(mfaChallenge), noStore),
       ...errorResponses(400, 401, 429),
     },
-    async handle({ body: b }, _req, res) {
-      const out = await ctx.identity.login({ email: b.email, password: b.password });
+    async handle({ body: b }, req, res) {
+      const out = await ctx.security.passwordLogin({ email: b.email, password: b.password, client: clientInfo(req) });
       res.setHeader('Cache-Control', 'no-store');
-      if (out.result?.$case === 'mfa')
+      if (out.result?.$case === 'secondFactor') {
+        const v = out.result.value;
+        const methods = v.methods as ('totp' | 'passkey' | 'recovery_code')[];
         return {
           status: 200 as const,
-          body: { mfa_required: true as const, challenge: out.result.value.challenge, expires_at: out.result.value.expiresAt },
+          body: { mfa_required: true as const, challenge: v.challenge, expires_at: v.expiresAt, methods },
         };
+      }
       if (out.result?.$case !== 'session') throw new Error('identity returned no login result');
       return { status: 200 as const, body: sessionJson(out.result.value) };
     },
@@ -41,13 +45,17 @@ export function sessionRoutes(ctx: GatewayContext, { json, limit, session, noSto
     method: 'post',
     path: '/api/auth/2fa/login',
     operationId: 'completeMfaLogin',
-    summary: 'Complete a two-factor login with the challenge and a TOTP code',
-    description: 'Each code is accepted once; five wrong codes end the challenge.',
+    summary: 'Complete a two-factor login with the challenge and a TOTP code or a recovery code',
+    description: 'Each code is accepted once; five wrong codes end the challenge. A recovery code is spent by its use.',
     use: [json],
     body: schemas.mfaLogin,
     responses: { 200: ok('A session', loginResult, noStore), ...errorResponses(400, 401) },
-    async handle({ body: b }, _req, res) {
-      const s = await ctx.identity.completeMfaLogin({ challenge: b.challenge, code: b.code });
+    async handle({ body: b }, req, res) {
+      const factor =
+        b.recovery_code !== undefined
+          ? { $case: 'recoveryCode' as const, value: b.recovery_code }
+          : { $case: 'totpCode' as const, value: b.code ?? '' };
+      const s = await ctx.security.completeSecondFactor({ challenge: b.challenge, factor, client: clientInfo(req) });
       res.setHeader('Cache-Control', 'no-store');
       return { status: 200 as const, body: sessionJson(s) };
     },
@@ -60,14 +68,13 @@ export function sessionRoutes(ctx: GatewayContext, { json, limit, session, noSto
     method: 'post',
     path: '/api/auth/me',
     operationId: 'getProfile',
-    role: 'viewer',
     summary: 'The current user profile (session JWT or API key)',
     description: 'Plan fields come from billing and are omitted when it does not answer.',
     use: [requireCaller(ctx)],
     responses: { 200: ok('Profile', profile, noStore), ...errorResponses(400, 401) },
     async handle(_input, _req, res) {
       const caller = callerOf(res);
-      const [p, plan] = await Promise.all([ctx.identity.getProfile({ userId: caller.userId }), planOf(ctx, caller.ownerId)]);
+      const [p, plan] = await Promise.all([ctx.identity.getProfile({ userId: caller.userId }), planOf(ctx, caller.userId)]);
       return {
         status: 200 as const,
         body: {
@@ -81,9 +88,6 @@ export function sessionRoutes(ctx: GatewayContext, { json, limit, session, noSto
           ...lifecycleOf(p),
           created_at: p.createdAt,
           auth_method: caller.method,
-          organisation_id: caller.ownerId,
-          role: caller.role,
-          ...(caller.method === 'api_key' ? { scopes: caller.scopes } : {}),
           ...plan,
         },
       };

@@ -1,0 +1,48 @@
+import type { Connection } from 'mongoose';
+import type { Redis } from 'ioredis';
+import type { Metrics } from '@signet/kit';
+import type { IdentityConfig } from './config.js';
+import { securityHandlers, type SecurityHandlers } from './grpc/security.handler.js';
+import { startAuditRetention } from './jobs/audit-retention.job.js';
+import { securityMetrics } from './security-metrics.js';
+import { createAuditRepository } from './store/audit.repository.js';
+import { createPasskeyRepository } from './store/passkey.repository.js';
+import { createRecoveryCodeRepository } from './store/recovery-code.repository.js';
+import { createWebauthnChallengeRepository } from './store/webauthn-challenge.repository.js';
+import type { IdentityDeps } from './usecases/deps.js';
+
+const RETENTION_PERIOD_MS = 3_600_000;
+
+/** The SecurityService's stores, handlers and the audit retention job, on identity's connections. */
+export async function securityServer(
+  cfg: IdentityConfig,
+  conn: Connection,
+  redis: Redis,
+  base: IdentityDeps,
+  metrics: Metrics,
+): Promise<{ handlers: SecurityHandlers; stop(): void }> {
+  const passkeys = createPasskeyRepository(conn);
+  const recoveryCodes = createRecoveryCodeRepository(conn);
+  const audit = createAuditRepository(conn);
+  await Promise.all([passkeys.init(), recoveryCodes.init(), audit.init()]);
+  const origin = new URL(cfg.PUBLIC_BASE_URL);
+  const m = securityMetrics(metrics);
+  const handlers = securityHandlers({
+    ...base,
+    passkeys,
+    recoveryCodes,
+    audit,
+    webauthnChallenges: createWebauthnChallengeRepository(redis, cfg.REDIS_KEY_PREFIX),
+    webauthn: { rpId: cfg.PASSKEY_RP_ID ?? origin.hostname, rpName: cfg.PASSKEY_RP_NAME, origin: origin.origin },
+    securityMetrics: m,
+  });
+  const retention = startAuditRetention({
+    audit,
+    retentionDays: cfg.AUDIT_RETENTION_DAYS,
+    periodMs: RETENTION_PERIOD_MS,
+    now: base.now,
+    logger: base.logger,
+    onDeleted: (n) => m.auditRetained.inc({}, n),
+  });
+  return { handlers, stop: retention.stop };
+}
