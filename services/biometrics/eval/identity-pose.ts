@@ -7,7 +7,7 @@
 import { analysisConfig } from '../src/analysis/config.js';
 import { detectFacesLocal, type DetectOpts, type DetectResult, type FaceObs } from '../src/analysis/detect.js';
 import { descriptorDistance, l2normalize, meanEar, mouthMetrics } from '../src/analysis/geometry.js';
-import { poseBucket, type PoseBucket } from '../src/analysis/identity.js';
+import { oneCrop, poseBucket, type PoseBucket } from '../src/analysis/identity.js';
 import type { LoadedModels } from '../src/analysis/models.js';
 import { computeBaseline, computeDeltas, type FrameSignals } from '../src/analysis/sequence.js';
 
@@ -70,10 +70,17 @@ export function identityRecord(calls: FaceObs[][], frames: number, fps = analysi
   });
   const b = computeBaseline(signals, cfg.baselineSeconds);
   const deltas = b ? computeDeltas(signals, b, cfg) : [];
+  // the descriptors the check compares: one crop only (identity.ts oneCrop)
+  const kept = new Set(
+    oneCrop(
+      perFrame,
+      perFrame.flatMap((faces, i) => (faces[0]?.embedding ? [i] : [])),
+    ),
+  );
   const out: PoseFrame[] = perFrame.map((faces, i) => ({
     t: i / fps,
     pose: poseBucket(deltas[i], cfg),
-    embedding: faces[0]?.embedding ?? null,
+    embedding: kept.has(i) ? faces[0]!.embedding! : null,
   }));
   const near = out.map((f, i) => (f.embedding && f.pose === 'neutral' ? i : -1)).filter((i) => i >= 0);
   const withEmb = out.map((f, i) => (f.embedding ? i : -1)).filter((i) => i >= 0);

@@ -4,7 +4,7 @@
  */
 import { analysisConfig, ACTIONS, type Action, type AnalysisConfig } from './config.js';
 import { descriptorDistance } from './geometry.js';
-import { DECODE_LIMITS, resizeRgb, type RgbImage } from './media.js';
+import { resizeRgb, type DecodedVideo, type RgbImage } from './media.js';
 import type { LoadedModels } from './models.js';
 import { makeDetector, nextCapture, type FaceObs } from './detect.js';
 import { voiceActivity } from './voice.js';
@@ -12,26 +12,13 @@ import { computeBaseline, computeDeltas, detectEvents, matchSequence, strayEvent
 import { lightResponse, type LightResult } from './light.js';
 import { frameIdentity } from './identity.js';
 import { analysisScores, mediaFloorProblems } from './scores.js';
-import { framePlan } from './frame-plan.js';
+import { framePlan, type FramePlan } from './frame-plan.js';
 import { decodeAndDetect } from './passes.js';
 import { frameSignals, grey, motionResidual, ncc, trackPrimary } from './frame-ops.js';
-import {
-  AnalysisDeadlineError,
-  InvalidChallengeError,
-  type AnalyzeInput,
-  type AnalyzeResult,
-  type CheckName,
-  type CheckResult,
-} from './analyze.types.js';
+import { verdictChecks, type MatchMeasures, type MediaMeasures } from './verdict-checks.js';
+import { AnalysisDeadlineError, InvalidChallengeError, type AnalyzeInput, type AnalyzeResult } from './analyze.types.js';
 
 export * from './analyze.types.js';
-
-const check = (passed: boolean | null, value: number | null, threshold: number | null, detail?: string): CheckResult => ({
-  passed,
-  value,
-  threshold,
-  ...(detail ? { detail } : {}),
-});
 
 /**
  * Analyse one capture. Throws AnalysisDeadlineError when `deadlineMs` passes (no verdict: the
@@ -44,225 +31,61 @@ export async function analyzeCapture(
   cfg: AnalysisConfig = analysisConfig,
 ): Promise<AnalyzeResult> {
   const start = performance.now();
-  const deadline = (stage: string) => {
-    const el = performance.now() - start;
-    if (el > input.deadlineMs) {
-      const err = new AnalysisDeadlineError(stage, el);
-      models.pool?.cancelQueued(err);
-      throw err;
-    }
-  };
-  for (const a of input.challenge.actions)
-    if (!(ACTIONS as readonly string[]).includes(a)) throw new InvalidChallengeError(`unknown action: ${a}`);
-  const actions = input.challenge.actions as Action[];
+  const deadline = deadlineOf(models, input, start);
+  const actions = challengedActions(input);
   const stats = { ms: 0, calls: 0, detected: 0 };
-  const detect = makeDetector(models, cfg, stats);
 
   // ---- decode, with pass 1 on the frames as they arrive and pass 2 once its stills are decoded
   const td = performance.now();
-  const { video, finalImg, refImg, pcm, noise, pass1, pass2 } = await decodeAndDetect(models, input, cfg, {
-    detect,
+  const decoded = await decodeAndDetect(models, input, cfg, {
+    detect: makeDetector(models, cfg, stats),
     capture: nextCapture(),
     deadline,
     onDecodeTimeout: () => new AnalysisDeadlineError('decode', performance.now() - start),
   });
   const decodeMs = performance.now() - td;
-  const readSeconds =
-    input.challenge.readSeconds && input.challenge.readSeconds > 0 ? input.challenge.readSeconds : cfg.voice.windowSeconds;
-  const wordsWindow = input.challenge.wordsWindow;
-  const voice = voiceActivity(pcm, { ...cfg.voice, windowSeconds: wordsWindow ? wordsWindow[1] : readSeconds });
-  // The recogniser runs beside the face passes (another process).
-  const wordsCheck =
-    input.verifyWords && input.challenge.words?.length && wordsWindow && pcm
-      ? input.verifyWords(pcm, input.challenge.words, wordsWindow)
-      : null;
-  wordsCheck?.catch(() => undefined);
-  const requireVoice = input.requireVoice ?? cfg.voice.required;
+  const { video, pcm } = decoded;
+  const heard = startListening(input, pcm, cfg);
   deadline('decode');
 
-  const perFrame: FaceObs[][] = await pass1;
+  const perFrame: FaceObs[][] = await decoded.pass1;
   const framesDoneMs = performance.now() - start;
   const plan = framePlan(video.times, input.challenge, cfg);
-  trackPrimary(perFrame);
-  const n = perFrame.length;
-  const faceFrames = perFrame.map((f, i) => (f.length > 0 ? i : -1)).filter((i) => i >= 0);
-  const facePresent = n > 0 ? faceFrames.length / n : 0;
-  const singleFrac = faceFrames.length > 0 ? faceFrames.filter((i) => perFrame[i].length === 1).length / faceFrames.length : 0;
-
-  const signals = frameSignals(perFrame, video.times, plan.iris);
-  const baseline = computeBaseline(signals, cfg.baselineSeconds);
-  const deltas = baseline ? computeDeltas(signals, baseline, cfg) : [];
-  const events = baseline ? detectEvents(deltas, cfg) : [];
-  const seq = matchSequence(actions, events, input.challenge.windows);
-  const windows = input.challenge.windows;
-  const strays = input.challenge.strict && windows ? strayEvents(events, seq.matched, { actions, windows }) : [];
-
-  const motion = motionResidual(perFrame, faceFrames, plan.iris);
-  const noiseMad = noise.value();
+  const face = faceMeasures(perFrame, video.times, plan, actions, input, decoded.noise.value(), cfg);
   deadline('signals');
 
-  // ---- identity on every analysed frame (identity.ts)
-  const { embFrames, identityMax, identityWorst, identityOver, identityCoverage, videoEmb } = frameIdentity(
-    perFrame,
-    faceFrames,
-    deltas,
-    video.times,
-    plan.embed,
-    cfg,
-  );
-  const embeds = new Map<number, FaceObs>(embFrames.map((i) => [i, perFrame[i][0]]));
-  const lastStart = n > 0 ? video.times[n - 1] - cfg.finalFrame.lastSeconds : 0;
-
-  const pass2Faces = await pass2;
-  // ---- final frame
-  const finalFaces = pass2Faces[0]!;
-  const lastEmb = embFrames.filter((i) => video.times[i] >= lastStart).map((i) => embeds.get(i)!.embedding!);
-  const finalDist =
-    finalFaces.length === 1 && finalFaces[0].embedding && lastEmb.length
-      ? Math.min(...lastEmb.map((e) => descriptorDistance(e, finalFaces[0].embedding!)))
-      : null;
-  const thumb = (img: RgbImage) => grey(resizeRgb(img, 64, 48));
-  const finalThumb = thumb(finalImg);
-  let finalNcc = -1;
-  for (let i = 0; i < n; i++)
-    if (video.times[i] >= lastStart) finalNcc = Math.max(finalNcc, ncc(finalThumb, thumb(video.frames[i])));
-
-  // ---- reference
-  let refFaces: FaceObs[] | null = null;
-  let refDist: number | null = null;
-  if (refImg) {
-    refFaces = pass2Faces[1]!;
-    if (refFaces.length === 1 && refFaces[0].embedding && videoEmb) refDist = descriptorDistance(refFaces[0].embedding, videoEmb);
-  }
-
-  // ---- light: the skin must follow the issued screen colours
-  let light: LightResult | null = null;
-  if (input.challenge.light) {
-    light = lightResponse({
-      frames: video.frames,
-      times: video.times,
-      faces: perFrame.map((f) => (f[0] ? { mesh: f[0].mesh, box: f[0].box } : null)),
-      colours: input.challenge.light.colours,
-      changes: input.challenge.light.changes,
-      end: input.challenge.light.end,
-      flash: input.challenge.light.flash,
-      triangles: models.human.faceTriangulation,
-    });
-  }
+  const match = matchMeasures(perFrame, face, video, plan, await decoded.pass2, decoded, cfg);
+  const light = lightOf(input, video, perFrame, models);
   const tw = performance.now();
-  const words = wordsCheck ? await wordsCheck : null;
+  const words = heard.words ? await heard.words : null;
   const wordsWaitMs = performance.now() - tw;
   deadline('words');
 
-  // ---- media: decoded whole, and not below the ceremony's quality floors
-  const [srcW, srcH] = [video.sourceWidth, video.sourceHeight];
-  const mediaProblems = mediaFloorProblems(video, input.video.length, cfg);
-
-  // ---- checks
-  const c = cfg;
-  const checks: Record<CheckName, CheckResult> = {
-    face_present: check(
-      facePresent >= c.facePresentMinFraction && finalFaces.length > 0,
-      facePresent,
-      c.facePresentMinFraction,
-      finalFaces.length === 0 ? 'no face in the final frame' : undefined,
-    ),
-    single_face: check(
-      faceFrames.length > 0 &&
-        singleFrac >= c.singleFaceMinFraction &&
-        finalFaces.length <= 1 &&
-        (!refFaces || refFaces.length === 1),
-      singleFrac,
-      c.singleFaceMinFraction,
-      `final frame faces: ${finalFaces.length}${refFaces ? `, reference faces: ${refFaces.length}` : ''}`,
-    ),
-    liveness_motion: check(motion >= c.livenessMotion.minResidual, motion, c.livenessMotion.minResidual),
-    sequence: check(
-      seq.ok && strays.length === 0,
-      seq.matched.filter(Boolean).length,
-      actions.length,
-      `requested ${actions.join(',')}` +
-        (input.challenge.windows
-          ? ` in ${input.challenge.windows.map(([a, b]) => `${a.toFixed(1)}–${b.toFixed(1)}`).join(',')} s`
-          : '') +
-        `; detected ${events.map((e) => `${e.action}@${e.start.toFixed(1)}`).join(',') || 'none'}` +
-        (strays.length ? `; outside the windows: ${strays.map((e) => `${e.action}@${e.start.toFixed(1)}`).join(',')}` : ''),
-    ),
-    identity_consistency: check(
-      identityMax !== null && identityMax <= 1 && identityCoverage >= c.identity.minCoverage,
-      identityMax,
-      1,
-      `distance / pose threshold, worst of ${embFrames.length} frames (${identityOver} over` +
-        (identityWorst
-          ? `; worst at ${identityWorst.t.toFixed(1)} s, ${identityWorst.pose}: ${identityWorst.distance.toFixed(3)} > ${identityWorst.threshold}`
-          : '') +
-        `); ${(identityCoverage * 100).toFixed(0)} % of the face frames planned for it described`,
-    ),
-    final_frame_match: check(
-      finalDist !== null && finalDist <= c.finalFrame.maxDistance && finalNcc >= c.finalFrame.minNcc,
-      finalNcc,
-      c.finalFrame.minNcc,
-      `descriptor distance ${finalDist === null ? 'n/a' : finalDist.toFixed(3)} (max ${c.finalFrame.maxDistance})`,
-    ),
-    reference_match: input.reference
-      ? check(
-          refDist !== null && refDist <= c.reference.maxDistance,
-          refDist,
-          c.reference.maxDistance,
-          refFaces && refFaces.length !== 1 ? `reference faces: ${refFaces.length}` : undefined,
-        )
-      : check(null, null, c.reference.maxDistance, 'no reference given'),
-    sensor_noise: check(noiseMad >= c.sensorNoise.minMeanAbsDiff, noiseMad, c.sensorNoise.minMeanAbsDiff),
-    voice_activity: check(
-      voice.hasAudio && voice.voicedSeconds >= c.voice.minVoicedSeconds,
-      voice.voicedSeconds,
-      c.voice.minVoicedSeconds,
-      `${voice.hasAudio ? `voiced seconds in the first ${readSeconds} s` : 'no audio track'}${requireVoice ? '' : '; not required'}`,
-    ),
-    words: words
-      ? check(words.passed, words.score, words.threshold, words.detail)
-      : check(null, null, null, input.challenge.words?.length ? 'no recogniser or no words window' : 'no words issued'),
-    media: check(
-      mediaProblems.length === 0,
-      video.decodedDurationS,
-      DECODE_LIMITS.maxSeconds,
-      mediaProblems.length ? mediaProblems.join('; ') : `decoded whole, ${srcW}×${srcH}`,
-    ),
-    light: light
-      ? check(
-          light.passed,
-          light.score,
-          light.threshold,
-          `${light.detail}; lag ${light.lagS.toFixed(2)} s, null rank ${light.nullRank.toFixed(3)}, amplitude ${light.amplitude.toFixed(4)}`,
-        )
-      : check(null, null, null, 'no light sequence issued'),
+  const media: MediaMeasures = {
+    ...heard,
+    words,
+    mediaProblems: mediaFloorProblems(video, input.video.length, cfg),
+    decodedDurationS: video.decodedDurationS,
+    source: [video.sourceWidth, video.sourceHeight],
+    light,
   };
-  const failed = (Object.keys(checks) as CheckName[]).filter(
-    (k) => checks[k].passed === false && (k !== 'voice_activity' || requireVoice),
-  );
+  const { checks, failed } = verdictChecks(input, face, match, media, cfg);
   const total = performance.now() - start;
   return {
     outcome: failed.length === 0 ? 'PASS' : 'FAIL',
     checks,
     failed_checks: failed,
     scores: analysisScores({
-      facePresent,
-      singleFrac,
-      motion,
-      noiseMad,
-      identityMax,
-      finalDist,
-      finalNcc,
-      refDist,
-      deltas,
-      baseline,
-      firstFace: faceFrames.length ? perFrame[faceFrames[0]][0] : null,
-      voice,
-      finalFaces,
+      ...face,
+      ...match,
+      deltas: face.deltas,
+      baseline: face.baseline,
+      firstFace: face.faceFrames.length ? perFrame[face.faceFrames[0]][0] : null,
+      voice: heard.voice,
     }),
-    events,
+    events: face.events,
     models: models.models.map((x) => ({ name: x.name, version: x.version })),
-    frames_analysed: n,
+    frames_analysed: perFrame.length,
     flash: light?.flash ? { passed: light.flash.passed, reason: light.flash.reason } : null,
     duration_ms: Math.round(total),
     timings: {
@@ -275,4 +98,124 @@ export async function analyzeCapture(
       total_ms: Math.round(total),
     },
   };
+}
+
+/** Throws (and cancels the pool's queued frames) once the analysis is past `input.deadlineMs`. */
+function deadlineOf(models: LoadedModels, input: AnalyzeInput, start: number) {
+  return (stage: string) => {
+    const el = performance.now() - start;
+    if (el > input.deadlineMs) {
+      const err = new AnalysisDeadlineError(stage, el);
+      models.pool?.cancelQueued(err);
+      throw err;
+    }
+  };
+}
+
+function challengedActions(input: AnalyzeInput): Action[] {
+  for (const a of input.challenge.actions)
+    if (!(ACTIONS as readonly string[]).includes(a)) throw new InvalidChallengeError(`unknown action: ${a}`);
+  return input.challenge.actions as Action[];
+}
+
+/** Voice activity in the reading window, and the words recogniser started beside the face passes (another process). */
+function startListening(input: AnalyzeInput, pcm: Int16Array | null, cfg: AnalysisConfig) {
+  const readSeconds =
+    input.challenge.readSeconds && input.challenge.readSeconds > 0 ? input.challenge.readSeconds : cfg.voice.windowSeconds;
+  const wordsWindow = input.challenge.wordsWindow;
+  const voice = voiceActivity(pcm, { ...cfg.voice, windowSeconds: wordsWindow ? wordsWindow[1] : readSeconds });
+  const words =
+    input.verifyWords && input.challenge.words?.length && wordsWindow && pcm
+      ? input.verifyWords(pcm, input.challenge.words, wordsWindow)
+      : null;
+  words?.catch(() => undefined);
+  return { voice, readSeconds, words, requireVoice: input.requireVoice ?? cfg.voice.required };
+}
+
+/** The face over the frames: presence, count, head and face signals, the actions found, motion. */
+function faceMeasures(
+  perFrame: FaceObs[][],
+  times: readonly number[],
+  plan: FramePlan,
+  actions: Action[],
+  input: AnalyzeInput,
+  noiseMad: number,
+  cfg: AnalysisConfig,
+) {
+  trackPrimary(perFrame);
+  const n = perFrame.length;
+  const faceFrames = perFrame.map((f, i) => (f.length > 0 ? i : -1)).filter((i) => i >= 0);
+  const facePresent = n > 0 ? faceFrames.length / n : 0;
+  const singleFrac = faceFrames.length > 0 ? faceFrames.filter((i) => perFrame[i].length === 1).length / faceFrames.length : 0;
+  const signals = frameSignals(perFrame, times, plan.iris);
+  const baseline = computeBaseline(signals, cfg.baselineSeconds);
+  const deltas = baseline ? computeDeltas(signals, baseline, cfg) : [];
+  const events = baseline ? detectEvents(deltas, cfg) : [];
+  const seq = matchSequence(actions, events, input.challenge.windows);
+  const windows = input.challenge.windows;
+  const strays = input.challenge.strict && windows ? strayEvents(events, seq.matched, { actions, windows }) : [];
+  const motion = motionResidual(perFrame, faceFrames, plan.iris);
+  return { facePresent, singleFrac, faceFrames, baseline, deltas, events, seq, strays, motion, noiseMad, actions };
+}
+
+/** Identity on every described frame (identity.ts), the final frame against the last seconds, the reference. */
+function matchMeasures(
+  perFrame: FaceObs[][],
+  face: ReturnType<typeof faceMeasures>,
+  video: DecodedVideo,
+  plan: FramePlan,
+  pass2Faces: FaceObs[][],
+  stills: { finalImg: RgbImage },
+  cfg: AnalysisConfig,
+): MatchMeasures {
+  const n = perFrame.length;
+  const id = frameIdentity(perFrame, face.faceFrames, face.deltas, video.times, plan.embed, cfg);
+  const lastStart = n > 0 ? video.times[n - 1] - cfg.finalFrame.lastSeconds : 0;
+  const finalFaces = pass2Faces[0]!;
+  // the final frame against every description of the last seconds, of either crop (the nearest counts)
+  const lastEmb = id.described.filter((i) => video.times[i] >= lastStart).map((i) => perFrame[i][0].embedding!);
+  const finalDist =
+    finalFaces.length === 1 && finalFaces[0].embedding && lastEmb.length
+      ? Math.min(...lastEmb.map((e) => descriptorDistance(e, finalFaces[0].embedding!)))
+      : null;
+  const thumb = (img: RgbImage) => grey(resizeRgb(img, 64, 48));
+  const finalThumb = thumb(stills.finalImg);
+  let finalNcc = -1;
+  for (let i = 0; i < n; i++)
+    if (video.times[i] >= lastStart) finalNcc = Math.max(finalNcc, ncc(finalThumb, thumb(video.frames[i])));
+  const refFaces = pass2Faces.length > 1 ? pass2Faces[1]! : null;
+  const refDist =
+    refFaces && refFaces.length === 1 && refFaces[0].embedding && id.videoEmb
+      ? descriptorDistance(refFaces[0].embedding, id.videoEmb)
+      : null;
+  const { identityMax, identityOver, identityCoverage, identityWorst } = id;
+  const compared = id.embFrames.length;
+  return {
+    identityMax,
+    identityOver,
+    identityCoverage,
+    identityWorst,
+    compared,
+    finalFaces,
+    finalDist,
+    finalNcc,
+    refFaces,
+    refDist,
+  };
+}
+
+/** The light check (light.ts): the skin must follow the issued screen colours. Null when none were issued. */
+function lightOf(input: AnalyzeInput, video: DecodedVideo, perFrame: FaceObs[][], models: LoadedModels): LightResult | null {
+  const l = input.challenge.light;
+  if (!l) return null;
+  return lightResponse({
+    frames: video.frames,
+    times: video.times,
+    faces: perFrame.map((f) => (f[0] ? { mesh: f[0].mesh, box: f[0].box } : null)),
+    colours: l.colours,
+    changes: l.changes,
+    end: l.end,
+    flash: l.flash,
+    triangles: models.human.faceTriangulation,
+  });
 }

@@ -22,6 +22,9 @@ export interface FaceObs {
   yawDeg: number;
   pitchDeg: number;
   embedding?: number[];
+  /** meshed (and described) in boxes tracked from the previous frame's mesh, not the detector's:
+   *  Human cuts the two differently, and its descriptor of one face differs between them (identity.ts) */
+  tracked?: boolean;
   real?: number;
   live?: number;
 }
@@ -93,6 +96,7 @@ export async function detectFacesLocal(m: LoadedModels, img: RgbImage, o: Detect
       detected = true;
     }
     const ms = performance.now() - t0;
+    if (!detected) for (const f of faces) f.tracked = true;
     if (faces.length === 0) return { faces, ms, detected };
     const minW = faces[0].box[2] * o.minRelativeFaceWidth;
     return { faces: faces.filter((f) => f.box[2] >= minW), ms, detected };

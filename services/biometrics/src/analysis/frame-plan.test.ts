@@ -9,11 +9,22 @@ const at = (t: number) => Math.round(t * 8);
 describe('framePlan: the models each frame needs', () => {
   it('describes every second frame and every frame of the last 1.5 s', () => {
     const { embed } = framePlan(times, { actions: ['turn_left'], windows: [[5, 7]] }, analysisConfig);
-    expect(embed[0]).toBe(true);
-    expect(embed[1]).toBe(false);
-    expect(embed[2]).toBe(true);
+    expect(embed[0]).toBe(false);
+    expect(embed[1]).toBe(true);
+    expect(embed[2]).toBe(false);
+    expect(embed[3]).toBe(true);
     expect(embed.slice(at(13.375))).toEqual(embed.slice(at(13.375)).map(() => true));
     expect(embed.filter(Boolean).length).toBeLessThan(times.length * 0.6);
+  });
+
+  it('describes, before the last seconds, only frames between two detector frames (tracked boxes: one crop)', () => {
+    const { embed, detect } = framePlan(times, { actions: ['turn_left'], windows: [[5, 7]] }, analysisConfig);
+    const before = times.findIndex((t) => t >= times[times.length - 1] - analysisConfig.finalFrame.lastSeconds);
+    const described = embed.slice(0, before).flatMap((e, i) => (e ? [i] : []));
+    expect(described.length).toBeGreaterThan(40);
+    expect(described.some((i) => detect[i])).toBe(false);
+    // the detector cadence is a multiple of the description's, so this holds for every frame
+    expect(analysisConfig.sampling.detectEvery % analysisConfig.identity.embedEvery).toBe(0);
   });
 
   it('refines the eyes on the baseline and around each blink window only', () => {
@@ -136,14 +147,14 @@ describe('the plan of a frame taken while the decode still runs (ended: false)',
 
   it('a frame planned before the end was known is described late when it falls in the last 1.5 s', () => {
     const all = Array.from({ length: 120 }, (_, k) => k / fps);
-    const i = 113; // odd, 0.875 s before the end
+    const i = 112; // even (described only as one of the last seconds' frames), 1 s before the end
     expect(framePlan(all.slice(0, 116), challenge, analysisConfig, { ended: false }).embed[i]).toBe(false);
     const whole = framePlan(all, challenge, analysisConfig);
     expect(whole.embed[i]).toBe(true);
     const described = whole.embed.map((e, k) => (k === i ? false : e));
     expect(lateDescriptions(whole, described)).toEqual([i]);
     // without `ended: false` a frame 1.5 s before the last one known would look like the end
-    expect(framePlan(all.slice(0, 41), challenge, analysisConfig).embed[29]).toBe(true);
-    expect(framePlan(all.slice(0, 41), challenge, analysisConfig, { ended: false }).embed[29]).toBe(false);
+    expect(framePlan(all.slice(0, 41), challenge, analysisConfig).embed[30]).toBe(true);
+    expect(framePlan(all.slice(0, 41), challenge, analysisConfig, { ended: false }).embed[30]).toBe(false);
   });
 });

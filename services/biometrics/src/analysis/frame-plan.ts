@@ -3,7 +3,8 @@
  * (measured per frame on tfjs-node, one thread: detector and mesh ≈ 65 ms, the faceres description
  * ≈ 35–55 ms, the iris refinement ≈ 30–40 ms; docs/decisions.md "Verdict speed").
  *
- * - The description (identity) on every `identity.embedEvery`-th frame, and on every frame of the
+ * - The description (identity) on every `identity.embedEvery`-th frame (the last of each run of
+ *   `embedEvery`: a frame with tracked boxes, never a detector frame), and on every frame of the
  *   last `finalFrame.lastSeconds` (the final frame is compared with those): an action lasts at
  *   least `minFrames` ≥ 2 sampled frames, so a face swapped in for an action is still described.
  * - The iris refinement only where the eye-aspect ratio is read: the blink needs it (without it
@@ -42,7 +43,11 @@ export function framePlan(
   const detect = times.map((_, i) => i % detectEvery === 0);
   const last = times.length ? times[times.length - 1] : 0;
   const every = Math.max(1, cfg.identity.embedEvery);
-  const embed = times.map((t, i) => i % every === 0 || (ended && t >= last - cfg.finalFrame.lastSeconds));
+  // the last of every `every` frames: between two detector frames (detectEvery a multiple of it), so
+  // the frames identity compares are all cut from tracked boxes — Human's descriptor of one face
+  // differs by far more between a detector box and a tracked one than between two frames of one
+  // kind (identity.ts, docs/biometrics-evaluation.md "the identity margin")
+  const embed = times.map((t, i) => i % every === every - 1 || (ended && t >= last - cfg.finalFrame.lastSeconds));
   const windows = challenge.windows;
   if (!windows || windows.length !== challenge.actions.length) return { embed, iris: times.map(() => true), detect };
   const blinkWindows = windows.filter((_, k) => challenge.actions[k] === 'blink');

@@ -150,15 +150,97 @@ export interface LightResult {
   detail: string;
 }
 
+/** The issued sequence as palette indices, the palette's expected vectors and the timeline's end. */
+interface Issued {
+  palette: string[];
+  seq: Int32Array;
+  vecs: number[][];
+  end: number;
+}
+
+/** The skin's response frame by frame: each disc against its own baseline, less the background's change. */
+interface Observed {
+  patches: ((Patch | null)[] | null)[];
+  shift: (Vec3 | null)[];
+  obs: (Vec3 | null)[];
+  useBg: boolean;
+  skinFrames: number;
+  bgFrames: number;
+}
+
 /**
  * Check that the face's reflected light follows the issued colour sequence. See the module
- * comment; thresholds in `analysisConfig.light`.
+ * comment; thresholds in `analysisConfig.light`. Steps: the issued sequence, the observed
+ * response, the best lag, the null distribution, then the gates.
  */
 export function lightResponse(
   input: LightInput,
   cfg: LightConfig = analysisConfig.light,
   flashCfg: FlashConfig = analysisConfig.flash,
 ): LightResult {
+  const issued = issuedSequence(input);
+  const { times, changes } = input;
+  const observed = observeResponse(input, cfg);
+  const inTimeline = times.filter((t) => t >= changes[0] && t <= issued.end).length;
+  const fail = (detail: string, framesUsed = 0) => failed(cfg, observed.useBg, inTimeline, detail, framesUsed);
+  if (new Set(issued.seq).size < 2) return fail('the issued sequence has a single colour');
+  if (cfg.requireBackground && !observed.useBg)
+    return fail(
+      `no usable background beside the face in ${observed.bgFrames} of ${observed.skinFrames} face frames`,
+      observed.skinFrames,
+    );
+
+  const search = lagSearch(times, observed.obs, changes, issued, cfg);
+  if (!search) return fail('no frames with a measurable face inside the light timeline');
+  const { best, plans, gram } = search;
+  const framesUsed = best.plan.n;
+  const coverage = inTimeline ? framesUsed / inTimeline : 0;
+  if (framesUsed < cfg.minFrames || coverage < cfg.minCoverage)
+    return fail(`too few usable frames: ${framesUsed} (${(coverage * 100).toFixed(0)} % of the timeline)`, framesUsed);
+  const nul = nullDistribution(plans, issued, gram, best.fit.corr, cfg);
+
+  const { corr } = best.fit;
+  const { amplitude, snr } = fittedAmplitude(best, framesUsed);
+  const { seq, vecs, end } = issued;
+  const agreement = segmentAgreement(times, observed.obs, changes, end, best.plan.lag, seq, vecs, cfg.settleS);
+  const ok = {
+    score: corr >= cfg.minScore,
+    agree: agreement >= cfg.minAgreement,
+    null: corr > nul.quantile,
+    amp: amplitude >= cfg.minAmplitude,
+  };
+  // the orientation only for a response that is the issued sequence's (it costs more discs)
+  const measured = ok.score && ok.agree && ok.null && ok.amp;
+  const lag = best.plan.lag;
+  const orientation = measured ? orientationShare(input, cfg, { ...observed, ...issued, lag }) : null;
+  const okOrient = orientation !== null && orientation >= cfg.minOrientation;
+  const flash = flashOf(input, observed.obs, issued, flashCfg);
+  const useBg = observed.useBg;
+  const detail = lightDetail(cfg, { corr, lag, nul, amplitude, agreement, orientation, measured, framesUsed, useBg, flash });
+  return {
+    passed: measured && okOrient && (flash === null || flash.passed),
+    score: corr,
+    threshold: cfg.minScore,
+    lagS: lag,
+    nullQuantile: nul.quantile,
+    nullRank: nul.rank,
+    amplitude,
+    minAmplitude: cfg.minAmplitude,
+    snr,
+    agreement,
+    minAgreement: cfg.minAgreement,
+    orientation,
+    minOrientation: cfg.minOrientation,
+    framesUsed,
+    coverage,
+    background: observed.useBg,
+    flash,
+    detail,
+  };
+}
+
+/** The input's colours as indices into the palette; throws InvalidLightChallengeError on a malformed challenge. */
+function issuedSequence(input: LightInput): Issued {
   const { frames, times, faces, colours, changes } = input;
   if (frames.length !== times.length || frames.length !== faces.length)
     throw new InvalidLightChallengeError('frames, times and faces differ in length');
@@ -172,11 +254,14 @@ export function lightResponse(
     if (i < 0) throw new InvalidLightChallengeError(`colour ${c} is not in the palette`);
     return i;
   });
-  const vecs = expectedVectors(palette);
   const gaps = changes.slice(1).map((c, k) => c - changes[k]);
   const end = input.end ?? changes[changes.length - 1] + (gaps.length ? median(gaps) : 1);
+  return { palette, seq, vecs: expectedVectors(palette), end };
+}
 
-  // ---- per-frame skin change (per disc, against its own baseline) and background chromaticity
+/** Per frame: the skin's change (per disc, against its own baseline) less the background's own change. */
+function observeResponse(input: LightInput, cfg: LightConfig): Observed {
+  const { frames, faces } = input;
   const patches = faces.map((f, i) => (f && f.mesh.length >= 468 ? skinPatches(frames[i], f.mesh, cfg) : null));
   const skin = skinChanges(patches, cfg);
   const bg: (Vec3 | null)[] = skin.map((s, i) => {
@@ -186,7 +271,6 @@ export function lightResponse(
   const skinFrames = skin.filter(Boolean).length;
   const bgFrames = bg.filter(Boolean).length;
   const useBg = cfg.backgroundWeight > 0 && skinFrames > 0 && bgFrames / skinFrames >= cfg.minBackgroundFraction;
-  // observed: the skin's change from the signer's own baseline, minus the background's own change
   const med = (xs: (Vec3 | null)[], c: number) => median(xs.filter((x): x is Vec3 => x !== null).map((x) => x[c]));
   const bgMed = [0, 1, 2].map((c) => (useBg ? med(bg, c) : 0));
   const shift: (Vec3 | null)[] = skin.map((s, i) => {
@@ -197,15 +281,76 @@ export function lightResponse(
     return [0, 1, 2].map((c) => (b ? w * (b[c] - bgMed[c]) : 0)) as Vec3;
   });
   const obs: (Vec3 | null)[] = skin.map((s, i) => (s && shift[i] ? ([0, 1, 2].map((c) => s[c] - shift[i]![c]) as Vec3) : null));
+  return { patches, shift, obs, useBg, skinFrames, bgFrames };
+}
 
-  const inTimeline = times.filter((t) => t >= changes[0] && t <= end).length;
-  const base = {
-    threshold: cfg.minScore,
-    minAmplitude: cfg.minAmplitude,
-    background: useBg,
-    flash: null,
+/** The issued sequence's fit at every lag of the search; null when no frame is usable. */
+function lagSearch(
+  times: readonly number[],
+  obs: readonly (Vec3 | null)[],
+  changes: readonly number[],
+  issued: Issued,
+  cfg: LightConfig,
+) {
+  const { vecs, end, seq } = issued;
+  const plans: LagPlan[] = [];
+  const steps = Math.max(0, Math.round((cfg.lagMaxS - cfg.lagMinS) / cfg.lagStepS));
+  for (let s = 0; s <= steps; s++)
+    plans.push(planLag(Math.round((cfg.lagMinS + s * cfg.lagStepS) * 1000) / 1000, times, obs, changes, end, vecs, cfg));
+  const P = vecs.length;
+  const gram = new Float64Array(P * P);
+  for (let a = 0; a < P; a++)
+    for (let b = 0; b < P; b++) gram[a * P + b] = vecs[a][0] * vecs[b][0] + vecs[a][1] * vecs[b][1] + vecs[a][2] * vecs[b][2];
+  const best = bestLag(plans, seq, vecs, gram);
+  return best ? { best, plans, gram } : null;
+}
+
+/** Random sequences drawn as the ceremony draws, on the same timeline: the quantile the score must exceed, and its rank. */
+function nullDistribution(plans: LagPlan[], issued: Issued, gram: Float64Array, corr: number, cfg: LightConfig) {
+  const { palette, vecs } = issued;
+  const rand = mulberry32(cfg.nullSeed);
+  const nulls: number[] = [];
+  const alt = new Int32Array(issued.seq.length);
+  for (let q = 0; q < cfg.nullSequences; q++) {
+    for (let k = 0; k < alt.length; k++) {
+      if (!cfg.noRepeat || k === 0) alt[k] = Math.min(palette.length - 1, Math.floor(rand() * palette.length));
+      else {
+        const c = Math.min(palette.length - 2, Math.floor(rand() * (palette.length - 1)));
+        alt[k] = c >= alt[k - 1] ? c + 1 : c;
+      }
+    }
+    nulls.push(bestLag(plans, alt, vecs, gram)?.fit.corr ?? 0);
+  }
+  nulls.sort((a, b) => a - b);
+  const qIdx = Math.min(nulls.length - 1, Math.floor(cfg.nullQuantile * nulls.length));
+  return {
+    quantile: nulls.length ? nulls[qIdx] : -1,
+    rank: nulls.length ? nulls.filter((x) => x < corr).length / nulls.length : 1,
+    count: nulls.length,
   };
-  const fail = (detail: string, framesUsed = 0): LightResult => ({
+}
+
+/** RMS of the fitted response (≈ fraction of the skin colour, signed by the gain), and its ratio to the residual. */
+function fittedAmplitude(best: NonNullable<ReturnType<typeof bestLag>>, framesUsed: number) {
+  const { gain, expNorm2 } = best.fit;
+  const fitted2 = gain * gain * expNorm2;
+  return {
+    amplitude: Math.sqrt(Math.max(0, fitted2) / (3 * framesUsed)) * Math.sign(gain),
+    snr: Math.sqrt(Math.max(0, fitted2) / Math.max(1e-18, best.plan.obsNorm2 - fitted2)),
+  };
+}
+
+/** The flash check (light-flash.ts) when the challenge issued flashes inside its sequence, else null. */
+function flashOf(input: LightInput, obs: readonly (Vec3 | null)[], issued: Issued, flashCfg: FlashConfig): FlashResult | null {
+  const f = input.flash;
+  if (!f || f.count <= 0 || f.first < 0 || f.first + f.count > issued.seq.length) return null;
+  const { times, changes } = input;
+  return flashResponse({ times, obs, seq: issued.seq, changes, end: issued.end, flash: f, vecs: issued.vecs }, flashCfg);
+}
+
+/** A failed result before the gates could be measured. */
+function failed(cfg: LightConfig, useBg: boolean, inTimeline: number, detail: string, framesUsed: number): LightResult {
+  return {
     passed: false,
     score: 0,
     lagS: 0,
@@ -219,99 +364,40 @@ export function lightResponse(
     minOrientation: cfg.minOrientation,
     framesUsed,
     coverage: inTimeline ? framesUsed / inTimeline : 0,
-    ...base,
-    detail,
-  });
-  if (new Set(seq).size < 2) return fail('the issued sequence has a single colour');
-  if (cfg.requireBackground && !useBg)
-    return fail(`no usable background beside the face in ${bgFrames} of ${skinFrames} face frames`, skinFrames);
-
-  // ---- lag search for the issued sequence
-  const plans: LagPlan[] = [];
-  const steps = Math.max(0, Math.round((cfg.lagMaxS - cfg.lagMinS) / cfg.lagStepS));
-  for (let s = 0; s <= steps; s++)
-    plans.push(planLag(Math.round((cfg.lagMinS + s * cfg.lagStepS) * 1000) / 1000, times, obs, changes, end, vecs, cfg));
-  const P = vecs.length;
-  const gram = new Float64Array(P * P);
-  for (let a = 0; a < P; a++)
-    for (let b = 0; b < P; b++) gram[a * P + b] = vecs[a][0] * vecs[b][0] + vecs[a][1] * vecs[b][1] + vecs[a][2] * vecs[b][2];
-  const best = bestLag(plans, seq, vecs, gram);
-  if (!best) return fail('no frames with a measurable face inside the light timeline');
-  const framesUsed = best.plan.n;
-  const coverage = inTimeline ? framesUsed / inTimeline : 0;
-  if (framesUsed < cfg.minFrames || coverage < cfg.minCoverage)
-    return fail(`too few usable frames: ${framesUsed} (${(coverage * 100).toFixed(0)} % of the timeline)`, framesUsed);
-
-  // ---- null distribution: random sequences drawn as the ceremony draws, on the same timeline
-  const rand = mulberry32(cfg.nullSeed);
-  const nulls: number[] = [];
-  const alt = new Int32Array(seq.length);
-  for (let q = 0; q < cfg.nullSequences; q++) {
-    for (let k = 0; k < alt.length; k++) {
-      if (!cfg.noRepeat || k === 0) alt[k] = Math.min(palette.length - 1, Math.floor(rand() * palette.length));
-      else {
-        const c = Math.min(palette.length - 2, Math.floor(rand() * (palette.length - 1)));
-        alt[k] = c >= alt[k - 1] ? c + 1 : c;
-      }
-    }
-    nulls.push(bestLag(plans, alt, vecs, gram)?.fit.corr ?? 0);
-  }
-  nulls.sort((a, b) => a - b);
-  const qIdx = Math.min(nulls.length - 1, Math.floor(cfg.nullQuantile * nulls.length));
-  const nullQuantile = nulls.length ? nulls[qIdx] : -1;
-  const nullRank = nulls.length ? nulls.filter((x) => x < best.fit.corr).length / nulls.length : 1;
-
-  // ---- amplitude: RMS of the fitted response; snr against the residual
-  const { corr, gain, expNorm2 } = best.fit;
-  const samples = 3 * framesUsed;
-  const fitted2 = gain * gain * expNorm2;
-  const amplitude = Math.sqrt(Math.max(0, fitted2) / samples) * Math.sign(gain);
-  const residual2 = Math.max(1e-18, best.plan.obsNorm2 - fitted2);
-  const snr = Math.sqrt(Math.max(0, fitted2) / residual2);
-
-  const agreement = segmentAgreement(times, obs, changes, end, best.plan.lag, seq, vecs, cfg.settleS);
-  const okScore = corr >= cfg.minScore;
-  const okAgree = agreement >= cfg.minAgreement;
-  const okNull = corr > nullQuantile;
-  const okAmp = amplitude >= cfg.minAmplitude;
-  // the orientation only for a response that is the issued sequence's (it costs more discs)
-  const measured = okScore && okAgree && okNull && okAmp;
-  const orientation = measured ? orientationShare(input, cfg, { patches, shift, end, lag: best.plan.lag, seq, vecs }) : null;
-  const okOrient = orientation !== null && orientation >= cfg.minOrientation;
-  const f = input.flash;
-  const flash =
-    f && f.count > 0 && f.first >= 0 && f.first + f.count <= seq.length
-      ? flashResponse({ times, obs, seq, changes, end, flash: f, vecs }, flashCfg)
-      : null;
-  const pct = (x: number) => `${(x * 100).toFixed(2)} %`;
-  const detail =
-    `correlation ${corr.toFixed(3)} at lag ${best.plan.lag.toFixed(2)} s (min ${cfg.minScore}; ` +
-    `null q${Math.round(cfg.nullQuantile * 100)} ${nullQuantile.toFixed(3)} over ${nulls.length} sequences, ` +
-    `above ${pct(nullRank)}); amplitude ${pct(amplitude)} (min ${pct(cfg.minAmplitude)}); ` +
-    `segments agreeing ${pct(agreement)} (min ${pct(cfg.minAgreement)}); ` +
-    `following the skin's orientation ${orientation !== null ? pct(orientation) : measured ? 'not measurable' : 'not measured'} (min ${pct(cfg.minOrientation)}); ` +
-    `${framesUsed} frames, ${useBg ? 'background subtracted' : 'no usable background'}` +
-    (flash ? `; ${flash.detail}` : '');
-  return {
-    passed: okScore && okNull && okAmp && okAgree && okOrient && (flash === null || flash.passed),
-    score: corr,
     threshold: cfg.minScore,
-    lagS: best.plan.lag,
-    nullQuantile,
-    nullRank,
-    amplitude,
     minAmplitude: cfg.minAmplitude,
-    snr,
-    agreement,
-    minAgreement: cfg.minAgreement,
-    orientation,
-    minOrientation: cfg.minOrientation,
-    framesUsed,
-    coverage,
     background: useBg,
-    flash,
+    flash: null,
     detail,
   };
+}
+
+function lightDetail(
+  cfg: LightConfig,
+  x: {
+    corr: number;
+    lag: number;
+    nul: { quantile: number; rank: number; count: number };
+    amplitude: number;
+    agreement: number;
+    orientation: number | null;
+    measured: boolean;
+    framesUsed: number;
+    useBg: boolean;
+    flash: FlashResult | null;
+  },
+): string {
+  const pct = (v: number) => `${(v * 100).toFixed(2)} %`;
+  const orient = x.orientation !== null ? pct(x.orientation) : x.measured ? 'not measurable' : 'not measured';
+  return (
+    `correlation ${x.corr.toFixed(3)} at lag ${x.lag.toFixed(2)} s (min ${cfg.minScore}; ` +
+    `null q${Math.round(cfg.nullQuantile * 100)} ${x.nul.quantile.toFixed(3)} over ${x.nul.count} sequences, ` +
+    `above ${pct(x.nul.rank)}); amplitude ${pct(x.amplitude)} (min ${pct(cfg.minAmplitude)}); ` +
+    `segments agreeing ${pct(x.agreement)} (min ${pct(cfg.minAgreement)}); ` +
+    `following the skin's orientation ${orient} (min ${pct(cfg.minOrientation)}); ` +
+    `${x.framesUsed} frames, ${x.useBg ? 'background subtracted' : 'no usable background'}` +
+    (x.flash ? `; ${x.flash.detail}` : '')
+  );
 }
 
 /**

@@ -48,7 +48,7 @@ describe('decodeAndDetect: frames taken as they arrive', () => {
     expect(perFrame).toHaveLength(32);
     const whole = framePlan(r.video.times, challenge, analysisConfig);
     expect(perFrame.map((f) => f[0]!.embedding !== undefined)).toEqual(whole.embed);
-    // the late descriptions: odd frames of the last 1.5 s, run without tracked boxes
+    // the late descriptions: frames of the last 1.5 s planned before the end was known, run without tracked boxes
     const late = calls.filter((c) => c.frame === null && c.embed).length - 1; // less the final frame's
     expect(late).toBeGreaterThan(0);
     const lastStart = r.video.times[31]! - analysisConfig.finalFrame.lastSeconds;
