@@ -127,6 +127,8 @@ const LIGHT_DEV_SPLIT = path.join(here, 'results', 'light-physics-dev-split.md')
 const GENUINE_AND_IDENTITY = path.join(here, 'results', 'genuine-and-identity-2026-11-28.md');
 /** The focused evaluation of the short flashes (eval/flash-attacks.ts, issue 30), as last run. */
 const SHORT_FLASHES = path.join(here, 'results', 'short-flashes.md');
+/** Session 16: identity on one crop, the nose discs against mild recapture, a stated sample of the genuine pass rate per check. */
+const SESSION16 = path.join(here, 'results', 'session16-identity-recapture-genuine.md');
 
 /** Worst distance ÷ its pose's threshold, per pose, over a capture's own frames. */
 function worstRatioByPose(id: IdentityRecord): Record<PoseBucket, number | null> {
@@ -653,7 +655,7 @@ async function main(): Promise<void> {
   );
   p();
   p(certificateScope());
-  for (const file of [PRESENTATION_ATTACKS, LIGHT_DEV_SPLIT, GENUINE_AND_IDENTITY, SHORT_FLASHES])
+  for (const file of [PRESENTATION_ATTACKS, LIGHT_DEV_SPLIT, GENUINE_AND_IDENTITY, SESSION16, SHORT_FLASHES])
     if (existsSync(file)) {
       p(readFileSync(file, 'utf8').trim());
       p();

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { SKIN_POINTS, type Vec3 } from './light-measure.js';
-import { discFacing, expectedAt, MESH_Z_UNITS, orientationFit } from './light-orientation.js';
+import {
+  discFacing,
+  expectedAt,
+  MESH_Z_UNITS,
+  NOSE_SIDE_POINTS,
+  ORIENTATION_POINTS,
+  orientationFit,
+} from './light-orientation.js';
 
 /** A mesh whose points all lie on the plane z = a·x + b·y (z in mesh units at `zScale`), on a grid
  *  `cols` wide (39: no skin point on the grid's edge). */
@@ -13,6 +20,16 @@ function planeMesh(a: number, b: number, zScale: number, cols = 26): number[][] 
   }
   return m;
 }
+
+describe('the discs the orientation fit compares', () => {
+  it('are distinct mesh points: the light check’s first, then the rest, the 38 beside the nose last', () => {
+    expect(new Set(ORIENTATION_POINTS).size).toBe(ORIENTATION_POINTS.length);
+    expect(ORIENTATION_POINTS.every((i) => Number.isInteger(i) && i >= 0 && i < 468)).toBe(true);
+    expect(ORIENTATION_POINTS.slice(0, SKIN_POINTS.length)).toEqual([...SKIN_POINTS]);
+    expect(NOSE_SIDE_POINTS).toHaveLength(38);
+    expect(ORIENTATION_POINTS.slice(-NOSE_SIDE_POINTS.length)).toEqual([...NOSE_SIDE_POINTS]);
+  });
+});
 
 describe('discFacing', () => {
   it('gives the cosine between a plane’s normal and the camera axis, whatever the sign of z', () => {

@@ -20,6 +20,12 @@ import { SKIN_POINTS, type Vec3 } from './light-measure.js';
 /** Human's face mesh gives x, y in frame pixels and z in the mesh model's 192-px input units. */
 export const MESH_Z_UNITS = 192;
 
+/** 38 discs on the sides of the nose (19 a side, the mesh's mirrored indices). */
+export const NOSE_SIDE_POINTS: readonly number[] = [
+  129, 358, 49, 279, 48, 278, 64, 294, 98, 327, 102, 331, 209, 429, 217, 437, 114, 343, 188, 412, 196, 419, 3, 248, 236, 456, 174,
+  399, 126, 355, 142, 371, 100, 329, 47, 277, 120, 349,
+];
+
 /**
  * The skin discs whose responses are compared: the light check's (SKIN_POINTS: forehead, cheeks)
  * and more of the face's skin facing other ways — the nose's bridge and back, the cheekbones, the
@@ -49,6 +55,11 @@ export const ORIENTATION_POINTS: readonly number[] = [
   333,
   69,
   299,
+  // the sides of the nose, left and right (interior skin turned from the camera): a mild screen
+  // recapture of a tint changes each disc by its own amount, and on one face that pattern rose with
+  // the facing of the discs above; these discs face sideways without sitting at the face's outline,
+  // and with them every development-split attack fell below every genuine capture (docs/biometrics-evaluation.md)
+  ...NOSE_SIDE_POINTS,
 ];
 
 /**
