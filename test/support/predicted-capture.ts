@@ -28,11 +28,13 @@ export async function submitPredictedCapture(o: {
   /** The transaction's id and the signer's token. */
   id: number;
   token: string;
+  /** The signer's index in the transaction (its ceremony session is `<id>:<signer>`); default 0. */
+  signer?: number;
   seed: string;
   dir: string;
   headers: Record<string, string>;
 }): Promise<Reply> {
-  const predicted = drawChallenge(`${o.id}:0|1|0`, undefined, o.seed);
+  const predicted = drawChallenge(`${o.id}:${o.signer ?? 0}|1|0`, undefined, o.seed);
   const ready = await makeGenuineCapture(join(o.dir, 'capture-predicted'), predicted.actions, {
     words: predicted.words,
     serverTimeline: predicted.timeline,

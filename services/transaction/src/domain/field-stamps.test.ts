@@ -38,13 +38,13 @@ describe('stampedFieldsJson', () => {
       field('tick', 'checkbox', 1),
     ];
     expect(JSON.parse(stampedFieldsJson(fields, [ada, bob]))).toEqual([
-      { places: fields[0]!.places, png: 'iVBOR' },
-      { places: fields[1]!.places, text: 'Engines' },
-      { places: fields[2]!.places, checked: true },
-      { places: fields[3]!.places, text: '2026-03-04' },
-      { places: fields[4]!.places, text: 'Bob' },
-      { places: fields[5]!.places, text: 'B' },
-      { places: fields[8]!.places, checked: false },
+      { id: 'sig', signer: 0, places: fields[0]!.places, png: 'iVBOR' },
+      { id: 'co', signer: 0, places: fields[1]!.places, text: 'Engines' },
+      { id: 'ok', signer: 0, places: fields[2]!.places, checked: true },
+      { id: 'date', signer: 0, places: fields[3]!.places, text: '2026-03-04' },
+      { id: 'name', signer: 1, places: fields[4]!.places, text: 'Bob' },
+      { id: 'plan', signer: 1, places: fields[5]!.places, text: 'B' },
+      { id: 'tick', signer: 1, places: fields[8]!.places, checked: false },
     ]);
     expect(stampedFieldsJson(undefined, [ada])).toBe('');
   });
@@ -58,6 +58,6 @@ describe('stampedFieldsJson', () => {
       },
     };
     const out = JSON.parse(stampedFieldsJson([field('sig', 'signature', 0)], [big]));
-    expect(out).toEqual([{ places: [at], text: `(signature drawn, sha256 ${'e'.repeat(16)})` }]);
+    expect(out).toEqual([{ id: 'sig', signer: 0, places: [at], text: `(signature drawn, sha256 ${'e'.repeat(16)})` }]);
   });
 });

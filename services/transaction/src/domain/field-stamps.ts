@@ -1,8 +1,14 @@
 import type { FormField, Rect } from './form-fields.js';
 import type { Signer } from './transaction.js';
 
-/** One field's value as the ledger draws it into the signed PDF (services/ledger/src/pdf/fields-stamp.ts). */
-export type StampedField = { places: Rect[] } & ({ text: string } | { checked: boolean } | { png: string });
+/**
+ * One field's value as the ledger draws it into the signed PDF (services/ledger/src/pdf/fields-stamp.ts),
+ * with the field's id, label and signer (record index) for the audit trail's list of values.
+ */
+export type StampedField = { places: Rect[]; id: string; signer: number; label?: string } & (
+  { text: string } | { checked: boolean } | { png: string }
+);
+type Stamp = { places: Rect[] } & ({ text: string } | { checked: boolean } | { png: string });
 
 /**
  * Above this the drawn marks go into the event as text instead: an event stays well under the broker's
@@ -10,7 +16,7 @@ export type StampedField = { places: Rect[] } & ({ text: string } | { checked: b
  */
 const MAX_JSON = 700_000;
 
-function stampOf(f: FormField, s: Signer, withImages: boolean): StampedField | null {
+function stampOf(f: FormField, s: Signer, withImages: boolean): Stamp | null {
   const at = { places: f.places };
   if (f.type === 'signature' || f.type === 'initials') {
     const mark = s.fields?.[f.type];
@@ -39,7 +45,7 @@ export function stampedFieldsJson(fields: FormField[] | undefined, signers: Sign
     fields.flatMap((f) => {
       const s = signers[f.signer];
       const stamp = s ? stampOf(f, s, withImages) : null;
-      return stamp ? [stamp] : [];
+      return stamp ? [{ id: f.id, signer: f.signer, ...(f.label ? { label: f.label } : {}), ...stamp }] : [];
     });
   const json = JSON.stringify(build(true));
   return json.length <= MAX_JSON ? json : JSON.stringify(build(false));

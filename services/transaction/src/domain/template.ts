@@ -88,6 +88,7 @@ export function checkRoles(roles: TemplateRole[]): TemplateRole[] {
     const msg = err instanceof Error ? err.message : String(err);
     const m = /^signers\[(\d+)\](?: \([^)]*\))?: (.*)$/s.exec(msg);
     if (m) throw fieldInvalid(`roles[${m[1]}] (${out[Number(m[1])]!.name})`, m[2]!);
+    if (msg.startsWith('signers: ')) throw fieldInvalid('roles', msg.slice('signers: '.length));
     throw err;
   }
   return out;

@@ -69,7 +69,7 @@ async function* fromTemplateParts(
     if (!part) continue;
     const refused = nulRefusal(part.value);
     if (refused) throw refused;
-    if (part.$case === 'signerReference') yield { kind: 'photo', role: part.value.signer, bytes: asBuffer(part.value.data) };
+    if (part.$case === 'signerReference') yield { kind: 'photo', signer: part.value.signer, bytes: asBuffer(part.value.data) };
     else {
       const v = part.value;
       const b = v.begin;
@@ -82,6 +82,7 @@ async function* fromTemplateParts(
             idempotencyKey: b?.idempotencyKey ?? '',
             test: b?.test ?? false,
             senderEmail: b?.senderEmail ?? '',
+            ...(b?.createdBy ? { createdBy: b.createdBy } : {}),
           },
           templateId: v.templateId,
           signers: v.signers.map((s) => ({ role: s.role, name: s.name, email: s.email })),

@@ -29,7 +29,12 @@ export type FromTemplateRequest = {
   documentName: string;
 };
 /** One message of the CreateFromTemplate stream: the request first, then photo chunks by role index. */
-export type FromTemplatePart = { kind: 'begin'; req: FromTemplateRequest } | { kind: 'photo'; role: number; bytes: Buffer };
+/**
+ * A photo chunk names whose photo it is by `signer` (the position in the request's signers list: the
+ * API's form) or by `role` (the role's position in the template's roles: bulk send's form).
+ */
+export type FromTemplatePart =
+  { kind: 'begin'; req: FromTemplateRequest } | ({ kind: 'photo'; bytes: Buffer } & ({ signer: number } | { role: number }));
 
 export type FromTemplateDeps = CreateDeps & {
   templates: TemplateRepository;
@@ -55,9 +60,16 @@ export async function createFromTemplate(
     for (const c of cleanups.reverse()) await c().catch(() => undefined);
   };
   try {
-    const { req, photos } = await readParts(parts);
+    const { req, photos: given, byRole } = await readParts(parts);
     const tpl = await findTemplate(deps, { ownerId: req.begin.ownerId, test: !!req.begin.test }, req.templateId);
     const { parties, formFields } = partiesAndFieldsOf(tpl, req.signers, parseJsonText(req.valuesJson, 'values'));
+    // The photos by party (the roles' order), from their position in the request's signers list.
+    const photos = new Map<number, Buffer>();
+    for (const [i, buf] of given) {
+      const role = byRole ? i : tpl.roles.findIndex((r) => r.name === req.signers[i]?.role.trim().normalize('NFC'));
+      if (!tpl.roles[role]) throw invalid(`signers[${i}]: there is no such signer for this photo`);
+      photos.set(role, buf);
+    }
     const request: CreationRequest = {
       begin: req.begin,
       fields: {
@@ -73,8 +85,8 @@ export async function createFromTemplate(
     };
     const prepared = await prepareCreation(deps, request, new Set(photos.keys()));
     const images = [...photos].map(([slot, buf]) => {
-      const field = `signers (${tpl.roles[slot as number]?.name ?? slot}): photo`;
-      return { slot: slot as number, buf, field, image: checkReferenceImage(buf, field) };
+      const field = `signers (role ${tpl.roles[slot]!.name}): photo`;
+      return { slot, buf, field, image: checkReferenceImage(buf, field) };
     });
     if (isCancelled()) throw invalid('cancelled by the client');
     const key = await deps.objects.copyDocument(tpl.document_key);
@@ -102,7 +114,8 @@ export async function createFromTemplate(
 /** The request (first) and the photos by role index (each photo's chunks contiguous, PhotoCollector's limits). */
 async function readParts(parts: AsyncIterable<FromTemplatePart>) {
   let req: FromTemplateRequest | undefined;
-  let lastRole: number | undefined;
+  let last: number | undefined;
+  let byRole: boolean | undefined;
   const photos = new PhotoCollector();
   for await (const part of parts) {
     if (part.kind === 'begin') {
@@ -112,10 +125,12 @@ async function readParts(parts: AsyncIterable<FromTemplatePart>) {
       continue;
     }
     if (!req) throw invalid('the first message must be begin');
-    if (!Number.isInteger(part.role) || part.role < 0 || part.role > 99) throw invalid('signer_reference.signer is out of range');
-    photos.add(part.role, part.bytes, lastRole !== undefined);
-    lastRole = part.role;
+    const slot = 'role' in part ? part.role : part.signer;
+    if ((byRole ??= 'role' in part) !== 'role' in part) throw invalid('photos are named by signer or by role, not both');
+    if (!Number.isInteger(slot) || slot < 0 || slot > 99) throw invalid('signer_reference.signer is out of range');
+    photos.add(slot, part.bytes, last === slot);
+    last = slot;
   }
   if (!req) throw invalid('the first message must be begin');
-  return { req, photos: photos.photos() };
+  return { req, photos: photos.photos() as Map<number, Buffer>, byRole: !!byRole };
 }

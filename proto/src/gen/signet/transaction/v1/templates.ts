@@ -1606,8 +1606,8 @@ export const TemplateServiceService = {
   },
   /**
    * Client-streaming: `begin` (the template, the signers by role, prefilled values), then each
-   * face-match signer's photo as `signer_reference` chunks (signer = the role's index in the
-   * template's roles). Creates the transaction as CreateTransaction does (quota, events,
+   * face-match signer's photo as `signer_reference` chunks (signer = the position in `signers` of
+   * CreateFromTemplateBegin). Creates the transaction as CreateTransaction does (quota, events,
    * Idempotency-Key), from a copy of the template's document.
    */
   createFromTemplate: {
@@ -1643,8 +1643,8 @@ export interface TemplateServiceServer extends UntypedServiceImplementation {
   deleteTemplate: handleUnaryCall<TemplateRequest, DeleteTemplateResponse>;
   /**
    * Client-streaming: `begin` (the template, the signers by role, prefilled values), then each
-   * face-match signer's photo as `signer_reference` chunks (signer = the role's index in the
-   * template's roles). Creates the transaction as CreateTransaction does (quota, events,
+   * face-match signer's photo as `signer_reference` chunks (signer = the position in `signers` of
+   * CreateFromTemplateBegin). Creates the transaction as CreateTransaction does (quota, events,
    * Idempotency-Key), from a copy of the template's document.
    */
   createFromTemplate: handleClientStreamingCall<CreateFromTemplateChunk, CreateTransactionResult>;
@@ -1741,8 +1741,8 @@ export interface TemplateServiceClient extends Client {
   ): ClientUnaryCall;
   /**
    * Client-streaming: `begin` (the template, the signers by role, prefilled values), then each
-   * face-match signer's photo as `signer_reference` chunks (signer = the role's index in the
-   * template's roles). Creates the transaction as CreateTransaction does (quota, events,
+   * face-match signer's photo as `signer_reference` chunks (signer = the position in `signers` of
+   * CreateFromTemplateBegin). Creates the transaction as CreateTransaction does (quota, events,
    * Idempotency-Key), from a copy of the template's document.
    */
   createFromTemplate(
