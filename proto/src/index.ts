@@ -7,6 +7,7 @@ export * as gatewayV1 from './gen/signet/gateway/v1/gateway.js';
 export * as identityV1 from './gen/signet/identity/v1/identity.js';
 export * as identitySecurityV1 from './gen/signet/identity/v1/security.js';
 export * as ledgerV1 from './gen/signet/ledger/v1/ledger.js';
+export * as transactionBulkV1 from './gen/signet/transaction/v1/bulk.js';
 export * as transactionTemplatesV1 from './gen/signet/transaction/v1/templates.js';
 export * as transactionV1 from './gen/signet/transaction/v1/transaction.js';
 export * as transactionWebhooksV1 from './gen/signet/transaction/v1/webhooks.js';

@@ -459,10 +459,10 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    /** List the caller’s active API keys (prefix, name, created and last-used times) */
+    /** List the organisation’s active API keys (prefix, name, scopes, expiry, maker, created and last-used times) */
     get: operations['listApiKeys'];
     put?: never;
-    /** Create an API key; the full key is in this response only */
+    /** Create an API key with scopes and an optional expiry; the full key is in this response only */
     post: operations['createApiKey'];
     delete?: never;
     options?: never;
@@ -522,6 +522,104 @@ export type paths = {
      */
     put: operations['setEmbedOrigins'];
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/members': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The organisation’s members and its pending invitations */
+    get: operations['listMembers'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/members/invitations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Invite someone by e-mail; the mail carries a single-use link valid for 7 days
+     * @description Admins invite viewers, senders and admins; only owners invite owners. An address that already has a Signet account is 409 (it cannot bring its own organisation along). Inviting the same address again withdraws the earlier invitation.
+     */
+    post: operations['inviteMember'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/members/invitations/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Withdraw a pending invitation; its link stops working */
+    delete: operations['revokeInvitation'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/members/{user_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Remove a member: their sessions and API keys stop at once
+     * @description The transactions they created stay the organisation’s. Admins remove anyone but owners; the founding owner stays (409).
+     */
+    delete: operations['removeMember'];
+    options?: never;
+    head?: never;
+    /**
+     * Give a member another role; it applies from their next request
+     * @description Admins move members between viewer, sender and admin; only owners change owners or make one. The founding owner (whose id is the organisation’s) stays owner: 409.
+     */
+    patch: operations['changeMemberRole'];
+    trace?: never;
+  };
+  '/api/auth/invitations/accept': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Join an organisation through an invitation: creates the account and signs it in
+     * @description The code is the one in the invitation mail’s link (after #code=); it works once, for 7 days. The account’s e-mail is the invited address. An unknown, used, withdrawn or expired code: 401.
+     */
+    post: operations['acceptInvitation'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1374,6 +1472,7 @@ export type components = {
         | 'transaction.cancelled'
         | 'certificate.issued'
         | 'signed_document.ready'
+        | 'bulk.completed'
       )[];
       description?: string;
       /**
@@ -1401,6 +1500,7 @@ export type components = {
         | 'transaction.cancelled'
         | 'certificate.issued'
         | 'signed_document.ready'
+        | 'bulk.completed'
       )[];
       description?: string;
       enabled?: boolean;
@@ -1505,6 +1605,15 @@ export type components = {
       created_at: string;
       /** @enum {string} */
       auth_method: 'session' | 'api_key';
+      /** @description The organisation: its owner’s user id (an owner’s own) */
+      organisation_id: string;
+      /**
+       * @description What this credential may do in the organisation (an API key: bounded by its scopes)
+       * @enum {string}
+       */
+      role: 'viewer' | 'sender' | 'admin' | 'owner';
+      /** @description An API key’s scopes */
+      scopes?: string[];
       /** @enum {string} */
       plan?: 'Free' | 'Pro' | 'Firm';
       monthly_limit?: number;
@@ -1534,6 +1643,11 @@ export type components = {
        * @enum {string}
        */
       mode: 'live' | 'test';
+      scopes: ('read' | 'write' | 'admin')[];
+      /** @description When the key stops working; null: never */
+      expires_at: string | null;
+      /** @description The member whose role bounds the key (removing them revokes it) */
+      created_by: string;
       /** Format: date-time */
       created_at: string;
       /** @description Updated at most once a minute */
@@ -1551,6 +1665,11 @@ export type components = {
        * @enum {string}
        */
       mode: 'live' | 'test';
+      scopes: ('read' | 'write' | 'admin')[];
+      /** @description When the key stops working; null: never */
+      expires_at: string | null;
+      /** @description The member whose role bounds the key (removing them revokes it) */
+      created_by: string;
       /** Format: date-time */
       created_at: string;
       /** @description Updated at most once a minute */
@@ -1558,6 +1677,32 @@ export type components = {
     };
     EmbedOrigins: {
       origins: string[];
+    };
+    Member: {
+      user_id: string;
+      email: string;
+      name: string;
+      /**
+       * @description viewer reads; sender also creates and acts on transactions, templates and bulk sends; admin also manages API keys, webhooks, members (not owners), settings and branding; owner also billing and ownership
+       * @enum {string}
+       */
+      role: 'viewer' | 'sender' | 'admin' | 'owner';
+      /** Format: date-time */
+      joined_at: string;
+    };
+    Invitation: {
+      id: string;
+      email: string;
+      /**
+       * @description viewer reads; sender also creates and acts on transactions, templates and bulk sends; admin also manages API keys, webhooks, members (not owners), settings and branding; owner also billing and ownership
+       * @enum {string}
+       */
+      role: 'viewer' | 'sender' | 'admin' | 'owner';
+      invited_by: string;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      expires_at: string;
     };
     AuditEventPage: {
       events: components['schemas']['AuditEvent'][];
@@ -1738,6 +1883,11 @@ export type components = {
       expires_at: string | null;
       /** @description The legal hold: while set nothing of the transaction is deleted; null when there is none */
       legal_hold: components['schemas']['LegalHold'] | null;
+      /** @description The member of the organisation who created it; null for transactions made before members existed */
+      created_by: {
+        user_id: string;
+        email: string;
+      } | null;
       /** @description The automatic reminder schedule (to signers who have not finished) */
       reminders: {
         /** @description Automatic reminders sent so far */
@@ -1914,6 +2064,7 @@ export type components = {
         | 'transaction.cancelled'
         | 'certificate.issued'
         | 'signed_document.ready'
+        | 'bulk.completed'
       )[];
       description: string;
       enabled: boolean;
@@ -1950,6 +2101,7 @@ export type components = {
         | 'transaction.cancelled'
         | 'certificate.issued'
         | 'signed_document.ready'
+        | 'bulk.completed'
       )[];
       description: string;
       enabled: boolean;
@@ -1986,7 +2138,8 @@ export type components = {
         | 'transaction.expired'
         | 'transaction.cancelled'
         | 'certificate.issued'
-        | 'signed_document.ready';
+        | 'signed_document.ready'
+        | 'bulk.completed';
       transaction_id: number;
       /** @enum {string} */
       status: 'pending' | 'delivered' | 'failed' | 'cancelled';
@@ -3971,6 +4124,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The caller’s role is below admin (an API key: its scopes or its member’s role) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Internal error, with a correlation id */
       500: {
         headers: {
@@ -4012,6 +4174,13 @@ export interface operations {
            * @enum {string}
            */
           mode?: 'live' | 'test';
+          /** @description Default: every scope your role allows. A scope above your role is 403. */
+          scopes?: ('read' | 'write' | 'admin')[];
+          /**
+           * Format: date-time
+           * @description When the key stops working (refused with 401 from then on); absent: never
+           */
+          expires_at?: string;
         };
       };
     };
@@ -4045,7 +4214,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description csrf query parameter missing or invalid */
+      /** @description csrf query parameter missing or invalid, or a role or scope above the caller’s */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4115,7 +4284,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description csrf query parameter missing or invalid */
+      /** @description csrf query parameter missing or invalid, or a role or scope above the caller’s */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4220,7 +4389,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description csrf query parameter missing or invalid */
+      /** @description csrf query parameter missing or invalid, or a role or scope above the caller’s */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4353,6 +4522,509 @@ export interface operations {
       /** @description csrf query parameter missing or invalid */
       403: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listMembers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Members (oldest first) and pending invitations (newest first) */
+      200: {
+        headers: {
+          /** @description Always no-store: the answer carries tokens or personal data */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            members: components['schemas']['Member'][];
+            invitations: components['schemas']['Invitation'][];
+          };
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  inviteMember: {
+    parameters: {
+      query: {
+        /** @description Token from GET /api/admin/csrf */
+        csrf: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          email: string;
+          /**
+           * @description viewer reads; sender also creates and acts on transactions, templates and bulk sends; admin also manages API keys, webhooks, members (not owners), settings and branding; owner also billing and ownership
+           * @enum {string}
+           */
+          role: 'viewer' | 'sender' | 'admin' | 'owner';
+        };
+      };
+    };
+    responses: {
+      /** @description Invited */
+      201: {
+        headers: {
+          /** @description Always no-store: the answer carries tokens or personal data */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Invitation'];
+        };
+      };
+      /** @description The request is malformed or a field is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The resource is not in a state that allows this */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  revokeInvitation: {
+    parameters: {
+      query: {
+        /** @description Token from GET /api/admin/csrf */
+        csrf: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Withdrawn */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request is malformed or a field is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (also for another owner’s resource) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  removeMember: {
+    parameters: {
+      query: {
+        /** @description Token from GET /api/admin/csrf */
+        csrf: string;
+      };
+      header?: never;
+      path: {
+        user_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Removed */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request is malformed or a field is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (also for another owner’s resource) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The resource is not in a state that allows this */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  changeMemberRole: {
+    parameters: {
+      query: {
+        /** @description Token from GET /api/admin/csrf */
+        csrf: string;
+      };
+      header?: never;
+      path: {
+        user_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @description viewer reads; sender also creates and acts on transactions, templates and bulk sends; admin also manages API keys, webhooks, members (not owners), settings and branding; owner also billing and ownership
+           * @enum {string}
+           */
+          role: 'viewer' | 'sender' | 'admin' | 'owner';
+        };
+      };
+    };
+    responses: {
+      /** @description The member now */
+      200: {
+        headers: {
+          /** @description Always no-store: the answer carries tokens or personal data */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Member'];
+        };
+      };
+      /** @description The request is malformed or a field is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not allowed */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (also for another owner’s resource) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The resource is not in a state that allows this */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  acceptInvitation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          code: string;
+          name: string;
+          password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description A session of the new member */
+      200: {
+        headers: {
+          /** @description Always no-store: the answer carries tokens or personal data */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Session'];
+        };
+      };
+      /** @description The request is malformed or a field is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The resource is not in a state that allows this */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limited: wait Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
           [name: string]: unknown;
         };
         content: {
@@ -4989,6 +5661,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The caller’s role is below sender (an API key: its scopes or its member’s role) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description The resource is not in a state that allows this */
       409: {
         headers: {
@@ -5202,6 +5883,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The caller’s role is below sender (an API key: its scopes or its member’s role) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Not found (also for another owner’s resource) */
       404: {
         headers: {
@@ -5276,6 +5966,15 @@ export interface operations {
       };
       /** @description Missing or invalid authentication */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The caller’s role is below sender (an API key: its scopes or its member’s role) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -5375,6 +6074,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The caller’s role is below sender (an API key: its scopes or its member’s role) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Not found (also for another owner’s resource) */
       404: {
         headers: {
@@ -5445,6 +6153,15 @@ export interface operations {
       };
       /** @description Missing or invalid authentication */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The caller’s role is below sender (an API key: its scopes or its member’s role) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -5537,6 +6254,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The caller’s role is below admin (an API key: its scopes or its member’s role) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Not found (also for another owner’s resource) */
       404: {
         headers: {
@@ -5598,6 +6324,15 @@ export interface operations {
       };
       /** @description Missing or invalid authentication */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The caller’s role is below admin (an API key: its scopes or its member’s role) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -5674,6 +6409,15 @@ export interface operations {
       };
       /** @description Missing or invalid authentication */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The caller’s role is below sender (an API key: its scopes or its member’s role) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -7069,6 +7813,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The caller’s role is below admin (an API key: its scopes or its member’s role) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Internal error, with a correlation id */
       500: {
         headers: {
@@ -7126,6 +7879,15 @@ export interface operations {
       };
       /** @description Missing or invalid authentication */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The caller’s role is below admin (an API key: its scopes or its member’s role) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -7204,6 +7966,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The caller’s role is below admin (an API key: its scopes or its member’s role) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Not found (also for another owner’s resource) */
       404: {
         headers: {
@@ -7264,6 +8035,15 @@ export interface operations {
       };
       /** @description Missing or invalid authentication */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The caller’s role is below admin (an API key: its scopes or its member’s role) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -7346,6 +8126,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The caller’s role is below admin (an API key: its scopes or its member’s role) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Not found (also for another owner’s resource) */
       404: {
         headers: {
@@ -7413,6 +8202,15 @@ export interface operations {
       };
       /** @description Missing or invalid authentication */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The caller’s role is below admin (an API key: its scopes or its member’s role) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -7493,6 +8291,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The caller’s role is below admin (an API key: its scopes or its member’s role) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Not found (also for another owner’s resource) */
       404: {
         headers: {
@@ -7558,6 +8365,15 @@ export interface operations {
       };
       /** @description Missing or invalid authentication */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The caller’s role is below admin (an API key: its scopes or its member’s role) */
+      403: {
         headers: {
           [name: string]: unknown;
         };

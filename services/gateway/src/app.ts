@@ -49,6 +49,8 @@ import { testModeRoutes } from './http/routes/transactions/test-mode.routes.js';
 import { verifyRoutes } from './http/routes/verify/verify.routes.js';
 import { webhooksRoutes } from './http/routes/webhooks/webhooks.routes.js';
 import { webhookEndpointsRoutes } from './http/routes/webhook-endpoints/webhook-endpoints.routes.js';
+import { countRoleRefusals } from './http/roles.js';
+import { membersRoutes } from './http/routes/members/members.routes.js';
 import { upstreamBreakers, type Upstream } from './upstreams.js';
 
 /** The public HTTP surface, wired to its dependencies; no side effects. */
@@ -71,6 +73,7 @@ export function buildApp(ctx: GatewayContext, checks: ReadinessCheck[]): Express
     authRoutes(ctx),
     adminRoutes(ctx),
     embedOriginsRoutes(ctx), // after adminRoutes, whose /api/admin guard covers it
+    membersRoutes(ctx), // after adminRoutes, whose /api/admin guard covers it
     auditLogRoutes(ctx), // after adminRoutes, whose /api/admin guard covers it
     dashboardRoutes(ctx), // after adminRoutes: its /api/admin route relies on the admin guard
     certificateRoutes(ctx),
@@ -96,6 +99,7 @@ export function buildApp(ctx: GatewayContext, checks: ReadinessCheck[]): Express
   for (const m of modules) app.use(m.router);
   app.use('/api', (_req, res) => sendError(res, 404, 'no such endpoint'));
   app.use(countTextRefusals(ctx.metrics));
+  app.use(countRoleRefusals(ctx.metrics));
   app.use(errorBoundary(ctx.logger));
   return app;
 }

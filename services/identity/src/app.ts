@@ -19,6 +19,7 @@ import { identityMetrics } from './metrics.js';
 import { identityHandlers } from './server.js';
 import { securityServer } from './security-server.js';
 import { createApiKeyRepository } from './store/api-key.repository.js';
+import { createInvitationRepository } from './store/invitation.repository.js';
 import { createMfaChallengeRepository } from './store/mfa-challenge.repository.js';
 import { createSignupRepository } from './store/signup.repository.js';
 import { createUserRepository } from './store/user.repository.js';
@@ -34,9 +35,10 @@ export async function startIdentity(cfg: IdentityConfig, opts: { logger?: Logger
   const users = createUserRepository(conn);
   const signups = createSignupRepository(conn);
   const apiKeys = createApiKeyRepository(conn);
-  await Promise.all([users.init(), signups.init(), apiKeys.init()]);
+  const invitations = createInvitationRepository(conn);
+  await Promise.all([users.init(), signups.init(), apiKeys.init(), invitations.init()]);
   const mailer = createMailer(cfg.SMTP_URL, cfg.MAIL_FROM);
-  const relay = createOutboxRelay(bus, [users.model], { metrics, logger });
+  const relay = createOutboxRelay(bus, [users.model, invitations.model], { metrics, logger });
 
   const checks = [
     { name: 'mongo', check: () => pingMongo(conn) },
@@ -47,6 +49,7 @@ export async function startIdentity(cfg: IdentityConfig, opts: { logger?: Logger
     users,
     signups,
     apiKeys,
+    invitations,
     sessions: createSessions(cfg.JWT_SECRET),
     passwords: argon2idPasswords,
     box: createSecretBox(cfg.TOTP_ENCRYPTION_KEY),

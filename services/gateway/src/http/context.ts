@@ -30,16 +30,29 @@ export type GatewayContext = {
   validateResponses?: boolean;
 };
 
-/** The authenticated caller, set on res.locals.caller by the auth middleware. */
+/** A member's role in their organisation, lowest first (route.ts enforces each operation's). */
+export const ROLES = ['viewer', 'sender', 'admin', 'owner'] as const;
+export type Role = (typeof ROLES)[number];
+
+/**
+ * The authenticated caller, set on res.locals.caller by the auth middleware. `userId` is the member
+ * (their own profile, password, two-factor); `ownerId` is the organisation, whose data every route
+ * reads and writes (an organisation's id is its owner's user id, so an owner's two are equal).
+ */
 export type Caller = {
   userId: string;
+  ownerId: string;
+  /** What the credential may do: the member's role, for a key bounded by its scopes. */
+  role: Role;
+  /** An API key's scopes (read, write, admin); empty for a session. */
+  scopes: string[];
   email: string;
   orgName: string;
   method: 'api_key' | 'session';
   /** The API key's mode; a session is live unless its request says `Signet-Mode: test` (auth.ts). Test-mode data is never mixed with live data. */
   mode: 'live' | 'test';
   sessionId: string;
-  /** Sessions: expiry in Unix seconds. */
+  /** Expiry in Unix seconds: a session's, or an API key's when it has one (the cache never outlives it). */
   expiresAt?: number;
 };
 

@@ -33,3 +33,8 @@ export const passkeyExists = () => conflict('this passkey is registered already'
 export const passkeyNotFound = () => notFound('no such passkey');
 export const tooManyPasskeys = (max: number) =>
   conflict(`at most ${max} passkeys per user; remove one first`, 'TOO_MANY_PASSKEYS');
+export const invitationInvalid = () => unauthenticated('the invitation is invalid, used or expired; ask for a new one');
+export const notAllowed = (what: string) => forbidden(what);
+export const memberNotFound = () => notFound('no such member');
+export const invitationNotFound = () => notFound('no such invitation');
+export const founderStays = () => conflict('the organisation’s founding owner cannot be removed or demoted', 'OWNER_STAYS');

@@ -92,6 +92,11 @@ export const profile = z
     ...lifecycleSettingsOut,
     created_at: time,
     auth_method: z.enum(['session', 'api_key']),
+    organisation_id: z.string().meta({ description: 'The organisation: its owner’s user id (an owner’s own)' }),
+    role: z
+      .enum(['viewer', 'sender', 'admin', 'owner'])
+      .meta({ description: 'What this credential may do in the organisation (an API key: bounded by its scopes)' }),
+    scopes: z.array(z.string()).optional().meta({ description: 'An API key’s scopes' }),
     plan: z.enum(['Free', 'Pro', 'Firm']).optional(),
     monthly_limit: z.int().optional(),
     monthly_used: z.int().optional(),

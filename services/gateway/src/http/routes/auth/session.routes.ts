@@ -68,13 +68,14 @@ export function sessionRoutes(ctx: GatewayContext, { json, limit, session, noSto
     method: 'post',
     path: '/api/auth/me',
     operationId: 'getProfile',
+    role: 'viewer',
     summary: 'The current user profile (session JWT or API key)',
     description: 'Plan fields come from billing and are omitted when it does not answer.',
     use: [requireCaller(ctx)],
     responses: { 200: ok('Profile', profile, noStore), ...errorResponses(400, 401) },
     async handle(_input, _req, res) {
       const caller = callerOf(res);
-      const [p, plan] = await Promise.all([ctx.identity.getProfile({ userId: caller.userId }), planOf(ctx, caller.userId)]);
+      const [p, plan] = await Promise.all([ctx.identity.getProfile({ userId: caller.userId }), planOf(ctx, caller.ownerId)]);
       return {
         status: 200 as const,
         body: {
@@ -88,6 +89,9 @@ export function sessionRoutes(ctx: GatewayContext, { json, limit, session, noSto
           ...lifecycleOf(p),
           created_at: p.createdAt,
           auth_method: caller.method,
+          organisation_id: caller.ownerId,
+          role: caller.role,
+          ...(caller.method === 'api_key' ? { scopes: caller.scopes } : {}),
           ...plan,
         },
       };
