@@ -4,7 +4,11 @@
  * its quota; live and test data never see each other (list and get); POST /api/transactions/{id}/test/complete
  * drives a test transaction to an outcome without a ceremony, and answers 404 for a live transaction
  * and for a live key; a test certificate is sealed in the test log: /api/verify says so, and the
- * signet-verify CLI accepts it with the test log's key and refuses it with the live one.
+ * signet-verify CLI accepts it with the test log's key and refuses it with the live one. Issue 32: a
+ * completed test transaction yields a signed PDF and an audit trail sealed with the TEST seal and the
+ * test log's cert.json, every page marked TEST, which pyHanko does not trust under the live roots; the
+ * completion mail (marked TEST) arrives in Mailpit and its link downloads the same PDF; the live log
+ * and the quota stay untouched.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
@@ -16,6 +20,14 @@ import { pngPhoto, tinyPdf, type Part } from '../fixtures/documents.js';
 import { createAccount, type Account } from '../harness/accounts.js';
 import { eventually, infra, startServices } from '../harness/services.js';
 import { send as sendTo } from '../support/http.js';
+import { mailsTo } from '../support/identity-helpers.js';
+import {
+  extractCertJson,
+  pdfText,
+  pyhankoValidate,
+  run,
+  signetVerify as signetVerifyFile,
+} from '../../services/ledger/test/fixtures/signed-pdf-checks.js';
 
 const root = join(import.meta.dirname, '../..');
 const CLI = join(root, 'packages/verify/src/cli.ts');
@@ -81,6 +93,7 @@ describe('test mode: test-mode API keys, free and apart from live data, sealed i
     return r.body.key as string;
   }
 
+  const pki = infra().TSA_URL ? (infra().DEV_PKI_DIR ?? '') : '';
   const usedThisMonth = async (key: string) => (await call('POST', '/api/auth/me', key)).body.monthly_used as number;
 
   beforeAll(async () => {
@@ -91,6 +104,15 @@ describe('test mode: test-mode API keys, free and apart from live data, sealed i
         BUCKET_DOCUMENTS: `testmode-docs-${suffix}`,
         BUCKET_REFERENCES: `testmode-refs-${suffix}`,
         REFERENCE_FACE_CHECK: 'off',
+        // Sealing on (dev CA seal, local TSA): live PDFs as usual, test PDFs with the TEST seal (issue 32).
+        ...(pki
+          ? {
+              LEDGER_SEAL_CERT: join(pki, 'certs/seal.pem'),
+              LEDGER_SEAL_KEY: join(pki, 'keys/seal.key.pem'),
+              LEDGER_TSA_URLS: infra().TSA_URL!,
+              BUCKET_SIGNED: `testmode-signed-${suffix}`,
+            }
+          : {}),
       },
     });
     [a, b] = await Promise.all([
@@ -310,4 +332,97 @@ describe('test mode: test-mode API keys, free and apart from live data, sealed i
       }
     }
   }, 90_000);
+
+  it('verified: a signed PDF and an audit trail marked TEST on every page, sealed with the TEST seal, and the completion mail', async () => {
+    expect(pki, 'no local TSA: the harness starts one with scripts/tsa.sh (run scripts/install.sh)').not.toBe('');
+    // A document with a page of its own (the banner goes on it too, in an update after revision 1).
+    const onePage = Buffer.from(
+      `%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 300 200]>>endobj\n% ${randomUUID()}\ntrailer<</Root 1 0 R>>\n%%EOF\n`,
+    );
+    const name = 'Test Signer Paged';
+    const made = await call('POST', '/api/transactions', testKey, {
+      parts: [
+        { name: 'signer_name', value: name },
+        { name: 'signer_email', value: emailOf(name) },
+        { name: 'document', data: onePage, filename: 'paged.pdf', contentType: 'application/pdf' },
+        { name: 'reference', data: pngPhoto(), filename: 'f.png', contentType: 'image/png' },
+      ],
+    });
+    expect(made.status, made.text).toBe(201);
+    const t = { id: made.body.id as number, reference: made.body.reference as string, pdf: onePage };
+    const used = await usedThisMonth(a.apiKey);
+    const r = await call('POST', `/api/transactions/${t.id}/test/complete`, testKey, { json: { outcome: 'verified' } });
+    expect(r.status, r.text).toBe(200);
+    const signedUrl = `${stack.gatewayUrl}/api/transactions/${t.id}/signed.pdf`;
+    const download = async (url: string, key?: string) => {
+      const res = await fetch(url, { headers: key ? { 'x-api-key': key } : {} });
+      if (res.status === 409) return undefined;
+      expect(res.status, url).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/pdf');
+      return Buffer.from(await res.arrayBuffer());
+    };
+    const signed = await eventually(() => download(signedUrl, testKey), 90_000, 500);
+    expect((await fetch(signedUrl, { headers: { 'x-api-key': a.apiKey } })).status).toBe(404);
+
+    // Revision 1 is the upload, byte for byte; every page (document and audit trail) says TEST.
+    expect(signed.subarray(0, t.pdf.length).equals(t.pdf)).toBe(true);
+    const file = join(dir, 'test-signed.pdf');
+    writeFileSync(file, signed);
+    const pageTexts = async (path: string) => {
+      const pages = Number(/Pages:\s+(\d+)/.exec((await run('pdfinfo', [path])).out)?.[1]);
+      expect(pages).toBeGreaterThan(0);
+      return Promise.all(
+        Array.from(
+          { length: pages },
+          async (_, i) => (await run('pdftotext', ['-f', `${i + 1}`, '-l', `${i + 1}`, path, '-'])).out,
+        ),
+      );
+    };
+    const signedPages = await pageTexts(file);
+    expect(signedPages.length, 'the document’s page and the audit trail').toBeGreaterThan(1);
+    for (const page of signedPages) expect(page.replace(/\s+/g, ' ')).toContain('TEST — not a valid signature');
+    expect(await pdfText(file)).toContain(name);
+
+    // Sealed with the TEST seal: pyHanko trusting the live roots does not call it trusted or valid.
+    const root = join(pki, 'certs/root.pem');
+    const v = await pyhankoValidate(file, root);
+    expect(v.code, v.out).not.toBe(0);
+    expect(v.out).not.toContain('The signature is judged VALID');
+    expect(v.out).toContain('Signet TEST seal');
+    // Its cert.json is the test log's: signet-verify passes the evidence with the test key, fails the seal under the live roots.
+    const cert = JSON.parse(await extractCertJson(file)) as { checkpoint: string; certificate: { reference: string } };
+    const testPk = (await sendTo(stack.gatewayUrl, 'GET', '/api/ledger/public-key?log=test')).body;
+    expect(cert.checkpoint.split('\n')[0]).toBe(testPk.origin);
+    expect(cert.certificate.reference).toBe(t.reference);
+    const offline = await signetVerifyFile(join(import.meta.dirname, '../..'), [
+      file,
+      '--key',
+      testPk.verifier_key,
+      '--roots',
+      root,
+    ]);
+    expect(offline.code, offline.out).toBe(1);
+    for (const line of ['PASS coverage', 'PASS integrity', 'PASS document', 'PASS evidence inclusion'])
+      expect(offline.out).toContain(line);
+
+    // The audit trail on its own, marked TEST on every page.
+    const audit = (await download(`${stack.gatewayUrl}/api/transactions/${t.id}/audit-trail.pdf`, testKey))!;
+    writeFileSync(join(dir, 'test-audit.pdf'), audit);
+    for (const page of await pageTexts(join(dir, 'test-audit.pdf')))
+      expect(page.replace(/\s+/g, ' ')).toContain('TEST — not a valid signature');
+
+    // The completion mail arrives, says TEST, and its link downloads the same bytes.
+    const mail = await eventually(async () => (await mailsTo(emailOf(name))).find((m) => /Completed/.test(m.Subject)), 60_000);
+    expect(mail.Subject).toMatch(/^\[TEST\] Completed: /);
+    const body = (await (await fetch(`${infra().MAILPIT_URL}/api/v1/message/${mail.ID}`)).json()) as { Text: string };
+    expect(body.Text).toMatch(/^TEST: this is a test-mode transaction/);
+    const link = /https?:\/\/\S+\/api\/downloads\/\S+/.exec(body.Text)?.[0];
+    expect(link, body.Text).toBeDefined();
+    const viaMail = await download(`${stack.gatewayUrl}${new URL(link!).pathname}`);
+    expect(viaMail!.equals(signed)).toBe(true);
+
+    // Nothing live: the live log is empty, the quota unchanged.
+    expect((await sendTo(stack.gatewayUrl, 'GET', '/api/ledger/checkpoint')).body.tree_size).toBe(0);
+    expect(await usedThisMonth(a.apiKey)).toBe(used);
+  }, 180_000);
 });

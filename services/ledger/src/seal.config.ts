@@ -45,6 +45,13 @@ export const sealingConfigSchema = z.object({
    * the file (an LTA validator needs the trust anchor's certificate among what the timestamp covers).
    */
   LEDGER_SEAL_CA_CERTS: optional,
+  /**
+   * Test mode's seal (issue 32): the certificate (then its chain) and PKCS#8 key that seal the test
+   * transactions' signed PDFs, PEM text or file paths, never under the live roots. Unset: a self-signed
+   * "Signet TEST seal" certificate is made at start (pdf/test-seal.ts).
+   */
+  LEDGER_TEST_SEAL_CERT: optional,
+  LEDGER_TEST_SEAL_KEY: optional,
   /** B-LTA: a PDF is timestamped again this long before its newest timestamp's TSA certificate expires (default 90 days). */
   LEDGER_RETIMESTAMP_MARGIN_MS: env.duration.default(90 * 86_400_000),
   /** How often a replica looks for signed PDFs due for a new document timestamp (one replica takes each). */
@@ -68,6 +75,12 @@ export function sealingConfigIssues(cfg: SealingInput, ctx: z.RefinementCtx): vo
   for (const k of need)
     if (!cfg[k])
       ctx.addIssue({ code: 'custom', path: [k], message: 'required when the signed PDF is sealed (LEDGER_SEAL_CERT/KEY set)' });
+  if (Boolean(cfg.LEDGER_TEST_SEAL_CERT) !== Boolean(cfg.LEDGER_TEST_SEAL_KEY))
+    ctx.addIssue({
+      code: 'custom',
+      path: ['LEDGER_TEST_SEAL_KEY'],
+      message: 'LEDGER_TEST_SEAL_CERT and LEDGER_TEST_SEAL_KEY go together',
+    });
   if (cfg.LEDGER_SEAL_LTA === 'on' && cfg.LEDGER_SEAL_LTV !== 'on')
     ctx.addIssue({ code: 'custom', path: ['LEDGER_SEAL_LTA'], message: 'needs LEDGER_SEAL_LTV=on (B-LTA extends B-LT)' });
   for (const u of (cfg.LEDGER_TSA_URLS ?? '').split(',').filter((x) => x.trim()))
@@ -85,6 +98,8 @@ export type SealingSettings = {
   retryMs: number;
   /** Add the validation data (B-LT). */
   ltv: boolean;
+  /** Test mode's seal as configured (PEM text); absent: generated at start. */
+  testSeal: { certPem?: string; keyPem?: string };
   /** B-LTA: the document timestamp at sealing and its renewal; null when off. */
   lta: { caCertsPem: string; marginMs: number; pollMs: number } | null;
 };
@@ -110,6 +125,10 @@ export function sealingSettings(cfg: SealingInput, readFile: (path: string) => s
     signedBucket: cfg.BUCKET_SIGNED,
     retryMs: cfg.LEDGER_SEAL_RETRY_MS,
     ltv: cfg.LEDGER_SEAL_LTV === 'on',
+    testSeal:
+      cfg.LEDGER_TEST_SEAL_CERT && cfg.LEDGER_TEST_SEAL_KEY
+        ? { certPem: pem(cfg.LEDGER_TEST_SEAL_CERT), keyPem: pem(cfg.LEDGER_TEST_SEAL_KEY) }
+        : {},
     lta:
       cfg.LEDGER_SEAL_LTA === 'on'
         ? {

@@ -4,7 +4,7 @@
  */
 import { fieldsStamp, parseStampedFields } from './pdf/fields-stamp.js';
 import { readFileSync } from 'node:fs';
-import type { Logger, Metrics } from '@signet/kit';
+import { Metrics, type Logger } from '@signet/kit';
 import type { Connection } from 'mongoose';
 import type { LedgerConfig } from './config.js';
 import type { LedgerLog } from './log/ledger-log.js';
@@ -12,7 +12,10 @@ import { retimestampMetrics, signedPdfMetrics } from './metrics.js';
 import { createRetimestampJob } from './jobs/retimestamp.job.js';
 import { createRetimestampRepository } from './store/retimestamp.repository.js';
 import { retimestampSignedPdfs } from './usecases/retimestamp-signed-pdfs.js';
-import { CadesSigner, loadSealKey, parseCertificates } from './pdf/cades-signer.js';
+import { CadesSigner, loadSealKey, parseCertificates, type SealKey, type Timestamper } from './pdf/cades-signer.js';
+import { testSealKey } from './pdf/test-seal.js';
+import { testStamp } from './pdf/test-stamp.js';
+import type { SignedPdfRecord } from './store/signed-pdf.repository.js';
 import { archiveTimestamp } from './pdf/doc-timestamp.js';
 import { addValidationData, fetchBytes } from './pdf/dss.js';
 import { sealingSettings } from './seal.config.js';
@@ -45,8 +48,7 @@ export async function startSignedPdfs(
   await signedPdfs.init();
   const objects = createSignedPdfObjects(settings.s3, { documents: settings.documentsBucket, signed: settings.signedBucket });
   await objects.init();
-  const sealName =
-    key.certificates[0]!.subject.typesAndValues.find((t) => t.type === '2.5.4.3')?.value.valueBlock.value ?? 'Signet';
+  const sealName = sealNameOf(key);
   const tsa = createTsaClient(settings.tsaUrls);
   const signer = new CadesSigner(key, tsa);
   const metrics = signedPdfMetrics(deps.metrics);
@@ -67,7 +69,7 @@ export async function startSignedPdfs(
         log: deps.log,
         objects,
         signer,
-        sealName: String(sealName),
+        sealName,
         metrics,
         logger: deps.logger,
         now: () => new Date(),
@@ -76,7 +78,7 @@ export async function startSignedPdfs(
         retryMs: settings.retryMs,
         witnesses,
         // The signers' field values (issue 33): one update after the original, before the evidence.
-        updates: (rec) => (rec.fields_json ? [fieldsStamp(parseStampedFields(rec.fields_json))] : []),
+        updates: fieldUpdates,
         ...(settings.ltv ? { validationData: async (pdf: Buffer) => archive(await addValidationData(pdf, fetchCrl)) } : {}),
         onSealed: deps.onSealed,
       }),
@@ -91,7 +93,59 @@ export async function startSignedPdfs(
       await renewals?.stop();
     },
   };
-  return { signedPdfs, objects, job: jobs, check: { name: 's3', check: () => objects.ping() } };
+  return { signedPdfs, objects, tsa, testSeal: settings.testSeal, job: jobs, check: { name: 's3', check: () => objects.ping() } };
+}
+
+/** The seal's holder as readers show it: the certificate's common name. */
+const sealNameOf = (key: SealKey) =>
+  String(key.certificates[0]!.subject.typesAndValues.find((t) => t.type === '2.5.4.3')?.value.valueBlock.value ?? 'Signet');
+
+/** The signers' field values (issue 33): one update after the original, before the evidence. */
+const fieldUpdates = (rec: SignedPdfRecord) => (rec.fields_json ? [fieldsStamp(parseStampedFields(rec.fields_json))] : []);
+
+/**
+ * Test mode's signed PDFs (issue 32 item 6), when the live ledger seals and a test log is on: the
+ * test log's records in its own database, sealed with the TEST seal (pdf/test-seal.ts) and the test
+ * log's cert.json, every page bannered TEST (the document's in an update after revision 1, the audit
+ * trail's as drawn), timestamped by the same TSAs at B-T (no validation data: nothing to keep valid),
+ * stored in the same bucket (references are global). Metrics on a registry of their own, as the test log's.
+ */
+export async function startTestSignedPdfs(
+  cfg: LedgerConfig,
+  live: { objects: ReturnType<typeof createSignedPdfObjects>; tsa: Timestamper; testSeal: { certPem?: string; keyPem?: string } },
+  deps: { conn: Connection; certs: CertificateRepository; log: LedgerLog; logger: Logger; onSealed?: () => void },
+) {
+  const key = await testSealKey(live.testSeal);
+  const signedPdfs = createSignedPdfRepository(deps.conn);
+  await signedPdfs.init();
+  const metrics = signedPdfMetrics(new Metrics('ledger'));
+  const job = createSignedPdfJob(
+    () =>
+      sealSignedPdfs({
+        signedPdfs,
+        certs: deps.certs,
+        log: deps.log,
+        objects: live.objects,
+        signer: new CadesSigner(key, live.tsa),
+        sealName: sealNameOf(key),
+        metrics,
+        logger: deps.logger,
+        now: () => new Date(),
+        origin: cfg.LEDGER_TEST_ORIGIN,
+        publicBaseUrl: cfg.PUBLIC_BASE_URL,
+        retryMs: cfg.LEDGER_SEAL_RETRY_MS,
+        updates: (rec) => [...fieldUpdates(rec), testStamp()],
+        test: true,
+        onSealed: deps.onSealed,
+      }),
+    { logger: deps.logger, pollMs: cfg.LEDGER_SEAL_POLL_MS },
+  );
+  job.start();
+  deps.logger.info(
+    { seal: live.testSeal.certPem ? 'configured' : 'generated' },
+    'test-mode signed PDFs on: sealed with the TEST seal, every page marked TEST',
+  );
+  return { signedPdfs, job };
 }
 
 /** B-LTA: the job that timestamps sealed PDFs again before their newest timestamp's TSA certificate expires. */

@@ -4,10 +4,14 @@ import { deleteSignedPdfs, type DeleteSignedPdfsDeps } from '../usecases/delete-
 
 export const TRANSACTION_DELETED_DURABLE = 'ledger-transaction-deleted';
 
-/** `transaction.deleted`: the ledger deletes the transaction's stored PDFs (usecases/delete-signed-pdfs.ts). */
-export function transactionDeletedConsumer(deps: DeleteSignedPdfsDeps) {
+/**
+ * `transaction.deleted`: the ledger deletes the transaction's stored PDFs (usecases/delete-signed-pdfs.ts),
+ * in the live records and in the test log's (test mode; a reference is in one of them, the other has nothing).
+ */
+export function transactionDeletedConsumer(deps: DeleteSignedPdfsDeps, testDeps?: DeleteSignedPdfsDeps | null) {
   return async (delivered: DeliveredEvent): Promise<void> => {
     const ev = events.transactionDeleted.message.decode(delivered.data);
     await deleteSignedPdfs(deps, ev.reference);
+    if (testDeps) await deleteSignedPdfs(testDeps, ev.reference);
   };
 }

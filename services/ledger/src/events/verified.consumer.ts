@@ -102,10 +102,16 @@ export function verifiedConsumer(deps: {
   /** The filled document's SHA-256 (usecases/filled-document-hash.ts), where the ledger reads documents; unset: none. */
   filledHash?: (documentKey: string, fieldsJson: string) => Promise<string | undefined>;
   /** The test log (test mode): a test transaction's certificate is sealed there, never in the live log; null: none configured. */
-  testLog?: { certs: CertificateRepository; log: Pick<LedgerLog, 'claim'>; onIssued?: () => void } | null;
+  testLog?: {
+    certs: CertificateRepository;
+    log: Pick<LedgerLog, 'claim'>;
+    onIssued?: () => void;
+    /** Test mode's signed PDFs (TEST seal); null: the test log makes none. */
+    signedPdfs?: IssueCertificateDeps['signedPdfs'];
+  } | null;
 }) {
   const issueDeps = { ...deps, metrics: certificateMetrics(deps.metrics) };
-  const testDeps = deps.testLog ? { ...issueDeps, ...deps.testLog, signedPdfs: null } : null;
+  const testDeps = deps.testLog ? { ...issueDeps, ...deps.testLog, signedPdfs: deps.testLog.signedPdfs ?? null } : null;
   return async (delivered: DeliveredEvent): Promise<void> => {
     const ev = events.transactionVerified.message.decode(delivered.data);
     if (ev.test && !testDeps) {

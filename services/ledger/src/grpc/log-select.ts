@@ -40,7 +40,7 @@ export function selectLog(live: Handlers, test: Handlers | null): Handlers {
     getConsistencyProof: async (req) => pick(req.log).getConsistencyProof(req),
     listCheckpoints: async (req) => pick(req.log).listCheckpoints(req),
     getPublicKey: async (req) => pick(req?.log).getPublicKey(req),
-    // Test certificates have no signed PDF.
+    // One handler over both logs' records (app.ts bothSignedPdfs): test certificates have signed PDFs too.
     getSignedPdf: live.getSignedPdf,
   };
 }

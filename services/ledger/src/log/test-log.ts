@@ -4,9 +4,11 @@
  * and its own tree, certificates and checkpoints, in a database of its own (`<MONGO_DB>_test`), so
  * no query of the live log can ever return a test leaf: the same repositories over another database.
  * A verifier holding the live key refuses a test certificate (its checkpoint is not signed by it).
- * Not witnessed, and no signed PDFs: test data proves nothing about a real signing.
+ * Not witnessed: test data proves nothing about a real signing. Its signed PDFs (sealed with the
+ * TEST seal, signed-pdf.ts startTestSignedPdfs) keep their records in this database too.
  */
 import { connectMongo, Metrics, pingMongo, type Logger } from '@signet/kit';
+import type { Connection } from 'mongoose';
 import { EMPTY_ROOT } from '../domain/merkle.js';
 import { createLogSigner, parseSigningKey, type LogSigner } from '../domain/signer.js';
 import { createSealJob } from '../jobs/seal.job.js';
@@ -31,6 +33,8 @@ export type TestLogConfig = {
 export type SealedLog = { name: LogName; certs: CertificateRepository; log: LedgerLog; signer: LogSigner };
 
 export type TestLog = SealedLog & {
+  /** Its database (test-mode signed PDFs keep their records there too). */
+  conn: Connection;
   check: { name: string; check: () => Promise<void> };
   /** Seal soon (after an issue). */
   kick(): void;
@@ -64,6 +68,7 @@ export async function startTestLog(cfg: TestLogConfig, deps: { logger: Logger })
   deps.logger.info({ origin: signer.origin }, 'test log on: test-mode certificates are sealed apart from the live log');
   return {
     name: 'test',
+    conn,
     certs,
     log,
     signer,

@@ -7,6 +7,7 @@ import { PDFDocument, rgb, type PDFPage } from 'pdf-lib';
 import QRCode from 'qrcode';
 import { signerAssurance, signerAssuranceMeaning, type Certificate } from '../domain/certificate.js';
 import { PdfText, paragraphOf, type Paragraph, type TextStyle } from './text/index.js';
+import { drawTestBanner } from './test-stamp.js';
 
 /** What one signer's ceremony recorded (times RFC 3339 UTC; empty: not recorded). */
 export type SignerTrail = {
@@ -30,12 +31,12 @@ export type AuditTrailInput = {
   signerEmails: string[];
   /** What each signer's ceremony recorded, in the certificate's order (absent on older records). */
   trails?: SignerTrail[];
-  /** Per signer, the values they filled in the document's fields (issue 33; pdf/field-values.ts); '' or absent: none. */
-  fieldValues?: string[];
   leafIndex: number;
   treeSize: number;
   origin: string;
   verifyUrl: string;
+  /** Test mode: every page carries the TEST banner (pdf/test-stamp.ts). */
+  test?: boolean;
 };
 
 const A4: [number, number] = [595.28, 841.89];
@@ -46,11 +47,13 @@ class Writer {
   constructor(
     private doc: PDFDocument,
     readonly fonts: PdfText,
+    private readonly test = false,
   ) {
     this.newPage();
   }
   private newPage() {
     this.page = this.doc.addPage(A4);
+    if (this.test) drawTestBanner(this.fonts, this.page);
     this.y = 800;
   }
   ensure(space: number) {
@@ -91,15 +94,13 @@ class Writer {
 /** Appends the audit trail to `doc` (after the document's own pages). */
 export async function appendAuditTrail(doc: PDFDocument, input: AuditTrailInput): Promise<void> {
   const c = input.certificate;
-  const w = new Writer(doc, new PdfText(doc));
+  const w = new Writer(doc, new PdfText(doc), input.test);
 
   w.heading('Audit trail', 20);
   w.text(`This page and those after it were appended by Signet when the certificate was issued.`);
   w.heading('Document');
   w.field('Name', input.documentName || '(unnamed)');
   w.field('SHA-256', c.document_sha256);
-  // Issue 33: the document as filled (revision 1 and the fields' update), which the certificate binds too.
-  if (c.filled_document_sha256) w.field('Filled SHA-256', c.filled_document_sha256);
   w.field('Pages', String(input.pageCount));
   w.field('Sender organisation', c.issuer_name);
   w.field('Attestation', c.attestation_type);
@@ -128,7 +129,6 @@ export async function appendAuditTrail(doc: PDFDocument, input: AuditTrailInput)
     w.field('  Browser at consent', at(t?.consent_user_agent), 8);
     w.field('  IP at capture', at(t?.capture_ip));
     w.field('  Browser at capture', at(t?.capture_user_agent), 8);
-    if (input.fieldValues?.[i]) w.field('  Fields filled', input.fieldValues[i], 8);
   });
 
   w.heading('Certificate');

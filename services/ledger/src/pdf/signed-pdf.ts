@@ -87,6 +87,7 @@ export async function preparePdf(input: SignedPdfInput, updates: PdfUpdate[] = [
   let pdf: Buffer = Buffer.from(input.document);
   for (const update of [...updates, (bytes: Buffer) => withIncrementalUpdate(bytes, (doc) => addEvidence(doc, input))]) {
     const next = await update(pdf);
+    if (next === pdf) continue; // nothing to add (e.g. a TEST stamp on a document without pages)
     if (next.length <= pdf.length || !next.subarray(0, pdf.length).equals(pdf))
       throw new Error('an incremental update changed the bytes before it');
     pdf = next;

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { fieldValuesBySigner } from '../pdf/field-values.js';
 import type { Logger } from '@signet/kit';
 import type { LedgerLog } from '../log/ledger-log.js';
 import type { SignedPdfMetrics } from '../metrics.js';
@@ -43,6 +42,8 @@ export type SealSignedPdfsDeps = {
   validationData?: (sealed: Buffer) => Promise<Buffer>;
   /** Called after a PDF is stored and its pdf.sealed outbox entry written, or its pdf.failed one (the relay publishes it). */
   onSealed?: () => void;
+  /** Test mode (the test log's PDFs): the audit-trail pages carry the TEST banner. */
+  test?: boolean;
 };
 
 const pageCountOf = async (document: Buffer) => (await PDFDocument.load(document, { updateMetadata: false })).getPageCount();
@@ -127,11 +128,11 @@ async function sealOne(deps: SealSignedPdfsDeps, rec: SignedPdfRecord): Promise<
       certificate: cert.certificate,
       signerEmails: rec.signer_emails ?? [],
       trails: rec.trails ?? [],
-      fieldValues: fieldValuesBySigner(rec.fields_json, cert.certificate.signers.length),
       leafIndex: bundle.leaf_index,
       treeSize: bundle.tree_size,
       origin: deps.origin,
       verifyUrl: `${deps.publicBaseUrl.replace(/\/$/, '')}/verify?ref=${encodeURIComponent(rec.reference)}&hash=${cert.document_sha256.slice(0, 16)}`,
+      test: deps.test,
     };
     const prepared = await prepareDocument(
       { ...trail, document, bundleJson: JSON.stringify(bundle), sealedAt, sealName: deps.sealName },
