@@ -31,6 +31,8 @@ export type AuditTrailInput = {
   signerEmails: string[];
   /** What each signer's ceremony recorded, in the certificate's order (absent on older records). */
   trails?: SignerTrail[];
+  /** Per signer, the values they filled in the document's fields (issue 33; pdf/field-values.ts); '' or absent: none. */
+  fieldValues?: string[];
   leafIndex: number;
   treeSize: number;
   origin: string;
@@ -101,6 +103,8 @@ export async function appendAuditTrail(doc: PDFDocument, input: AuditTrailInput)
   w.heading('Document');
   w.field('Name', input.documentName || '(unnamed)');
   w.field('SHA-256', c.document_sha256);
+  // Issue 33: the document as filled (revision 1 and the fields' update), which the certificate binds too.
+  if (c.filled_document_sha256) w.field('Filled SHA-256', c.filled_document_sha256);
   w.field('Pages', String(input.pageCount));
   w.field('Sender organisation', c.issuer_name);
   w.field('Attestation', c.attestation_type);
@@ -129,6 +133,7 @@ export async function appendAuditTrail(doc: PDFDocument, input: AuditTrailInput)
     w.field('  Browser at consent', at(t?.consent_user_agent), 8);
     w.field('  IP at capture', at(t?.capture_ip));
     w.field('  Browser at capture', at(t?.capture_user_agent), 8);
+    if (input.fieldValues?.[i]) w.field('  Fields filled', input.fieldValues[i], 8);
   });
 
   w.heading('Certificate');

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { fieldValuesBySigner } from '../pdf/field-values.js';
 import type { Logger } from '@signet/kit';
 import type { LedgerLog } from '../log/ledger-log.js';
 import type { SignedPdfMetrics } from '../metrics.js';
@@ -128,6 +129,7 @@ async function sealOne(deps: SealSignedPdfsDeps, rec: SignedPdfRecord): Promise<
       certificate: cert.certificate,
       signerEmails: rec.signer_emails ?? [],
       trails: rec.trails ?? [],
+      fieldValues: fieldValuesBySigner(rec.fields_json, cert.certificate.signers.length),
       leafIndex: bundle.leaf_index,
       treeSize: bundle.tree_size,
       origin: deps.origin,

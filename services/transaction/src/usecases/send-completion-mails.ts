@@ -16,15 +16,16 @@ export type CompletionMailDeps = {
   clock: () => Date;
 };
 
-type Recipient = { id: string; email: string; forSender: boolean };
+/** `locale`: the language the sender chose for a signer or viewer (absent: English). */
+type Recipient = { id: string; email: string; forSender: boolean; locale?: string };
 
 /** Who hears of the completion: every signer, every viewer and the sender, one mail per address. */
 export function completionRecipients(
-  rec: Pick<TransactionRecord, 'signers'> & { viewers?: { email: string }[]; sender_email?: string },
+  rec: Pick<TransactionRecord, 'signers'> & { viewers?: { email: string; locale?: string }[]; sender_email?: string },
 ): Recipient[] {
   const all: Recipient[] = [
-    ...rec.signers.map((s, i) => ({ id: `signer:${i}`, email: s.email, forSender: false })),
-    ...(rec.viewers ?? []).map((v, i) => ({ id: `viewer:${i}`, email: v.email, forSender: false })),
+    ...rec.signers.map((s, i) => ({ id: `signer:${i}`, email: s.email, forSender: false, locale: s.locale })),
+    ...(rec.viewers ?? []).map((v, i) => ({ id: `viewer:${i}`, email: v.email, forSender: false, locale: v.locale })),
     ...(rec.sender_email ? [{ id: 'sender', email: rec.sender_email, forSender: true }] : []),
   ];
   const seen = new Set<string>();
@@ -106,6 +107,7 @@ export async function sendCompletionMails(
           expiresAt: new Date(now.getTime() + ttl * 1000),
           forSender: r.forSender,
           test: rec.test === true,
+          locale: r.locale,
         }),
       );
     } catch (err) {
