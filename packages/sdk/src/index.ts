@@ -14,3 +14,11 @@ export {
   type SignetOptions,
 } from './client.js';
 export { bulk, type BulkJob, type BulkRow, type BulkSendOptions } from './bulk.js';
+export {
+  templates,
+  type NewTemplate,
+  type NewTransactionFromTemplate,
+  type TemplateFieldInput,
+  type TemplateRoleInput,
+  type TemplateSigner,
+} from './templates.js';

@@ -1250,6 +1250,75 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/api/templates': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The caller's templates, most recent first
+     * @description Paged by `cursor` (the previous page’s next_cursor). A test-mode key sees only test templates, a live key only live ones.
+     */
+    get: operations['listTemplates'];
+    put?: never;
+    /**
+     * Create a template
+     * @description multipart/form-data: the PDF (`document`), `name`, `roles` (JSON) and `fields` (JSON, each naming its role). The fields are checked as a transaction’s and placed on the document; any refusal is a 400 naming the field, with nothing stored.
+     */
+    post: operations['createTemplate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/templates/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One template */
+    get: operations['getTemplate'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a template
+     * @description Its document is removed; transactions made from it keep their own copy.
+     */
+    delete: operations['deleteTemplate'];
+    options?: never;
+    head?: never;
+    /**
+     * Change a template
+     * @description Only what is given changes (name, roles, fields: each replaces the old). The result is checked whole as at creation (the fields must name the roles and lie on the document without overlapping another role’s); a refusal is a 400 and changes nothing.
+     */
+    patch: operations['updateTemplate'];
+    trace?: never;
+  };
+  '/api/templates/{id}/transactions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create a transaction from a template
+     * @description JSON (at most 40 MB): one signer per role (name, email, and for a face_match role the face photo as base64: JPEG or PNG, at most 10 MB, exactly one face) and prefilled `values` by field id. The transaction gets its own copy of the template’s document and its fields; creation is as POST /api/transactions (one signature of the quota or a credit, events, mails, Idempotency-Key). Any refusal is a 400 naming the signer or field, with nothing stored and no quota used.
+     */
+    post: operations['createTransactionFromTemplate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/ledger/proof/{reference}': {
     parameters: {
       query?: never;
@@ -1504,6 +1573,27 @@ export type components = {
       )[];
       description?: string;
       enabled?: boolean;
+    };
+    TemplateRole: {
+      /** @description Unique in the template, e.g. client or witness */
+      name: string;
+      /** @description Routing order (1 first; equal orders sign in parallel); default 1 */
+      order?: number;
+      /**
+       * @description face_match (default) needs a photo for this role in each transaction; liveness_only none
+       * @enum {string}
+       */
+      verification?: 'face_match' | 'liveness_only';
+      webauthn?: boolean;
+      /**
+       * @description recorded, live (default) or live+webauthn
+       * @enum {string}
+       */
+      required_assurance?: 'recorded' | 'live' | 'live+webauthn';
+    };
+    /** @description A field as in a transaction’s `fields` (FormFieldSpec: type, id, required, readonly, label, value, max_length, pattern, options, page/x/y/width/height or anchor/offset_x/offset_y), with `role` (a role’s name) instead of `signer`. */
+    TemplateField: {
+      [key: string]: unknown;
     };
     Verification: {
       valid: boolean;
@@ -2157,6 +2247,45 @@ export type components = {
       result: 'success' | 'http_error' | 'timeout' | 'network_error' | 'refused_address';
       /** @description At most 1 KB of the response body, or the error */
       response_snippet: string;
+    };
+    Template: {
+      id: string;
+      name: string;
+      roles: {
+        name: string;
+        order: number;
+        /** @description face_match or liveness_only */
+        verification: string;
+        webauthn: boolean;
+        /** @description recorded, live or live+webauthn */
+        required_assurance: string;
+      }[];
+      fields: components['schemas']['TemplateField'][];
+      document_name: string;
+      document_sha256: string;
+      document_size: number;
+      /** @description The document’s pages as fields are placed on them (crop box, PDF points) */
+      pages: {
+        width: number;
+        height: number;
+      }[];
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC
+       */
+      updated_at: string;
+      /** @description Made with a test-mode API key: found only in test mode */
+      test: boolean;
+    };
+    TemplateList: {
+      items: components['schemas']['Template'][];
+      /** @description Pass as cursor for the next page; null: no more */
+      next_cursor: string | null;
     };
     Checkpoint: {
       origin: string;
@@ -8393,6 +8522,563 @@ export interface operations {
       /** @description The resource is not in a state that allows this */
       409: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listTemplates: {
+    parameters: {
+      query?: {
+        limit?: number;
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of templates */
+      200: {
+        headers: {
+          /** @description Always no-store: the answer carries tokens or personal data */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TemplateList'];
+        };
+      };
+      /** @description The request is malformed or a field is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createTemplate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description The template’s name (1 to 200 characters) */
+          name: string;
+          /**
+           * @description JSON array of roles (TemplateRole), 1 to 10
+           * @example [{"name":"client"},{"name":"witness","order":2,"verification":"liveness_only"}]
+           */
+          roles: string;
+          /**
+           * @description JSON array of fields (TemplateField), at most 200, checked as a transaction’s: off the page, on a page that does not exist, overlapping a field of another role, an anchor not found → 400, nothing stored.
+           * @example [{"id":"client_sig","type":"signature","role":"client","page":1,"x":72,"y":100,"width":180,"height":50},{"id":"company","type":"text","role":"client","anchor":"{{company}}","width":150}]
+           */
+          fields?: string;
+          /**
+           * Format: binary
+           * @description PDF, at most 200 MB, that the sealer can open
+           */
+          document: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          /** @description Always no-store: the answer carries tokens or personal data */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Template'];
+        };
+      };
+      /** @description The request is malformed or a field is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The caller’s role is below sender (an API key: its scopes or its member’s role) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getTemplate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Template id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The template */
+      200: {
+        headers: {
+          /** @description Always no-store: the answer carries tokens or personal data */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Template'];
+        };
+      };
+      /** @description A path parameter is not valid percent-encoded UTF-8 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (also for another owner’s resource) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteTemplate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Template id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A path parameter is not valid percent-encoded UTF-8 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The caller’s role is below sender (an API key: its scopes or its member’s role) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (also for another owner’s resource) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  updateTemplate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Template id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name?: string;
+          roles?: components['schemas']['TemplateRole'][];
+          fields?: components['schemas']['TemplateField'][];
+        };
+      };
+    };
+    responses: {
+      /** @description The template as changed */
+      200: {
+        headers: {
+          /** @description Always no-store: the answer carries tokens or personal data */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Template'];
+        };
+      };
+      /** @description The request is malformed or a field is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The caller’s role is below sender (an API key: its scopes or its member’s role) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (also for another owner’s resource) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createTransactionFromTemplate: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Retrying with the same key and body answers the first result (Idempotent-Replayed: true) */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description Template id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description One signer per role of the template */
+          signers: {
+            role: string;
+            name: string;
+            /** Format: email */
+            email: string;
+            /**
+             * Format: base64
+             * @description The signer’s face photo (JPEG or PNG, at most 10 MB, exactly one face), base64; required for a face_match role
+             */
+            photo?: string;
+          }[];
+          /** @description Prefilled values by field id (text and dropdown: a string; checkbox: true or false) */
+          values?: {
+            [key: string]: string | boolean;
+          };
+          /** @description Default: the template’s */
+          document_name?: string;
+          /**
+           * Format: date-time
+           * @description When the signing links stop working (RFC 3339)
+           */
+          expires_at?: string;
+          reminder_first_after_seconds?: number;
+          reminder_every_seconds?: number;
+          /** @description 0: no reminders */
+          reminder_max?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Created; the signing links are mailed to the signers of the first order */
+      201: {
+        headers: {
+          /** @description Always no-store: the answer carries tokens or personal data */
+          'Cache-Control': string;
+          /** @description true when this answers an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TransactionCreated'];
+        };
+      };
+      /** @description The request is malformed or a field is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The monthly quota and the signature credits are exhausted */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The caller’s role is below sender (an API key: its scopes or its member’s role) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (also for another owner’s resource) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The resource is not in a state that allows this */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limited: wait Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
           [name: string]: unknown;
         };
         content: {

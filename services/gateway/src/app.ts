@@ -19,6 +19,7 @@ import {
   identitySecurityV1,
   identityV1,
   ledgerV1,
+  transactionTemplatesV1,
   transactionV1,
   transactionWebhooksV1,
 } from '@signet/proto';
@@ -49,6 +50,7 @@ import { testModeRoutes } from './http/routes/transactions/test-mode.routes.js';
 import { verifyRoutes } from './http/routes/verify/verify.routes.js';
 import { webhooksRoutes } from './http/routes/webhooks/webhooks.routes.js';
 import { webhookEndpointsRoutes } from './http/routes/webhook-endpoints/webhook-endpoints.routes.js';
+import { templatesRoutes } from './http/routes/templates/templates.routes.js';
 import { countRoleRefusals } from './http/roles.js';
 import { membersRoutes } from './http/routes/members/members.routes.js';
 import { upstreamBreakers, type Upstream } from './upstreams.js';
@@ -88,6 +90,7 @@ export function buildApp(ctx: GatewayContext, checks: ReadinessCheck[]): Express
     signRoutes(ctx),
     webhooksRoutes(ctx),
     webhookEndpointsRoutes(ctx),
+    templatesRoutes(ctx),
     ledgerRoutes(ctx),
     ledgerCheckpointRoutes(ctx),
     ledgerKeysRoutes(ctx),
@@ -124,6 +127,10 @@ export async function startGateway(cfg: GatewayConfig, opts: { logger?: Logger }
       breaker: breakers.transaction,
     }),
     webhooks: createClient(transactionWebhooksV1.WebhookServiceClient, cfg.TRANSACTION_ADDR, {
+      ...deps,
+      breaker: breakers.transaction,
+    }),
+    templates: createClient(transactionTemplatesV1.TemplateServiceClient, cfg.TRANSACTION_ADDR, {
       ...deps,
       breaker: breakers.transaction,
     }),
@@ -164,6 +171,7 @@ export async function startGateway(cfg: GatewayConfig, opts: { logger?: Logger }
       await closeServer(ops.server);
       for (const c of [ctx.identity, ctx.security, ctx.billing, ctx.transaction, ctx.webhooks, ctx.ceremony, ctx.ledger])
         c.close();
+      ctx.templates?.close();
       for (const h of Object.values(upstream)) h.close();
       redis.disconnect();
     },

@@ -6,6 +6,7 @@ import type {
   identitySecurityV1,
   identityV1,
   ledgerV1,
+  transactionTemplatesV1,
   transactionV1,
   transactionWebhooksV1,
 } from '@signet/proto';
@@ -24,6 +25,8 @@ export type GatewayContext = {
   transaction: ServiceClient<transactionV1.TransactionServiceClient>;
   /** Outgoing webhooks: served by the transaction process (same address, same breaker). */
   webhooks: ServiceClient<transactionWebhooksV1.WebhookServiceClient>;
+  /** Templates (issue 33): served by the transaction process; unset where no route needs them (the OpenAPI export). */
+  templates?: ServiceClient<transactionTemplatesV1.TemplateServiceClient>;
   ceremony: ServiceClient<ceremonyV1.CeremonyServiceClient>;
   ledger: ServiceClient<ledgerV1.LedgerServiceClient>;
   /** Tests: every declared answer is checked against its schema (route.ts); a mismatch is a 500. */
