@@ -12,6 +12,9 @@ import { bulkJobView, bulkListView } from './views/bulk.js';
 import { createView } from './views/transactions/create.js';
 import { detailView } from './views/transactions/detail.js';
 import { listView } from './views/transactions/list.js';
+import { templateEditorView } from './views/templates/editor.js';
+import { templatesView } from './views/templates/list.js';
+import { sendFromTemplateView } from './views/templates/send.js';
 
 export type View = { id: string; title: string; nav?: string; node: HTMLElement };
 export type App = {
@@ -62,6 +65,9 @@ async function resolveView(path: string): Promise<View> {
   if (path === '/app/bulk') return bulkListView(app);
   const bm = /^\/app\/bulk\/(bj_[A-Za-z0-9]{1,40})$/.exec(path);
   if (bm) return bulkJobView(app, bm[1]!);
+  if (path === '/app/templates') return templatesView(app);
+  const tm = /^\/app\/templates\/([A-Za-z0-9_-]{1,64})(\/send)?$/.exec(path);
+  if (tm) return tm[2] ? sendFromTemplateView(app, tm[1]!) : templateEditorView(app, tm[1]!);
   if (path === '/app/developer') return developerView(app);
   if (path === '/app/members') return membersView(app);
   if (path === '/app/webhooks') return webhooksView(app);
