@@ -7,7 +7,7 @@
  * out only when it is the producing service's own aggregate (`signet.transaction.created`).
  * See docs/events.md.
  */
-import { eventsV1 } from '../src/index.js';
+import { eventsV1, identityBrandingV1 } from '../src/index.js';
 
 export const SERVICES = ['gateway', 'identity', 'transaction', 'ceremony', 'biometrics', 'ledger', 'billing'] as const;
 export type ServiceName = (typeof SERVICES)[number];
@@ -136,6 +136,12 @@ export const events = {
     message: eventsV1.AccountSettingsChanged,
     producer: 'identity',
     consumers: [{ service: 'transaction', durable: 'transaction-account-settings' }],
+  }),
+  brandingChanged: entry({
+    subject: 'signet.identity.branding.changed',
+    message: identityBrandingV1.BrandingChanged,
+    producer: 'identity',
+    consumers: [{ service: 'transaction', durable: 'transaction-account-branding' }],
   }),
   memberInvited: entry({
     subject: 'signet.identity.member.invited',

@@ -4,6 +4,7 @@ export * as biometricsV1 from './gen/signet/biometrics/v1/biometrics.js';
 export * as ceremonyV1 from './gen/signet/ceremony/v1/ceremony.js';
 export * as eventsV1 from './gen/signet/events/v1/events.js';
 export * as gatewayV1 from './gen/signet/gateway/v1/gateway.js';
+export * as identityBrandingV1 from './gen/signet/identity/v1/branding.js';
 export * as identityV1 from './gen/signet/identity/v1/identity.js';
 export * as identitySecurityV1 from './gen/signet/identity/v1/security.js';
 export * as ledgerV1 from './gen/signet/ledger/v1/ledger.js';

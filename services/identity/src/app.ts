@@ -10,12 +10,13 @@ import {
   serveGrpc,
   type Logger,
 } from '@signet/kit';
-import { identitySecurityV1, identityV1 } from '@signet/proto';
+import { identityBrandingV1, identitySecurityV1, identityV1 } from '@signet/proto';
 import { Redis } from 'ioredis';
 import type { IdentityConfig } from './config.js';
 import { argon2idPasswords, createSecretBox } from './domain/secrets.js';
 import { createSessions } from './domain/session.js';
 import { identityMetrics } from './metrics.js';
+import { brandingServer } from './branding-server.js';
 import { identityHandlers } from './server.js';
 import { securityServer } from './security-server.js';
 import { createApiKeyRepository } from './store/api-key.repository.js';
@@ -74,6 +75,7 @@ export async function startIdentity(cfg: IdentityConfig, opts: { logger?: Logger
   };
   const handlers = identityHandlers(deps);
   const security = await securityServer(cfg, conn, redis, deps, metrics);
+  const branding = await brandingServer(conn, bus, metrics, logger);
   const served = await serveGrpc({
     name: 'identity',
     logger,
@@ -84,6 +86,7 @@ export async function startIdentity(cfg: IdentityConfig, opts: { logger?: Logger
     register: (server) => {
       addService(server, identityV1.IdentityServiceService, handlers, { metrics, logger });
       addService(server, identitySecurityV1.SecurityServiceService, security.handlers, { metrics, logger });
+      addService(server, identityBrandingV1.BrandingServiceService, branding.handlers, { metrics, logger });
     },
   });
   return {
@@ -93,6 +96,7 @@ export async function startIdentity(cfg: IdentityConfig, opts: { logger?: Logger
     async stop() {
       await served.stop();
       security.stop();
+      branding.stop();
       relay.stop();
       mailer.close();
       await bus.nc.drain();

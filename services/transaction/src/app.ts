@@ -36,7 +36,9 @@ import { createErasureRequestRepository } from './store/erasure-request.reposito
 import { createErasureJob } from './jobs/biometric-erasure.job.js';
 import { erasureHandler, signerErasureHandler } from './grpc/erasure.handler.js';
 import { MEDIA_ERASED_DURABLE, mediaErasedConsumer } from './events/media-erased.consumer.js';
+import { ACCOUNT_BRANDING_DURABLE, accountBrandingConsumer } from './events/account-branding.consumer.js';
 import { ACCOUNT_SETTINGS_DURABLE, accountSettingsConsumer } from './events/account-settings.consumer.js';
+import { createAccountBrandingRepository } from './store/account-branding.repository.js';
 import { createTransactionRepository } from './store/transaction.repository.js';
 import { startWebhooks } from './webhooks/start-webhooks.js';
 import { fieldsHandlers } from './grpc/fields.handler.js';
@@ -81,6 +83,9 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
   const lock = createKeyedLock<number>();
   const outbox = createOutboxRelay(bus, [repo.model], { metrics, logger, lock, pollMs: 2000 });
   const clock = () => new Date();
+  // Organisations' branding for the mails to their signers (identity.branding.changed, issue 34 item 4).
+  const brands = createAccountBrandingRepository(conn);
+  await brands.init();
   const retention = { defaultDays: cfg.BIOMETRIC_RETENTION_DAYS, dayMs: cfg.BIOMETRIC_RETENTION_DAY_SECONDS * 1000 };
   const consumer = await startConsumer(
     bus,
@@ -96,7 +101,7 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
       ackWaitMs: opts.ackWaitMs ?? LINK_MAIL_ACK_WAIT_MS,
       concurrency: LINK_MAIL_CONCURRENCY,
     },
-    linkMailConsumer({ repo, mailer, tm, logger, cfg }),
+    linkMailConsumer({ repo, mailer, tm, logger, cfg, brands }),
     { metrics, logger },
   );
   // The signed PDF is sealed: every signer and the sender get a download link (issue 17).
@@ -105,7 +110,7 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
   const completionConsumer = await startConsumer(
     bus,
     { durable: COMPLETION_MAIL_DURABLE, events: [events.pdfSealed], ackWaitMs: opts.ackWaitMs ?? LINK_MAIL_ACK_WAIT_MS },
-    completionMailConsumer({ repo, sent: completionMails, mailer, tm, logger, cfg, clock }),
+    completionMailConsumer({ repo, sent: completionMails, mailer, tm, logger, cfg, clock, brands }),
     { metrics, logger },
   );
   const erasedConsumer = await startConsumer(
@@ -118,6 +123,12 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
     bus,
     { durable: ACCOUNT_SETTINGS_DURABLE, events: [events.settingsChanged], ackWaitMs: opts.ackWaitMs },
     accountSettingsConsumer({ repo }),
+    { metrics, logger },
+  );
+  const brandingConsumer = await startConsumer(
+    bus,
+    { durable: ACCOUNT_BRANDING_DURABLE, events: [events.brandingChanged], ackWaitMs: opts.ackWaitMs },
+    accountBrandingConsumer({ brands }),
     { metrics, logger },
   );
   const senderConsumer = await startConsumer(
@@ -240,6 +251,7 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
       await erasure.stop();
       await timers.stop();
       await senderConsumer.stop();
+      await brandingConsumer.stop();
       await webhooks.stop();
       await consumer.stop();
       await mailConsumer.stop();

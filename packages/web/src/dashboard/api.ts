@@ -94,6 +94,8 @@ type CallOpts<P extends Path, M extends Method> = {
   path?: PathParams<P, M>;
   query?: Record<string, string>;
   body?: Body<P, M>;
+  /** A body that is not JSON (an image), sent with its own type. */
+  raw?: Blob;
   auth?: boolean;
   csrf?: boolean;
 };
@@ -106,6 +108,7 @@ async function call<P extends Path, M extends Method>(
 ): Promise<{ body: Ok<P, M>; headers: Headers }> {
   const headers: Record<string, string> = {};
   if (o.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (o.raw) headers['Content-Type'] = o.raw.type || 'application/octet-stream';
   if (o.auth !== false && token) Object.assign(headers, { Authorization: `Bearer ${token}` }, modeHeader());
   const query = new URLSearchParams(o.query);
   if (o.csrf) query.set('csrf', await csrfToken());
@@ -115,7 +118,7 @@ async function call<P extends Path, M extends Method>(
     res = await fetch(url, {
       method: method.toUpperCase(),
       headers,
-      body: o.body === undefined ? undefined : JSON.stringify(o.body),
+      body: o.raw ?? (o.body === undefined ? undefined : JSON.stringify(o.body)),
       credentials: 'omit',
       cache: 'no-store',
     });
@@ -179,6 +182,12 @@ export const api = {
   updateSettings: async (body: SettingsChange) => (await call('patch', '/api/admin/account/settings', { body, csrf: true })).body,
   /** The origins that may frame the account's signing pages (embedded signing). */
   embedOrigins: async () => (await get('/api/admin/account/embed-origins')).origins,
+  branding: () => get('/api/admin/account/branding'),
+  setBranding: async (body: Body<'/api/admin/account/branding', 'put'>) =>
+    (await call('put', '/api/admin/account/branding', { body, csrf: true })).body,
+  setBrandingLogo: async (image: Blob) =>
+    (await call('put', '/api/admin/account/branding/logo', { raw: image, csrf: true })).body,
+  deleteBrandingLogo: async () => (await call('delete', '/api/admin/account/branding/logo', { csrf: true })).body,
   setEmbedOrigins: async (origins: string[]) =>
     (await call('put', '/api/admin/account/embed-origins', { body: { origins }, csrf: true })).body.origins,
 

@@ -3,6 +3,7 @@ import '../shared/a11y.css';
 import './sign.css';
 import type { Summary } from './api.js';
 import { toCamera } from './camera.js';
+import { applyBrand } from './brand.js';
 import { emit } from './embed.js';
 import { showFieldsOrConsent } from './fields.js';
 import { devtoolsHeuristic } from './forensic.js';
@@ -13,6 +14,7 @@ import { verifying } from './result.js';
 async function start() {
   await useLocale(pickLocale(chosenLocale(), navigator.languages ?? [navigator.language]));
   translatePage();
+  applyBrand();
   try {
     page.summary = await client.summary();
   } catch (err) {

@@ -1,5 +1,7 @@
 import type { Logger, Mailer } from '@signet/kit';
+import { brandOf } from '../mail/brand.js';
 import { completionMail } from '../mail/completion.mail.js';
+import type { AccountBrandingRepository } from '../store/account-branding.repository.js';
 import { downloadLink } from '../mail/download-link.js';
 import { erasureLink } from '../mail/erasure-link.js';
 import type { TransactionMetrics } from '../metrics.js';
@@ -14,6 +16,8 @@ export type CompletionMailDeps = {
   logger: Logger;
   cfg: { PUBLIC_BASE_URL: string; DOWNLOAD_LINK_SECRET?: string; DOWNLOAD_LINK_TTL_SECONDS: number };
   clock: () => Date;
+  /** Organisations' branding (issue 34 item 4); absent: unbranded mails. */
+  brands?: Pick<AccountBrandingRepository, 'get'>;
 };
 
 /** `locale`: the language the sender chose for a signer or viewer (absent: English). */
@@ -108,6 +112,7 @@ export async function sendCompletionMails(
           forSender: r.forSender,
           test: rec.test === true,
           locale: r.locale,
+          brand: r.forSender ? undefined : await brandOf(deps.brands, rec.owner_id, deps.cfg.PUBLIC_BASE_URL),
         }),
       );
     } catch (err) {

@@ -2,7 +2,9 @@ import type { Logger, Mailer } from '@signet/kit';
 import { isReleased } from '../domain/signers.js';
 import { isPending } from '../domain/transaction.js';
 import type { LinkMailKind } from '../events/transaction.publisher.js';
+import { brandOf } from '../mail/brand.js';
 import { signingLinkMail } from '../mail/signing-link.mail.js';
+import type { AccountBrandingRepository } from '../store/account-branding.repository.js';
 import type { TransactionMetrics } from '../metrics.js';
 import type { TransactionRepository } from '../store/transaction.repository.js';
 
@@ -12,6 +14,8 @@ export type SendLinksDeps = {
   tm: Pick<TransactionMetrics, 'mails'>;
   logger: Logger;
   cfg: { PUBLIC_BASE_URL: string };
+  /** Organisations' branding (issue 34 item 4); absent: unbranded mails. */
+  brands?: Pick<AccountBrandingRepository, 'get'>;
 };
 
 export type LinksRequest = {
@@ -72,6 +76,7 @@ export async function sendSigningLinks(deps: SendLinksDeps, req: LinksRequest): 
           reminder: kind === 'reminder',
           test: rec.test === true,
           locale: signer.locale,
+          brand: await brandOf(deps.brands, rec.owner_id, base),
         }),
       );
     } catch (err) {

@@ -3,6 +3,7 @@ import { api, session } from '../api.js';
 import { announce, field, fmtDate, formError, h, message, onSubmit, value } from '../dom.js';
 import type { App, View } from '../main.js';
 import { transactionSettingsCard } from './account-settings.js';
+import { brandingCard } from './branding.js';
 import { embedOriginsCard } from './embed-origins.js';
 
 /** The choices of "Stay signed in for", in hours (the API accepts any whole number from 1 to 720). */
@@ -64,7 +65,12 @@ export async function accountView(app: App): Promise<View> {
     ok.textContent = text;
     f.append(ok);
   });
-  root.append(stay, transactionSettingsCard(p), embedOriginsCard(await api.embedOrigins()));
+  root.append(
+    stay,
+    transactionSettingsCard(p),
+    embedOriginsCard(await api.embedOrigins()),
+    brandingCard(await api.branding(), p.org_name),
+  );
 
   // Change password: the API returns a fresh session; every older one stops working.
   const pw = h(

@@ -36,7 +36,7 @@ export function addSignPage(router: Router, ctx: GatewayContext): void {
     res.status(404).type('text/plain').send('not found');
   });
   router.get('/sign/:token', async (req, res) => {
-    const { origins, locale } = await pageContextOf(ctx, String(req.params.token));
+    const { origins, locale, brand } = await pageContextOf(ctx, String(req.params.token));
     served.inc({ framed: req.get('sec-fetch-dest') === 'iframe' ? 'yes' : 'no', embedding: origins.length ? 'allowed' : 'none' });
     pageHeaders(res, origins);
     res.setHeader('Cache-Control', 'no-store');
@@ -45,11 +45,13 @@ export function addSignPage(router: Router, ctx: GatewayContext): void {
       res.status(503).type('text/plain').send('The signing page has not been built (pnpm --filter @signet/web build).');
       return;
     }
-    res.type('html').send(withLocale(withEmbedOrigins(await readFile(page, 'utf8'), origins), locale));
+    res.type('html').send(withBrand(withLocale(withEmbedOrigins(await readFile(page, 'utf8'), origins), locale), brand));
   });
 }
 
-type PageContext = { origins: string[]; locale: string };
+type PageContext = { origins: string[]; locale: string; brand?: PageBrand };
+/** The organisation's branding as the page shows it (issue 34 item 4). */
+export type PageBrand = { name: string; color: string; logo: string };
 
 /**
  * What the page is given about its link: the embedding origins of the account that sent it, and the
@@ -62,13 +64,41 @@ async function pageContextOf(ctx: GatewayContext, token: string): Promise<PageCo
     const link = await ctx.transaction.resolveSigningToken({ token });
     locale = link.locale;
     if (!link.ownerId) return { origins: [], locale };
-    return { origins: (await ctx.identity.getProfile({ userId: link.ownerId })).embedOrigins, locale };
+    const [profile, brand] = await Promise.all([ctx.identity.getProfile({ userId: link.ownerId }), brandOf(ctx, link.ownerId)]);
+    return { origins: profile.embedOrigins, locale, brand };
   } catch (err) {
     // NOT_FOUND is a link that ended or never was: the page says so itself. Anything else fails closed.
     if (!(err instanceof RpcError && err.code === status.NOT_FOUND))
       ctx.logger.warn({ err: (err as Error).message }, 'sign page: embedding origins unavailable');
     return { origins: [], locale };
   }
+}
+
+/** The branding of the link's organisation; none when identity does not answer (the page is Signet's own then). */
+async function brandOf(ctx: GatewayContext, orgId: string): Promise<PageBrand | undefined> {
+  try {
+    const b = await ctx.branding?.getBranding({ orgId });
+    if (!b) return undefined;
+    return { name: b.displayName, color: b.color, logo: b.logoSha256 ? `/api/branding/logos/${b.logoSha256}` : '' };
+  } catch (err) {
+    ctx.logger.warn({ err: (err as Error).message }, 'sign page: branding unavailable');
+    return undefined;
+  }
+}
+
+const attr = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The page with the organisation's branding in meta tags (escaped; the page applies them by script: its CSP allows no inline style). */
+export function withBrand(html: string, brand: PageBrand | undefined): string {
+  if (!brand) return html;
+  const color = /^#[0-9a-f]{6}$/.test(brand.color) ? brand.color : '';
+  const logo = /^\/api\/branding\/logos\/[0-9a-f]{64}$/.test(brand.logo) ? brand.logo : '';
+  const tags = [
+    brand.name ? `<meta name="signet-brand-name" content="${attr(brand.name)}">` : '',
+    color ? `<meta name="signet-brand-color" content="${color}">` : '',
+    logo ? `<meta name="signet-brand-logo" content="${logo}">` : '',
+  ].filter(Boolean);
+  return tags.length ? html.replace('</head>', `${tags.join('\n')}\n</head>`) : html;
 }
 
 /** The page with the signer's language as the sender chose it (a checked code: letters only). */
