@@ -1,47 +1,99 @@
 /**
- * What the signing page's field step says, in one place (the page's translations take them from
- * here). Functions for the strings that carry a value.
+ * What the signing page's field step says, in one place, in the signer's language (the page's
+ * catalogues, i18n/*.ts, keys `fields.*`). Getters, so each read is in the language the page
+ * chose; functions for the strings that carry a value.
  */
+import { t } from './i18n/index.js';
+
+const KINDS = ['signature', 'initials', 'date_signed', 'full_name', 'email', 'text', 'checkbox', 'dropdown'] as const;
+
 export const fieldStrings = {
-  heading: 'Fill in your fields',
-  intro: 'The sender placed these fields on the document for you. Fill them in, then continue to the consent.',
-  loadingDocument: 'Loading the document…',
-  documentFailed: 'The document cannot be shown here. You can still fill in your fields, and open the PDF from the next step.',
-  page: (n: number, of: number) => `Page ${n} of ${of}`,
-  formHeading: 'Your fields',
-  required: 'required',
-  readonly: 'Filled in by the sender',
-  computed: 'Filled in for you',
-  dateSigned: 'The date you sign',
-  kinds: {
-    signature: 'Signature',
-    initials: 'Initials',
-    date_signed: 'Date signed',
-    full_name: 'Full name',
-    email: 'E-mail',
-    text: 'Text',
-    checkbox: 'Checkbox',
-    dropdown: 'Choice',
-  } as Record<string, string>,
-  signature: 'Your signature',
-  initials: 'Your initials',
-  usedIn: (n: number) => (n === 1 ? 'Shown in 1 place on the document.' : `Shown in ${n} places on the document.`),
-  draw: 'Draw',
-  type: 'Type',
-  clear: 'Clear',
-  drawArea: (what: string) => `${what}: drawing area`,
-  drawHint: 'Draw with your finger, a pen or the mouse inside the box.',
-  typeSignature: 'Type your full name',
-  typeInitials: 'Type your initials',
-  choose: 'Choose…',
-  maxLength: (n: number) => `At most ${n} characters.`,
-  missing: 'Fill in this field.',
-  missingMark: 'Draw or type it.',
-  unticked: 'Tick this box.',
-  fix: 'Some fields need attention.',
-  submit: 'Save and continue',
-  change: 'Change your fields on the document',
-  saving: 'Saving…',
-  declinePrompt: 'Do not want to sign?',
-  decline: 'Decline',
+  get heading() {
+    return t('fields.heading');
+  },
+  get intro() {
+    return t('fields.intro');
+  },
+  get loadingDocument() {
+    return t('fields.loadingDocument');
+  },
+  get documentFailed() {
+    return t('fields.documentFailed');
+  },
+  page: (n: number, of: number) => t('fields.page', { n, of }),
+  get formHeading() {
+    return t('fields.formHeading');
+  },
+  get required() {
+    return t('fields.required');
+  },
+  get readonly() {
+    return t('fields.readonly');
+  },
+  get computed() {
+    return t('fields.computed');
+  },
+  get dateSigned() {
+    return t('fields.dateSigned');
+  },
+  get kinds(): Record<string, string> {
+    return Object.fromEntries(KINDS.map((k) => [k, t(`fields.kind.${k}`)]));
+  },
+  get signature() {
+    return t('fields.signature');
+  },
+  get initials() {
+    return t('fields.initials');
+  },
+  usedIn: (n: number) => t('fields.usedIn', { count: n }),
+  get draw() {
+    return t('fields.draw');
+  },
+  get type() {
+    return t('fields.type');
+  },
+  get clear() {
+    return t('fields.clear');
+  },
+  drawArea: (what: string) => t('fields.drawArea', { what }),
+  get drawHint() {
+    return t('fields.drawHint');
+  },
+  get typeSignature() {
+    return t('fields.typeSignature');
+  },
+  get typeInitials() {
+    return t('fields.typeInitials');
+  },
+  get choose() {
+    return t('fields.choose');
+  },
+  maxLength: (n: number) => t('fields.maxLength', { n }),
+  get missing() {
+    return t('fields.missing');
+  },
+  get missingMark() {
+    return t('fields.missingMark');
+  },
+  get unticked() {
+    return t('fields.unticked');
+  },
+  get fix() {
+    return t('fields.fix');
+  },
+  get submit() {
+    return t('fields.submit');
+  },
+  get change() {
+    return t('fields.change');
+  },
+  get saving() {
+    return t('fields.saving');
+  },
+  get declinePrompt() {
+    return t('decline.ask');
+  },
+  get decline() {
+    return t('decline.button');
+  },
 };

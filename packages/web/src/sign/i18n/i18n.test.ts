@@ -13,15 +13,16 @@ import { messages as zh } from './zh.js';
 const catalogues: Record<string, Record<string, string>> = { en, de, fr, es, pl, pt, ar, zh };
 
 type El = { type: number; value?: string; options?: Record<string, { value: El[] }> };
-/** A message's ICU arguments: name and kind, and a select's or plural's option keys, sorted. */
+/** A message's ICU arguments: name and kind, and a select's option keys, sorted. */
 function argumentsOf(source: string, locale: string): string[] {
   const out = new Set<string>();
   const walk = (els: El[]) => {
     for (const e of els) {
       if (e.type === 0 || e.type === 7) continue;
       out.add(`${e.value}:${e.type}`);
+      // A select's options are the same in every language; a plural's follow the language's rules.
       for (const [k, o] of Object.entries(e.options ?? {})) {
-        out.add(`${e.value}:${e.type}:${k}`);
+        if (e.type === 5) out.add(`${e.value}:${e.type}:${k}`);
         walk(o.value);
       }
     }
