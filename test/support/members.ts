@@ -34,7 +34,7 @@ export async function invitationCode(address: string): Promise<string> {
 }
 
 /** Invites a fresh address with a role as `inviterToken` and joins with the mailed code. */
-export async function addMember(gatewayUrl: string, inviterToken: string, role: Role, tag = role): Promise<Member> {
+export async function addMember(gatewayUrl: string, inviterToken: string, role: Role, tag: string = role): Promise<Member> {
   const email = `${tag}-${randomBytes(5).toString('hex')}@example.com`;
   const csrf = await csrfOf(gatewayUrl, inviterToken);
   const inv = await send(gatewayUrl, 'POST', `/api/admin/members/invitations?csrf=${encodeURIComponent(csrf)}`, {

@@ -60,7 +60,7 @@ describe('identity service over gRPC (real FerretDB, Redis, Mailpit)', () => {
     expect(user!.totp_pending_secret).toMatch(/^v1\./);
     expect(JSON.stringify(user)).not.toContain(setup.secret);
 
-    const key = await id.createApiKey({ userId: s.userId, name: 'ci', mode: '' });
+    const key = await id.createApiKey({ userId: s.userId, name: 'ci', mode: '', scopes: [], expiresAt: '' });
     const stored = await db.collection('api_keys').findOne({ _id: key.key!.id as never });
     expect(stored!.hash).toBe(createHash('sha256').update(key.secret).digest('hex'));
     expect(stored!.prefix).toBe(key.secret.slice(0, 12));
@@ -68,13 +68,21 @@ describe('identity service over gRPC (real FerretDB, Redis, Mailpit)', () => {
     expect(JSON.stringify(stored)).not.toContain(key.secret);
 
     // A test key: its own prefix, stored as such, and authentication says so.
-    const test = await id.createApiKey({ userId: s.userId, name: 'sandbox', mode: 'test' });
+    const test = await id.createApiKey({ userId: s.userId, name: 'sandbox', mode: 'test', scopes: [], expiresAt: '' });
     expect(test.secret).toMatch(/^sgn_test_/);
     expect(test.key).toMatchObject({ mode: 'test', prefix: test.secret.slice(0, 17) });
     expect((await db.collection('api_keys').findOne({ _id: test.key!.id as never }))!.mode).toBe('test');
     expect(await id.authenticate({ credential: { $case: 'apiKey', value: test.secret } })).toMatchObject({ mode: 'test' });
-    expect(await id.authenticate({ credential: { $case: 'apiKey', value: key.secret } })).toMatchObject({ mode: 'live' });
-    await expect(id.createApiKey({ userId: s.userId, name: 'x', mode: 'sandbox' })).rejects.toMatchObject({
+    expect(await id.authenticate({ credential: { $case: 'apiKey', value: key.secret } })).toMatchObject({
+      mode: 'live',
+      // The founder of their own organisation; a key made without scopes has every scope of the role.
+      ownerId: s.userId,
+      role: 'owner',
+      scopes: ['read', 'write', 'admin'],
+    });
+    await expect(
+      id.createApiKey({ userId: s.userId, name: 'x', mode: 'sandbox', scopes: [], expiresAt: '' }),
+    ).rejects.toMatchObject({
       details: expect.stringMatching(/mode/),
     });
   });
