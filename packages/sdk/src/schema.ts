@@ -528,65 +528,6 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
-  '/api/admin/account/branding': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** The organisation’s branding (signing page and mails to signers) */
-    get: operations['getBranding'];
-    /**
-     * Replace the display name, colour and Reply-To (the logo stays)
-     * @description A bad part is a 400 naming it and nothing changes: a colour white text cannot be read on (WCAG AA 4.5:1; the answer names the contrast and a darker colour that passes), a Reply-To that is not an email address, a display name with control characters.
-     */
-    put: operations['setBranding'];
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/admin/account/branding/logo': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    /**
-     * Set the logo: a PNG or JPEG as the request body (SVG is refused)
-     * @description At most 512 KB and 1024×1024 pixels (at least 16×16). Decoded and re-encoded as PNG, so nothing but the pixels is kept. Another type (SVG included), an image that does not decode or is out of bounds: 400, nothing changes.
-     */
-    put: operations['setBrandingLogo'];
-    post?: never;
-    /** Remove the logo */
-    delete: operations['deleteBrandingLogo'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/branding/logos/{sha256}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** An organisation’s logo, by the SHA-256 of its PNG (as the signing page and mails link it) */
-    get: operations['getBrandingLogo'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   '/api/admin/members': {
     parameters: {
       query?: never;
@@ -1378,6 +1319,60 @@ export type paths = {
     patch?: never;
     trace?: never;
   };
+  '/api/templates/{id}/bulk': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Bulk send: one transaction from the template per row (CSV or JSON, up to 1,000 rows)
+     * @description text/csv: a header, then one row per transaction; each role of the template has the columns <role>_name and <role>_email (and <role>_photo, a base64 JPEG or PNG, for a face-match role), each prefilled value the column value_<field id>. application/json: {"rows": [{"signers": {"<role>": {"name", "email", "photo"?}}, "values"?: {"<field id>": …}}]}. A missing column, an unknown role or field, or a row beyond 1,000 is a 400 and nothing is stored; a row of its own problem (an invalid e-mail, a missing name or photo) is failed with its reason and the others are sent. The job is stored before the answer and runs in the background: each row uses a signature of the quota or a credit as a creation does, and when both run out the remaining rows are not sent (each says so). The same Idempotency-Key returns the first job.
+     */
+    post: operations['createBulkJob'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/bulk/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A bulk job: its progress and each row’s outcome */
+    get: operations['getBulkJob'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/bulk': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The bulk jobs, newest first, with their counts */
+    get: operations['listBulkJobs'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/ledger/proof/{reference}': {
     parameters: {
       query?: never;
@@ -1564,24 +1559,6 @@ export type paths = {
 export type webhooks = Record<string, never>;
 export type components = {
   schemas: {
-    BrandingInput: {
-      /**
-       * @description Shown to signers instead of the organisation’s name (signing page, mails); empty: the organisation’s name
-       * @default
-       */
-      display_name: string;
-      /**
-       * @description Primary colour #rrggbb of the signing page’s header and buttons and of the mails’ header and button. White text on it must reach WCAG AA 4.5:1, else 400 naming the contrast and a darker colour that passes. Empty: Signet’s own
-       * @default
-       * @example #0b5cad
-       */
-      color: string;
-      /**
-       * @description Reply-To of every mail to signers; empty: none
-       * @default
-       */
-      reply_to: string;
-    };
     LegalHoldRequest: {
       /** @description Why the data must be kept (at most 500 characters) */
       reason?: string;
@@ -1671,6 +1648,23 @@ export type components = {
     /** @description A field as in a transaction’s `fields` (FormFieldSpec: type, id, required, readonly, label, value, max_length, pattern, options, page/x/y/width/height or anchor/offset_x/offset_y), with `role` (a role’s name) instead of `signer`. */
     TemplateField: {
       [key: string]: unknown;
+    };
+    BulkUpload: {
+      rows: {
+        /** @description The signer of each role of the template, by role name */
+        signers: {
+          [key: string]: {
+            name: string;
+            email: string;
+            /** @description A base64 JPEG or PNG showing the signer’s face (face-match roles); the same photo may be given on many rows */
+            photo?: string;
+          };
+        };
+        /** @description Prefilled values by field id */
+        values?: {
+          [key: string]: string | boolean;
+        };
+      }[];
     };
     Verification: {
       valid: boolean;
@@ -1844,17 +1838,6 @@ export type components = {
     };
     EmbedOrigins: {
       origins: string[];
-    };
-    Branding: {
-      display_name: string;
-      /** @description #rrggbb, or empty */
-      color: string;
-      reply_to: string;
-      /** @description Public URL of the logo (PNG, re-encoded by Signet); null: no logo */
-      logo_url: string | null;
-      logo_width: number;
-      logo_height: number;
-      updated_at: string | null;
     };
     Member: {
       user_id: string;
@@ -2374,6 +2357,33 @@ export type components = {
       items: components['schemas']['Template'][];
       /** @description Pass as cursor for the next page; null: no more */
       next_cursor: string | null;
+    };
+    BulkJob: {
+      id: string;
+      template_id: string;
+      /** @enum {string} */
+      state: 'running' | 'completed';
+      test: boolean;
+      rows: number;
+      pending: number;
+      created: number;
+      failed: number;
+      /** @description Rows not sent because the quota and the credits ran out */
+      not_sent: number;
+      created_at: string;
+      completed_at: string | null;
+      /** @description Each row’s outcome (not in lists) */
+      results?: components['schemas']['BulkRowResult'][];
+    };
+    BulkRowResult: {
+      /** @description The row’s position in the upload, from 0 (CSV: line = row + 2) */
+      row: number;
+      /** @enum {string} */
+      status: 'pending' | 'created' | 'failed' | 'not_sent';
+      /** @description Why the row failed or was not sent */
+      reason?: string;
+      transaction_id?: number;
+      reference?: string;
     };
     Checkpoint: {
       origin: string;
@@ -4738,351 +4748,6 @@ export interface operations {
       };
       /** @description csrf query parameter missing or invalid */
       403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Internal error, with a correlation id */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description A service is unavailable or busy: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  getBranding: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The branding now */
-      200: {
-        headers: {
-          /** @description Always no-store: the answer carries tokens or personal data */
-          'Cache-Control': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Branding'];
-        };
-      };
-      /** @description Missing or invalid authentication */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Internal error, with a correlation id */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description A service is unavailable or busy: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  setBranding: {
-    parameters: {
-      query: {
-        /** @description Token from GET /api/admin/csrf */
-        csrf: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['BrandingInput'];
-      };
-    };
-    responses: {
-      /** @description The branding now */
-      200: {
-        headers: {
-          /** @description Always no-store: the answer carries tokens or personal data */
-          'Cache-Control': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Branding'];
-        };
-      };
-      /** @description The request is malformed or a field is not valid */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing or invalid authentication */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Not allowed */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Internal error, with a correlation id */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description A service is unavailable or busy: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  setBrandingLogo: {
-    parameters: {
-      query: {
-        /** @description Token from GET /api/admin/csrf */
-        csrf: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'image/png': string;
-        'image/jpeg': string;
-      };
-    };
-    responses: {
-      /** @description The branding now */
-      200: {
-        headers: {
-          /** @description Always no-store: the answer carries tokens or personal data */
-          'Cache-Control': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Branding'];
-        };
-      };
-      /** @description The request is malformed or a field is not valid */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing or invalid authentication */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Not allowed */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description The body is too large */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Error */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Internal error, with a correlation id */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description A service is unavailable or busy: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  deleteBrandingLogo: {
-    parameters: {
-      query: {
-        /** @description Token from GET /api/admin/csrf */
-        csrf: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The branding now */
-      200: {
-        headers: {
-          /** @description Always no-store: the answer carries tokens or personal data */
-          'Cache-Control': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Branding'];
-        };
-      };
-      /** @description Missing or invalid authentication */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Not allowed */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Internal error, with a correlation id */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description A service is unavailable or busy: retry after Retry-After seconds */
-      503: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          'Retry-After': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  getBrandingLogo: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        sha256: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The logo */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'image/png': string;
-        };
-      };
-      /** @description A path parameter is not valid percent-encoded UTF-8 */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Not found (also for another owner’s resource) */
-      404: {
         headers: {
           [name: string]: unknown;
         };
@@ -9512,6 +9177,262 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before trying again */
           'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createBulkJob: {
+    parameters: {
+      query?: never;
+      header?: {
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'text/csv': string;
+        'application/json': components['schemas']['BulkUpload'];
+      };
+    };
+    responses: {
+      /** @description Accepted: the job, with each row pending or failed with its reason */
+      202: {
+        headers: {
+          /** @description Always no-store: the answer carries tokens or personal data */
+          'Cache-Control': string;
+          /** @description The job: GET it for the progress */
+          Location: string;
+          /** @description true when this answers an earlier upload with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BulkJob'];
+        };
+      };
+      /** @description The request is malformed or a field is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The caller’s role is below sender (an API key: its scopes or its member’s role) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (also for another owner’s resource) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The resource is not in a state that allows this */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Rate limited: wait Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getBulkJob: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The job with each row (status, reason, the transaction made) */
+      200: {
+        headers: {
+          /** @description Always no-store: the answer carries tokens or personal data */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BulkJob'];
+        };
+      };
+      /** @description A path parameter is not valid percent-encoded UTF-8 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (also for another owner’s resource) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listBulkJobs: {
+    parameters: {
+      query?: {
+        limit?: number;
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of jobs (without their rows) */
+      200: {
+        headers: {
+          /** @description Always no-store: the answer carries tokens or personal data */
+          'Cache-Control': string;
+          /** @description The cursor of the next page; absent on the last page */
+          'X-Next-Cursor'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BulkJob'][];
+        };
+      };
+      /** @description The request is malformed or a field is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
           [name: string]: unknown;
         };
         content: {

@@ -16,10 +16,10 @@ import {
 import {
   billingV1,
   ceremonyV1,
-  identityBrandingV1,
   identitySecurityV1,
   identityV1,
   ledgerV1,
+  transactionBulkV1,
   transactionTemplatesV1,
   transactionV1,
   transactionWebhooksV1,
@@ -32,7 +32,6 @@ import { securityHeaders } from './http/security-headers.js';
 import { countTextRefusals } from './http/text.js';
 import { adminRoutes } from './http/routes/admin/admin.routes.js';
 import { embedOriginsRoutes } from './http/routes/admin/embed-origins.routes.js';
-import { brandingRoutes } from './http/routes/branding/branding.routes.js';
 import { authRoutes } from './http/routes/auth/auth.routes.js';
 import { auditLogRoutes } from './http/routes/admin/audit-log.routes.js';
 import { certificateRoutes } from './http/routes/certificate/certificate.routes.js';
@@ -53,6 +52,7 @@ import { verifyRoutes } from './http/routes/verify/verify.routes.js';
 import { webhooksRoutes } from './http/routes/webhooks/webhooks.routes.js';
 import { webhookEndpointsRoutes } from './http/routes/webhook-endpoints/webhook-endpoints.routes.js';
 import { templatesRoutes } from './http/routes/templates/templates.routes.js';
+import { bulkRoutes } from './http/routes/bulk/bulk.routes.js';
 import { countRoleRefusals } from './http/roles.js';
 import { membersRoutes } from './http/routes/members/members.routes.js';
 import { upstreamBreakers, type Upstream } from './upstreams.js';
@@ -77,7 +77,6 @@ export function buildApp(ctx: GatewayContext, checks: ReadinessCheck[]): Express
     authRoutes(ctx),
     adminRoutes(ctx),
     embedOriginsRoutes(ctx), // after adminRoutes, whose /api/admin guard covers it
-    brandingRoutes(ctx), // after adminRoutes, whose /api/admin guard covers it
     membersRoutes(ctx), // after adminRoutes, whose /api/admin guard covers it
     auditLogRoutes(ctx), // after adminRoutes, whose /api/admin guard covers it
     dashboardRoutes(ctx), // after adminRoutes: its /api/admin route relies on the admin guard
@@ -94,6 +93,7 @@ export function buildApp(ctx: GatewayContext, checks: ReadinessCheck[]): Express
     webhooksRoutes(ctx),
     webhookEndpointsRoutes(ctx),
     templatesRoutes(ctx),
+    bulkRoutes(ctx),
     ledgerRoutes(ctx),
     ledgerCheckpointRoutes(ctx),
     ledgerKeysRoutes(ctx),
@@ -123,7 +123,6 @@ export async function startGateway(cfg: GatewayConfig, opts: { logger?: Logger }
     metrics,
     redis,
     identity: createClient(identityV1.IdentityServiceClient, cfg.IDENTITY_ADDR, { ...deps, breaker: breakers.identity }),
-    branding: createClient(identityBrandingV1.BrandingServiceClient, cfg.IDENTITY_ADDR, { ...deps, breaker: breakers.identity }),
     security: createClient(identitySecurityV1.SecurityServiceClient, cfg.IDENTITY_ADDR, { ...deps, breaker: breakers.identity }),
     billing: createClient(billingV1.BillingServiceClient, cfg.BILLING_ADDR, { ...deps, breaker: breakers.billing }),
     transaction: createClient(transactionV1.TransactionServiceClient, cfg.TRANSACTION_ADDR, {
@@ -138,6 +137,7 @@ export async function startGateway(cfg: GatewayConfig, opts: { logger?: Logger }
       ...deps,
       breaker: breakers.transaction,
     }),
+    bulk: createClient(transactionBulkV1.BulkServiceClient, cfg.TRANSACTION_ADDR, { ...deps, breaker: breakers.transaction }),
     ceremony: createClient(ceremonyV1.CeremonyServiceClient, cfg.CEREMONY_ADDR, { ...deps, breaker: breakers.ceremony }),
     ledger: createClient(ledgerV1.LedgerServiceClient, cfg.LEDGER_ADDR, { ...deps, breaker: breakers.ledger }),
   };
@@ -176,7 +176,6 @@ export async function startGateway(cfg: GatewayConfig, opts: { logger?: Logger }
       for (const c of [ctx.identity, ctx.security, ctx.billing, ctx.transaction, ctx.webhooks, ctx.ceremony, ctx.ledger])
         c.close();
       ctx.templates?.close();
-      ctx.branding?.close();
       for (const h of Object.values(upstream)) h.close();
       redis.disconnect();
     },

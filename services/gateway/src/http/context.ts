@@ -3,10 +3,10 @@ import type { Logger, Metrics, ServiceClient } from '@signet/kit';
 import type {
   billingV1,
   ceremonyV1,
-  identityBrandingV1,
   identitySecurityV1,
   identityV1,
   ledgerV1,
+  transactionBulkV1,
   transactionTemplatesV1,
   transactionV1,
   transactionWebhooksV1,
@@ -20,8 +20,6 @@ export type GatewayContext = {
   metrics: Metrics;
   redis: Redis;
   identity: ServiceClient<identityV1.IdentityServiceClient>;
-  /** Organisations' branding (issue 34 item 4): served by the identity process; unset where no route needs it (the OpenAPI export). */
-  branding?: ServiceClient<identityBrandingV1.BrandingServiceClient>;
   /** Audited sign-ins, passkeys, recovery codes and the audit log: served by the identity process (same address, same breaker). */
   security: ServiceClient<identitySecurityV1.SecurityServiceClient>;
   billing: ServiceClient<billingV1.BillingServiceClient>;
@@ -30,6 +28,8 @@ export type GatewayContext = {
   webhooks: ServiceClient<transactionWebhooksV1.WebhookServiceClient>;
   /** Templates (issue 33): served by the transaction process; unset where no route needs them (the OpenAPI export). */
   templates?: ServiceClient<transactionTemplatesV1.TemplateServiceClient>;
+  /** Bulk send (issue 33): served by the transaction process (same address, same breaker). */
+  bulk: ServiceClient<transactionBulkV1.BulkServiceClient>;
   ceremony: ServiceClient<ceremonyV1.CeremonyServiceClient>;
   ledger: ServiceClient<ledgerV1.LedgerServiceClient>;
   /** Tests: every declared answer is checked against its schema (route.ts); a mismatch is a 500. */

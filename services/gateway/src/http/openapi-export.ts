@@ -6,6 +6,7 @@ import {
   identitySecurityV1,
   identityV1,
   ledgerV1,
+  transactionBulkV1,
   transactionV1,
   transactionWebhooksV1,
 } from '@signet/proto';
@@ -42,6 +43,7 @@ export async function exportOpenapi(baseUrl = 'https://signet.example'): Promise
     billing: createClient(billingV1.BillingServiceClient, none, deps),
     transaction: createClient(transactionV1.TransactionServiceClient, none, deps),
     webhooks: createClient(transactionWebhooksV1.WebhookServiceClient, none, deps),
+    bulk: createClient(transactionBulkV1.BulkServiceClient, none, deps),
     ceremony: createClient(ceremonyV1.CeremonyServiceClient, none, deps),
     ledger: createClient(ledgerV1.LedgerServiceClient, none, deps),
   };
