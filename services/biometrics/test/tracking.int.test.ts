@@ -45,6 +45,9 @@ describe('detector box tracking', () => {
     expect(tracked.faces.length).toBe(first.faces.length);
     for (const [k, f] of tracked.faces.entries())
       expect(Math.abs(f.box[0] - first.faces[k]!.box[0])).toBeLessThan(first.faces[k]!.box[2] * 0.1);
+    // each face says which crop it was meshed (and described) in: identity compares one kind only
+    expect(tracked.faces.every((f) => f.tracked === true)).toBe(true);
+    expect(first.faces.some((f) => f.tracked)).toBe(false);
 
     // the face is gone: the tracked boxes mesh nothing, so the detector runs on the same frame
     const lost = await detectFacesLocal(models, blank(), opts({ capture: cap, frame: 2, reuse: true }));
