@@ -16,6 +16,7 @@ import {
 import {
   billingV1,
   ceremonyV1,
+  identityBrandingV1,
   identitySecurityV1,
   identityV1,
   ledgerV1,
@@ -32,6 +33,7 @@ import { securityHeaders } from './http/security-headers.js';
 import { countTextRefusals } from './http/text.js';
 import { adminRoutes } from './http/routes/admin/admin.routes.js';
 import { embedOriginsRoutes } from './http/routes/admin/embed-origins.routes.js';
+import { brandingRoutes } from './http/routes/branding/branding.routes.js';
 import { authRoutes } from './http/routes/auth/auth.routes.js';
 import { auditLogRoutes } from './http/routes/admin/audit-log.routes.js';
 import { certificateRoutes } from './http/routes/certificate/certificate.routes.js';
@@ -77,6 +79,7 @@ export function buildApp(ctx: GatewayContext, checks: ReadinessCheck[]): Express
     authRoutes(ctx),
     adminRoutes(ctx),
     embedOriginsRoutes(ctx), // after adminRoutes, whose /api/admin guard covers it
+    brandingRoutes(ctx), // after adminRoutes, whose /api/admin guard covers it
     membersRoutes(ctx), // after adminRoutes, whose /api/admin guard covers it
     auditLogRoutes(ctx), // after adminRoutes, whose /api/admin guard covers it
     dashboardRoutes(ctx), // after adminRoutes: its /api/admin route relies on the admin guard
@@ -123,6 +126,7 @@ export async function startGateway(cfg: GatewayConfig, opts: { logger?: Logger }
     metrics,
     redis,
     identity: createClient(identityV1.IdentityServiceClient, cfg.IDENTITY_ADDR, { ...deps, breaker: breakers.identity }),
+    branding: createClient(identityBrandingV1.BrandingServiceClient, cfg.IDENTITY_ADDR, { ...deps, breaker: breakers.identity }),
     security: createClient(identitySecurityV1.SecurityServiceClient, cfg.IDENTITY_ADDR, { ...deps, breaker: breakers.identity }),
     billing: createClient(billingV1.BillingServiceClient, cfg.BILLING_ADDR, { ...deps, breaker: breakers.billing }),
     transaction: createClient(transactionV1.TransactionServiceClient, cfg.TRANSACTION_ADDR, {
@@ -176,6 +180,7 @@ export async function startGateway(cfg: GatewayConfig, opts: { logger?: Logger }
       for (const c of [ctx.identity, ctx.security, ctx.billing, ctx.transaction, ctx.webhooks, ctx.ceremony, ctx.ledger])
         c.close();
       ctx.templates?.close();
+      ctx.branding?.close();
       for (const h of Object.values(upstream)) h.close();
       redis.disconnect();
     },

@@ -3,6 +3,7 @@ import type { Logger, Metrics, ServiceClient } from '@signet/kit';
 import type {
   billingV1,
   ceremonyV1,
+  identityBrandingV1,
   identitySecurityV1,
   identityV1,
   ledgerV1,
@@ -20,6 +21,8 @@ export type GatewayContext = {
   metrics: Metrics;
   redis: Redis;
   identity: ServiceClient<identityV1.IdentityServiceClient>;
+  /** Organisations' branding (issue 34 item 4): served by the identity process; unset where no route needs it (the OpenAPI export). */
+  branding?: ServiceClient<identityBrandingV1.BrandingServiceClient>;
   /** Audited sign-ins, passkeys, recovery codes and the audit log: served by the identity process (same address, same breaker). */
   security: ServiceClient<identitySecurityV1.SecurityServiceClient>;
   billing: ServiceClient<billingV1.BillingServiceClient>;
