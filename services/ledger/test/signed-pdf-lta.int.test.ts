@@ -11,19 +11,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  connectBus,
-  createClient,
-  createLogger,
-  createS3,
-  ensureBuckets,
-  Metrics,
-  parseConfig,
-  publishEvent,
-  STREAM,
-  type Bus,
-} from '@signet/kit';
-import { events, eventsV1, ledgerV1 } from '@signet/proto';
+import { connectBus, createLogger, createS3, ensureBuckets, parseConfig, publishEvent, STREAM, type Bus } from '@signet/kit';
+import { events, eventsV1 } from '@signet/proto';
 import { parseVerifierKey } from '@signet/verify';
 import { parsePemCertificates, verifySignedPdf } from '@signet/verify/signed-pdf';
 import { PDFDocument } from 'pdf-lib';
@@ -34,6 +23,7 @@ import { ledgerConfigSchema } from '../src/config.js';
 import { timestampsOf } from '../src/pdf/doc-timestamp.js';
 import { ltaValidate, run } from './fixtures/signed-pdf-checks.js';
 import { startShortLivedPki, type ShortLivedPki } from './fixtures/short-lived-tsa.js';
+import { downloadSignedPdf, sealedPdf } from './fixtures/download.js';
 
 const logger = createLogger('ledger-signed-pdf-lta-test', 'warn');
 const python = join(process.env.SIGNET_CACHE ?? join(homedir(), '.cache/signet'), 'tsa-venv/bin/python');
@@ -109,22 +99,6 @@ describe('PAdES B-LTA: a document timestamp at sealing, and its renewal before t
       { logger },
     );
 
-  async function download(grpcPort: number): Promise<Buffer> {
-    const client = createClient(ledgerV1.LedgerServiceClient, `127.0.0.1:${grpcPort}`, { metrics: new Metrics('test') });
-    try {
-      const parts: Buffer[] = [];
-      for await (const c of client.serverStream(
-        ledgerV1.LedgerServiceService.getSignedPdf,
-        { reference, auditTrail: false },
-        { deadlineMs: 30_000 },
-      ))
-        parts.push(Buffer.from(c.data));
-      return Buffer.concat(parts);
-    } finally {
-      client.raw.close();
-    }
-  }
-
   /** Puts `pdf` as a transaction's document, publishes its verification and returns the signed PDF once sealed. */
   async function sealDocument(grpcPort: number, pdf: Buffer): Promise<Buffer> {
     const key = `docs/${randomUUID()}.pdf`;
@@ -132,7 +106,7 @@ describe('PAdES B-LTA: a document timestamp at sealing, and its renewal before t
     reference = `LTA-TX-${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
     const ev = verifiedEvent(reference, { key, sha256: createHash('sha256').update(pdf).digest('hex') });
     await publishEvent(bus, events.transactionVerified, { eventId: ev.eventId, payload: ev.payload });
-    return eventually(() => download(grpcPort).catch(() => null), 60_000, 250);
+    return sealedPdf(grpcPort, reference);
   }
 
   const verifyOpts = (verifierKey: string) => ({
@@ -223,7 +197,7 @@ describe('PAdES B-LTA: a document timestamp at sealing, and its renewal before t
     try {
       const renewed = await eventually(
         async () => {
-          const pdf = await download(a.grpcPort).catch(() => null);
+          const pdf = await downloadSignedPdf(a.grpcPort, reference).catch(() => null);
           return pdf && timestampsOf(pdf).length === 3 ? pdf : null;
         },
         60_000,
@@ -236,7 +210,7 @@ describe('PAdES B-LTA: a document timestamp at sealing, and its renewal before t
       expect(stamps[2]!.tsaNotAfter.getFullYear()).toBe(2049);
       // Several passes of both replicas later, still renewed once (no longer due), counted once.
       await new Promise((r) => setTimeout(r, 1500));
-      expect(timestampsOf(await download(b.grpcPort))).toHaveLength(3);
+      expect(timestampsOf(await downloadSignedPdf(b.grpcPort, reference))).toHaveLength(3);
       const counted = async (ops: number) => {
         const m = /^signet_ledger_signed_pdf_retimestamps_total\{[^}]*result="renewed"[^}]*\} (\d+)$/m.exec(
           await (await fetch(`http://127.0.0.1:${ops}/metrics`)).text(),

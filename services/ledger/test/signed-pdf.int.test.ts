@@ -4,25 +4,15 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  connectBus,
-  createLogger,
-  createS3,
-  createClient,
-  ensureBuckets,
-  Metrics,
-  parseConfig,
-  publishEvent,
-  STREAM,
-  type Bus,
-} from '@signet/kit';
-import { events, eventsV1, ledgerV1 } from '@signet/proto';
+import { connectBus, createLogger, createS3, ensureBuckets, parseConfig, publishEvent, STREAM, type Bus } from '@signet/kit';
+import { events, eventsV1 } from '@signet/proto';
 import { PDFDocument } from 'pdf-lib';
 import { eventually, infra, testSecrets } from '../../../test/harness/services.js';
 import { freePort } from '../../../test/harness/local-infra.js';
 import { startLedger } from '../src/app.js';
 import { ledgerConfigSchema } from '../src/config.js';
 import { extractCertJson, pdfsig, pdfText, pyhankoValidate, qpdfCheck, signetVerify } from './fixtures/signed-pdf-checks.js';
+import { downloadSignedPdf, sealedPdf } from './fixtures/download.js';
 
 const root = join(import.meta.dirname, '../../..');
 const logger = createLogger('ledger-signed-pdf-test', 'warn');
@@ -132,22 +122,6 @@ describe('the signed PDF: PAdES B-T over the document, its audit trail and cert.
     return { pdf, key, sha256: createHash('sha256').update(pdf).digest('hex') };
   }
 
-  async function download(grpcPort: number, reference: string, auditTrail = false): Promise<Buffer> {
-    const client = createClient(ledgerV1.LedgerServiceClient, `127.0.0.1:${grpcPort}`, { metrics: new Metrics('test') });
-    try {
-      const parts: Buffer[] = [];
-      for await (const c of client.serverStream(
-        ledgerV1.LedgerServiceService.getSignedPdf,
-        { reference, auditTrail },
-        { deadlineMs: 30_000 },
-      ))
-        parts.push(Buffer.from(c.data));
-      return Buffer.concat(parts);
-    } finally {
-      client.raw.close();
-    }
-  }
-
   beforeAll(async () => {
     if (!i.TSA_URL || !pki) throw new Error('no local TSA: the harness starts one with scripts/tsa.sh (run scripts/install.sh)');
     await ensureBuckets(s3, [buckets.BUCKET_DOCUMENTS]);
@@ -186,13 +160,13 @@ describe('the signed PDF: PAdES B-T over the document, its audit trail and cert.
       await publishEvent(bus, events.transactionVerified, { eventId: ev.eventId, payload: ev.payload });
 
       const sealedEvents = await bus.js.consumers.get(STREAM, sealedConsumer);
-      const signed = await eventually(() => download(ledger.grpcPort, reference).catch(() => null), 60_000, 250);
-      expect(await download(ledger.grpcPort, reference)).toEqual(signed); // the same bytes every time
+      const signed = await sealedPdf(ledger.grpcPort, reference);
+      expect(await downloadSignedPdf(ledger.grpcPort, reference)).toEqual(signed); // the same bytes every time
 
       // The audit-trail PDF is stored once beside it: the same bytes on every download, the same
       // names as written, every signer's recorded trail and the certificate's place in the log.
-      const audit = await download(ledger.grpcPort, reference, true);
-      expect((await download(ledger.grpcPort, reference, true)).equals(audit)).toBe(true);
+      const audit = await downloadSignedPdf(ledger.grpcPort, reference, true);
+      expect((await downloadSignedPdf(ledger.grpcPort, reference, true)).equals(audit)).toBe(true);
       expect(audit.equals(signed)).toBe(false);
       writeFileSync(join(dir, 'audit.pdf'), audit);
       expect((await qpdfCheck(join(dir, 'audit.pdf'))).code).toBe(0);
@@ -312,7 +286,7 @@ describe('the signed PDF: PAdES B-T over the document, its audit trail and cert.
       }, 60_000);
       expect(Number(failed.transactionId)).toBe(77);
       expect(failed.reason).toMatch(/cannot be read as a PDF by the sealer/);
-      const refused = (await download(ledger.grpcPort, reference).catch((e: unknown) => e)) as {
+      const refused = (await downloadSignedPdf(ledger.grpcPort, reference).catch((e: unknown) => e)) as {
         code?: number;
         details?: string;
       };
@@ -349,7 +323,7 @@ describe('the signed PDF: PAdES B-T over the document, its audit trail and cert.
           ),
         60_000,
       );
-      const refused = await download(first.grpcPort, reference).catch((e: { code?: number }) => e);
+      const refused = await downloadSignedPdf(first.grpcPort, reference).catch((e: { code?: number }) => e);
       expect((refused as { code?: number }).code).toBe(9); // FAILED_PRECONDITION: not sealed yet
     } finally {
       await first.stop();
@@ -357,7 +331,7 @@ describe('the signed PDF: PAdES B-T over the document, its audit trail and cert.
     // A TSA answers (here: the next ledger process is configured with a live one): the PDF is sealed.
     const second = await startLedger(await config(`${down},${i.TSA_URL!}`), { logger });
     try {
-      const signed = await eventually(() => download(second.grpcPort, reference).catch(() => null), 60_000, 250);
+      const signed = await sealedPdf(second.grpcPort, reference);
       writeFileSync(join(dir, 'later.pdf'), signed);
       const v = await pyhankoValidate(join(dir, 'later.pdf'), rootPem);
       expect(v.code, v.out).toBe(0);

@@ -10,22 +10,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  connectBus,
-  createClient,
-  createLogger,
-  createS3,
-  ensureBuckets,
-  Metrics,
-  parseConfig,
-  publishEvent,
-  STREAM,
-  type Bus,
-} from '@signet/kit';
-import { events, eventsV1, ledgerV1 } from '@signet/proto';
+import { connectBus, createLogger, createS3, ensureBuckets, parseConfig, publishEvent, STREAM, type Bus } from '@signet/kit';
+import { events, eventsV1 } from '@signet/proto';
 import { parseVerifierKey } from '@signet/verify';
 import { parsePemCertificates, verifySignedPdf } from '@signet/verify/signed-pdf';
-import { eventually, infra, testSecrets } from '../../../test/harness/services.js';
+import { infra, testSecrets } from '../../../test/harness/services.js';
 import { freePort } from '../../../test/harness/local-infra.js';
 import { startLedger } from '../src/app.js';
 import { ledgerConfigSchema } from '../src/config.js';
@@ -33,6 +22,7 @@ import { createLogSigner, parseSigningKey } from '../src/domain/signer.js';
 import { TEST_BANNER, TEST_SEAL_NAME } from '../src/pdf/test-seal.js';
 import { extractCertJson, pyhankoValidate } from './fixtures/signed-pdf-checks.js';
 import { tinyPdf } from '../../../test/fixtures/ceremony-media.js';
+import { downloadSignedPdf, sealedPdf } from './fixtures/download.js';
 
 const logger = createLogger('ledger-test-mode-pdf-test', 'warn');
 
@@ -79,24 +69,6 @@ describe('test mode: a signed PDF and an audit trail from the test log, sealed w
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  async function download(reference: string, auditTrail: boolean): Promise<Buffer | null> {
-    const client = createClient(ledgerV1.LedgerServiceClient, `127.0.0.1:${ledger.grpcPort}`, { metrics: new Metrics('test') });
-    try {
-      const parts: Buffer[] = [];
-      for await (const c of client.serverStream(
-        ledgerV1.LedgerServiceService.getSignedPdf,
-        { reference, auditTrail },
-        { deadlineMs: 30_000 },
-      ))
-        parts.push(Buffer.from(c.data));
-      return Buffer.concat(parts);
-    } catch {
-      return null;
-    } finally {
-      client.raw.close();
-    }
-  }
-
   it('seals it apart: revision 1 kept, TEST on every page, the test log in cert.json, a seal no live root trusts', async () => {
     const pdf = tinyPdf(`Sandbox ${randomUUID()}`);
     const key = `docs/${randomUUID()}.pdf`;
@@ -123,8 +95,8 @@ describe('test mode: a signed PDF and an audit trail from the test log, sealed w
       }),
     ).finish();
     await publishEvent(bus, events.transactionVerified, { eventId, payload });
-    const signed = await eventually(() => download(reference, false), 60_000, 250);
-    const audit = (await download(reference, true))!;
+    const signed = await sealedPdf(ledger.grpcPort, reference);
+    const audit = await downloadSignedPdf(ledger.grpcPort, reference, true);
 
     expect(signed.subarray(0, pdf.length).equals(pdf)).toBe(true);
     const file = join(dir, 'signed.pdf');
