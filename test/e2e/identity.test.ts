@@ -207,6 +207,10 @@ describe('identity through the gateway (real FerretDB, Redis, NATS, Mailpit)', (
           name: 'backend',
           prefix: made.body.prefix,
           mode: 'live',
+          // Made without scopes or expiry: every scope of the owner's role, never expiring, made by them.
+          scopes: ['read', 'write', 'admin'],
+          expires_at: null,
+          created_by: viaKey.body.user_id,
           created_at: expect.any(String),
           last_used_at: expect.any(String),
         },
