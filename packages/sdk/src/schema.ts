@@ -5764,7 +5764,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not allowed */
+      /** @description The caller’s role is below admin (an API key: its scopes or its member’s role) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5846,7 +5846,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not allowed */
+      /** @description The caller’s role is below admin (an API key: its scopes or its member’s role) */
       403: {
         headers: {
           [name: string]: unknown;

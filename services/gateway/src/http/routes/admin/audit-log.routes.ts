@@ -65,7 +65,8 @@ async function write(res: Response, chunk: string) {
  */
 export function auditLogRoutes(ctx: GatewayContext): RouteModule {
   const r = Router();
-  const common = { tags: ['Dashboard'], security: 'session' as const };
+  // Owners and admins read the log (identity checks the member's role again).
+  const common = { tags: ['Dashboard'], security: 'session' as const, role: 'admin' as const };
   const noStore = { 'Cache-Control': HEADERS.cacheControl };
   const query = (userId: string, q: z.infer<typeof listQuery>, limit: number, cursor = '') => ({
     userId,
@@ -87,7 +88,7 @@ export function auditLogRoutes(ctx: GatewayContext): RouteModule {
       'Filter by actor, action (or action prefix) and time range; follow next_cursor for older entries (null on the last page). ' +
       'Entries are never changed; they are deleted after the retention in docs/privacy.md.',
     query: listQuery,
-    responses: { 200: { description: 'A page of entries', body: page, headers: noStore }, ...errorResponses(400, 401, 403) },
+    responses: { 200: { description: 'A page of entries', body: page, headers: noStore }, ...errorResponses(400, 401) },
     async handle({ query: q }, _req, res) {
       const p = await ctx.security.listAuditEvents(query(callerOf(res).userId, q, q.limit ?? 50, q.cursor));
       return { status: 200 as const, body: { events: p.events.map(out), next_cursor: p.nextCursor || null } };
@@ -111,7 +112,7 @@ export function auditLogRoutes(ctx: GatewayContext): RouteModule {
           'Content-Disposition': { description: 'attachment; filename="audit-log.csv|json"', schema: z.string() },
         },
       },
-      ...errorResponses(400, 401, 403),
+      ...errorResponses(400, 401),
     },
     async handle({ query: q }, req, res) {
       const userId = callerOf(res).userId;
