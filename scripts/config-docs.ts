@@ -113,6 +113,7 @@ const descriptions: Record<string, string> = {
   TIMER_INTERVAL_MS: 'period of the job that expires transactions and sends due reminders',
   TIMER_LEASE_MS: "how long a replica's claim on one transaction's due timer holds (a killed replica's claim expires after it)",
   BULK_ROWS_PER_SECOND: 'bulk send: rows a replica creates per second at most (each mails its first signers)',
+  BULK_CONCURRENCY: 'bulk send: rows a replica creates at once (within BULK_ROWS_PER_SECOND)',
   BULK_LEASE_MS: "bulk send: how long a replica's claim on a job holds without renewal (a killed replica's job resumes after it)",
   BULK_INTERVAL_MS: 'bulk send: period of the job that looks for running jobs nobody holds',
   ERASURE_RECONCILE_INTERVAL_MS: 'period of the reconciliation deleting capture objects past their erasure (0: never)',

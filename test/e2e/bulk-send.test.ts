@@ -244,8 +244,11 @@ describe('bulk send: a template to many signers, by CSV or JSON', () => {
     expect(r.status, r.text).toBe(202);
     const job = await finished(live, r.body.id);
     expect(job).toMatchObject({ rows: 5, created: 3, not_sent: 2, failed: 0 });
-    expect(job.results.slice(3).map((x) => x.status)).toEqual(['not_sent', 'not_sent']);
-    expect(job.results[4]!.reason).toMatch(/quota .* credits ran out/);
+    // Rows are created a few at a time: which three got the quota may vary, each row says what became of it.
+    const notSent = job.results.filter((x) => x.status === 'not_sent');
+    expect(notSent).toHaveLength(2);
+    for (const x of notSent) expect(x.reason).toMatch(/quota .* credits ran out/);
+    expect(job.results.filter((x) => x.status === 'created' && x.transaction_id)).toHaveLength(3);
     const usage = await send(stack.gatewayUrl, 'GET', '/api/transactions?limit=200', live);
     expect(usage.body).toHaveLength(3);
   });

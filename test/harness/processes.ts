@@ -13,7 +13,7 @@ import { distinctFreePorts } from './local-infra.js';
 import { BACKEND, clearBusOnce, infra, stackEnvironment, testSecrets, type ServiceName } from './services.js';
 
 const root = join(import.meta.dirname, '../..');
-const ALL: ServiceName[] = [...BACKEND, 'gateway'];
+const EVERY: ServiceName[] = [...BACKEND, 'gateway'];
 
 type Replica = { name: ServiceName; k: number; env: Record<string, string>; ops: number; child: ChildProcess | null };
 
@@ -30,7 +30,9 @@ async function ready(url: string, timeoutMs: number): Promise<void> {
   throw new Error(`${url} not ready after ${timeoutMs} ms`);
 }
 
-export async function startProcessStack(opts: { replicas: number; env?: Record<string, string> }) {
+/** `services`: which to run (default all; a test of one service's recovery needs only its callers and callees). */
+export async function startProcessStack(opts: { replicas: number; env?: Record<string, string>; services?: ServiceName[] }) {
+  const ALL = opts.services ?? EVERY;
   await clearBusOnce(infra().NATS_URL);
   const run = randomBytes(4).toString('hex');
   const logsDir = mkdtempSync(join(tmpdir(), 'signet-procs-'));
@@ -44,8 +46,9 @@ export async function startProcessStack(opts: { replicas: number; env?: Record<s
   const common = stackEnvironment({
     run,
     gatewayUrl: gatewayUrls[0]!,
-    addr: (n) => `ipv4:${ks.map((k) => `127.0.0.1:${at(n, k).main}`).join(',')}`,
-    biometrics: true,
+    // A service not run here is dialled nowhere (its callers fail those calls, as when it is down).
+    addr: (n) => (ALL.includes(n) ? `ipv4:${ks.map((k) => `127.0.0.1:${at(n, k).main}`).join(',')}` : '127.0.0.1:1'),
+    biometrics: ALL.includes('biometrics'),
     secrets: testSecrets(),
     env: { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn', ...opts.env },
   });

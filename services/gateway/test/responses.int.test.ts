@@ -9,6 +9,7 @@ import {
   identitySecurityV1,
   identityV1,
   ledgerV1,
+  transactionBulkV1,
   transactionV1,
   transactionWebhooksV1,
 } from '@signet/proto';
@@ -57,6 +58,7 @@ describe('declared answers match their schemas (validateResponses, real services
       billing: createClient(billingV1.BillingServiceClient, cfg.BILLING_ADDR, deps),
       transaction: createClient(transactionV1.TransactionServiceClient, cfg.TRANSACTION_ADDR, deps),
       webhooks: createClient(transactionWebhooksV1.WebhookServiceClient, cfg.TRANSACTION_ADDR, deps),
+      bulk: createClient(transactionBulkV1.BulkServiceClient, cfg.TRANSACTION_ADDR, deps),
       ceremony: createClient(ceremonyV1.CeremonyServiceClient, cfg.CEREMONY_ADDR, deps),
       ledger: createClient(ledgerV1.LedgerServiceClient, cfg.LEDGER_ADDR, deps),
       validateResponses: true,

@@ -109,6 +109,7 @@ export const transactionConfigSchema = baseSchema
      * renewal (a killed one's job is resumed after it), and how often unclaimed jobs are looked for.
      */
     BULK_ROWS_PER_SECOND: z.coerce.number().min(0.1).max(1000).default(10),
+    BULK_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
     BULK_LEASE_MS: z.coerce.number().int().min(100).default(30_000),
     BULK_INTERVAL_MS: z.coerce.number().int().min(100).default(5_000),
     /**

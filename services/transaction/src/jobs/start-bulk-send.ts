@@ -14,6 +14,7 @@ import { createBulkSendJob } from './bulk-send.job.js';
 export type BulkSendConfig = {
   REFERENCE_FACE_CHECK: 'on' | 'off';
   BULK_ROWS_PER_SECOND: number;
+  BULK_CONCURRENCY: number;
   BULK_LEASE_MS: number;
   BULK_INTERVAL_MS: number;
 };
@@ -28,7 +29,7 @@ export async function startBulkSend(d: {
   cfg: BulkSendConfig;
   conn: Connection;
   bus: Bus;
-  repo: Pick<TransactionRepository, 'model' | 'releaseKeyOf'>;
+  repo: Pick<TransactionRepository, 'model' | 'idempotency'>;
   objects: Pick<ObjectStore, 'putReference' | 'removeReference'>;
   biometrics: Pick<ServiceClient<biometricsV1.BiometricsServiceClient>, 'countFaces'>;
   templates: BulkTemplateSource;
@@ -53,12 +54,19 @@ export async function startBulkSend(d: {
         .lean<Pick<TransactionRecord, '_id' | 'reference'>>();
       return tx ? { id: tx._id, reference: tx.reference } : null;
     },
-    // Test and live creations claim their keys apart (create-from-stored.ts).
-    releaseClaim: (ownerId, test, key) => d.repo.releaseKeyOf(ownerId, test ? `test:${key}` : key),
+    // Test and live creations claim their keys apart (create-from-stored.ts). One delete: a claim
+    // completed or renewed meanwhile is not removed.
+    async releaseClaim(ownerId, test, key, olderThan) {
+      const k = test ? `test:${key}` : key;
+      await d.repo.idempotency.deleteOne({ owner_id: ownerId, key: k, state: 'pending', created_at: { $lt: olderThan } });
+    },
+    // A creation's calls all have deadlines (the longest, a face count, 30 s): four leases, at least a minute.
+    staleClaimMs: Math.max(4 * d.cfg.BULK_LEASE_MS, 60_000),
     flush: (id) => outbox.flush(id),
     holder: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,
     leaseMs: d.cfg.BULK_LEASE_MS,
     rowsPerSecond: d.cfg.BULK_ROWS_PER_SECOND,
+    concurrency: d.cfg.BULK_CONCURRENCY,
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
     tm: d.tm,
     logger: d.logger,

@@ -164,10 +164,10 @@ export function createBulkRepository(conn: Connection) {
         .sort({ index: 1 })
         .lean<BulkRowRecord[]>();
     },
-    /** The job's pending rows in order, `limit` of them. */
-    async pendingRows(jobId: string, size: number, limit: number): Promise<BulkRowRecord[]> {
+    /** The job's pending rows in order, `limit` of them, but those at `except`. */
+    async pendingRows(jobId: string, size: number, limit: number, except: number[] = []): Promise<BulkRowRecord[]> {
       return rows
-        .find({ job_id: jobId, status: 'pending', index: { $lt: size } })
+        .find({ job_id: jobId, status: 'pending', index: except.length ? { $lt: size, $nin: except } : { $lt: size } })
         .sort({ index: 1 })
         .limit(limit)
         .lean<BulkRowRecord[]>();

@@ -105,6 +105,7 @@ export function storedTransaction(rec: TransactionRecord, outbox: readonly Recor
     ['erasure_request', null],
     ['test', rec.test],
     ['sender_email', rec.sender_email],
+    ['idempotency_key', rec.idempotency_key],
     ['created_by', rec.created_by],
     ['expires_at', or(rec.expires_at, null)],
     ['reminder_due_at', or(rec.reminder_due_at, null)],

@@ -13,15 +13,24 @@ export type RowDeps = {
   createRow: RowCreator;
   /** The transaction a creation under this Idempotency-Key wrote (a row interrupted after its write), or null. */
   createdUnder: (ownerId: string, test: boolean, key: string) => Promise<{ id: number; reference: string } | null>;
-  /** Removes a creation's claim of an Idempotency-Key that never wrote its transaction (its process died). */
-  releaseClaim: (ownerId: string, test: boolean, key: string) => Promise<void>;
+  /**
+   * Removes a creation's claim of an Idempotency-Key that is still pending and older than `olderThan`
+   * (its creator died before writing the transaction); a younger claim is left alone.
+   */
+  releaseClaim: (ownerId: string, test: boolean, key: string, olderThan: Date) => Promise<void>;
+  /** How old a pending claim must be before it is taken for a dead replica's (creations take far less: their calls have deadlines). */
+  staleClaimMs: number;
   tm: Pick<TransactionMetrics, 'bulkRows'>;
   logger: Logger;
   clock: () => Date;
 };
 
-/** created / failed: the row is settled; quota: nothing more can be sent; retry: the row stays pending for a later pass. */
-export type RowOutcome = 'created' | 'failed' | 'quota' | 'retry';
+/**
+ * created / failed: the row is settled; quota: nothing more can be sent; retry: the row stays pending
+ * for a later pass (something failed: the pass stops); skip: its creation is in flight elsewhere or its
+ * claim is not yet stale (the pass goes on with the other rows).
+ */
+export type RowOutcome = 'created' | 'failed' | 'quota' | 'retry' | 'skip';
 
 const reasonOf = (err: unknown) => (err instanceof DomainError ? err.reason : err instanceof RpcError ? err.reason : '');
 const isInvalid = (err: unknown) =>
@@ -71,15 +80,17 @@ export async function runBulkRow(deps: RowDeps, job: BulkJobRecord, tpl: BulkTem
 }
 
 /**
- * The row's key is claimed but its creation never answered: a replica died mid-row. Its transaction
- * was written (found by the key: the row is created) or not (the claim is released and the row is
- * tried again, under the same consumption id, so a consumption that was taken is reused).
+ * The row's key is claimed but no creation answered here: a replica died mid-row, or (a lease taken
+ * over from a slow replica) one is still creating it. Its transaction was written (found by the key:
+ * the row is created) or not: the claim is released only once it is older than `staleClaimMs`, so a
+ * creation still in flight is never raced; the row is tried again on a later pass, under the same
+ * consumption id (a consumption that was taken is reused).
  */
 async function resume(deps: RowDeps, job: BulkJobRecord, row: BulkRowRecord, key: string): Promise<RowOutcome> {
   const tx = await deps.createdUnder(job.owner_id, job.test, key);
   if (tx) return settle(deps, job, row, { status: 'created', transaction_id: tx.id, reference: tx.reference });
-  await deps.releaseClaim(job.owner_id, job.test, key);
-  return 'retry';
+  await deps.releaseClaim(job.owner_id, job.test, key, new Date(deps.clock().getTime() - deps.staleClaimMs));
+  return 'skip';
 }
 
 async function settle(

@@ -5,6 +5,7 @@ import { callerOf, requireCaller } from '../../auth.js';
 import type { GatewayContext, RouteModule } from '../../context.js';
 import { badRequest, HttpError } from '../../errors.js';
 import { defineRoute, errorResponses, HEADERS, mountRoutes, parseWith } from '../../route.js';
+import { refuseBadText } from '../../text.js';
 import { testCreationLimit } from '../transactions/test-mode.routes.js';
 import { idempotencyKey } from '../transactions/transactions.schemas.js';
 import { csvRows, jsonRows, type BulkInput } from './bulk-input.js';
@@ -96,6 +97,8 @@ export function bulkRoutes(ctx: GatewayContext): RouteModule {
       const input: BulkInput = req.is('text/csv')
         ? csvRows(typeof req.body === 'string' ? req.body : '')
         : jsonRows(parseWith(bulkJsonBody, req.body, 'body'));
+      // The one text rule, cell by cell (a CSV's line ends are not text).
+      refuseBadText(input.rows, 'body');
       const caller = callerOf(res);
       const job = await ctx.bulk.createBulkJob({
         ownerId: caller.ownerId,
