@@ -506,5 +506,10 @@ describe('templates: a document with fields and signer roles, and transactions f
     const eof = signed.indexOf('%%EOF', PDF.length) + 5;
     const prefixes = [eof, eof + 1, eof + 2].map((end) => createHash('sha256').update(signed.subarray(0, end)).digest('hex'));
     expect(prefixes).toContain(cert.certificate.filled_document_sha256);
+    // The signed PDF's audit trail names the filled document's hash and lists each signer's values.
+    expect(text).toContain('Filled SHA-256');
+    expect(text).toContain(cert.certificate.filled_document_sha256);
+    expect(text.match(/Fields filled/g)?.length).toBe(2);
+    expect(text).toContain('witness_ok: ticked');
   }, 900_000);
 });
