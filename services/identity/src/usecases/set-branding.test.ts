@@ -5,7 +5,7 @@ import type { OutboxEntry } from '@signet/kit';
 import type { BrandingRecord } from '../store/branding.repository.js';
 import { setBranding } from './set-branding.js';
 
-const { LOGO_CHANGE_KEEP: KEEP, LOGO_CHANGE_SET: SET, LOGO_CHANGE_REMOVE: REMOVE } = identityBrandingV1.LogoChange;
+const { LOGO_CHANGE_UNSPECIFIED: KEEP, LOGO_CHANGE_SET: SET, LOGO_CHANGE_REMOVE: REMOVE } = identityBrandingV1.LogoChange;
 
 function fakes() {
   const state: { rec: Omit<BrandingRecord, '_id'> | null; outbox: OutboxEntry[]; counted: string[] } = {

@@ -31,7 +31,7 @@ export async function setBranding(deps: SetBrandingDeps, req: identityBrandingV1
   };
   const logo = req.logoChange === identityBrandingV1.LogoChange.LOGO_CHANGE_SET ? logoOf(req.logo) : undefined;
   const before = await deps.branding.get(req.orgId);
-  const keep = req.logoChange === identityBrandingV1.LogoChange.LOGO_CHANGE_KEEP;
+  const keep = req.logoChange === identityBrandingV1.LogoChange.LOGO_CHANGE_UNSPECIFIED;
   const record: Omit<BrandingRecord, '_id'> = {
     ...next,
     logo_sha256: logo?.sha256 ?? (keep ? (before?.logo_sha256 ?? '') : ''),

@@ -24,7 +24,8 @@ export const protobufPackage = "signet.identity.v1";
 export const protobufFileName = "signet/identity/v1/branding.proto";
 
 export enum LogoChange {
-  LOGO_CHANGE_KEEP = 0,
+  /** LOGO_CHANGE_UNSPECIFIED - Unspecified: the logo stays as it is (KEEP). */
+  LOGO_CHANGE_UNSPECIFIED = 0,
   LOGO_CHANGE_SET = 1,
   LOGO_CHANGE_REMOVE = 2,
   UNRECOGNIZED = -1,
@@ -57,7 +58,7 @@ export interface SetBrandingRequest {
   displayName: string;
   color: string;
   replyTo: string;
-  /** KEEP leaves the logo as it is; SET replaces it with `logo`; REMOVE drops it. */
+  /** UNSPECIFIED leaves the logo as it is; SET replaces it with `logo`; REMOVE drops it. */
   logoChange: LogoChange;
   /** A PNG or JPEG as uploaded (SET only). */
   logo: Buffer;

@@ -88,7 +88,7 @@ export function brandingRoutes(ctx: GatewayContext): RouteModule {
       displayName: now.displayName,
       color: now.color,
       replyTo: now.replyTo,
-      logoChange: identityBrandingV1.LogoChange.LOGO_CHANGE_KEEP,
+      logoChange: identityBrandingV1.LogoChange.LOGO_CHANGE_UNSPECIFIED,
       logo: Buffer.alloc(0),
       ...change,
     });
