@@ -245,6 +245,11 @@ describe('templates: a document with fields and signer roles, and transactions f
       { name: 'witness', order: 1, verification: 'face_match', webauthn: false, required_assurance: 'recorded' },
     ]);
     expect((t.fields as Field[]).map((f) => [f.id, f.role])).toEqual(FIELDS.map((f) => [f.id, f.role]));
+    // Its document, byte for byte as uploaded (the editor renders it after a reload).
+    const doc = await fetch(`${gw}/api/templates/${made[0]}/document`, { headers: { 'x-api-key': acct.apiKey } });
+    expect(doc.status).toBe(200);
+    expect(doc.headers.get('content-type')).toBe('application/pdf');
+    expect(Buffer.from(await doc.arrayBuffer()).equals(PDF)).toBe(true);
 
     // Paged newest first.
     const p1 = await send(gw, 'GET', '/api/templates?limit=2', { apiKey: acct.apiKey });
@@ -277,6 +282,9 @@ describe('templates: a document with fields and signer roles, and transactions f
     const other = await createAccount(gw, infra().MAILPIT_URL, { tag: 'templates-other' });
     for (const apiKey of [other.apiKey, testKey]) {
       expect((await send(gw, 'GET', `/api/templates/${made[0]}`, { apiKey })).status).toBe(404);
+      const otherDoc = await send(gw, 'GET', `/api/templates/${made[0]}/document`, { apiKey });
+      expect(otherDoc.status).toBe(404);
+      expect(otherDoc.body.detail).toBe('no such template');
       expect((await patch(made[0]!, { name: 'x' }, apiKey)).status).toBe(404);
       expect((await send(gw, 'DELETE', `/api/templates/${made[0]}`, { apiKey })).status).toBe(404);
       expect(await list(apiKey)).toEqual([]);

@@ -197,7 +197,7 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
         transactionTemplatesV1.TemplateServiceService,
         templateHandlers({ ...common, objects, billing, biometrics, templates }),
         { metrics, logger },
-        ['createTemplate', 'createFromTemplate'],
+        ['createTemplate', 'createFromTemplate', 'getTemplateDocument'],
       );
       addService(
         server,

@@ -1,4 +1,10 @@
-import { status, type ServerReadableStream, type sendUnaryData, type ServiceError } from '@grpc/grpc-js';
+import {
+  status,
+  type ServerReadableStream,
+  type ServerWritableStream,
+  type sendUnaryData,
+  type ServiceError,
+} from '@grpc/grpc-js';
 import { nulRefusal, toServiceError, type Logger } from '@signet/kit';
 import type { transactionTemplatesV1, transactionV1 } from '@signet/proto';
 import type { TemplateRecord } from '../domain/template.js';
@@ -6,6 +12,7 @@ import { createFromTemplate, type FromTemplateDeps, type FromTemplatePart } from
 import { createTemplate, type TemplatePart } from '../usecases/create-template.js';
 import { deleteTemplate } from '../usecases/delete-template.js';
 import { getTemplate } from '../usecases/get-template.js';
+import { getTemplateDocument } from '../usecases/get-template-document.js';
 import { listTemplates } from '../usecases/list-templates.js';
 import type { TemplateDeps } from '../usecases/template-deps.js';
 import { updateTemplate } from '../usecases/update-template.js';
@@ -123,6 +130,33 @@ function streamed<Req, Res, Out>(
   };
 }
 
+/** Messages of the document stream (well under the 8 MB message limit). */
+const DOCUMENT_CHUNK = 64 * 1024;
+
+/** GetTemplateDocument (server streaming): a header (name, size), then the PDF in chunks, honouring backpressure. */
+function templateDocumentHandler(deps: TemplateDeps & { logger: Logger }) {
+  return async (call: ServerWritableStream<transactionTemplatesV1.TemplateRequest, transactionV1.DocumentChunk>) => {
+    let cancelled = false;
+    call.on('cancelled', () => {
+      cancelled = true;
+    });
+    try {
+      const req = call.request;
+      const doc = await getTemplateDocument(deps, { ownerId: req.ownerId, test: req.test }, req.id);
+      call.write({ data: Buffer.alloc(0), name: doc.name, size: doc.bytes.length });
+      for (let o = 0; o < doc.bytes.length && !cancelled; o += DOCUMENT_CHUNK) {
+        const data = doc.bytes.subarray(o, o + DOCUMENT_CHUNK);
+        if (!call.write({ data, name: '', size: 0 })) await new Promise((r) => call.once('drain', r));
+      }
+      call.end();
+    } catch (err) {
+      const se = toServiceError(err);
+      if ((se.code ?? status.INTERNAL) === status.INTERNAL) deps.logger.error({ err }, 'template document stream failed');
+      call.emit('error', se);
+    }
+  };
+}
+
 /** The TemplateService handlers (usecases/*-template.ts). */
 export function templateHandlers(deps: TemplateDeps & FromTemplateDeps) {
   const who = (r: { ownerId: string; test: boolean }) => ({ ownerId: r.ownerId, test: r.test });
@@ -137,6 +171,7 @@ export function templateHandlers(deps: TemplateDeps & FromTemplateDeps) {
       const { items, nextCursor } = await listTemplates(deps, who(req), req.limit, req.cursor);
       return { items: items.map(toTemplate), nextCursor };
     },
+    getTemplateDocument: templateDocumentHandler(deps),
     async getTemplate(req: transactionTemplatesV1.TemplateRequest): Promise<Tpl> {
       return toTemplate(await getTemplate(deps, who(req), req.id));
     },

@@ -11,16 +11,18 @@ import {
   type ChannelCredentials,
   Client,
   type ClientOptions,
+  type ClientReadableStream,
   type ClientUnaryCall,
   type ClientWritableStream,
   type handleClientStreamingCall,
+  type handleServerStreamingCall,
   type handleUnaryCall,
   makeGenericClientConstructor,
   type Metadata,
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { CreateTransactionBegin, CreateTransactionResult, SignerReferenceChunk } from "./transaction.js";
+import { CreateTransactionBegin, CreateTransactionResult, DocumentChunk, SignerReferenceChunk } from "./transaction.js";
 
 export const protobufPackage = "signet.transaction.v1";
 
@@ -1580,6 +1582,19 @@ export const TemplateServiceService = {
     responseDeserialize: (value: Buffer): Template => Template.decode(value),
   },
   /**
+   * The template's document as uploaded (revision 1 of every transaction made from it): a header
+   * message (name, size, no data) then the PDF in chunks. NOT_FOUND as GetTemplate.
+   */
+  getTemplateDocument: {
+    path: "/signet.transaction.v1.TemplateService/GetTemplateDocument" as const,
+    requestStream: false as const,
+    responseStream: true as const,
+    requestSerialize: (value: TemplateRequest): Buffer => Buffer.from(TemplateRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): TemplateRequest => TemplateRequest.decode(value),
+    responseSerialize: (value: DocumentChunk): Buffer => Buffer.from(DocumentChunk.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DocumentChunk => DocumentChunk.decode(value),
+  },
+  /**
    * Changes the name, roles and/or fields (each given one replaces the old), checked again against
    * the document as at creation.
    */
@@ -1634,6 +1649,11 @@ export interface TemplateServiceServer extends UntypedServiceImplementation {
   listTemplates: handleUnaryCall<ListTemplatesRequest, ListTemplatesResponse>;
   /** NOT_FOUND for another owner's template, or one of the other mode. */
   getTemplate: handleUnaryCall<TemplateRequest, Template>;
+  /**
+   * The template's document as uploaded (revision 1 of every transaction made from it): a header
+   * message (name, size, no data) then the PDF in chunks. NOT_FOUND as GetTemplate.
+   */
+  getTemplateDocument: handleServerStreamingCall<TemplateRequest, DocumentChunk>;
   /**
    * Changes the name, roles and/or fields (each given one replaces the old), checked again against
    * the document as at creation.
@@ -1704,6 +1724,16 @@ export interface TemplateServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Template) => void,
   ): ClientUnaryCall;
+  /**
+   * The template's document as uploaded (revision 1 of every transaction made from it): a header
+   * message (name, size, no data) then the PDF in chunks. NOT_FOUND as GetTemplate.
+   */
+  getTemplateDocument(request: TemplateRequest, options?: Partial<CallOptions>): ClientReadableStream<DocumentChunk>;
+  getTemplateDocument(
+    request: TemplateRequest,
+    metadata?: Metadata,
+    options?: Partial<CallOptions>,
+  ): ClientReadableStream<DocumentChunk>;
   /**
    * Changes the name, roles and/or fields (each given one replaces the old), checked again against
    * the document as at creation.

@@ -5,7 +5,9 @@ import { callerOf, isTestMode, requireCaller } from '../../auth.js';
 import type { GatewayContext, RouteModule } from '../../context.js';
 import { badRequest, HttpError } from '../../errors.js';
 import { defineRoute, errorResponses, HEADERS, mountRoutes } from '../../route.js';
+import { pipePdfStream } from '../../pdf-stream.js';
 import { bridgeUpload } from '../../upload/upload-bridge.js';
+import { binary } from '../sign/sign.schemas.js';
 import { createdSchema } from '../transactions/creation.schemas.js';
 import { testCreationLimit } from '../transactions/test-mode.routes.js';
 import { templateForm } from './template.upload.js';
@@ -85,6 +87,7 @@ export function templatesRoutes(ctx: GatewayContext): RouteModule {
     createRoute(shared),
     listRoute(shared),
     getRoute(shared),
+    documentRoute(shared),
     updateRoute(shared),
     removeRoute(shared),
     fromTemplateRoute(shared),
@@ -158,6 +161,40 @@ function getRoute({ client, auth, common, noStore, who }: Shared) {
     },
     async handle({ params }, _req, res) {
       return { status: 200 as const, body: templateJson(await client().getTemplate({ ...who(res), id: params.id })) };
+    },
+  });
+}
+
+/** GET /api/templates/{id}/document: the uploaded PDF, for the editor to render after a reload. */
+function documentRoute({ client, auth, common, who }: Shared) {
+  return defineRoute({
+    ...common,
+    method: 'get',
+    path: '/api/templates/{id}/document',
+    operationId: 'getTemplateDocument',
+    summary: 'The template’s document (the PDF as uploaded)',
+    use: [auth],
+    params: templateParams,
+    invalidParams: noSuchTemplate,
+    responses: {
+      200: {
+        description: 'The document',
+        content: { 'application/pdf': binary('The PDF') },
+        headers: { 'Cache-Control': { description: 'private, no-store', schema: HEADERS.cacheControl.schema } },
+      },
+      ...errorResponses(401, 404),
+    },
+    async handle({ params }, _req, res) {
+      const stream = client().serverStream(
+        transactionTemplatesV1.TemplateServiceService.getTemplateDocument,
+        { ...who(res), id: params.id },
+        { deadlineMs: DEADLINE_MS },
+      );
+      await pipePdfStream(res, stream, {
+        disposition: (first) => `inline; filename="${(first.name || 'template.pdf').replace(/[^\w .,()-]/g, '_')}"`,
+        notFound: () => 'no such template',
+      });
+      return undefined;
     },
   });
 }
