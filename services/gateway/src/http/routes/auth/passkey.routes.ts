@@ -114,8 +114,10 @@ export function passkeyRoutes(ctx: GatewayContext, { json, limit, session, noSto
     use: [limit(AUTH_LIMITS.login)],
     body: z.object({ challenge: fields.token.optional() }),
     responses: { 200: ok('Request options', webauthnOptions, noStore), ...errorResponses(400, 401, 429) },
-    async handle({ body: b }) {
+    async handle({ body: b }, _req, res) {
       const o = await ctx.security.startPasskeyLogin({ challenge: b.challenge ?? '' });
+      // A public route: no session guard sets it, and the options carry a single-use challenge.
+      res.setHeader('Cache-Control', 'no-store');
       return { status: 200 as const, body: options(o.optionsJson) };
     },
   });
