@@ -34,7 +34,20 @@ const passkeyOut = (p: { id: string; name: string; createdAt: string; lastUsedAt
 
 /** Passkeys (register, list, remove, sign in with one) and recovery codes. */
 export function passkeyRoutes(ctx: GatewayContext, { json, limit, session, noStore, ok, publicOp, sessionOp }: AuthKit) {
-  const registrationOptions = defineRoute({
+  return [
+    registrationOptionsRoute(ctx, { json, limit, session, noStore, ok, publicOp, sessionOp }),
+    registerRoute(ctx, { json, limit, session, noStore, ok, publicOp, sessionOp }),
+    listRoute(ctx, { json, limit, session, noStore, ok, publicOp, sessionOp }),
+    removeRoute(ctx, { json, limit, session, noStore, ok, publicOp, sessionOp }),
+    loginOptionsRoute(ctx, { json, limit, session, noStore, ok, publicOp, sessionOp }),
+    loginRoute(ctx, { json, limit, session, noStore, ok, publicOp, sessionOp }),
+    recoveryCodesRoute(ctx, { json, limit, session, noStore, ok, publicOp, sessionOp }),
+    securityStatusRoute(ctx, { json, limit, session, noStore, ok, publicOp, sessionOp }),
+  ];
+}
+
+function registrationOptionsRoute(ctx: GatewayContext, { session, noStore, ok, sessionOp }: AuthKit) {
+  return defineRoute({
     ...sessionOp,
     method: 'post',
     path: '/api/auth/passkeys/options',
@@ -47,8 +60,10 @@ export function passkeyRoutes(ctx: GatewayContext, { json, limit, session, noSto
       return { status: 200 as const, body: options(o.optionsJson) };
     },
   });
+}
 
-  const register = defineRoute({
+function registerRoute(ctx: GatewayContext, { json, session, noStore, ok, sessionOp }: AuthKit) {
+  return defineRoute({
     ...sessionOp,
     method: 'post',
     path: '/api/auth/passkeys',
@@ -69,8 +84,10 @@ export function passkeyRoutes(ctx: GatewayContext, { json, limit, session, noSto
       return { status: 201 as const, body: passkeyOut(p) };
     },
   });
+}
 
-  const list = defineRoute({
+function listRoute(ctx: GatewayContext, { session, noStore, ok, sessionOp }: AuthKit) {
+  return defineRoute({
     ...sessionOp,
     method: 'get',
     path: '/api/auth/passkeys',
@@ -83,8 +100,10 @@ export function passkeyRoutes(ctx: GatewayContext, { json, limit, session, noSto
       return { status: 200 as const, body: { passkeys: out.passkeys.map(passkeyOut) } };
     },
   });
+}
 
-  const remove = defineRoute({
+function removeRoute(ctx: GatewayContext, { session, sessionOp }: AuthKit) {
+  return defineRoute({
     ...sessionOp,
     method: 'delete',
     path: '/api/auth/passkeys/{id}',
@@ -100,8 +119,10 @@ export function passkeyRoutes(ctx: GatewayContext, { json, limit, session, noSto
       return undefined;
     },
   });
+}
 
-  const loginOptions = defineRoute({
+function loginOptionsRoute(ctx: GatewayContext, { limit, noStore, ok, publicOp }: AuthKit) {
+  return defineRoute({
     ...publicOp,
     method: 'post',
     path: '/api/auth/passkey/options',
@@ -121,8 +142,10 @@ export function passkeyRoutes(ctx: GatewayContext, { json, limit, session, noSto
       return { status: 200 as const, body: options(o.optionsJson) };
     },
   });
+}
 
-  const login = defineRoute({
+function loginRoute(ctx: GatewayContext, { limit, noStore, ok, publicOp }: AuthKit) {
+  return defineRoute({
     ...publicOp,
     method: 'post',
     path: '/api/auth/passkey/login',
@@ -143,8 +166,10 @@ export function passkeyRoutes(ctx: GatewayContext, { json, limit, session, noSto
       return { status: 200 as const, body: sessionJson(s) };
     },
   });
+}
 
-  const recoveryCodes = defineRoute({
+function recoveryCodesRoute(ctx: GatewayContext, { session, noStore, ok, sessionOp }: AuthKit) {
+  return defineRoute({
     ...sessionOp,
     method: 'post',
     path: '/api/auth/recovery-codes',
@@ -162,8 +187,10 @@ export function passkeyRoutes(ctx: GatewayContext, { json, limit, session, noSto
       return { status: 200 as const, body: { codes: out.codes } };
     },
   });
+}
 
-  const securityStatus = defineRoute({
+function securityStatusRoute(ctx: GatewayContext, { session, noStore, ok, sessionOp }: AuthKit) {
+  return defineRoute({
     ...sessionOp,
     method: 'get',
     path: '/api/auth/security',
@@ -179,6 +206,4 @@ export function passkeyRoutes(ctx: GatewayContext, { json, limit, session, noSto
       };
     },
   });
-
-  return [registrationOptions, register, list, remove, loginOptions, login, recoveryCodes, securityStatus];
 }

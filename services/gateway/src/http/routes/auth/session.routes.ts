@@ -9,7 +9,18 @@ import { clientInfo } from './client-info.js';
 
 /** Login (with TOTP), the profile, password change. */
 export function sessionRoutes(ctx: GatewayContext, { json, limit, session, noStore, ok, publicOp, sessionOp }: AuthKit) {
-  const login = defineRoute({
+  // The profile accepts an API key too: integrations use it to check which account a key belongs to.
+
+  return [
+    loginRoute(ctx, { json, limit, session, noStore, ok, publicOp, sessionOp }),
+    mfaLoginRoute(ctx, { json, limit, session, noStore, ok, publicOp, sessionOp }),
+    meRoute(ctx, { json, limit, session, noStore, ok, publicOp, sessionOp }),
+    changePasswordRoute(ctx, { json, limit, session, noStore, ok, publicOp, sessionOp }),
+  ];
+}
+
+function loginRoute(ctx: GatewayContext, { limit, noStore, ok, publicOp }: AuthKit) {
+  return defineRoute({
     ...publicOp,
     method: 'post',
     path: '/api/auth/login',
@@ -39,8 +50,10 @@ export function sessionRoutes(ctx: GatewayContext, { json, limit, session, noSto
       return { status: 200 as const, body: sessionJson(out.result.value) };
     },
   });
+}
 
-  const mfaLogin = defineRoute({
+function mfaLoginRoute(ctx: GatewayContext, { json, noStore, ok, publicOp }: AuthKit) {
+  return defineRoute({
     ...publicOp,
     method: 'post',
     path: '/api/auth/2fa/login',
@@ -60,9 +73,10 @@ export function sessionRoutes(ctx: GatewayContext, { json, limit, session, noSto
       return { status: 200 as const, body: sessionJson(s) };
     },
   });
+}
 
-  // The profile accepts an API key too: integrations use it to check which account a key belongs to.
-  const me = defineRoute({
+function meRoute(ctx: GatewayContext, { noStore, ok }: AuthKit) {
+  return defineRoute({
     tags: TAGS,
     security: 'caller',
     method: 'post',
@@ -97,8 +111,10 @@ export function sessionRoutes(ctx: GatewayContext, { json, limit, session, noSto
       };
     },
   });
+}
 
-  const changePassword = defineRoute({
+function changePasswordRoute(ctx: GatewayContext, { json, session, noStore, ok, sessionOp }: AuthKit) {
+  return defineRoute({
     ...sessionOp,
     method: 'post',
     path: '/api/auth/change-password',
@@ -117,6 +133,4 @@ export function sessionRoutes(ctx: GatewayContext, { json, limit, session, noSto
       return { status: 200 as const, body: sessionJson(s) };
     },
   });
-
-  return [login, mfaLogin, me, changePassword];
 }

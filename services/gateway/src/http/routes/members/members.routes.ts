@@ -50,11 +50,18 @@ const invitationOut = (i: identityV1.Invitation): z.input<typeof invitationSchem
  */
 export function membersRoutes(ctx: GatewayContext): RouteModule {
   const r = Router();
-  const common = { tags: ['Members'], security: 'session' as const };
-  const noStore = { 'Cache-Control': HEADERS.cacheControl };
-  const mutationErrors = errorResponses(400, 401, 403);
 
-  const list = defineRoute({
+  const routes = [listRoute(ctx), inviteRoute(ctx), withdrawRoute(ctx), changeRoleRoute(ctx), removeRoute(ctx), acceptRoute(ctx)];
+  mountRoutes(r, routes, { validateResponses: ctx.validateResponses });
+  return { router: r, routes };
+}
+
+const common = { tags: ['Members'], security: 'session' as const };
+const noStore = { 'Cache-Control': HEADERS.cacheControl };
+const mutationErrors = errorResponses(400, 401, 403);
+
+function listRoute(ctx: GatewayContext) {
+  return defineRoute({
     ...common,
     method: 'get',
     path: '/api/admin/members',
@@ -77,8 +84,10 @@ export function membersRoutes(ctx: GatewayContext): RouteModule {
       };
     },
   });
+}
 
-  const invite = defineRoute({
+function inviteRoute(ctx: GatewayContext) {
+  return defineRoute({
     ...common,
     method: 'post',
     path: '/api/admin/members/invitations',
@@ -106,8 +115,10 @@ export function membersRoutes(ctx: GatewayContext): RouteModule {
       return { status: 201 as const, body: invitationOut(inv) };
     },
   });
+}
 
-  const withdraw = defineRoute({
+function withdrawRoute(ctx: GatewayContext) {
+  return defineRoute({
     ...common,
     method: 'delete',
     path: '/api/admin/members/invitations/{id}',
@@ -124,8 +135,10 @@ export function membersRoutes(ctx: GatewayContext): RouteModule {
       return undefined;
     },
   });
+}
 
-  const changeRole = defineRoute({
+function changeRoleRoute(ctx: GatewayContext) {
+  return defineRoute({
     ...common,
     method: 'patch',
     path: '/api/admin/members/{user_id}',
@@ -150,8 +163,10 @@ export function membersRoutes(ctx: GatewayContext): RouteModule {
       return { status: 200 as const, body: memberOut(m) };
     },
   });
+}
 
-  const remove = defineRoute({
+function removeRoute(ctx: GatewayContext) {
+  return defineRoute({
     ...common,
     method: 'delete',
     path: '/api/admin/members/{user_id}',
@@ -172,8 +187,10 @@ export function membersRoutes(ctx: GatewayContext): RouteModule {
       return undefined;
     },
   });
+}
 
-  const accept = defineRoute({
+function acceptRoute(ctx: GatewayContext) {
+  return defineRoute({
     tags: ['Members'],
     security: 'public',
     method: 'post',
@@ -196,8 +213,4 @@ export function membersRoutes(ctx: GatewayContext): RouteModule {
       return { status: 200 as const, body: sessionJson(s) };
     },
   });
-
-  const routes = [list, invite, withdraw, changeRole, remove, accept];
-  mountRoutes(r, routes, { validateResponses: ctx.validateResponses });
-  return { router: r, routes };
 }
