@@ -56,9 +56,17 @@ const bodyParsers = [
 
 /** /api/templates/{id}/bulk (send a template to many signers) and /api/bulk (the jobs and their progress). */
 export function bulkRoutes(ctx: GatewayContext): RouteModule {
+  const routes = [createRoute(ctx), getRoute(ctx), listRoute(ctx)];
+  const router = Router();
+  mountRoutes(router, routes, { validateResponses: ctx.validateResponses });
+  return { router, routes };
+}
+
+const noStore = { 'Cache-Control': HEADERS.cacheControl };
+
+function createRoute(ctx: GatewayContext) {
   const auth = requireCaller(ctx);
-  const noStore = { 'Cache-Control': HEADERS.cacheControl };
-  const create = defineRoute({
+  return defineRoute({
     method: 'post',
     path: '/api/templates/{id}/bulk',
     operationId: 'createBulkJob',
@@ -122,8 +130,11 @@ export function bulkRoutes(ctx: GatewayContext): RouteModule {
       };
     },
   });
+}
 
-  const get = defineRoute({
+function getRoute(ctx: GatewayContext) {
+  const auth = requireCaller(ctx);
+  return defineRoute({
     method: 'get',
     path: '/api/bulk/{id}',
     operationId: 'getBulkJob',
@@ -143,8 +154,11 @@ export function bulkRoutes(ctx: GatewayContext): RouteModule {
       return { status: 200 as const, body: bulkJobJson(job, true), headers: { 'Cache-Control': 'no-store' } };
     },
   });
+}
 
-  const list = defineRoute({
+function listRoute(ctx: GatewayContext) {
+  const auth = requireCaller(ctx);
+  return defineRoute({
     method: 'get',
     path: '/api/bulk',
     operationId: 'listBulkJobs',
@@ -176,9 +190,4 @@ export function bulkRoutes(ctx: GatewayContext): RouteModule {
       };
     },
   });
-
-  const routes = [create, get, list];
-  const router = Router();
-  mountRoutes(router, routes, { validateResponses: ctx.validateResponses });
-  return { router, routes };
 }

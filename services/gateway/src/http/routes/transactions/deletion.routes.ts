@@ -33,11 +33,18 @@ const emptyBodyIsObject = (req: Request, _res: Response, next: NextFunction) => 
  * /api/transactions/{id}/legal-hold set and release the hold.
  */
 export function deletionRoutes(ctx: GatewayContext): RouteModule {
-  const auth = requireCaller(ctx);
-  const noStore = { 'Cache-Control': HEADERS.cacheControl };
-  const target = (id: string, res: Response) => ({ ownerId: callerOf(res).ownerId, id: Number(id), test: isTestMode(res) });
+  const routes = [holdRoute(ctx), releaseRoute(ctx), removeRoute(ctx)];
+  const router = Router();
+  mountRoutes(router, routes, { validateResponses: ctx.validateResponses });
+  return { router, routes };
+}
 
-  const remove = defineRoute({
+const noStore = { 'Cache-Control': HEADERS.cacheControl };
+const target = (id: string, res: Response) => ({ ownerId: callerOf(res).ownerId, id: Number(id), test: isTestMode(res) });
+
+function removeRoute(ctx: GatewayContext) {
+  const auth = requireCaller(ctx);
+  return defineRoute({
     method: 'delete',
     path: '/api/transactions/{id}',
     operationId: 'deleteTransaction',
@@ -62,8 +69,11 @@ export function deletionRoutes(ctx: GatewayContext): RouteModule {
       return undefined;
     },
   });
+}
 
-  const hold = defineRoute({
+function holdRoute(ctx: GatewayContext) {
+  const auth = requireCaller(ctx);
+  return defineRoute({
     method: 'put',
     path: '/api/transactions/{id}/legal-hold',
     operationId: 'setLegalHold',
@@ -87,8 +97,11 @@ export function deletionRoutes(ctx: GatewayContext): RouteModule {
       return { status: 200 as const, body: { since: h.since, reason: h.reason } };
     },
   });
+}
 
-  const release = defineRoute({
+function releaseRoute(ctx: GatewayContext) {
+  const auth = requireCaller(ctx);
+  return defineRoute({
     method: 'delete',
     path: '/api/transactions/{id}/legal-hold',
     operationId: 'releaseLegalHold',
@@ -110,9 +123,4 @@ export function deletionRoutes(ctx: GatewayContext): RouteModule {
       return undefined;
     },
   });
-
-  const routes = [hold, release, remove];
-  const router = Router();
-  mountRoutes(router, routes, { validateResponses: ctx.validateResponses });
-  return { router, routes };
 }

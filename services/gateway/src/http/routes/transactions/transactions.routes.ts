@@ -31,9 +31,25 @@ const multipartOnly = (req: Request, _res: Response, next: NextFunction) => {
 /** /api/transactions*: create (streamed multipart), list, detail; resend and cancel (transaction-actions.routes.ts), CSV export (export-csv.routes.ts). */
 export function transactionsRoutes(ctx: GatewayContext): RouteModule {
   const auth = requireCaller(ctx);
-  const noStore = { 'Cache-Control': HEADERS.cacheControl };
 
-  const create = defineRoute({
+  // The export before /{id}, so "export.csv" is not taken for an id.
+  const routes = [
+    createRoute(ctx),
+    listRoute(ctx),
+    exportCsvRoute(ctx, auth, TAGS),
+    detailRoute(ctx),
+    ...transactionActionRoutes(ctx, auth, TAGS),
+  ];
+  const router = Router();
+  mountRoutes(router, routes, { validateResponses: ctx.validateResponses });
+  return { router, routes };
+}
+
+const noStore = { 'Cache-Control': HEADERS.cacheControl };
+
+function createRoute(ctx: GatewayContext) {
+  const auth = requireCaller(ctx);
+  return defineRoute({
     method: 'post',
     path: '/api/transactions',
     operationId: 'createTransaction',
@@ -78,8 +94,11 @@ export function transactionsRoutes(ctx: GatewayContext): RouteModule {
       };
     },
   });
+}
 
-  const list = defineRoute({
+function listRoute(ctx: GatewayContext) {
+  const auth = requireCaller(ctx);
+  return defineRoute({
     method: 'get',
     path: '/api/transactions',
     operationId: 'listTransactions',
@@ -123,8 +142,11 @@ export function transactionsRoutes(ctx: GatewayContext): RouteModule {
       return { status: 200 as const, headers, body: page.items.map(summaryJson) };
     },
   });
+}
 
-  const detail = defineRoute({
+function detailRoute(ctx: GatewayContext) {
+  const auth = requireCaller(ctx);
+  return defineRoute({
     method: 'get',
     path: '/api/transactions/{id}',
     operationId: 'getTransaction',
@@ -179,10 +201,4 @@ export function transactionsRoutes(ctx: GatewayContext): RouteModule {
       };
     },
   });
-
-  // The export before /{id}, so "export.csv" is not taken for an id.
-  const routes = [create, list, exportCsvRoute(ctx, auth, TAGS), detail, ...transactionActionRoutes(ctx, auth, TAGS)];
-  const router = Router();
-  mountRoutes(router, routes, { validateResponses: ctx.validateResponses });
-  return { router, routes };
 }
