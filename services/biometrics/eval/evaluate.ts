@@ -28,7 +28,14 @@ import { identityThreshold, type PoseBucket } from '../src/analysis/identity.js'
 import { loadModels } from '../src/analysis/models.js';
 import { closeSpeech, startSpeech, verifyWords, WORDS_FUSED, WORDS_THRESHOLD } from '../src/analysis/words.js';
 import { SpeechUnavailableError } from '../src/analysis/words-worker.js';
-import { analyzeCase, LYING_MP4, makeCorpus, makeGenuineSet, type CorpusCase } from '../test/corpus/make-corpus.js';
+import {
+  analyzeCase,
+  LYING_MP4,
+  makeCorpus,
+  makeGenuineSet,
+  type CorpusCase,
+  type Manifest,
+} from '../test/corpus/make-corpus.js';
 import type { BackendTimings } from './backend-timings.js';
 import { certificateScope } from './certificate-scope.js';
 import { distancesByPose, identityRecord, recordingModels, type IdentityRecord } from './identity-pose.js';
@@ -204,7 +211,13 @@ async function compute(): Promise<Run> {
   // ---- the corpus
   const corpusDir = path.join(work, 'corpus');
   let tc = performance.now();
-  const man = await makeCorpus(corpusDir, { models: m, log: (s) => log(`corpus ${s}`) });
+  // EVAL_REUSE=1 (with EVAL_DIR): analyse the renders a previous run kept there instead of rendering again
+  const reuse = Boolean(keep && process.env.EVAL_REUSE);
+  const corpusManifest = path.join(corpusDir, 'manifest.json');
+  const man =
+    reuse && existsSync(corpusManifest)
+      ? (JSON.parse(readFileSync(corpusManifest, 'utf8')) as Manifest)
+      : await makeCorpus(corpusDir, { models: m, log: (s) => log(`corpus ${s}`) });
   const corpusRenderMs = performance.now() - tc;
   const corpus: Analysed[] = [];
   for (const c of man.cases) {
@@ -223,7 +236,12 @@ async function compute(): Promise<Run> {
   // ---- genuine captures for the accept rate
   const genDir = path.join(work, 'genuine');
   tc = performance.now();
-  const gs = await makeGenuineSet(genDir, GENUINE_N, { models: m, log: (s) => log(`genuine set ${s}`) });
+  const genuineManifest = path.join(genDir, 'genuine-set.json');
+  const gs =
+    reuse && existsSync(genuineManifest)
+      ? (JSON.parse(readFileSync(genuineManifest, 'utf8')) as Awaited<ReturnType<typeof makeGenuineSet>>)
+      : await makeGenuineSet(genDir, GENUINE_N, { models: m, log: (s) => log(`genuine set ${s}`) });
+  if (keep) writeFileSync(genuineManifest, JSON.stringify(gs));
   const genuineRenderMs = performance.now() - tc;
   const genuine: Analysed[] = [];
   for (const c of gs.cases) {
