@@ -23,8 +23,13 @@ if ! pnpm -s lint; then
   exit 1
 fi
 mkdir -p .data
-rm -f .data/test-results.json
+rm -f .data/test-results.json .data/test-rerun.json
 npx vitest run --reporter=default --reporter=json --outputFile.json=.data/test-results.json "$@"
-status=$?
-node scripts/test-summary.mjs .data/test-results.json || status=1
-exit $status
+# Files none of whose tests ran (their vitest worker process died: seen once for ops.test.ts, cause not found)
+# run once more; a test that still never runs counts as failed (scripts/test-summary.mjs).
+mapfile -t never < <(node scripts/test-summary.mjs --never-ran .data/test-results.json)
+if ((${#never[@]})); then
+  echo "== a worker died before these files' tests ran; running them once more: ${never[*]}"
+  npx vitest run --reporter=default --reporter=json --outputFile.json=.data/test-rerun.json "${never[@]}"
+fi
+node scripts/test-summary.mjs .data/test-results.json .data/test-rerun.json
