@@ -40,6 +40,13 @@ export type TwoFactorSetup = Ok<'/api/auth/2fa/setup', 'post'>;
 export type Member = Schemas['Member'];
 export type Invitation = Schemas['Invitation'];
 export type KeyScope = NonNullable<Body<'/api/admin/api-keys', 'post'>['scopes']>[number];
+export type Passkey = Schemas['Passkey'];
+export type SecurityStatus = Schemas['SecurityStatus'];
+export type AuditEvent = Schemas['AuditEvent'];
+/** The authenticator's answer as the standard WebAuthn JSON (RegistrationResponseJSON / AuthenticationResponseJSON). */
+export type WebauthnResponse = Body<'/api/auth/passkeys', 'post'>['response'];
+/** The audit log's filters (the API's query names); empty ones are left out. */
+export type AuditFilter = Pick<Query<'/api/admin/audit-log', 'get'>, 'action' | 'actor_id' | 'from' | 'to'>;
 
 let token: string | null = localStorage.getItem(TOKEN_KEY);
 let csrf: string | null = null;
@@ -191,6 +198,31 @@ export const api = {
   setEmbedOrigins: async (origins: string[]) =>
     (await call('put', '/api/admin/account/embed-origins', { body: { origins }, csrf: true })).body.origins,
 
+  // Passkeys and recovery codes (issue 34 item 8): the signed-in user's own, no CSRF (not /api/admin).
+  securityStatus: () => get('/api/auth/security'),
+  passkeys: async () => (await get('/api/auth/passkeys')).passkeys,
+  passkeyOptions: () => post('/api/auth/passkeys/options'),
+  registerPasskey: (name: string, response: WebauthnResponse) =>
+    post('/api/auth/passkeys', { body: { ...(name ? { name } : {}), response } }),
+  removePasskey: async (id: string) => void (await call('delete', '/api/auth/passkeys/{id}', { path: { id } })),
+  generateRecoveryCodes: async () => (await post('/api/auth/recovery-codes')).codes,
+  /** With the password step's challenge: that account's passkeys; without: a passkey-only sign-in. */
+  passkeyLoginOptions: (challenge?: string) =>
+    post('/api/auth/passkey/options', { body: challenge ? { challenge } : {}, auth: false }),
+  passkeyLogin: (response: WebauthnResponse, challenge?: string) =>
+    post('/api/auth/passkey/login', { body: { ...(challenge ? { challenge } : {}), response }, auth: false }),
+  recoveryLogin: (challenge: string, recovery_code: string) =>
+    post('/api/auth/2fa/login', { body: { challenge, recovery_code }, auth: false }),
+
+  // The account audit log (issue 34 item 3): owners and admins.
+  auditLog: (filter: AuditFilter, limit: number, cursor?: string) =>
+    get('/api/admin/audit-log', { query: auditQuery({ ...filter, limit: String(limit), cursor }) }),
+  /** The whole filtered log as a file (the route needs the Authorization header, so a plain link cannot fetch it). */
+  exportAuditLog: (filter: AuditFilter, format: 'csv' | 'json') =>
+    fetchBlob(
+      `${'/api/admin/audit-log/export' satisfies Path}?${new URLSearchParams(auditQuery({ ...filter, format })).toString()}`,
+    ),
+
   // Members and roles (issue 34)
   members: () => get('/api/admin/members'),
   inviteMember: (email: string, role: string) =>
@@ -278,6 +310,10 @@ export const api = {
     });
   },
 };
+
+/** The non-empty filters as query parameters. */
+const auditQuery = (q: Record<string, string | undefined>): Record<string, string> =>
+  Object.fromEntries(Object.entries(q).filter((e): e is [string, string] => !!e[1]));
 
 /** GET of a file that needs the Authorization header, as a Blob; errors as ApiError with the answer's detail. */
 async function fetchBlob(url: string): Promise<Blob> {

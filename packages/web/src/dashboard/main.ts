@@ -4,6 +4,8 @@ import { api, dataMode, session, type Profile } from './api.js';
 import { announce, h, message } from './dom.js';
 import { loginView, resetView, signupView } from './views/auth.js';
 import { accountView } from './views/account.js';
+import { auditLogView, readsAuditLog } from './views/audit-log.js';
+import { securityView } from './views/security.js';
 import { billingView } from './views/billing.js';
 import { developerView } from './views/developer.js';
 import { joinView, membersView } from './views/members.js';
@@ -73,6 +75,8 @@ async function resolveView(path: string): Promise<View> {
   if (path === '/app/webhooks') return webhooksView(app);
   if (path === '/app/billing') return billingView(app);
   if (path === '/app/account') return accountView(app);
+  if (path === '/app/security') return securityView(app);
+  if (path === '/app/audit-log') return auditLogView(app);
   return {
     id: 'not-found',
     title: 'Not found',
@@ -95,7 +99,11 @@ async function route() {
   if (signed)
     void app
       .profile()
-      .then((p) => (document.getElementById('who-org')!.textContent = p.org_name))
+      .then((p) => {
+        document.getElementById('who-org')!.textContent = p.org_name;
+        // The audit log is for owners and admins: the others do not see its entry.
+        document.getElementById('nav-audit')!.hidden = !readsAuditLog(p.role);
+      })
       .catch(() => undefined);
 
   main.setAttribute('aria-busy', 'true');

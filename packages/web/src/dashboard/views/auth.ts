@@ -1,7 +1,12 @@
-/** Sign in (with the TOTP step), sign up (register → email code → organisation), password reset. */
-import { api } from '../api.js';
+/**
+ * Sign in (the password, then a second factor — passkey, TOTP or recovery code — when the account has
+ * one; or a passkey alone), sign up (register → email code → organisation), password reset.
+ */
+import { runWebauthn, webauthnSupported } from '../../sign/webauthn.js';
+import { api, type MfaChallenge, type WebauthnResponse } from '../api.js';
 import { announce, field, formError, h, onSubmit, value } from '../dom.js';
 import type { App, View } from '../main.js';
+import { webauthnMessage } from './security.js';
 
 const submit = (label: string) => h('button', { type: 'submit', class: 'primary' }, label);
 const link = (href: string, text: string) => h('a', { href, 'data-link': true }, text);
@@ -30,36 +35,144 @@ export function loginView(app: App): View {
   );
   onSubmit(form, async (f) => {
     const r = await api.login(value(f, 'email'), value(f, 'password'));
-    if ('mfa_required' in r) return show(mfaStep(r.challenge));
+    if ('mfa_required' in r) return show(secondFactorStep(app, r));
     await app.signedIn(r.token);
   });
 
-  const mfaStep = (challenge: string) => {
-    const f = h(
-      'form',
-      { novalidate: true, 'aria-labelledby': 'h-mfa', 'data-step': 'mfa' },
-      h('h1', { id: 'h-mfa', tabindex: -1 }, 'Two-factor code'),
-      h('p', {}, 'Enter the 6-digit code from your authenticator app.'),
-      field('Authentication code', 'code', {
-        inputmode: 'numeric',
-        autocomplete: 'one-time-code',
-        pattern: '[0-9]{6}',
-        maxlength: 6,
-        required: true,
-      }),
-      formError(),
-      submit('Verify'),
-      h('p', { class: 'links' }, link('/app/login', 'Start again')),
-    );
-    onSubmit(f, async () => {
-      const s = await api.mfaLogin(challenge, value(f, 'code').trim());
-      await app.signedIn(s.token);
-    });
-    return f;
-  };
-
   root.append(form);
+  if (webauthnSupported()) root.append(passkeyOnlyForm(app));
   return { id: 'login', title: 'Sign in', node: root };
+}
+
+/** "Sign in with a passkey": a discoverable credential alone, no e-mail or password. */
+function passkeyOnlyForm(app: App) {
+  const f = h(
+    'form',
+    { novalidate: true, 'aria-labelledby': 'h-login-passkey', id: 'login-passkey', class: 'alt' },
+    h('h2', { id: 'h-login-passkey', class: 'visually-hidden' }, 'Sign in with a passkey'),
+    h('p', { class: 'or' }, 'or'),
+    formError(),
+    h('button', { type: 'submit' }, 'Sign in with a passkey'),
+  );
+  onSubmit(f, async () => {
+    const s = await api.passkeyLogin(await askPasskey(await api.passkeyLoginOptions()));
+    await app.signedIn(s.token);
+  });
+  return f;
+}
+
+const askPasskey = async (options: Record<string, unknown>) => {
+  try {
+    return (await runWebauthn('authentication', options)) as WebauthnResponse;
+  } catch (e) {
+    throw new Error(webauthnMessage(e));
+  }
+};
+
+const METHOD_TEXT: Record<MfaChallenge['methods'][number], string> = {
+  passkey: 'Use a passkey',
+  totp: 'Use your authenticator app',
+  recovery_code: 'Use a recovery code',
+};
+
+/**
+ * The second step after the password: the methods the account has (passkey, authenticator app,
+ * recovery code), the first one open and the others one click away; the challenge serves each of them.
+ */
+function secondFactorStep(app: App, c: MfaChallenge) {
+  // A passkey first (one touch), then the authenticator app, then a recovery code.
+  const order = ['passkey', 'totp', 'recovery_code'];
+  const methods = c.methods
+    .filter((m) => m !== 'passkey' || webauthnSupported())
+    .sort((a, b) => order.indexOf(a) - order.indexOf(b));
+  const root = h('div', { 'data-step': 'mfa' }, h('h1', { id: 'h-mfa', tabindex: -1 }, 'Second step'));
+  const body = h('div', {});
+  const choices = h('p', { class: 'links', id: 'mfa-choices' });
+  root.append(body, choices, h('p', { class: 'links' }, link('/app/login', 'Start again')));
+
+  const open = (m: (typeof methods)[number], focus: boolean) => {
+    const form =
+      m === 'passkey'
+        ? passkeyFactor(app, c.challenge)
+        : m === 'totp'
+          ? totpFactor(app, c.challenge)
+          : recoveryFactor(app, c.challenge);
+    body.replaceChildren(form);
+    choices.replaceChildren(
+      ...methods
+        .filter((o) => o !== m)
+        .flatMap((o, i) => {
+          const b = h('button', { type: 'button', class: 'link', 'data-method': o }, METHOD_TEXT[o]);
+          b.addEventListener('click', () => open(o, true));
+          return i ? [' · ', b] : [b];
+        }),
+    );
+    if (focus) form.querySelector<HTMLElement>('input, button')?.focus();
+  };
+  open(methods[0] ?? 'totp', false);
+  return root;
+}
+
+function passkeyFactor(app: App, challenge: string) {
+  const f = h(
+    'form',
+    { novalidate: true, 'aria-labelledby': 'h-mfa-passkey', 'data-method': 'passkey' },
+    h('h2', { id: 'h-mfa-passkey' }, 'Passkey'),
+    h('p', {}, 'Confirm with the passkey on this device or your security key.'),
+    formError(),
+    submit('Use my passkey'),
+  );
+  onSubmit(f, async () => {
+    const s = await api.passkeyLogin(await askPasskey(await api.passkeyLoginOptions(challenge)), challenge);
+    await app.signedIn(s.token);
+  });
+  return f;
+}
+
+function totpFactor(app: App, challenge: string) {
+  const f = h(
+    'form',
+    { novalidate: true, 'aria-labelledby': 'h-mfa-totp', 'data-method': 'totp' },
+    h('h2', { id: 'h-mfa-totp' }, 'Authenticator app'),
+    h('p', {}, 'Enter the 6-digit code from your authenticator app.'),
+    field('Authentication code', 'code', {
+      inputmode: 'numeric',
+      autocomplete: 'one-time-code',
+      pattern: '[0-9]{6}',
+      maxlength: 6,
+      required: true,
+    }),
+    formError(),
+    submit('Verify'),
+  );
+  onSubmit(f, async () => {
+    const s = await api.mfaLogin(challenge, value(f, 'code').trim());
+    await app.signedIn(s.token);
+  });
+  return f;
+}
+
+function recoveryFactor(app: App, challenge: string) {
+  const f = h(
+    'form',
+    { novalidate: true, 'aria-labelledby': 'h-mfa-recovery', 'data-method': 'recovery_code' },
+    h('h2', { id: 'h-mfa-recovery' }, 'Recovery code'),
+    h('p', {}, 'Enter one of the recovery codes you saved. Each code works once.'),
+    field('Recovery code', 'recovery_code', {
+      autocomplete: 'off',
+      autocapitalize: 'characters',
+      spellcheck: 'false',
+      maxlength: 64,
+      required: true,
+    }),
+    formError(),
+    submit('Verify'),
+  );
+  onSubmit(f, async () => {
+    const s = await api.recoveryLogin(challenge, value(f, 'recovery_code').trim());
+    await app.signedIn(s.token);
+  });
+  return f;
 }
 
 export function signupView(app: App): View {
