@@ -12,80 +12,21 @@
  * MAILPIT_URL) when all are set, else the local binaries started under a temporary folder.
  * Options: BENCH_ROWS, BULK_ROWS_PER_SECOND, BENCH_BUILT=1 (built services; processes.ts), BENCH_KEEP=1.
  */
-import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createAccount } from '../harness/accounts.js';
-import { freePort, infraFromEnv, startLocalInfra, type InfraUrls } from '../harness/local-infra.js';
 import { multipart, tinyPdf } from '../fixtures/documents.js';
-import { loadAverage, servicesMode, startService, waitHealthy, type ServiceProcess } from './processes.js';
+import { startFrontStack } from './front-stack.js';
+import { loadAverage, servicesMode } from './processes.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1000);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function main() {
-  const tmp = mkdtempSync(join(tmpdir(), 'signet-bench-bulk-'));
-  chmodSync(tmp, 0o711);
-  let infraStop: (() => Promise<void>) | undefined;
-  let urls: InfraUrls;
-  const given = infraFromEnv();
-  if (given) urls = given;
-  else {
-    const infra = await startLocalInfra({ dataDir: join(tmp, 'infra') });
-    urls = infra.urls;
-    infraStop = () => infra.stop();
-  }
-  const run = randomBytes(3).toString('hex');
-  const port = {
-    identity: await freePort(),
-    billing: await freePort(),
-    transaction: await freePort(),
-    gatewayHttp: await freePort(),
-  };
-  const ops = { identity: await freePort(), billing: await freePort(), transaction: await freePort(), gateway: await freePort() };
-  const gatewayUrl = `http://127.0.0.1:${port.gatewayHttp}`;
-  const common: Record<string, string> = {
-    ...(urls as unknown as Record<string, string>),
-    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-    PUBLIC_BASE_URL: gatewayUrl,
-    IDENTITY_ADDR: `127.0.0.1:${port.identity}`,
-    BILLING_ADDR: `127.0.0.1:${port.billing}`,
-    BIOMETRICS_ADDR: '127.0.0.1:1',
-    REFERENCE_FACE_CHECK: 'off',
-    TRANSACTION_ADDR: `127.0.0.1:${port.transaction}`,
-    CEREMONY_ADDR: '127.0.0.1:1',
-    LEDGER_ADDR: '127.0.0.1:1',
-    READINESS_UPSTREAMS: 'identity,billing,transaction',
-    JWT_SECRET: randomBytes(32).toString('base64url'),
-    TOTP_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-    WEBHOOK_SECRET: `whsec_${randomBytes(24).toString('base64')}`,
-    WEBHOOK_ENDPOINT_KEY: randomBytes(32).toString('hex'),
-    BULK_ROWS_PER_SECOND: process.env.BULK_ROWS_PER_SECOND ?? '1000',
-    BULK_INTERVAL_MS: '500',
-    REDIS_KEY_PREFIX: `bench${run}:`,
-    BUCKET_DOCUMENTS: `bench-docs-${run}`,
-    BUCKET_REFERENCES: `bench-refs-${run}`,
-  };
-  const svcs: ServiceProcess[] = [];
-  const stopAll = async () => {
-    for (const s of svcs.reverse()) {
-      s.proc.kill('SIGTERM');
-      await Promise.race([once(s.proc, 'exit'), sleep(5000)]);
-    }
-    await infraStop?.();
-    if (process.env.BENCH_KEEP) console.error(`kept ${tmp}`);
-    else rmSync(tmp, { recursive: true, force: true });
-  };
+  const stack = await startFrontStack({
+    tag: 'bulk',
+    env: () => ({ BULK_ROWS_PER_SECOND: process.env.BULK_ROWS_PER_SECOND ?? '1000', BULK_INTERVAL_MS: '500' }),
+  });
+  const { urls, gatewayUrl, run } = stack;
   try {
-    for (const n of ['identity', 'billing', 'transaction'] as const)
-      svcs.push(
-        startService(n, { ...common, GRPC_PORT: String(port[n]), OPS_PORT: String(ops[n]), MONGO_DB: `bench_${run}_${n}` }, tmp),
-      );
-    for (const n of ['identity', 'billing', 'transaction'] as const) await waitHealthy(`http://127.0.0.1:${ops[n]}/readyz`);
-    svcs.push(startService('gateway', { ...common, HTTP_PORT: String(port.gatewayHttp), OPS_PORT: String(ops.gateway) }, tmp));
-    await waitHealthy(`${gatewayUrl}/readyz`);
     console.log(`bulk send benchmark (${servicesMode()}), ${ROWS} rows; load average ${loadAverage()}`);
 
     const acct = await createAccount(gatewayUrl, urls.MAILPIT_URL, { tag: 'bench-bulk' });
@@ -139,7 +80,7 @@ async function main() {
         `${(job!.created / s).toFixed(1)} rows/s; load average ${loadAverage()}`,
     );
   } finally {
-    await stopAll();
+    await stack.stop();
   }
 }
 

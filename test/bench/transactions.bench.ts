@@ -19,28 +19,15 @@
  * prints the store's commands by summed latency; BENCH_MONGO_TIMING=0 connects them directly, without the
  * proxy's CPU in this process (the rate of record is taken so; the run says which mode it was in).
  */
-import { randomBytes } from 'node:crypto';
-import { chmodSync, createReadStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { createReadStream, readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { once } from 'node:events';
 import { Client } from 'minio';
 import { createAccount, type Account } from '../harness/accounts.js';
-import { freePort, infraFromEnv, startLocalInfra, type InfraUrls } from '../harness/local-infra.js';
+import { startFrontStack } from './front-stack.js';
 import { startMongoTimingProxy } from './mongo-timing.js';
 import { creationRequests, fundAccount, grpcMean, writeRandomPdf } from './creation-requests.js';
-import {
-  cpuSeconds,
-  loadAverage as load,
-  mb,
-  pct,
-  rssBytes,
-  servicesMode,
-  startService,
-  treeCpuSeconds,
-  waitHealthy,
-  type ServiceProcess,
-} from './processes.js';
+import { cpuSeconds, loadAverage as load, mb, pct, rssBytes, servicesMode, treeCpuSeconds } from './processes.js';
 import { tinyPdf } from '../../services/transaction/test/fixtures.js';
 
 const DOC_MB = Number(process.env.BENCH_DOC_MB ?? 200);
@@ -50,79 +37,20 @@ const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 20);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
 
 async function main() {
-  const tmp = mkdtempSync(join(tmpdir(), 'signet-bench-'));
-  // The local store's PostgreSQL runs as its own user under tmp/infra: let it through.
-  chmodSync(tmp, 0o711);
-  let infraStop: (() => Promise<void>) | undefined;
-  let infraPids: { name: string; pid: number }[] = [];
-  let urls: InfraUrls;
-  const given = infraFromEnv();
-  if (given) {
-    urls = given;
-  } else {
-    const infra = await startLocalInfra({ dataDir: join(tmp, 'infra') });
-    urls = infra.urls;
-    infraPids = infra.procs.map((p) => ({ name: p.name, pid: p.pid }));
-    infraStop = () => infra.stop();
-  }
   const timed = process.env.BENCH_MONGO_TIMING !== '0';
-  const timing = timed ? await startMongoTimingProxy(urls.MONGO_URL) : undefined;
-  const run = randomBytes(3).toString('hex');
-  const port = {
-    identity: await freePort(),
-    billing: await freePort(),
-    transaction: await freePort(),
-    gatewayHttp: await freePort(),
-  };
-  const ops = { identity: await freePort(), billing: await freePort(), transaction: await freePort(), gateway: await freePort() };
-  const gatewayUrl = `http://127.0.0.1:${port.gatewayHttp}`;
-  const webhookSecret = `whsec_${randomBytes(24).toString('base64')}`;
-  const buckets = { BUCKET_DOCUMENTS: `bench-docs-${run}`, BUCKET_REFERENCES: `bench-refs-${run}` };
-  const common: Record<string, string> = {
-    ...(urls as unknown as Record<string, string>),
-    MONGO_URL: timing?.url ?? urls.MONGO_URL,
-    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-    PUBLIC_BASE_URL: gatewayUrl,
-    IDENTITY_ADDR: `127.0.0.1:${port.identity}`,
-    BILLING_ADDR: `127.0.0.1:${port.billing}`,
-    BIOMETRICS_ADDR: '127.0.0.1:1',
-    REFERENCE_FACE_CHECK: 'off',
-    TRANSACTION_ADDR: `127.0.0.1:${port.transaction}`,
-    CEREMONY_ADDR: '127.0.0.1:1',
-    LEDGER_ADDR: '127.0.0.1:1',
-    READINESS_UPSTREAMS: 'identity,billing,transaction',
-    JWT_SECRET: randomBytes(32).toString('base64url'),
-    TOTP_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-    WEBHOOK_SECRET: webhookSecret,
-    WEBHOOK_ENDPOINT_KEY: randomBytes(32).toString('hex'),
-    PRODUCT_CATALOG: JSON.stringify({ prod_bench: { credits: 1000 } }),
-    REDIS_KEY_PREFIX: `bench${run}:`,
-    ...buckets,
-  };
-  const svcs: ServiceProcess[] = [];
-  let stopping = false;
-  const stopAll = async () => {
-    if (stopping) return;
-    stopping = true;
-    for (const s of svcs.reverse()) {
-      s.proc.kill('SIGTERM');
-      await Promise.race([once(s.proc, 'exit'), new Promise((r) => setTimeout(r, 5000))]);
-    }
-    await timing?.stop();
-    await infraStop?.();
-    if (process.env.BENCH_KEEP) console.error(`kept ${tmp}`);
-    else rmSync(tmp, { recursive: true, force: true });
-  };
-  for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => void stopAll().then(() => process.exit(130)));
+  let timing: Awaited<ReturnType<typeof startMongoTimingProxy>> | undefined;
+  const stack = await startFrontStack({
+    tag: 'transactions',
+    before: async (urls) => {
+      if (!timed) return undefined;
+      const proxy = await startMongoTimingProxy(urls.MONGO_URL);
+      timing = proxy;
+      return { env: { MONGO_URL: proxy.url }, stop: () => proxy.stop() };
+    },
+  });
+  const { urls, gatewayUrl, webhookSecret, run, tmp, svcs, ops, infraPids } = stack;
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => void stack.stop().then(() => process.exit(130)));
   try {
-    for (const n of ['identity', 'billing', 'transaction'] as const) {
-      svcs.push(
-        startService(n, { ...common, GRPC_PORT: String(port[n]), OPS_PORT: String(ops[n]), MONGO_DB: `bench_${run}_${n}` }, tmp),
-      );
-    }
-    for (const n of ['identity', 'billing', 'transaction'] as const) await waitHealthy(`http://127.0.0.1:${ops[n]}/readyz`);
-    svcs.push(startService('gateway', { ...common, HTTP_PORT: String(port.gatewayHttp), OPS_PORT: String(ops.gateway) }, tmp));
-    await waitHealthy(`${gatewayUrl}/readyz`);
     const gateway = svcs.find((s) => s.name === 'gateway')!;
     const transaction = svcs.find((s) => s.name === 'transaction')!;
 
@@ -293,7 +221,7 @@ async function main() {
     }
     throw err;
   } finally {
-    await stopAll();
+    await stack.stop();
   }
 }
 

@@ -19,16 +19,12 @@
  * what one owner costs everyone without the owner's share).
  */
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createAccount, type Account } from '../harness/accounts.js';
-import { freePort, infraFromEnv, startLocalInfra, type InfraUrls } from '../harness/local-infra.js';
 import { tinyPdf } from '../fixtures/documents.js';
 import { answering, hanging, webhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { creationRequests, fundAccount } from './creation-requests.js';
-import { loadAverage, pct, servicesMode, startService, waitHealthy, type ServiceProcess } from './processes.js';
+import { startFrontStack } from './front-stack.js';
+import { loadAverage, pct, servicesMode } from './processes.js';
 
 const TX = Number(process.env.BENCH_TX ?? 20);
 const A_TX = Number(process.env.BENCH_A_TX ?? 4);
@@ -57,71 +53,17 @@ function report(label: string, xs: number[], expected: number) {
 }
 
 async function main() {
-  const tmp = mkdtempSync(join(tmpdir(), 'signet-bench-webhooks-'));
-  chmodSync(tmp, 0o711);
-  let infraStop: (() => Promise<void>) | undefined;
-  let urls: InfraUrls;
-  const given = infraFromEnv();
-  if (given) urls = given;
-  else {
-    const infra = await startLocalInfra({ dataDir: join(tmp, 'infra') });
-    urls = infra.urls;
-    infraStop = () => infra.stop();
-  }
-  const run = randomBytes(3).toString('hex');
-  const port = {
-    identity: await freePort(),
-    billing: await freePort(),
-    transaction: await freePort(),
-    gatewayHttp: await freePort(),
-  };
-  const ops = { identity: await freePort(), billing: await freePort(), transaction: await freePort(), gateway: await freePort() };
-  const gatewayUrl = `http://127.0.0.1:${port.gatewayHttp}`;
-  const webhookSecret = `whsec_${randomBytes(24).toString('base64')}`;
-  const common: Record<string, string> = {
-    ...(urls as unknown as Record<string, string>),
-    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-    PUBLIC_BASE_URL: gatewayUrl,
-    IDENTITY_ADDR: `127.0.0.1:${port.identity}`,
-    BILLING_ADDR: `127.0.0.1:${port.billing}`,
-    BIOMETRICS_ADDR: '127.0.0.1:1',
-    REFERENCE_FACE_CHECK: 'off',
-    TRANSACTION_ADDR: `127.0.0.1:${port.transaction}`,
-    CEREMONY_ADDR: '127.0.0.1:1',
-    LEDGER_ADDR: '127.0.0.1:1',
-    READINESS_UPSTREAMS: 'identity,billing,transaction',
-    JWT_SECRET: randomBytes(32).toString('base64url'),
-    TOTP_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-    WEBHOOK_SECRET: webhookSecret,
-    WEBHOOK_ENDPOINT_KEY: randomBytes(32).toString('hex'),
-    WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8,::1/128',
-    WEBHOOK_MAX_ENDPOINTS: String(A_ENDPOINTS),
-    WEBHOOK_POLL_MS: process.env.WEBHOOK_POLL_MS ?? '250',
-    PRODUCT_CATALOG: JSON.stringify({ prod_bench: { credits: 1000 } }),
-    REDIS_KEY_PREFIX: `bench${run}:`,
-    BUCKET_DOCUMENTS: `bench-docs-${run}`,
-    BUCKET_REFERENCES: `bench-refs-${run}`,
-  };
-  const svcs: ServiceProcess[] = [];
+  const stack = await startFrontStack({
+    tag: 'webhooks',
+    env: () => ({
+      WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8,::1/128',
+      WEBHOOK_MAX_ENDPOINTS: String(A_ENDPOINTS),
+      WEBHOOK_POLL_MS: process.env.WEBHOOK_POLL_MS ?? '250',
+    }),
+  });
+  const { urls, gatewayUrl, webhookSecret } = stack;
   const receivers: WebhookReceiver[] = [];
-  const stopAll = async () => {
-    for (const r of receivers) await r.close();
-    for (const s of svcs.reverse()) {
-      s.proc.kill('SIGTERM');
-      await Promise.race([once(s.proc, 'exit'), sleep(5000)]);
-    }
-    await infraStop?.();
-    if (process.env.BENCH_KEEP) console.error(`kept ${tmp}`);
-    else rmSync(tmp, { recursive: true, force: true });
-  };
   try {
-    for (const n of ['identity', 'billing', 'transaction'] as const)
-      svcs.push(
-        startService(n, { ...common, GRPC_PORT: String(port[n]), OPS_PORT: String(ops[n]), MONGO_DB: `bench_${run}_${n}` }, tmp),
-      );
-    for (const n of ['identity', 'billing', 'transaction'] as const) await waitHealthy(`http://127.0.0.1:${ops[n]}/readyz`);
-    svcs.push(startService('gateway', { ...common, HTTP_PORT: String(port.gatewayHttp), OPS_PORT: String(ops.gateway) }, tmp));
-    await waitHealthy(`${gatewayUrl}/readyz`);
     console.log(`webhook fairness benchmark (${servicesMode()}); load average ${loadAverage()}`);
 
     const a = await createAccount(gatewayUrl, urls.MAILPIT_URL, { tag: 'bench-slow' });
@@ -178,7 +120,8 @@ async function main() {
       `owner A's requests open at the end: ${dead.state.open} (given up so far: ${dead.state.ended}); load average ${loadAverage()}`,
     );
   } finally {
-    await stopAll();
+    for (const r of receivers) await r.close();
+    await stack.stop();
   }
 }
 
