@@ -18,7 +18,7 @@ import { eventually, infra, startServices } from '../harness/services.js';
 import { createTransaction, send } from '../support/ceremony-helpers.js';
 import { tinyPdf } from '../fixtures/ceremony-media.js';
 import { makeGenuineCapture } from '../../services/biometrics/test/corpus/make-corpus.js';
-import { submitPredictedCapture } from '../support/predicted-capture.js';
+import { awaitOutcome, consentAndCapture, type Gateway } from '../support/predicted-capture.js';
 
 type LogEvent = { type: string; at: string; actor: string; detail: string };
 
@@ -81,31 +81,11 @@ describe('deleting a whole transaction, and the legal hold', () => {
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     const { id, token, reference: certRef } = r.body as { id: number; token: string; reference: string };
 
-    const summary = await send(stack.gatewayUrl, 'GET', `/api/sign/${token}/summary`, { headers: ip });
-    const consent = await send(stack.gatewayUrl, 'POST', `/api/sign/${token}/consent`, {
-      headers: ip,
-      json: { consent_text_version: summary.body.consent_text_version },
-    });
-    expect(consent.status).toBeLessThan(300);
     // Rendered for the test seed's predicted draw before it is asked for (test/support/predicted-capture.ts).
-    const cap = await submitPredictedCapture({
-      gateway: (method, path, init) => send(stack.gatewayUrl, method, path, init),
-      id,
-      token,
-      seed: SEED,
-      dir,
-      headers: ip,
-    });
+    const gateway: Gateway = (method, path, init) => send(stack.gatewayUrl, method, path, init);
+    const cap = await consentAndCapture({ gateway, id, token, seed: SEED, dir, headers: ip });
     expect(cap.status, JSON.stringify(cap.body)).toBeLessThan(300);
-    const done = await eventually(
-      async () => {
-        const d = await call('GET', `/api/transactions/${id}`);
-        const failed = (d.body.events as LogEvent[]).some((e) => e.type === 'verdict_failed');
-        return d.body.status === 'ledger_issued' || d.body.status === 'failed' || failed ? d.body : undefined;
-      },
-      400_000,
-      1000,
-    );
+    const done = await awaitOutcome(gateway, id, { 'x-api-key': acct.apiKey }, 400_000);
     expect(done.status, `the verdict did not pass: ${JSON.stringify(done)}`).toBe('ledger_issued');
 
     // Sealed and mailed: the download link works, and so do the owner's PDFs and /api/verify.

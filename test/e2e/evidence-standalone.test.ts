@@ -22,7 +22,7 @@ import { eventually, infra, startServices } from '../harness/services.js';
 import { registerWitnessedLog, startWitness, type WitnessInfo } from '../harness/witness.js';
 import { send } from '../support/ceremony-helpers.js';
 import { mailsTo } from '../support/identity-helpers.js';
-import { submitPredictedCapture } from '../support/predicted-capture.js';
+import { awaitOutcome, consentAndCapture, type Gateway } from '../support/predicted-capture.js';
 import { tinyPdf } from '../fixtures/ceremony-media.js';
 import { makeGenuineCapture } from '../../services/biometrics/test/corpus/make-corpus.js';
 import { extractCertJson, ltaValidate, pdfText, signetVerify } from '../../services/ledger/test/fixtures/signed-pdf-checks.js';
@@ -109,29 +109,10 @@ describe('evidence that stands alone: a real ceremony in every script, sealed B-
 
     // The ceremony, as a signer does it: the link from the mail, consent, the capture.
     await eventually(async () => ((await mailsTo(signerEmail)).length ? true : undefined), 30_000);
-    const consent = await send(stack.gatewayUrl, 'POST', `/api/sign/${token}/consent`, {
-      headers: ip,
-      json: { consent_text_version: 'consent-v1' },
-    });
-    expect(consent.status).toBeLessThan(300);
-    const cap = await submitPredictedCapture({
-      gateway: (method, path, init) => send(stack.gatewayUrl, method, path, init),
-      id,
-      token,
-      seed: SEED,
-      dir,
-      headers: ip,
-    });
+    const gateway: Gateway = (method, path, init) => send(stack.gatewayUrl, method, path, init);
+    const cap = await consentAndCapture({ gateway, id, token, seed: SEED, dir, headers: ip });
     expect(cap.status, JSON.stringify(cap.body)).toBeLessThan(300);
-    const detail = await eventually(
-      async () => {
-        const r = await send(stack.gatewayUrl, 'GET', `/api/transactions/${id}`, { headers: owner });
-        const verdictFailed = (r.body.events as { type: string }[]).some((e) => e.type === 'verdict_failed');
-        return r.body.status === 'ledger_issued' || r.body.status === 'failed' || verdictFailed ? r.body : undefined;
-      },
-      300_000,
-      1000,
-    );
+    const detail = await awaitOutcome(gateway, id, owner, 300_000);
     expect(detail.status, `the verdict did not pass: ${JSON.stringify(detail)}`).toBe('ledger_issued');
     // Sealed once a checkpoint covering it is cosigned, then B-LT and the document timestamp (B-LTA).
     const signedUrl = `${stack.gatewayUrl}/api/transactions/${id}/signed.pdf`;

@@ -16,7 +16,7 @@ import { mailsTo } from '../support/identity-helpers.js';
 import { tinyPdf } from '../fixtures/ceremony-media.js';
 import { launchChromium } from './browser/chromium.js';
 import { makeGenuineCapture } from '../../services/biometrics/test/corpus/make-corpus.js';
-import { submitPredictedCapture } from '../support/predicted-capture.js';
+import { awaitOutcome, consentAndCapture, type Gateway } from '../support/predicted-capture.js';
 import {
   extractCertJson,
   pdfsig,
@@ -89,33 +89,11 @@ describe('the signed PDF of a completed transaction, downloaded through the gate
     // ceremony, as in signature.test.ts.
     await eventually(async () => ((await mailsTo(signerEmail)).length ? true : undefined), 30_000);
     await new Promise((r) => setTimeout(r, 1000)); // the mail is recorded right after SMTP accepted it
-    expect(
-      (
-        await send(stack.gatewayUrl, 'POST', `/api/sign/${token}/consent`, {
-          headers: ip,
-          json: { consent_text_version: 'consent-v1' },
-        })
-      ).status,
-    ).toBeLessThan(300);
     // Rendered for the test seed's predicted draw before it is asked for (test/support/predicted-capture.ts).
-    const cap = await submitPredictedCapture({
-      gateway: (method, path, init) => send(stack.gatewayUrl, method, path, init),
-      id,
-      token,
-      seed: SEED,
-      dir,
-      headers: ip,
-    });
+    const gateway: Gateway = (method, path, init) => send(stack.gatewayUrl, method, path, init);
+    const cap = await consentAndCapture({ gateway, id, token, seed: SEED, dir, headers: ip });
     expect(cap.status, JSON.stringify(cap.body)).toBeLessThan(300);
-    const detail = await eventually(
-      async () => {
-        const r = await send(stack.gatewayUrl, 'GET', `/api/transactions/${id}`, { headers: owner });
-        const verdictFailed = (r.body.events as { type: string }[]).some((e) => e.type === 'verdict_failed');
-        return r.body.status === 'ledger_issued' || r.body.status === 'failed' || verdictFailed ? r.body : undefined;
-      },
-      240_000,
-      1000,
-    );
+    const detail = await awaitOutcome(gateway, id, owner, 240_000);
     expect(detail.status, `the verdict did not pass: ${JSON.stringify(detail)}`).toBe('ledger_issued');
 
     // The owner: 409 until sealed, then the same bytes on every download; another sender gets 404.

@@ -66,3 +66,39 @@ export async function submitPredictedCapture(o: {
   }
   return cap!;
 }
+
+/**
+ * The signer's part after the link: consent to the consent text the summary names, then the predicted
+ * capture. Returns the capture's reply; the consent must succeed.
+ */
+export async function consentAndCapture(o: Parameters<typeof submitPredictedCapture>[0]): Promise<Reply> {
+  const summary = await o.gateway('GET', `/api/sign/${o.token}/summary`, { headers: o.headers });
+  if (summary.status !== 200) throw new Error(`summary → ${summary.status} ${summary.text}`);
+  const consent = await o.gateway('POST', `/api/sign/${o.token}/consent`, {
+    headers: o.headers,
+    json: { consent_text_version: (summary.body as { consent_text_version: string }).consent_text_version },
+  });
+  if (consent.status >= 300) throw new Error(`consent → ${consent.status} ${consent.text}`);
+  return submitPredictedCapture(o);
+}
+
+/**
+ * The transaction's detail once the ceremony has ended one way or the other: sealed (`ledger_issued`),
+ * failed, or its verdict failed (so a failed verdict is reported at once, not as a timeout).
+ */
+export async function awaitOutcome(
+  gateway: Gateway,
+  id: number,
+  headers: Record<string, string>,
+  timeoutMs: number,
+): Promise<Record<string, any>> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const r = await gateway('GET', `/api/transactions/${id}`, { headers });
+    const body = r.body as { status?: string; events?: { type: string }[] };
+    const verdictFailed = (body.events ?? []).some((e) => e.type === 'verdict_failed');
+    if (body.status === 'ledger_issued' || body.status === 'failed' || verdictFailed) return r.body;
+    if (Date.now() > until) throw new Error(`transaction ${id} still ${body.status} after ${timeoutMs} ms`);
+    await new Promise((res) => setTimeout(res, 1000));
+  }
+}
