@@ -10,6 +10,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,9 +20,11 @@ import { startServices } from '../../harness/services.js';
 import { client, codeFromMail, uniqueEmail, uniqueIp } from '../../support/identity-helpers.js';
 import { addMember } from '../../support/members.js';
 import { send } from '../../support/http.js';
+import { softwareAuthenticator } from '../../support/software-authenticator.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const PASSWORD = 'correct horse battery staple';
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 describe('passkeys, recovery codes and the audit log in the dashboard', () => {
   let stack: Awaited<ReturnType<typeof startServices>>;
@@ -37,6 +40,20 @@ describe('passkeys, recovery codes and the audit log in the dashboard', () => {
   const signedInAt = async (name: string) => {
     await at(name);
     expect(await page.evaluate(() => localStorage.getItem('signet.session'))).toBeTruthy();
+  };
+  /** axe-core over the page (WCAG 2 A/AA and best practice), as dashboard.browser.test.ts runs it. */
+  const axe = async (name: string) => {
+    if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
+    const violations = await page.evaluate(async () => {
+      const res = await (window as unknown as { axe: { run(c: unknown, o: unknown): Promise<unknown> } }).axe.run(document, {
+        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+      });
+      return (res as { violations: { id: string; nodes: { target: string[] }[] }[] }).violations.map((v) => ({
+        id: v.id,
+        targets: v.nodes.map((n) => n.target.join(' ')),
+      }));
+    });
+    expect(violations, `axe violations on ${name}`).toEqual([]);
   };
   const passwordStep = async () => {
     await page.click('#logout');
@@ -94,6 +111,7 @@ describe('passkeys, recovery codes and the audit log in the dashboard', () => {
     await signedInAt('security');
     expect(await page.isVisible('#nav-audit')).toBe(true);
     expect(await page.textContent('[data-passkeys=none]')).toMatch(/No passkeys yet/);
+    await axe('security, no passkey');
     // Without a second factor there is nothing for recovery codes to replace.
     expect(await page.$('#recovery-generate')).toBeNull();
 
@@ -101,6 +119,7 @@ describe('passkeys, recovery codes and the audit log in the dashboard', () => {
     await page.click('#passkey-add button[type="submit"]');
     await page.waitForSelector('tr[data-passkey="Work laptop"]', { timeout: 20_000 });
     expect(await page.textContent('tr[data-passkey="Work laptop"]')).toContain('Never');
+    await axe('security, one passkey');
     const cdp = await context.newCDPSession(page);
     const { credentials } = (await cdp.send('WebAuthn.getCredentials', { authenticatorId })) as {
       credentials: { rpId: string; isResidentCredential: boolean }[];
@@ -126,12 +145,14 @@ describe('passkeys, recovery codes and the audit log in the dashboard', () => {
     codes = (await page.locator('#recovery-codes li').allTextContents()).map((c) => c.trim());
     expect(codes).toHaveLength(10);
     expect(await page.getAttribute('[data-codes-left]', 'data-codes-left')).toBe('10');
+    await axe('security, new recovery codes');
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#recovery-download')]);
     expect(readFileSync((await download.path())!, 'utf8')).toBe(codes.join('\n') + '\n');
 
     // After the password: the passkey is offered first, a recovery code one click away.
     await passwordStep();
     expect(await page.isVisible('form[data-method=passkey]')).toBe(true);
+    await axe('second step');
     await page.click('button[data-method=recovery_code]');
     await page.fill('input[name=recovery_code]', codes[0]!);
     await page.keyboard.press('Enter');
@@ -179,6 +200,7 @@ describe('passkeys, recovery codes and the audit log in the dashboard', () => {
     expect(await action(3)).toMatch(/^auth\.login\.succeeded method: .*recovery_?code$/);
     expect(await action(5)).toBe('auth.login.succeeded method: passkey');
     expect(await action(6)).toBe('passkey.added name: Work laptop');
+    await axe('audit log');
 
     await page.fill('#audit-filter input[name="action"]', 'auth.login.failed');
     await page.click('#audit-filter button[type="submit"]');
@@ -216,4 +238,39 @@ describe('passkeys, recovery codes and the audit log in the dashboard', () => {
     expect([403, 404]).toContain(r.status);
     expect(errors).toEqual([]);
   }, 60_000);
+
+  it('loads older entries with Load more, and exports the same entries as JSON', async () => {
+    // 25 passkeys added and removed through the API: 50 more entries, more than one page.
+    const api = client(stack.gatewayUrl);
+    const key = softwareAuthenticator(new URL(stack.gatewayUrl).origin);
+    for (let i = 0; i < 25; i++) {
+      const opts = await api('POST', '/api/auth/passkeys/options', { token: ownerToken });
+      const reg = await api('POST', '/api/auth/passkeys', {
+        token: ownerToken,
+        body: { name: `Spare ${i}`, response: key.create(opts.body).response },
+      });
+      expect(reg.status, JSON.stringify(reg.body)).toBe(201);
+      expect((await api('DELETE', `/api/auth/passkeys/${reg.body.id}`, { token: ownerToken })).status).toBe(204);
+    }
+    await page.evaluate((t) => localStorage.setItem('signet.session', t), ownerToken);
+    await page.goto(`${stack.gatewayUrl}/app/audit-log`);
+    await at('audit-log');
+    expect(await page.locator('#audit-rows tr').count()).toBe(50);
+    expect(await page.getAttribute('#audit-rows tr:first-child', 'data-action')).toBe('passkey.removed');
+    await page.click('#audit-more');
+    await page.waitForFunction(() => document.querySelectorAll('#audit-rows tr').length > 50);
+    // Keyboard users continue at the first entry loaded.
+    expect(await page.evaluate(() => document.activeElement === document.querySelector('#audit-rows tr:nth-child(51)'))).toBe(
+      true,
+    );
+    expect(await page.isHidden('#audit-more')).toBe(true);
+    const ids = await page.locator('#audit-rows tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')));
+    expect(new Set(ids).size).toBe(ids.length);
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#audit-export-json')]);
+    expect(download.suggestedFilename()).toBe('audit-log.json');
+    const exported = JSON.parse(readFileSync((await download.path())!, 'utf8')) as { id: string }[];
+    expect(exported.map((e) => e.id)).toEqual(ids);
+    expect(errors).toEqual([]);
+  }, 120_000);
 });

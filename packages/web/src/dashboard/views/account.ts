@@ -103,7 +103,16 @@ export async function accountView(app: App): Promise<View> {
   root.append(pw);
 
   const twofa = h('section', { class: 'card', 'aria-labelledby': 'h-2fa', id: 'twofa' });
-  root.append(twofa);
+  root.append(
+    twofa,
+    h(
+      'p',
+      { class: 'hint' },
+      'Passkeys and recovery codes are on the ',
+      h('a', { href: '/app/security', 'data-link': true }, 'Security'),
+      ' page.',
+    ),
+  );
   const render = (enabled: boolean) => {
     twofa.replaceChildren(h('h2', { id: 'h-2fa' }, 'Two-factor authentication'));
     if (!enabled) {
