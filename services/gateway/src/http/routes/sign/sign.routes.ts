@@ -9,7 +9,7 @@ import { captureForm } from './capture.upload.js';
 import { declineRoutes } from './decline.routes.js';
 import { fieldsRoutes } from './fields.routes.js';
 import { liveRoutes } from './live.routes.js';
-import { noStore, notValidLink, SIGN_TAGS, signGuard } from './sign.guard.js';
+import { noStore, notValidLink, SIGN_TAGS, signGuard, type SignGuard } from './sign.guard.js';
 import { receiptJson, summaryJson } from './sign.json.js';
 import { addSignPage } from './sign.page.js';
 import {
@@ -33,10 +33,6 @@ const DOCUMENT_DEADLINE_MS = 120_000;
 export function signRoutes(ctx: GatewayContext): RouteModule {
   const router = Router();
   const sign = signGuard(ctx);
-  const { guard, limits, tokenOf, ua } = sign;
-  const json64k = express.json({ limit: '64kb' });
-  const json256k = express.json({ limit: '256kb' });
-  const common = { tags: SIGN_TAGS, security: 'public' as const, params: tokenParams, invalidParams: notValidLink };
 
   // The token is a bearer secret and the answers describe the signer: no cache keeps any of them,
   // refusals included (set before the guard; a route may make it stricter).
@@ -45,7 +41,32 @@ export function signRoutes(ctx: GatewayContext): RouteModule {
     next();
   });
 
-  const summary = defineRoute({
+  const routes = [
+    summaryRoute(ctx, sign),
+    documentRoute(ctx, sign),
+    consentRoute(ctx, sign),
+    challengeRoute(ctx, sign),
+    captureRoute(ctx, sign),
+    ...liveRoutes(ctx, sign),
+    ...declineRoutes(ctx, sign),
+    ...fieldsRoutes(ctx, sign),
+    webauthnOptionsRoute(ctx, sign),
+    webauthnVerifyRoute(ctx, sign),
+    forensicRoute(ctx, sign),
+  ];
+  mountRoutes(router, routes, { validateResponses: ctx.validateResponses });
+  addSignPage(router, ctx);
+
+  return { router, routes };
+}
+
+const json64k = express.json({ limit: '64kb' });
+const json256k = express.json({ limit: '256kb' });
+const common = { tags: SIGN_TAGS, security: 'public' as const, params: tokenParams, invalidParams: notValidLink };
+
+function summaryRoute(ctx: GatewayContext, sign: SignGuard) {
+  const { guard, tokenOf } = sign;
+  return defineRoute({
     ...common,
     method: 'get',
     path: '/api/sign/{token}/summary',
@@ -57,9 +78,12 @@ export function signRoutes(ctx: GatewayContext): RouteModule {
       return { status: 200 as const, body: summaryJson(await ctx.ceremony.getSummary({ token: tokenOf(req) })) };
     },
   });
+}
 
-  /** The document being signed, streamed from the transaction service, for the signer to read. */
-  const document = defineRoute({
+/** The document being signed, streamed from the transaction service, for the signer to read. */
+function documentRoute(ctx: GatewayContext, sign: SignGuard) {
+  const { guard, tokenOf } = sign;
+  return defineRoute({
     ...common,
     method: 'get',
     path: '/api/sign/{token}/document',
@@ -91,8 +115,11 @@ export function signRoutes(ctx: GatewayContext): RouteModule {
       return undefined;
     },
   });
+}
 
-  const consent = defineRoute({
+function consentRoute(ctx: GatewayContext, sign: SignGuard) {
+  const { guard, tokenOf, ua } = sign;
+  return defineRoute({
     ...common,
     method: 'post',
     path: '/api/sign/{token}/consent',
@@ -115,8 +142,11 @@ export function signRoutes(ctx: GatewayContext): RouteModule {
       return { status: 201 as const, body: summaryJson(s) };
     },
   });
+}
 
-  const challenge = defineRoute({
+function challengeRoute(ctx: GatewayContext, sign: SignGuard) {
+  const { guard, tokenOf } = sign;
+  return defineRoute({
     ...common,
     method: 'get',
     path: '/api/sign/{token}/challenge',
@@ -161,14 +191,17 @@ export function signRoutes(ctx: GatewayContext): RouteModule {
       };
     },
   });
+}
 
+function captureRoute(ctx: GatewayContext, sign: SignGuard) {
+  const { guard, limits, tokenOf, ua } = sign;
   const captureLimit = async (req: Request, _res: Response, next: NextFunction) => {
     await limits.capture(req);
     if (!req.is('multipart/form-data'))
       throw badRequest('capture must be multipart/form-data with fields nonce, video and frame');
     next();
   };
-  const capture = defineRoute({
+  return defineRoute({
     ...common,
     method: 'post',
     path: '/api/sign/{token}/capture',
@@ -186,8 +219,11 @@ export function signRoutes(ctx: GatewayContext): RouteModule {
       return { status: 201 as const, body: receiptJson(receipt) };
     },
   });
+}
 
-  const webauthnOptions = defineRoute({
+function webauthnOptionsRoute(ctx: GatewayContext, sign: SignGuard) {
+  const { guard, tokenOf } = sign;
+  return defineRoute({
     ...common,
     method: 'post',
     path: '/api/sign/{token}/webauthn/options',
@@ -203,8 +239,11 @@ export function signRoutes(ctx: GatewayContext): RouteModule {
       return { status: 200 as const, body: { kind: o.kind, options: JSON.parse(o.optionsJson) as Record<string, unknown> } };
     },
   });
+}
 
-  const webauthnVerify = defineRoute({
+function webauthnVerifyRoute(ctx: GatewayContext, sign: SignGuard) {
+  const { guard, tokenOf } = sign;
+  return defineRoute({
     ...common,
     method: 'post',
     path: '/api/sign/{token}/webauthn/verify',
@@ -221,8 +260,11 @@ export function signRoutes(ctx: GatewayContext): RouteModule {
       return { status: 200 as const, body: { verified: r.verified, kind: r.kind, verification_mode: r.verificationMode } };
     },
   });
+}
 
-  const forensic = defineRoute({
+function forensicRoute(ctx: GatewayContext, sign: SignGuard) {
+  const { guard, tokenOf, ua } = sign;
+  return defineRoute({
     ...common,
     method: 'post',
     path: '/api/sign/{token}/forensic',
@@ -245,22 +287,4 @@ export function signRoutes(ctx: GatewayContext): RouteModule {
       return { status: 202 as const, body: { batch: r.batch, batches_left: r.batchesLeft, received_at: r.receivedAt } };
     },
   });
-
-  const routes = [
-    summary,
-    document,
-    consent,
-    challenge,
-    capture,
-    ...liveRoutes(ctx, sign),
-    ...declineRoutes(ctx, sign),
-    ...fieldsRoutes(ctx, sign),
-    webauthnOptions,
-    webauthnVerify,
-    forensic,
-  ];
-  mountRoutes(router, routes, { validateResponses: ctx.validateResponses });
-  addSignPage(router, ctx);
-
-  return { router, routes };
 }
