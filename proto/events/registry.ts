@@ -147,7 +147,7 @@ export const events = {
     subject: 'signet.identity.member.invited',
     message: eventsV1.MemberChanged,
     producer: 'identity',
-    consumers: [],
+    consumers: [{ service: 'identity', durable: 'identity-invitation-mail' }],
   }),
   memberJoined: entry({
     subject: 'signet.identity.member.joined',
@@ -166,6 +166,12 @@ export const events = {
     message: eventsV1.MemberChanged,
     producer: 'identity',
     consumers: [],
+  }),
+  auditRecorded: entry({
+    subject: 'signet.identity.audit.recorded',
+    message: eventsV1.AuditRecorded,
+    producer: 'identity',
+    consumers: [{ service: 'identity', durable: 'identity-audit' }],
   }),
   erasureRequested: entry({
     subject: 'signet.transaction.erasure.requested',

@@ -5,7 +5,7 @@
  * CSV and JSON; one account never sees another's; no route changes an entry.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServices } from '../harness/services.js';
+import { eventually, startServices } from '../harness/services.js';
 import { client, codeFromMail, uniqueEmail, uniqueIp } from '../support/identity-helpers.js';
 import { softwareAuthenticator } from '../support/software-authenticator.js';
 
@@ -173,7 +173,11 @@ describe('account audit log through the gateway', () => {
     const key = await api('POST', '/api/admin/api-keys', { token, query: { csrf }, body: { name: 'k' } });
     expect(key.status, JSON.stringify(key.body)).toBe(201);
     expect([401, 403]).toContain((await api('GET', '/api/admin/audit-log', { apiKey: key.body.key })).status);
-    const before = await log(token);
+    // The key's entry comes through identity's consumer: wait for it, so nothing arrives during the check.
+    const before = await eventually(async () => {
+      const l = await log(token);
+      return l.events.some((e) => e.action === 'api_key.created') ? l : undefined;
+    });
     for (const method of ['DELETE', 'PUT', 'PATCH']) {
       const r = await api(method, '/api/admin/audit-log', { token, query: { csrf }, body: {} });
       expect(r.status, method).toBe(404);

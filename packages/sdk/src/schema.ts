@@ -714,7 +714,7 @@ export type paths = {
     };
     /**
      * The whole filtered audit log as CSV or JSON, streamed
-     * @description Same filters as the list. CSV (RFC 4180; details as a JSON cell) or a JSON array, newest first.
+     * @description Same filters as the list. CSV (RFC 4180; details as a JSON cell) or a JSON array, newest first. The export itself is recorded in the log (audit_log.exported, with the format and filters) before the first byte.
      */
     get: operations['exportAuditLog'];
     put?: never;
@@ -815,7 +815,7 @@ export type paths = {
     };
     /**
      * All of the caller's transactions as CSV
-     * @description Columns reference, signer, email, status, created, verified; streamed.
+     * @description Columns reference, signer, email, status, created, verified; streamed. Recorded in the account audit log (transactions.exported) before the first byte.
      */
     get: operations['exportTransactions'];
     put?: never;

@@ -8,15 +8,17 @@ import {
   Metrics,
   pingMongo,
   serveGrpc,
+  startConsumer,
   type Logger,
 } from '@signet/kit';
-import { identityBrandingV1, identitySecurityV1, identityV1 } from '@signet/proto';
+import { events, identityBrandingV1, identitySecurityV1, identityV1 } from '@signet/proto';
 import { Redis } from 'ioredis';
 import type { IdentityConfig } from './config.js';
 import { argon2idPasswords, createSecretBox } from './domain/secrets.js';
 import { createSessions } from './domain/session.js';
 import { identityMetrics } from './metrics.js';
 import { brandingServer } from './branding-server.js';
+import { invitationMailConsumer } from './events/invitation-mail.consumer.js';
 import { identityHandlers } from './server.js';
 import { securityServer } from './security-server.js';
 import { createApiKeyRepository } from './store/api-key.repository.js';
@@ -25,7 +27,10 @@ import { createMfaChallengeRepository } from './store/mfa-challenge.repository.j
 import { createSignupRepository } from './store/signup.repository.js';
 import { createUserRepository } from './store/user.repository.js';
 
-/** Starts identity: gRPC on GRPC_PORT, ops on OPS_PORT, and the outbox relay for user events. */
+/**
+ * Starts identity: gRPC on GRPC_PORT, ops on OPS_PORT, the outbox relay for user, invitation and key
+ * events, and its own consumers (the audit log's entries, the invitation mails).
+ */
 export async function startIdentity(cfg: IdentityConfig, opts: { logger?: Logger } = {}) {
   const logger = opts.logger ?? createLogger('identity', cfg.LOG_LEVEL);
   const metrics = new Metrics('identity');
@@ -39,7 +44,7 @@ export async function startIdentity(cfg: IdentityConfig, opts: { logger?: Logger
   const invitations = createInvitationRepository(conn);
   await Promise.all([users.init(), signups.init(), apiKeys.init(), invitations.init()]);
   const mailer = createMailer(cfg.SMTP_URL, cfg.MAIL_FROM);
-  const relay = createOutboxRelay(bus, [users.model, invitations.model], { metrics, logger });
+  const relay = createOutboxRelay(bus, [users.model, invitations.model, apiKeys.model], { metrics, logger });
 
   const checks = [
     { name: 'mongo', check: () => pingMongo(conn) },
@@ -74,8 +79,14 @@ export async function startIdentity(cfg: IdentityConfig, opts: { logger?: Logger
     now: Date.now,
   };
   const handlers = identityHandlers(deps);
-  const security = await securityServer(cfg, conn, redis, deps, metrics);
-  const branding = await brandingServer(conn, bus, metrics, logger);
+  const security = await securityServer(cfg, conn, redis, deps, metrics, bus);
+  const branding = await brandingServer(conn, bus, metrics, logger, users);
+  const invitationMail = await startConsumer(
+    bus,
+    { durable: 'identity-invitation-mail', events: [events.memberInvited] },
+    invitationMailConsumer(deps),
+    { metrics, logger },
+  );
   const served = await serveGrpc({
     name: 'identity',
     logger,
@@ -95,7 +106,8 @@ export async function startIdentity(cfg: IdentityConfig, opts: { logger?: Logger
     metrics,
     async stop() {
       await served.stop();
-      security.stop();
+      await invitationMail.stop();
+      await security.stop();
       branding.stop();
       relay.stop();
       mailer.close();

@@ -2,6 +2,7 @@ import { createOutboxRelay, type Bus, type Logger, type Metrics } from '@signet/
 import type { Connection } from 'mongoose';
 import { brandingHandlers, type BrandingHandlers } from './grpc/branding.handler.js';
 import { createBrandingRepository } from './store/branding.repository.js';
+import type { UserRepository } from './store/user.repository.js';
 
 /**
  * The BrandingService (issue 34 item 4) on identity's connections: its store (the `branding`
@@ -12,6 +13,7 @@ export async function brandingServer(
   bus: Bus,
   metrics: Metrics,
   logger: Logger,
+  users?: Pick<UserRepository, 'byId'>,
 ): Promise<{ handlers: BrandingHandlers; stop: () => void }> {
   const branding = createBrandingRepository(conn);
   await branding.init();
@@ -20,6 +22,6 @@ export async function brandingServer(
   const changes = metrics.counter('signet_identity_branding_changes_total', 'Branding changes, by part changed', ['part'], {
     part: ['display_name', 'color', 'reply_to', 'logo'],
   });
-  const handlers = brandingHandlers({ branding, changes, logger, now: Date.now, kick: relay.kick });
+  const handlers = brandingHandlers({ branding, changes, logger, now: Date.now, kick: relay.kick, users });
   return { handlers, stop: () => relay.stop() };
 }

@@ -1,6 +1,8 @@
 import type { Connection } from 'mongoose';
 import type { Redis } from 'ioredis';
-import type { Metrics } from '@signet/kit';
+import { startConsumer, type Bus, type Metrics } from '@signet/kit';
+import { events } from '@signet/proto';
+import { auditConsumer } from './events/audit.consumer.js';
 import type { IdentityConfig } from './config.js';
 import { securityHandlers, type SecurityHandlers } from './grpc/security.handler.js';
 import { startAuditRetention } from './jobs/audit-retention.job.js';
@@ -13,14 +15,15 @@ import type { IdentityDeps } from './usecases/deps.js';
 
 const RETENTION_PERIOD_MS = 3_600_000;
 
-/** The SecurityService's stores, handlers and the audit retention job, on identity's connections. */
+/** The SecurityService's stores, handlers, the audit log's consumer and retention job, on identity's connections. */
 export async function securityServer(
   cfg: IdentityConfig,
   conn: Connection,
   redis: Redis,
   base: IdentityDeps,
   metrics: Metrics,
-): Promise<{ handlers: SecurityHandlers; stop(): void }> {
+  bus: Bus,
+): Promise<{ handlers: SecurityHandlers; stop(): Promise<void> }> {
   const passkeys = createPasskeyRepository(conn);
   const recoveryCodes = createRecoveryCodeRepository(conn);
   const audit = createAuditRepository(conn);
@@ -44,5 +47,18 @@ export async function securityServer(
     logger: base.logger,
     onDeleted: (n) => m.auditRetained.inc({}, n),
   });
-  return { handlers, stop: retention.stop };
+  // identity-audit: the entries other identity writes carry as identity.audit.recorded outbox events.
+  const consumer = await startConsumer(
+    bus,
+    { durable: 'identity-audit', events: [events.auditRecorded] },
+    auditConsumer({ audit, securityMetrics: m }),
+    { metrics, logger: base.logger as Parameters<typeof startConsumer>[3]['logger'] },
+  );
+  return {
+    handlers,
+    async stop() {
+      retention.stop();
+      await consumer.stop();
+    },
+  };
 }

@@ -2,14 +2,56 @@
 export type ClientInfo = { ip: string; userAgent: string };
 export const NO_CLIENT: ClientInfo = { ip: '', userAgent: '' };
 
-/** The audit log's actions written by identity (others arrive from events). */
-export type AuditAction =
-  | 'auth.login.succeeded'
-  | 'auth.login.failed'
-  | 'passkey.added'
-  | 'passkey.removed'
-  | 'recovery_codes.generated'
-  | 'recovery_code.used';
+/**
+ * Every action the account audit log records (docs/account-audit-log.md lists them). The first six
+ * are appended directly; the account, key, member, settings and branding actions ride on the
+ * action's own single-document write as an `identity.audit.recorded` outbox event; the RECORDABLE
+ * ones come from the gateway (RecordAuditEvent) after the action another service carried out.
+ */
+export const AUDIT_ACTIONS = [
+  'auth.login.succeeded',
+  'auth.login.failed',
+  'passkey.added',
+  'passkey.removed',
+  'recovery_codes.generated',
+  'recovery_code.used',
+  'api_key.created',
+  'api_key.revoked',
+  'member.invited',
+  'member.invitation_revoked',
+  'member.joined',
+  'member.role_changed',
+  'member.removed',
+  'settings.changed',
+  'embed_origins.changed',
+  'branding.changed',
+  'transaction.deleted',
+  'transaction.biometrics_erased',
+  'audit_log.exported',
+  'transactions.exported',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** What the gateway may record through RecordAuditEvent: actions whose write is not identity's. */
+export const RECORDABLE: readonly AuditAction[] = [
+  'transaction.deleted',
+  'transaction.biometrics_erased',
+  'audit_log.exported',
+  'transactions.exported',
+];
+
+/** Who did it, from where: the acting member and the client of their request. */
+export type AuditActor = { _id: string; email: string; org_id?: string | null };
+
+/** One entry as a use case describes it, before it becomes an event or a record. */
+export type AuditEntry = {
+  action: AuditAction;
+  actor: AuditActor;
+  client: ClientInfo;
+  target?: string;
+  /** Names and outcomes only: never a password, code, token, key secret or document. */
+  details?: Record<string, string>;
+};
 
 /** How long entries are kept by default (AUDIT_RETENTION_DAYS): a little over a year, so a yearly review sees a whole year. */
 export const AUDIT_RETENTION_DEFAULT_DAYS = 400;

@@ -8,6 +8,8 @@ export type MemberChange = {
   email: string;
   role: string;
   previousRole?: string;
+  /** invited: the invitation whose mail identity-invitation-mail sends. */
+  invitationId?: string;
 };
 
 type Kind = 'invited' | 'joined' | 'role_changed' | 'removed';
@@ -32,5 +34,6 @@ export function memberChangedEvent(kind: Kind, c: MemberChange): OutboxEntry {
     email: c.email,
     role: c.role,
     previousRole: c.previousRole ?? '',
+    invitationId: c.invitationId ?? '',
   }));
 }

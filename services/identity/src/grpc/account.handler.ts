@@ -4,7 +4,10 @@ import { getProfile } from '../usecases/get-profile.js';
 import { getUser } from '../usecases/get-user.js';
 import { setEmbedOrigins } from '../usecases/set-embed-origins.js';
 import { updateAccountSettings } from '../usecases/update-account-settings.js';
+import { auditContextOf } from './audit-context.js';
 import { profileOut } from './mappers.js';
+
+type Call = Parameters<typeof auditContextOf>[0];
 
 /** The account: GetUser (for other services), GetProfile, UpdateAccountSettings and SetEmbedOrigins (its owner). */
 export function accountHandlers(deps: IdentityDeps) {
@@ -18,20 +21,26 @@ export function accountHandlers(deps: IdentityDeps) {
       return profileOut(await getProfile(deps, req.userId));
     },
 
-    async updateAccountSettings(req: identityV1.UpdateAccountSettingsRequest): Promise<identityV1.Profile> {
+    async updateAccountSettings(req: identityV1.UpdateAccountSettingsRequest, call?: Call): Promise<identityV1.Profile> {
       return profileOut(
-        await updateAccountSettings(deps, req.userId, req.sessionTtlHours, {
-          biometric_retention_days: req.biometricRetentionDays,
-          expiry_days: req.expiryDays,
-          reminder_first_after_hours: req.reminderFirstAfterHours,
-          reminder_every_hours: req.reminderEveryHours,
-          reminder_max: req.reminderMax,
-        }),
+        await updateAccountSettings(
+          deps,
+          req.userId,
+          req.sessionTtlHours,
+          {
+            biometric_retention_days: req.biometricRetentionDays,
+            expiry_days: req.expiryDays,
+            reminder_first_after_hours: req.reminderFirstAfterHours,
+            reminder_every_hours: req.reminderEveryHours,
+            reminder_max: req.reminderMax,
+          },
+          auditContextOf(call),
+        ),
       );
     },
 
-    async setEmbedOrigins(req: identityV1.SetEmbedOriginsRequest): Promise<identityV1.Profile> {
-      return profileOut(await setEmbedOrigins(deps, req.userId, req.origins));
+    async setEmbedOrigins(req: identityV1.SetEmbedOriginsRequest, call?: Call): Promise<identityV1.Profile> {
+      return profileOut(await setEmbedOrigins(deps, req.userId, req.origins, auditContextOf(call)));
     },
   };
 }

@@ -10,6 +10,7 @@ import { listPasskeys, removePasskey } from '../usecases/manage-passkeys.js';
 import { finishPasskeyLogin, startPasskeyLogin } from '../usecases/passkey-login.js';
 import { finishPasskeyRegistration, startPasskeyRegistration } from '../usecases/passkey-registration.js';
 import { passwordLogin } from '../usecases/password-login.js';
+import { recordAuditEvent } from '../usecases/record-audit-event.js';
 import type { SecurityDeps } from '../usecases/security-deps.js';
 import { iso, sessionOut } from './mappers.js';
 
@@ -93,6 +94,12 @@ function handlersOf(deps: SecurityDeps) {
     async listAuditEvents(req: identitySecurityV1.ListAuditEventsRequest): Promise<identitySecurityV1.ListAuditEventsResponse> {
       const page = await listAuditEvents(deps, req);
       return { events: page.events.map(auditOut), nextCursor: page.nextCursor };
+    },
+    async recordAuditEvent(
+      req: identitySecurityV1.RecordAuditEventRequest,
+    ): Promise<identitySecurityV1.RecordAuditEventResponse> {
+      await recordAuditEvent(deps, { ...req, client: client(req.client) });
+      return {};
     },
   };
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Schema, type Connection } from 'mongoose';
+import { outboxField, outboxIndex, type OutboxEntry } from '@signet/kit';
 import type { ApiKeyMode } from '../domain/secrets.js';
 
 export type ApiKeyRecord = {
@@ -36,9 +37,12 @@ const apiKeySchema = new Schema(
     org_id: { type: String, default: null },
     scopes: { type: [String], default: undefined },
     expires_at: { type: Date, default: null },
+    // The audit entry of the key's creation or revocation, written with it (identity.audit.recorded).
+    outbox: outboxField,
   },
   { collection: 'api_keys', versionKey: false },
 );
+apiKeySchema.index(...outboxIndex);
 // Authentication finds a key by its visible prefix (and prefixes must not collide).
 apiKeySchema.index({ prefix: 1 }, { unique: true });
 // The dashboard lists a user's keys, newest first.
@@ -66,6 +70,7 @@ export function createApiKeyRepository(conn: Connection) {
       hash: string,
       mode: ApiKeyMode = 'live',
       org: { orgId?: string; scopes?: string[]; expiresAt?: Date | null } = {},
+      outbox: (rec: ApiKeyRecord) => OutboxEntry[] = () => [],
     ): Promise<ApiKeyRecord> {
       const rec: ApiKeyRecord = {
         org_id: org.orgId ?? userId,
@@ -81,29 +86,38 @@ export function createApiKeyRepository(conn: Connection) {
         revoked_at: null,
         mode,
       };
-      await model.create(rec);
+      await model.create({ ...rec, outbox: outbox(rec) });
       return rec;
     },
     listActive: (userId: string) =>
-      model.find({ user_id: userId, revoked_at: null }).sort({ created_at: -1 }).lean<ApiKeyRecord[]>().exec(),
+      model.find({ user_id: userId, revoked_at: null }, { outbox: 0 }).sort({ created_at: -1 }).lean<ApiKeyRecord[]>().exec(),
     /** The organisation's active keys, newest first. */
     listOfOrg: (orgId: string) =>
       model
-        .find({ ...ofOrg(orgId), revoked_at: null })
+        .find({ ...ofOrg(orgId), revoked_at: null }, { outbox: 0 })
         .sort({ created_at: -1 })
         .lean<ApiKeyRecord[]>()
         .exec(),
     /** Revokes a key of the organisation; false for an unknown, foreign or already revoked key. */
-    async revokeInOrg(orgId: string, id: string): Promise<boolean> {
-      const r = await model.updateOne({ _id: id, ...ofOrg(orgId), revoked_at: null }, { $set: { revoked_at: new Date() } });
+    async revokeInOrg(orgId: string, id: string, outbox: OutboxEntry[] = []): Promise<boolean> {
+      const r = await model.updateOne(
+        { _id: id, ...ofOrg(orgId), revoked_at: null },
+        { $set: { revoked_at: new Date() }, ...(outbox.length ? { $push: { outbox: { $each: outbox } } } : {}) },
+      );
       return r.modifiedCount === 1;
     },
+    /** A key of the organisation, active or not (without its outbox); null when unknown or foreign. */
+    inOrg: (orgId: string, id: string) =>
+      model
+        .findOne({ _id: id, ...ofOrg(orgId) }, { outbox: 0 })
+        .lean<ApiKeyRecord>()
+        .exec(),
     /** Revokes every key a member made (they were removed). */
     async revokeAllOf(userId: string): Promise<number> {
       const r = await model.updateMany({ user_id: userId, revoked_at: null }, { $set: { revoked_at: new Date() } });
       return r.modifiedCount;
     },
-    activeByPrefix: (prefix: string) => model.findOne({ prefix, revoked_at: null }).lean<ApiKeyRecord>().exec(),
+    activeByPrefix: (prefix: string) => model.findOne({ prefix, revoked_at: null }, { outbox: 0 }).lean<ApiKeyRecord>().exec(),
     /** Revokes the caller's own key; false for an unknown, foreign or already revoked key. */
     async revoke(userId: string, id: string): Promise<boolean> {
       const r = await model.updateOne({ _id: id, user_id: userId, revoked_at: null }, { $set: { revoked_at: new Date() } });

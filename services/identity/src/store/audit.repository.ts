@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Schema, type Connection } from 'mongoose';
+import { isDuplicateKey } from '@signet/kit';
 
 /** One entry of an account's audit log. Append-only: this repository has no update path. */
 export type AuditRecord = {
@@ -73,6 +74,16 @@ export function createAuditRepository(conn: Connection) {
     /** Appends an entry; the id defaults to a new one (an event's id makes a consumer's write idempotent). */
     async append(e: Omit<AuditRecord, '_id'> & { _id?: string }): Promise<void> {
       await model.create({ ...e, _id: e._id ?? randomUUID() });
+    },
+    /** Appends an entry under its given id (an event's): false when it is there already (a redelivery). */
+    async appendOnce(e: AuditRecord): Promise<boolean> {
+      try {
+        await model.create(e);
+        return true;
+      } catch (err) {
+        if (isDuplicateKey(err)) return false;
+        throw err;
+      }
     },
     /** A page of the account's entries, newest first. */
     page: (f: AuditFilter, limit: number) =>

@@ -53,9 +53,9 @@ export function createBrandingRepository(conn: Connection) {
       if (!png) return null;
       return Buffer.isBuffer(png) ? png : Buffer.from((png as { buffer: Uint8Array }).buffer);
     },
-    /** Replaces the branding with its event in one write. */
-    async set(orgId: string, next: Omit<BrandingRecord, '_id'>, event: OutboxEntry): Promise<void> {
-      await model.updateOne({ _id: orgId }, { $set: next, $push: { outbox: event } }, { upsert: true });
+    /** Replaces the branding with its events (the change, its audit entry) in one write. */
+    async set(orgId: string, next: Omit<BrandingRecord, '_id'>, outbox: OutboxEntry[]): Promise<void> {
+      await model.updateOne({ _id: orgId }, { $set: next, $push: { outbox: { $each: outbox } } }, { upsert: true });
     },
   };
 }

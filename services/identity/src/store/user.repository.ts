@@ -120,9 +120,13 @@ export function createUserRepository(conn: Connection) {
         .lean<UserRecord[]>()
         .exec(),
     /** Sets a member's role with the event that records it; the previous record, or null when not in the organisation. */
-    async setRole(orgId: string, userId: string, role: string, event: OutboxEntry): Promise<UserRecord | null> {
+    async setRole(orgId: string, userId: string, role: string, outbox: OutboxEntry[]): Promise<UserRecord | null> {
       const doc = await model
-        .findOneAndUpdate({ _id: userId, org_id: orgId }, { $set: { role }, $push: { outbox: event } }, { new: false })
+        .findOneAndUpdate(
+          { _id: userId, org_id: orgId },
+          { $set: { role }, $push: { outbox: { $each: outbox } } },
+          { new: false },
+        )
         .lean<UserRecord & { outbox?: unknown }>();
       if (!doc) return null;
       const { outbox: _outbox, ...user } = doc;
@@ -134,8 +138,8 @@ export function createUserRepository(conn: Connection) {
       return r.deletedCount === 1;
     },
     /** Queues an event on the organisation's own document (events about a user that no longer exists). */
-    async pushEvent(orgId: string, event: OutboxEntry) {
-      await model.updateOne({ _id: orgId }, { $push: { outbox: event } });
+    async pushEvent(orgId: string, outbox: OutboxEntry[]) {
+      await model.updateOne({ _id: orgId }, { $push: { outbox: { $each: outbox } } });
     },
     /** Sets a new password hash and bumps the version (invalidating older sessions); clears any reset code. */
     async setPassword(id: string, hash: string, expectVersion: number): Promise<UserRecord | null> {
@@ -158,10 +162,14 @@ export function createUserRepository(conn: Connection) {
      * Sets the session length of the account; the previous value for the audit log, or null when
      * there is no such user. One conditional update: concurrent changes each see what they replaced.
      */
-    async setSessionTtl(id: string, hours: number): Promise<{ previous: number } | null> {
+    async setSessionTtl(id: string, hours: number, outbox: OutboxEntry[] = []): Promise<{ previous: number } | null> {
       // FerretDB 1.x has no projection on findAndModify: the whole document comes back; only the old value is used.
       const doc = await model
-        .findOneAndUpdate({ _id: id }, { $set: { session_ttl_hours: hours } }, { new: false })
+        .findOneAndUpdate(
+          { _id: id },
+          { $set: { session_ttl_hours: hours }, ...(outbox.length ? { $push: { outbox: { $each: outbox } } } : {}) },
+          { new: false },
+        )
         .lean<{ session_ttl_hours: number }>();
       return doc ? { previous: doc.session_ttl_hours } : null;
     },
@@ -173,19 +181,27 @@ export function createUserRepository(conn: Connection) {
     async setAccountSettings(
       id: string,
       set: Partial<Record<AccountSetting, number>>,
-      event: OutboxEntry,
+      outbox: OutboxEntry[],
     ): Promise<{ previous: Partial<Record<AccountSetting, number | null>> } | undefined> {
       const doc = await model
-        .findOneAndUpdate({ _id: id }, { $set: set, $push: { outbox: event } }, { new: false })
+        .findOneAndUpdate({ _id: id }, { $set: set, $push: { outbox: { $each: outbox } } }, { new: false })
         .lean<Partial<Record<AccountSetting, number | null>>>();
       if (!doc) return undefined;
       const previous = Object.fromEntries(Object.keys(set).map((k) => [k, doc[k as AccountSetting] ?? null]));
       return { previous };
     },
     /** Replaces the embedding origins; the previous list, or undefined when there is no such user. */
-    async setEmbedOrigins(id: string, origins: string[]): Promise<{ previous: string[] } | undefined> {
+    async setEmbedOrigins(
+      id: string,
+      origins: string[],
+      outbox: OutboxEntry[] = [],
+    ): Promise<{ previous: string[] } | undefined> {
       const doc = await model
-        .findOneAndUpdate({ _id: id }, { $set: { embed_origins: origins } }, { new: false })
+        .findOneAndUpdate(
+          { _id: id },
+          { $set: { embed_origins: origins }, ...(outbox.length ? { $push: { outbox: { $each: outbox } } } : {}) },
+          { new: false },
+        )
         .lean<{ embed_origins?: string[] }>();
       return doc ? { previous: doc.embed_origins ?? [] } : undefined;
     },

@@ -1,4 +1,6 @@
+import { NO_CLIENT, type ClientInfo } from '../domain/audit.js';
 import { accountExists, invitationInvalid } from '../domain/errors.js';
+import { auditRecordedEvent } from '../events/audit-recorded.publisher.js';
 import { sha256 } from '../domain/secrets.js';
 import { checkPassword, checkText } from '../domain/validate.js';
 import { memberChangedEvent } from '../events/member-changed.publisher.js';
@@ -10,14 +12,15 @@ import { issueSession, type IssuedSession } from './issue-session.js';
 /**
  * A new user registers through an invitation: the mail proved the address, so the account is made
  * at once as a member of the inviting organisation with the invited role, and signed in. The code is
- * spent first (one winner of concurrent uses); when the account cannot be made it is reopened.
+ * spent first (one winner of concurrent uses); when the account cannot be made it is reopened. The
+ * account is inserted with its `member.joined` event and its audit entry.
  */
 export async function acceptInvitation(
   deps: Pick<IdentityDeps, 'sessions' | 'defaultSessionTtlHours' | 'metrics' | 'onUserCreated' | 'now' | 'passwords'> & {
     users: Pick<UserRepository, 'byId' | 'create'>;
     invitations: Pick<InvitationRepository, 'take' | 'reopen'>;
   },
-  input: { code: string; name: string; password: string },
+  input: { code: string; name: string; password: string; client?: ClientInfo },
 ): Promise<IssuedSession> {
   const name = checkText(input.name, 'name');
   const password = checkPassword(input.password);
@@ -39,6 +42,13 @@ export async function acceptInvitation(
     },
     (userId) => [
       memberChangedEvent('joined', { orgId: inv.org_id, actorId: userId, memberId: userId, email: inv.email, role: inv.role }),
+      auditRecordedEvent({
+        action: 'member.joined',
+        actor: { _id: userId, email: inv.email, org_id: inv.org_id },
+        client: input.client ?? NO_CLIENT,
+        target: userId,
+        details: { email: inv.email, role: inv.role, invitation: inv._id },
+      }),
     ],
   );
   if (!user) {

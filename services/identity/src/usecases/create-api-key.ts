@@ -1,4 +1,6 @@
 import { invalid } from '@signet/kit';
+import { NO_CLIENT, type ClientInfo } from '../domain/audit.js';
+import { auditRecordedEvent } from '../events/audit-recorded.publisher.js';
 import { API_KEY_MODES, newApiKey, type ApiKeyMode } from '../domain/secrets.js';
 import { checkScopes, orgOf, roleOf } from '../domain/roles.js';
 import { checkText } from '../domain/validate.js';
@@ -22,14 +24,16 @@ export function checkKeyExpiry(raw: string | undefined, nowMs: number): Date | n
 
 /**
  * A new API key of the member, for their organisation: stored as prefix + SHA-256, the full key
- * returned this once. Its scopes never exceed the member's role; it may expire.
+ * returned this once. Its scopes never exceed the member's role; it may expire. The audit entry
+ * (api_key.created: name, prefix, mode, scopes, expiry; never the key) is written with it.
  */
 export async function createApiKey(
-  deps: Pick<IdentityDeps, 'metrics' | 'now'> & {
-    users: Pick<UserRepository, 'byId'>;
-    apiKeys: Pick<ApiKeyRepository, 'create'>;
-  },
-  input: { userId: string; name: string; mode?: string; scopes?: string[]; expiresAt?: string },
+  deps: Pick<IdentityDeps, 'metrics' | 'now'> &
+    Partial<Pick<IdentityDeps, 'onUserCreated'>> & {
+      users: Pick<UserRepository, 'byId'>;
+      apiKeys: Pick<ApiKeyRepository, 'create'>;
+    },
+  input: { userId: string; name: string; mode?: string; scopes?: string[]; expiresAt?: string; client?: ClientInfo },
 ): Promise<{ key: ApiKeyRecord; secret: string }> {
   const name = checkText(input.name, 'name', 100);
   const mode = (input.mode || 'live') as ApiKeyMode;
@@ -38,7 +42,23 @@ export async function createApiKey(
   const user = await getUser(deps, input.userId);
   const scopes = checkScopes(input.scopes ?? [], roleOf(user));
   const k = newApiKey(mode);
-  const rec = await deps.apiKeys.create(user._id, name, k.prefix, k.hash, mode, { orgId: orgOf(user), scopes, expiresAt });
+  const audit = (key: ApiKeyRecord) => [
+    auditRecordedEvent({
+      action: 'api_key.created',
+      actor: user,
+      client: input.client ?? NO_CLIENT,
+      target: key._id,
+      details: {
+        name,
+        prefix: key.prefix,
+        mode,
+        scopes: scopes.join(' '),
+        expires_at: expiresAt ? expiresAt.toISOString() : '',
+      },
+    }),
+  ];
+  const rec = await deps.apiKeys.create(user._id, name, k.prefix, k.hash, mode, { orgId: orgOf(user), scopes, expiresAt }, audit);
   deps.metrics.apiKeys.inc({ action: 'created' });
+  deps.onUserCreated?.();
   return { key: rec, secret: k.key };
 }

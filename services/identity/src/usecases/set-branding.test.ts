@@ -8,17 +8,19 @@ import { setBranding } from './set-branding.js';
 const { LOGO_CHANGE_UNSPECIFIED: KEEP, LOGO_CHANGE_SET: SET, LOGO_CHANGE_REMOVE: REMOVE } = identityBrandingV1.LogoChange;
 
 function fakes() {
-  const state: { rec: Omit<BrandingRecord, '_id'> | null; outbox: OutboxEntry[]; counted: string[] } = {
+  const state: { rec: Omit<BrandingRecord, '_id'> | null; outbox: OutboxEntry[]; audit: OutboxEntry[]; counted: string[] } = {
     rec: null,
     outbox: [],
+    audit: [],
     counted: [],
   };
   const deps = {
     branding: {
       get: async () => (state.rec ? { _id: 'org', ...state.rec } : null),
-      set: async (_id: string, next: Omit<BrandingRecord, '_id'>, ev: OutboxEntry) => {
+      set: async (_id: string, next: Omit<BrandingRecord, '_id'>, evs: OutboxEntry[]) => {
         state.rec = next;
-        state.outbox.push(ev);
+        state.outbox.push(evs[0]!);
+        state.audit.push(...evs.slice(1));
       },
     },
     changes: { inc: ({ part }: { part: string }) => void state.counted.push(part) },
@@ -55,6 +57,32 @@ describe('setBranding', () => {
     expect(ev).toMatchObject({ orgId: 'org', actorId: 'member-1', changed: ['display_name', 'color', 'logo'] });
     expect(ev.branding?.logoSha256).toBe(out.logoSha256);
     expect(state.counted).toEqual(['display_name', 'color', 'logo']);
+  });
+
+  it('writes the audit entry in the same update: the parts changed, their values and the logo hash, never the bytes', async () => {
+    const { state, deps } = fakes();
+    const users = {
+      byId: async (id: string) => (id === 'member-1' ? ({ _id: id, email: 'm@acme.example', org_id: 'org' } as never) : null),
+    };
+    const out = await setBranding({ ...deps, users }, req({ color: '#0B5CAD', logoChange: SET, logo: logo() }), {
+      ip: '203.0.113.9',
+      userAgent: 'UA/1',
+    });
+    expect(state.audit).toHaveLength(1);
+    expect(state.audit[0]!.subject).toBe('signet.identity.audit.recorded');
+    const e = events.auditRecorded.message.decode(state.audit[0]!.payload as Uint8Array);
+    expect(e).toMatchObject({
+      accountId: 'org',
+      action: 'branding.changed',
+      actorId: 'member-1',
+      actorEmail: 'm@acme.example',
+      target: 'org',
+      ip: '203.0.113.9',
+      userAgent: 'UA/1',
+      details: { changed: 'color logo', color: '#0b5cad', logo_sha256: out.logoSha256 },
+    });
+    await setBranding({ ...deps, users }, req({ color: '#0B5CAD', logoChange: KEEP }));
+    expect(state.audit).toHaveLength(1);
   });
 
   it('keeps the logo unless told to replace or remove it; an unchanged branding writes nothing', async () => {

@@ -1,6 +1,9 @@
 import { invalid, outboxEvent, type Logger } from '@signet/kit';
 import { events, identityBrandingV1 } from '@signet/proto';
+import { NO_CLIENT, type AuditActor, type ClientInfo } from '../domain/audit.js';
 import { colorOf, displayNameOf, logoOf, replyToOf } from '../domain/branding.js';
+import { auditRecordedEvent } from '../events/audit-recorded.publisher.js';
+import type { UserRepository } from '../store/user.repository.js';
 import type { BrandingRecord, BrandingRepository } from '../store/branding.repository.js';
 import { brandingView } from './get-branding.js';
 
@@ -12,6 +15,8 @@ export type SetBrandingDeps = {
   now: () => number;
   /** Publishes the outbox at once (the relay's kick); the sweep catches it otherwise. */
   kick?: () => void;
+  /** The acting member's e-mail for the audit entry (absent: the entry names the id only). */
+  users?: Pick<UserRepository, 'byId'>;
 };
 
 const PARTS = ['display_name', 'color', 'reply_to', 'logo'] as const;
@@ -19,10 +24,15 @@ const PARTS = ['display_name', 'color', 'reply_to', 'logo'] as const;
 /**
  * Replaces an organisation's branding (issue 34 item 4). Every part is checked before anything is
  * written (domain/branding.ts: a bad one is a 400 naming it, nothing changed). A change is written
- * with its `identity.branding.changed` event (the audit log records it, the transaction service
- * applies it to the signers' mails), counted per part and logged without the logo's bytes.
+ * with its `identity.branding.changed` event (the transaction service applies it to the signers'
+ * mails) and its audit entry (branding.changed: the parts changed, their new values, the logo's hash)
+ * in one update, counted per part and logged without the logo's bytes.
  */
-export async function setBranding(deps: SetBrandingDeps, req: identityBrandingV1.SetBrandingRequest) {
+export async function setBranding(
+  deps: SetBrandingDeps,
+  req: identityBrandingV1.SetBrandingRequest,
+  client: ClientInfo = NO_CLIENT,
+) {
   if (!req.orgId) throw invalid('org_id is required');
   const next = {
     display_name: displayNameOf(req.displayName),
@@ -54,9 +64,25 @@ export async function setBranding(deps: SetBrandingDeps, req: identityBrandingV1
     branding: view,
     changed: [...changed],
   }));
-  await deps.branding.set(req.orgId, record, event);
+  const details: Record<string, string> = { changed: changed.join(' ') };
+  for (const part of changed)
+    details[part === 'logo' ? 'logo_sha256' : part] = part === 'logo' ? record.logo_sha256 : record[part];
+  const audit = auditRecordedEvent({
+    action: 'branding.changed',
+    actor: await actorOf(deps, req),
+    client,
+    target: req.orgId,
+    details,
+  });
+  await deps.branding.set(req.orgId, record, [event, audit]);
   deps.kick?.();
   for (const part of changed) deps.changes.inc({ part });
   deps.logger.info({ orgId: req.orgId, actorId: req.actorId, setting: 'branding', changed }, 'account setting changed');
   return view;
+}
+
+async function actorOf(deps: SetBrandingDeps, req: identityBrandingV1.SetBrandingRequest): Promise<AuditActor> {
+  const u = req.actorId && deps.users ? await deps.users.byId(req.actorId) : null;
+  const inOrg = u && (u.org_id || u._id) === req.orgId;
+  return { _id: req.actorId, email: inOrg ? u.email : '', org_id: req.orgId };
 }

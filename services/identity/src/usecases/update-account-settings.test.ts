@@ -15,6 +15,7 @@ function setup() {
     created_at: new Date(0),
   } as UserRecord;
   const outbox: OutboxEntry[] = [];
+  const audit: OutboxEntry[] = [];
   const changed: string[] = [];
   let kicks = 0;
   const deps = {
@@ -32,22 +33,24 @@ function setup() {
     onUserCreated: () => void kicks++,
     users: {
       byId: async (id: string) => (id === user._id ? { ...user } : null),
-      setSessionTtl: async (id: string, hours: number) => {
+      setSessionTtl: async (id: string, hours: number, events: OutboxEntry[] = []) => {
         if (id !== user._id) return null;
+        audit.push(...events);
         const previous = user.session_ttl_hours;
         user.session_ttl_hours = hours;
         return { previous };
       },
-      setAccountSettings: async (id: string, set: Partial<Record<AccountSetting, number>>, event: OutboxEntry) => {
+      setAccountSettings: async (id: string, set: Partial<Record<AccountSetting, number>>, events: OutboxEntry[]) => {
         if (id !== user._id) return undefined;
         const previous = Object.fromEntries(Object.keys(set).map((k) => [k, user[k as AccountSetting] ?? null]));
         Object.assign(user, set);
-        outbox.push(event);
+        outbox.push(events[0]!);
+        audit.push(...events.slice(1));
         return { previous };
       },
     },
   };
-  return { deps, user, outbox, changed, kicks: () => kicks };
+  return { deps, user, outbox, audit, changed, kicks: () => kicks };
 }
 
 describe('updateAccountSettings: the biometric retention', () => {
@@ -61,8 +64,45 @@ describe('updateAccountSettings: the biometric retention', () => {
       userId: 'u1',
       biometricRetentionDays: 7,
     });
-    expect(t.kicks()).toBe(1);
+    expect(t.kicks()).toBe(2);
     expect(t.changed).toEqual(['biometric_retention_days']);
+  });
+
+  it('writes one settings.changed audit entry with the first update: new and previous values, by the member named', async () => {
+    const t = setup();
+    const member = { _id: 'm1', email: 'admin@example.test', org_id: 'u1' } as UserRecord;
+    const users = { ...t.deps.users, byId: async (id: string) => (id === 'm1' ? member : t.deps.users.byId(id)) };
+    await updateAccountSettings(
+      { ...t.deps, users },
+      'u1',
+      12,
+      { biometric_retention_days: 7 },
+      {
+        actorId: 'm1',
+        client: { ip: '198.51.100.4', userAgent: 'UA/2' },
+      },
+    );
+    expect(t.audit).toHaveLength(1);
+    expect(eventsV1.AuditRecorded.decode(t.audit[0]!.payload)).toMatchObject({
+      accountId: 'u1',
+      action: 'settings.changed',
+      actorId: 'm1',
+      actorEmail: 'admin@example.test',
+      target: 'u1',
+      ip: '198.51.100.4',
+      details: {
+        session_ttl_hours: '12',
+        previous_session_ttl_hours: '24',
+        biometric_retention_days: '7',
+        previous_biometric_retention_days: 'default',
+      },
+    });
+    // The same values again: nothing changes, no entry.
+    await updateAccountSettings({ ...t.deps, users }, 'u1', 12, { biometric_retention_days: 7 }, { actorId: 'm1' });
+    expect(t.audit).toHaveLength(1);
+    // A member of another account is not taken as the actor: the owner is.
+    await updateAccountSettings(t.deps, 'u1', 6, {}, { actorId: 'stranger' });
+    expect(eventsV1.AuditRecorded.decode(t.audit[1]!.payload)).toMatchObject({ actorId: 'u1', actorEmail: 'a@example.test' });
   });
 
   it('refuses a retention above the maximum or not whole, and writes nothing', async () => {

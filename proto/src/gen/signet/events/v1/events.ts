@@ -400,6 +400,35 @@ export interface MemberChanged {
   email: string;
   role: string;
   previousRole: string;
+  /** invited only: the invitation, whose mail identity's own consumer sends (never its code). */
+  invitationId: string;
+}
+
+/**
+ * signet.identity.audit.recorded (issue 34 item 3): one entry of an organisation's account audit log,
+ * written in the same single-document update as the action it records and appended by identity's
+ * own durable consumer with the event id as the entry's id (a redelivery appends nothing). Names and
+ * outcomes only: never a password, code, token, key secret or document.
+ */
+export interface AuditRecorded {
+  eventId: string;
+  occurredAt: string;
+  /** The organisation (its owner's user id) whose log it is. */
+  accountId: string;
+  /** Dotted action, e.g. api_key.created, member.invited, settings.changed. */
+  action: string;
+  actorId: string;
+  actorEmail: string;
+  /** What was acted on: a key prefix, a member id, an invitation id, a transaction id. */
+  target: string;
+  ip: string;
+  userAgent: string;
+  details: { [key: string]: string };
+}
+
+export interface AuditRecorded_DetailsEntry {
+  key: string;
+  value: string;
 }
 
 /**
@@ -3783,7 +3812,17 @@ export const UserCreated: MessageFns<UserCreated> = {
 };
 
 function createBaseMemberChanged(): MemberChanged {
-  return { eventId: "", occurredAt: "", orgId: "", actorId: "", memberId: "", email: "", role: "", previousRole: "" };
+  return {
+    eventId: "",
+    occurredAt: "",
+    orgId: "",
+    actorId: "",
+    memberId: "",
+    email: "",
+    role: "",
+    previousRole: "",
+    invitationId: "",
+  };
 }
 
 export const MemberChanged: MessageFns<MemberChanged> = {
@@ -3811,6 +3850,9 @@ export const MemberChanged: MessageFns<MemberChanged> = {
     }
     if (message.previousRole !== "") {
       writer.uint32(66).string(message.previousRole);
+    }
+    if (message.invitationId !== "") {
+      writer.uint32(74).string(message.invitationId);
     }
     return writer;
   },
@@ -3892,6 +3934,14 @@ export const MemberChanged: MessageFns<MemberChanged> = {
             message.previousRole = reader.string();
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.invitationId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3917,6 +3967,259 @@ export const MemberChanged: MessageFns<MemberChanged> = {
     message.email = object.email ?? "";
     message.role = object.role ?? "";
     message.previousRole = object.previousRole ?? "";
+    message.invitationId = object.invitationId ?? "";
+    return message;
+  },
+};
+
+function createBaseAuditRecorded(): AuditRecorded {
+  return {
+    eventId: "",
+    occurredAt: "",
+    accountId: "",
+    action: "",
+    actorId: "",
+    actorEmail: "",
+    target: "",
+    ip: "",
+    userAgent: "",
+    details: {},
+  };
+}
+
+export const AuditRecorded: MessageFns<AuditRecorded> = {
+  encode(message: AuditRecorded, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.eventId !== "") {
+      writer.uint32(10).string(message.eventId);
+    }
+    if (message.occurredAt !== "") {
+      writer.uint32(18).string(message.occurredAt);
+    }
+    if (message.accountId !== "") {
+      writer.uint32(26).string(message.accountId);
+    }
+    if (message.action !== "") {
+      writer.uint32(34).string(message.action);
+    }
+    if (message.actorId !== "") {
+      writer.uint32(42).string(message.actorId);
+    }
+    if (message.actorEmail !== "") {
+      writer.uint32(50).string(message.actorEmail);
+    }
+    if (message.target !== "") {
+      writer.uint32(58).string(message.target);
+    }
+    if (message.ip !== "") {
+      writer.uint32(66).string(message.ip);
+    }
+    if (message.userAgent !== "") {
+      writer.uint32(74).string(message.userAgent);
+    }
+    globalThis.Object.entries(message.details).forEach(([key, value]: [string, string]) => {
+      AuditRecorded_DetailsEntry.encode({ key: key as any, value }, writer.uint32(82).fork()).join();
+    });
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AuditRecorded {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAuditRecorded();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.eventId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.occurredAt = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.accountId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.action = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.actorId = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.actorEmail = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.target = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.ip = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.userAgent = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            const entry10 = AuditRecorded_DetailsEntry.decode(reader, reader.uint32());
+            if (entry10.value !== undefined) {
+              message.details[entry10.key] = entry10.value;
+            }
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<AuditRecorded>): AuditRecorded {
+    return AuditRecorded.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AuditRecorded>): AuditRecorded {
+    const message = createBaseAuditRecorded();
+    message.eventId = object.eventId ?? "";
+    message.occurredAt = object.occurredAt ?? "";
+    message.accountId = object.accountId ?? "";
+    message.action = object.action ?? "";
+    message.actorId = object.actorId ?? "";
+    message.actorEmail = object.actorEmail ?? "";
+    message.target = object.target ?? "";
+    message.ip = object.ip ?? "";
+    message.userAgent = object.userAgent ?? "";
+    message.details = (globalThis.Object.entries(object.details ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBaseAuditRecorded_DetailsEntry(): AuditRecorded_DetailsEntry {
+  return { key: "", value: "" };
+}
+
+export const AuditRecorded_DetailsEntry: MessageFns<AuditRecorded_DetailsEntry> = {
+  encode(message: AuditRecorded_DetailsEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AuditRecorded_DetailsEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAuditRecorded_DetailsEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<AuditRecorded_DetailsEntry>): AuditRecorded_DetailsEntry {
+    return AuditRecorded_DetailsEntry.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AuditRecorded_DetailsEntry>): AuditRecorded_DetailsEntry {
+    const message = createBaseAuditRecorded_DetailsEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
     return message;
   },
 };

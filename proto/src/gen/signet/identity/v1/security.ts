@@ -170,6 +170,23 @@ export interface ListAuditEventsResponse {
   nextCursor: string;
 }
 
+export interface RecordAuditEventRequest {
+  /** The member who acted (their organisation's log gets the entry). */
+  userId: string;
+  action: string;
+  target: string;
+  details: { [key: string]: string };
+  client: ClientInfo | undefined;
+}
+
+export interface RecordAuditEventRequest_DetailsEntry {
+  key: string;
+  value: string;
+}
+
+export interface RecordAuditEventResponse {
+}
+
 function createBaseClientInfo(): ClientInfo {
   return { ip: "", userAgent: "" };
 }
@@ -1930,6 +1947,232 @@ export const ListAuditEventsResponse: MessageFns<ListAuditEventsResponse> = {
   },
 };
 
+function createBaseRecordAuditEventRequest(): RecordAuditEventRequest {
+  return { userId: "", action: "", target: "", details: {}, client: undefined };
+}
+
+export const RecordAuditEventRequest: MessageFns<RecordAuditEventRequest> = {
+  encode(message: RecordAuditEventRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.action !== "") {
+      writer.uint32(18).string(message.action);
+    }
+    if (message.target !== "") {
+      writer.uint32(26).string(message.target);
+    }
+    globalThis.Object.entries(message.details).forEach(([key, value]: [string, string]) => {
+      RecordAuditEventRequest_DetailsEntry.encode({ key: key as any, value }, writer.uint32(34).fork()).join();
+    });
+    if (message.client !== undefined) {
+      ClientInfo.encode(message.client, writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecordAuditEventRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecordAuditEventRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.action = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.target = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            const entry4 = RecordAuditEventRequest_DetailsEntry.decode(reader, reader.uint32());
+            if (entry4.value !== undefined) {
+              message.details[entry4.key] = entry4.value;
+            }
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.client = ClientInfo.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<RecordAuditEventRequest>): RecordAuditEventRequest {
+    return RecordAuditEventRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RecordAuditEventRequest>): RecordAuditEventRequest {
+    const message = createBaseRecordAuditEventRequest();
+    message.userId = object.userId ?? "";
+    message.action = object.action ?? "";
+    message.target = object.target ?? "";
+    message.details = (globalThis.Object.entries(object.details ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    message.client = (object.client !== undefined && object.client !== null)
+      ? ClientInfo.fromPartial(object.client)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseRecordAuditEventRequest_DetailsEntry(): RecordAuditEventRequest_DetailsEntry {
+  return { key: "", value: "" };
+}
+
+export const RecordAuditEventRequest_DetailsEntry: MessageFns<RecordAuditEventRequest_DetailsEntry> = {
+  encode(message: RecordAuditEventRequest_DetailsEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecordAuditEventRequest_DetailsEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecordAuditEventRequest_DetailsEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<RecordAuditEventRequest_DetailsEntry>): RecordAuditEventRequest_DetailsEntry {
+    return RecordAuditEventRequest_DetailsEntry.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RecordAuditEventRequest_DetailsEntry>): RecordAuditEventRequest_DetailsEntry {
+    const message = createBaseRecordAuditEventRequest_DetailsEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseRecordAuditEventResponse(): RecordAuditEventResponse {
+  return {};
+}
+
+export const RecordAuditEventResponse: MessageFns<RecordAuditEventResponse> = {
+  encode(_: RecordAuditEventResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecordAuditEventResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecordAuditEventResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<RecordAuditEventResponse>): RecordAuditEventResponse {
+    return RecordAuditEventResponse.fromPartial(base ?? {});
+  },
+  fromPartial(_: DeepPartial<RecordAuditEventResponse>): RecordAuditEventResponse {
+    const message = createBaseRecordAuditEventResponse();
+    return message;
+  },
+};
+
 /**
  * Sign-in factors beyond the password (passkeys, recovery codes) and the account audit log
  * (issue 34 items 3 and 8). Served by the identity process beside IdentityService. Every sign-in
@@ -2069,6 +2312,22 @@ export const SecurityServiceService = {
       Buffer.from(ListAuditEventsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListAuditEventsResponse => ListAuditEventsResponse.decode(value),
   },
+  /**
+   * Appends an entry for an action another service carried out or a read with no write of its own
+   * (an export, a transaction's deletion), made by the given member. Only the actions listed in
+   * identity's domain/audit.ts RECORDABLE are accepted (INVALID_ARGUMENT otherwise).
+   */
+  recordAuditEvent: {
+    path: "/signet.identity.v1.SecurityService/RecordAuditEvent" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RecordAuditEventRequest): Buffer =>
+      Buffer.from(RecordAuditEventRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RecordAuditEventRequest => RecordAuditEventRequest.decode(value),
+    responseSerialize: (value: RecordAuditEventResponse): Buffer =>
+      Buffer.from(RecordAuditEventResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RecordAuditEventResponse => RecordAuditEventResponse.decode(value),
+  },
 } as const;
 
 export interface SecurityServiceServer extends UntypedServiceImplementation {
@@ -2101,6 +2360,12 @@ export interface SecurityServiceServer extends UntypedServiceImplementation {
   getSecurityStatus: handleUnaryCall<GetSecurityStatusRequest, SecurityStatus>;
   /** The account's audit log, newest first, filtered and paged (cursor). */
   listAuditEvents: handleUnaryCall<ListAuditEventsRequest, ListAuditEventsResponse>;
+  /**
+   * Appends an entry for an action another service carried out or a read with no write of its own
+   * (an export, a transaction's deletion), made by the given member. Only the actions listed in
+   * identity's domain/audit.ts RECORDABLE are accepted (INVALID_ARGUMENT otherwise).
+   */
+  recordAuditEvent: handleUnaryCall<RecordAuditEventRequest, RecordAuditEventResponse>;
 }
 
 export interface SecurityServiceClient extends Client {
@@ -2286,6 +2551,26 @@ export interface SecurityServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListAuditEventsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Appends an entry for an action another service carried out or a read with no write of its own
+   * (an export, a transaction's deletion), made by the given member. Only the actions listed in
+   * identity's domain/audit.ts RECORDABLE are accepted (INVALID_ARGUMENT otherwise).
+   */
+  recordAuditEvent(
+    request: RecordAuditEventRequest,
+    callback: (error: ServiceError | null, response: RecordAuditEventResponse) => void,
+  ): ClientUnaryCall;
+  recordAuditEvent(
+    request: RecordAuditEventRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RecordAuditEventResponse) => void,
+  ): ClientUnaryCall;
+  recordAuditEvent(
+    request: RecordAuditEventRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RecordAuditEventResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -8,6 +8,7 @@ import { csrfTokenFor, requireCsrf } from '../../csrf.js';
 import { HttpError, badRequest } from '../../errors.js';
 import { parseBody } from '../../parse-body.js';
 import { defineRoute, errorResponses, HEADERS, mountRoutes } from '../../route.js';
+import { auditCall } from '../auth/client-info.js';
 import { lifecycleOf, lifecycleSettingsFields, lifecycleSettingsOut } from './lifecycle-settings.js';
 
 const keyMode = z.enum(['live', 'test']).meta({
@@ -148,14 +149,17 @@ export function adminRoutes(ctx: GatewayContext): RouteModule {
     query: csrfQuery,
     body: createKey,
     responses: { 201: { description: 'Created', body: createdKeySchema, headers: noStore }, ...mutationErrors },
-    async handle({ body: b }, _req, res) {
-      const out = await ctx.identity.createApiKey({
-        userId: callerOf(res).userId,
-        name: b.name,
-        mode: b.mode ?? 'live',
-        scopes: b.scopes ?? [],
-        expiresAt: b.expires_at ? new Date(b.expires_at).toISOString() : '',
-      });
+    async handle({ body: b }, req, res) {
+      const out = await ctx.identity.createApiKey(
+        {
+          userId: callerOf(res).userId,
+          name: b.name,
+          mode: b.mode ?? 'live',
+          scopes: b.scopes ?? [],
+          expiresAt: b.expires_at ? new Date(b.expires_at).toISOString() : '',
+        },
+        auditCall(req),
+      );
       return { status: 201 as const, body: { ...keyOut(out.key!), key: out.secret } };
     },
   });
@@ -188,8 +192,8 @@ export function adminRoutes(ctx: GatewayContext): RouteModule {
     invalidParams: () => new HttpError(404, 'no such API key'),
     query: csrfQuery,
     responses: { 204: { description: 'Revoked' }, ...mutationErrors, ...errorResponses(404) },
-    async handle({ params }, _req, res) {
-      await ctx.identity.revokeApiKey({ userId: callerOf(res).userId, id: params.id });
+    async handle({ params }, req, res) {
+      await ctx.identity.revokeApiKey({ userId: callerOf(res).userId, id: params.id }, auditCall(req));
       // Identity has committed the revocation: drop every cached credential on every replica.
       await invalidateCredentials(ctx);
       res.status(204).end();
@@ -227,17 +231,20 @@ export function adminRoutes(ctx: GatewayContext): RouteModule {
       },
       ...mutationErrors,
     },
-    async handle({ body: b }, _req, res) {
-      const p = await ctx.identity.updateAccountSettings({
-        userId: callerOf(res).ownerId,
-        // 0 keeps the session length when only other settings change (identity.proto)
-        sessionTtlHours: b.session_ttl_hours ?? 0,
-        biometricRetentionDays: b.biometric_retention_days,
-        expiryDays: b.expiry_days,
-        reminderFirstAfterHours: b.reminder_first_after_hours,
-        reminderEveryHours: b.reminder_every_hours,
-        reminderMax: b.reminder_max,
-      });
+    async handle({ body: b }, req, res) {
+      const p = await ctx.identity.updateAccountSettings(
+        {
+          userId: callerOf(res).ownerId,
+          // 0 keeps the session length when only other settings change (identity.proto)
+          sessionTtlHours: b.session_ttl_hours ?? 0,
+          biometricRetentionDays: b.biometric_retention_days,
+          expiryDays: b.expiry_days,
+          reminderFirstAfterHours: b.reminder_first_after_hours,
+          reminderEveryHours: b.reminder_every_hours,
+          reminderMax: b.reminder_max,
+        },
+        auditCall(req, callerOf(res).userId),
+      );
       return {
         status: 200 as const,
         body: { session_ttl_hours: p.sessionTtlHours, biometric_retention_days: p.biometricRetentionDays, ...lifecycleOf(p) },

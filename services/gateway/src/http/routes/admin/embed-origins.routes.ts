@@ -4,6 +4,7 @@ import { EMBED_ORIGINS_MAX, embedOriginProblem } from '@signet/kit';
 import { callerOf } from '../../auth.js';
 import type { GatewayContext, RouteModule } from '../../context.js';
 import { defineRoute, errorResponses, HEADERS, mountRoutes } from '../../route.js';
+import { auditCall } from '../auth/client-info.js';
 
 const origin = z
   .string()
@@ -66,8 +67,11 @@ export function embedOriginsRoutes(ctx: GatewayContext): RouteModule {
       ...errorResponses(400, 401),
       403: { ...errorResponses(403)[403]!, description: 'csrf query parameter missing or invalid' },
     },
-    async handle({ body: b }, _req, res) {
-      const p = await ctx.identity.setEmbedOrigins({ userId: callerOf(res).ownerId, origins: b.origins });
+    async handle({ body: b }, req, res) {
+      const p = await ctx.identity.setEmbedOrigins(
+        { userId: callerOf(res).ownerId, origins: b.origins },
+        auditCall(req, callerOf(res).userId),
+      );
       return { status: 200 as const, body: { origins: p.embedOrigins } };
     },
   });

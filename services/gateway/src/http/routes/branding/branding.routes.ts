@@ -1,10 +1,11 @@
-import express, { Router, type Response } from 'express';
+import express, { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { identityBrandingV1 } from '@signet/proto';
 import { callerOf } from '../../auth.js';
 import type { GatewayContext, RouteModule } from '../../context.js';
 import { HttpError } from '../../errors.js';
 import { defineRoute, errorResponses, HEADERS, mountRoutes } from '../../route.js';
+import { auditCall } from '../auth/client-info.js';
 
 /** What identity refuses beyond these shapes: the contrast, the logo's content (domain/branding.ts). */
 const MAX_LOGO_BYTES = 512 * 1024;
@@ -79,19 +80,22 @@ export function brandingRoutes(ctx: GatewayContext): RouteModule {
   });
   const answers = { 200: { description: 'The branding now', body: brandingSchema, headers: noStore } };
   /** The caller's organisation and the member making the change (recorded in the event). */
-  const set = async (res: Response, change: Partial<identityBrandingV1.SetBrandingRequest>) => {
+  const set = async (req: Request, res: Response, change: Partial<identityBrandingV1.SetBrandingRequest>) => {
     const { ownerId, userId } = callerOf(res);
     const now = await client().getBranding({ orgId: ownerId });
-    return client().setBranding({
-      orgId: ownerId,
-      actorId: userId,
-      displayName: now.displayName,
-      color: now.color,
-      replyTo: now.replyTo,
-      logoChange: identityBrandingV1.LogoChange.LOGO_CHANGE_UNSPECIFIED,
-      logo: Buffer.alloc(0),
-      ...change,
-    });
+    return client().setBranding(
+      {
+        orgId: ownerId,
+        actorId: userId,
+        displayName: now.displayName,
+        color: now.color,
+        replyTo: now.replyTo,
+        logoChange: identityBrandingV1.LogoChange.LOGO_CHANGE_UNSPECIFIED,
+        logo: Buffer.alloc(0),
+        ...change,
+      },
+      auditCall(req),
+    );
   };
 
   const get = defineRoute({
@@ -117,8 +121,8 @@ export function brandingRoutes(ctx: GatewayContext): RouteModule {
     query: csrfQuery,
     body: brandingBody,
     responses: { ...answers, ...errorResponses(400, 401, 403) },
-    handle: async ({ body: b }, _req, res) =>
-      ok(await set(res, { displayName: b.display_name, color: b.color, replyTo: b.reply_to })),
+    handle: async ({ body: b }, req, res) =>
+      ok(await set(req, res, { displayName: b.display_name, color: b.color, replyTo: b.reply_to })),
   });
 
   const putLogo = defineRoute({
@@ -146,7 +150,7 @@ export function brandingRoutes(ctx: GatewayContext): RouteModule {
         );
       if (!Buffer.isBuffer(req.body) || req.body.length === 0)
         throw new HttpError(400, 'logo: the image is the request body; it was empty');
-      return ok(await set(res, { logoChange: identityBrandingV1.LogoChange.LOGO_CHANGE_SET, logo: req.body }));
+      return ok(await set(req, res, { logoChange: identityBrandingV1.LogoChange.LOGO_CHANGE_SET, logo: req.body }));
     },
   });
 
@@ -159,7 +163,7 @@ export function brandingRoutes(ctx: GatewayContext): RouteModule {
     summary: 'Remove the logo',
     query: csrfQuery,
     responses: { ...answers, ...errorResponses(401, 403) },
-    handle: async (_i, _req, res) => ok(await set(res, { logoChange: identityBrandingV1.LogoChange.LOGO_CHANGE_REMOVE })),
+    handle: async (_i, req, res) => ok(await set(req, res, { logoChange: identityBrandingV1.LogoChange.LOGO_CHANGE_REMOVE })),
   });
 
   const logo = defineRoute({

@@ -8,6 +8,7 @@ import { AUTH_LIMITS, rateLimit } from '../../rate-limit.js';
 import { defineRoute, errorResponses, HEADERS, mountRoutes } from '../../route.js';
 import { fields, loginResult } from '../auth/auth.schemas.js';
 import { limited, sessionJson } from '../auth/auth.shared.js';
+import { auditCall } from '../auth/client-info.js';
 
 const role = z.enum(ROLES).meta({
   description:
@@ -105,13 +106,16 @@ function inviteRoute(ctx: GatewayContext) {
       ...mutationErrors,
       ...errorResponses(409),
     },
-    async handle({ body }, _req, res) {
-      const inv = await ctx.identity.inviteMember({
-        actorId: callerOf(res).userId,
-        email: body.email,
-        role: body.role,
-        acceptUrl: `${ctx.cfg.PUBLIC_BASE_URL}/app/join#code=`,
-      });
+    async handle({ body }, req, res) {
+      const inv = await ctx.identity.inviteMember(
+        {
+          actorId: callerOf(res).userId,
+          email: body.email,
+          role: body.role,
+          acceptUrl: `${ctx.cfg.PUBLIC_BASE_URL}/app/join#code=`,
+        },
+        auditCall(req),
+      );
       return { status: 201 as const, body: invitationOut(inv) };
     },
   });
@@ -129,8 +133,8 @@ function withdrawRoute(ctx: GatewayContext) {
     invalidParams: () => new HttpError(404, 'no such invitation'),
     query: csrfQuery,
     responses: { 204: { description: 'Withdrawn' }, ...mutationErrors, ...errorResponses(404) },
-    async handle({ params }, _req, res) {
-      await ctx.identity.revokeInvitation({ actorId: callerOf(res).userId, id: params.id });
+    async handle({ params }, req, res) {
+      await ctx.identity.revokeInvitation({ actorId: callerOf(res).userId, id: params.id }, auditCall(req));
       res.status(204).end();
       return undefined;
     },
@@ -157,8 +161,11 @@ function changeRoleRoute(ctx: GatewayContext) {
       ...mutationErrors,
       ...errorResponses(404, 409),
     },
-    async handle({ params, body }, _req, res) {
-      const m = await ctx.identity.changeMemberRole({ actorId: callerOf(res).userId, userId: params.user_id, role: body.role });
+    async handle({ params, body }, req, res) {
+      const m = await ctx.identity.changeMemberRole(
+        { actorId: callerOf(res).userId, userId: params.user_id, role: body.role },
+        auditCall(req),
+      );
       await invalidateCredentials(ctx);
       return { status: 200 as const, body: memberOut(m) };
     },
@@ -179,8 +186,8 @@ function removeRoute(ctx: GatewayContext) {
     invalidParams: () => new HttpError(404, 'no such member'),
     query: csrfQuery,
     responses: { 204: { description: 'Removed' }, ...mutationErrors, ...errorResponses(404, 409) },
-    async handle({ params }, _req, res) {
-      await ctx.identity.removeMember({ actorId: callerOf(res).userId, userId: params.user_id });
+    async handle({ params }, req, res) {
+      await ctx.identity.removeMember({ actorId: callerOf(res).userId, userId: params.user_id }, auditCall(req));
       // Identity has deleted the member and revoked their keys: no replica may serve them from its cache.
       await invalidateCredentials(ctx);
       res.status(204).end();
@@ -207,8 +214,11 @@ function acceptRoute(ctx: GatewayContext) {
       200: { description: 'A session of the new member', body: loginResult, headers: noStore },
       ...errorResponses(400, 401, 409, 429),
     },
-    async handle({ body }, _req, res) {
-      const s = await ctx.identity.acceptInvitation({ code: body.code, name: body.name, password: body.password });
+    async handle({ body }, req, res) {
+      const s = await ctx.identity.acceptInvitation(
+        { code: body.code, name: body.name, password: body.password },
+        auditCall(req),
+      );
       res.setHeader('Cache-Control', 'no-store');
       return { status: 200 as const, body: sessionJson(s) };
     },

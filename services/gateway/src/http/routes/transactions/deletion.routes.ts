@@ -5,6 +5,7 @@ import type { GatewayContext, RouteModule } from '../../context.js';
 import { HttpError } from '../../errors.js';
 import { defineRoute, errorResponses, HEADERS, mountRoutes } from '../../route.js';
 import { text } from '../../text.js';
+import { recordAuditAfter } from '../admin/audit-record.js';
 import { legalHoldSchema, transactionId } from './transactions.schemas.js';
 
 const noSuchTransaction = () => new HttpError(404, 'no such transaction');
@@ -63,8 +64,9 @@ function removeRoute(ctx: GatewayContext) {
       204: { description: 'Deleted' },
       ...errorResponses(401, 404, 409),
     },
-    async handle({ params }, _req, res) {
+    async handle({ params }, req, res) {
       await ctx.transaction.deleteTransaction(target(params.id, res));
+      await recordAuditAfter(ctx, req, res, 'transaction.deleted', params.id, { mode: isTestMode(res) ? 'test' : 'live' });
       res.status(204).end();
       return undefined;
     },

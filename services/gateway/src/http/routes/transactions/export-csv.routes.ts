@@ -3,6 +3,7 @@ import { transactionV1 } from '@signet/proto';
 import { callerOf, isTestMode } from '../../auth.js';
 import type { GatewayContext } from '../../context.js';
 import { defineRoute, errorResponses, HEADERS } from '../../route.js';
+import { recordAudit } from '../admin/audit-record.js';
 import { csvRow } from './csv.js';
 import type { CallerAuth } from './transaction-actions.routes.js';
 
@@ -16,7 +17,9 @@ export function exportCsvRoute(ctx: GatewayContext, auth: CallerAuth, tags: stri
     path: '/api/transactions/export.csv',
     operationId: 'exportTransactions',
     summary: "All of the caller's transactions as CSV",
-    description: 'Columns reference, signer, email, status, created, verified; streamed.',
+    description:
+      'Columns reference, signer, email, status, created, verified; streamed. Recorded in the account audit log ' +
+      '(transactions.exported) before the first byte.',
     tags,
     security: 'caller',
     use: [auth],
@@ -41,6 +44,14 @@ export function exportCsvRoute(ctx: GatewayContext, auth: CallerAuth, tags: stri
       req.on('close', () => stream.cancel());
       // Before the first row: a failure is still an error answer.
       let first = await items.next();
+      // Recorded before the first byte: an export the log cannot hold is not sent.
+      await recordAudit(ctx, req, res, 'transactions.exported', '', {
+        format: 'csv',
+        mode: isTestMode(res) ? 'test' : 'live',
+      }).catch((err: unknown) => {
+        stream.cancel();
+        throw err;
+      });
       res.status(200);
       res.setHeader('Content-Type', 'text/csv; charset=utf-8');
       res.setHeader('Content-Disposition', 'attachment; filename="transactions.csv"');
