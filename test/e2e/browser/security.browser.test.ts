@@ -55,6 +55,13 @@ describe('passkeys, recovery codes and the audit log in the dashboard', () => {
     });
     expect(violations, `axe violations on ${name}`).toEqual([]);
   };
+  /** Nothing overflows sideways on a phone (360 px), then back to 1280 px. */
+  const fitsPhone = async () => {
+    await page.setViewportSize({ width: 360, height: 740 });
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect(width).toBeLessThanOrEqual(360);
+  };
   const passwordStep = async () => {
     await page.click('#logout');
     await at('login');
@@ -146,6 +153,7 @@ describe('passkeys, recovery codes and the audit log in the dashboard', () => {
     expect(codes).toHaveLength(10);
     expect(await page.getAttribute('[data-codes-left]', 'data-codes-left')).toBe('10');
     await axe('security, new recovery codes');
+    await fitsPhone();
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#recovery-download')]);
     expect(readFileSync((await download.path())!, 'utf8')).toBe(codes.join('\n') + '\n');
 
@@ -201,6 +209,7 @@ describe('passkeys, recovery codes and the audit log in the dashboard', () => {
     expect(await action(5)).toBe('auth.login.succeeded method: passkey');
     expect(await action(6)).toBe('passkey.added name: Work laptop');
     await axe('audit log');
+    await fitsPhone();
 
     await page.fill('#audit-filter input[name="action"]', 'auth.login.failed');
     await page.click('#audit-filter button[type="submit"]');
