@@ -10,40 +10,30 @@ import {
   Metrics,
   pingMongo,
   serveGrpc,
-  startConsumer,
+  type KeyedLock,
   type Logger,
+  type OutboxRelay,
 } from '@signet/kit';
-import { billingV1, biometricsV1, events, transactionBulkV1, transactionTemplatesV1, transactionWebhooksV1 } from '@signet/proto';
+import { billingV1, biometricsV1, transactionBulkV1, transactionTemplatesV1, transactionWebhooksV1 } from '@signet/proto';
 import { ensureBuckets } from '@signet/kit';
 import type { TransactionConfig } from './config.js';
 import { createTransactionHandler } from './grpc/create.handler.js';
 import { transactionService } from './grpc/creation-decoder.js';
 import { exportHandler, transactionHandlers } from './grpc/transaction.handler.js';
 import { signingDocumentHandler } from './grpc/document.handler.js';
-import { STATE_DURABLE, STATE_EVENTS, stateConsumer } from './events/state.consumer.js';
-import {
-  LINK_MAIL_ACK_WAIT_MS,
-  LINK_MAIL_CONCURRENCY,
-  LINK_MAIL_DURABLE,
-  linkMailConsumer,
-} from './events/link-mail.consumer.js';
-import { COMPLETION_MAIL_DURABLE, completionMailConsumer } from './events/completion-mail.consumer.js';
+import { startEventConsumers } from './event-consumers.js';
 import { createCompletionMailRepository } from './store/completion-mail.repository.js';
-import { transactionMetrics } from './metrics.js';
+import { transactionMetrics, type TransactionMetrics } from './metrics.js';
 import { createObjectStore } from './store/object.store.js';
 import { createOrphanSweep } from './jobs/orphan.sweep.js';
 import { createErasureRequestRepository } from './store/erasure-request.repository.js';
 import { createErasureJob } from './jobs/biometric-erasure.job.js';
 import { erasureHandler, signerErasureHandler } from './grpc/erasure.handler.js';
-import { MEDIA_ERASED_DURABLE, mediaErasedConsumer } from './events/media-erased.consumer.js';
-import { ACCOUNT_BRANDING_DURABLE, accountBrandingConsumer } from './events/account-branding.consumer.js';
-import { ACCOUNT_SETTINGS_DURABLE, accountSettingsConsumer } from './events/account-settings.consumer.js';
 import { createAccountBrandingRepository } from './store/account-branding.repository.js';
-import { createTransactionRepository } from './store/transaction.repository.js';
+import { createTransactionRepository, type TransactionRepository } from './store/transaction.repository.js';
 import { startWebhooks } from './webhooks/start-webhooks.js';
 import { fieldsHandlers } from './grpc/fields.handler.js';
 import { declineHandler } from './grpc/decline.handler.js';
-import { SENDER_MAIL_DURABLE, SENDER_MAIL_EVENTS, senderMailConsumer } from './events/sender-mail.consumer.js';
 import { createLifecycleTimerJob } from './jobs/lifecycle-timers.job.js';
 import { createTimerStore } from './store/timers.repository.js';
 import { deletionHandlers } from './grpc/deletion.handler.js';
@@ -87,95 +77,22 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
   const brands = createAccountBrandingRepository(conn);
   await brands.init();
   const retention = { defaultDays: cfg.BIOMETRIC_RETENTION_DAYS, dayMs: cfg.BIOMETRIC_RETENTION_DAY_SECONDS * 1000 };
-  const consumer = await startConsumer(
-    bus,
-    { durable: STATE_DURABLE, events: STATE_EVENTS, ackWaitMs: opts.ackWaitMs },
-    stateConsumer({ repo, tm, lock, outbox, clock, retention }),
-    { metrics, logger },
-  );
-  const mailConsumer = await startConsumer(
-    bus,
-    {
-      durable: LINK_MAIL_DURABLE,
-      events: [events.linksRequested],
-      ackWaitMs: opts.ackWaitMs ?? LINK_MAIL_ACK_WAIT_MS,
-      concurrency: LINK_MAIL_CONCURRENCY,
-    },
-    linkMailConsumer({ repo, mailer, tm, logger, cfg, brands }),
-    { metrics, logger },
-  );
   // The signed PDF is sealed: every signer and the sender get a download link (issue 17).
   const completionMails = createCompletionMailRepository(conn);
   await completionMails.init();
-  const completionConsumer = await startConsumer(
-    bus,
-    { durable: COMPLETION_MAIL_DURABLE, events: [events.pdfSealed], ackWaitMs: opts.ackWaitMs ?? LINK_MAIL_ACK_WAIT_MS },
-    completionMailConsumer({ repo, sent: completionMails, mailer, tm, logger, cfg, clock, brands }),
-    { metrics, logger },
-  );
-  const erasedConsumer = await startConsumer(
-    bus,
-    { durable: MEDIA_ERASED_DURABLE, events: [events.mediaErased], ackWaitMs: opts.ackWaitMs },
-    mediaErasedConsumer({ repo, lock, clock }),
-    { metrics, logger },
-  );
-  const settingsConsumer = await startConsumer(
-    bus,
-    { durable: ACCOUNT_SETTINGS_DURABLE, events: [events.settingsChanged], ackWaitMs: opts.ackWaitMs },
-    accountSettingsConsumer({ repo }),
-    { metrics, logger },
-  );
-  const brandingConsumer = await startConsumer(
-    bus,
-    { durable: ACCOUNT_BRANDING_DURABLE, events: [events.brandingChanged], ackWaitMs: opts.ackWaitMs },
-    accountBrandingConsumer({ brands }),
-    { metrics, logger },
-  );
-  const senderConsumer = await startConsumer(
-    bus,
-    { durable: SENDER_MAIL_DURABLE, events: SENDER_MAIL_EVENTS, ackWaitMs: opts.ackWaitMs ?? LINK_MAIL_ACK_WAIT_MS },
-    senderMailConsumer({ repo, mailer, tm, logger, cfg }),
-    { metrics, logger },
-  );
-  const timers = createLifecycleTimerJob({
-    repo,
-    timers: createTimerStore(repo.model),
-    tm,
-    lock,
-    outbox,
-    clock,
-    retention,
-    logger,
-    leaseMs: cfg.TIMER_LEASE_MS,
-    intervalMs: cfg.TIMER_INTERVAL_MS,
+  const consumers = await startEventConsumers(bus, {
+    ...{ cfg, repo, tm, lock, outbox, clock, retention, mailer, brands, completionMails, metrics, logger },
+    ackWaitMs: opts.ackWaitMs,
   });
   const webhooks = await startWebhooks({ cfg, conn, bus, repo, metrics, logger, mailer, clock, ackWaitMs: opts.ackWaitMs });
-  const erasureDeps = { repo, objects, tm, lock, outbox, clock, leaseMs: cfg.ERASURE_LEASE_MS };
-  const erasure = createErasureJob({ ...erasureDeps, logger, intervalMs: cfg.ERASURE_INTERVAL_MS });
-  const orphans = createOrphanSweep({
-    s3: objects.client,
-    // A template's document is owned too: the sweep must not take it.
-    repo: {
-      async ownedKeys(field, keys) {
-        const owned = await repo.ownedKeys(field, keys);
-        if (field !== 'document_key') return owned;
-        for (const k of await templates.ownedKeys(keys.filter((k) => !owned.has(k)))) owned.add(k);
-        return owned;
-      },
-    },
-    tm,
-    logger,
-    buckets: { documents: cfg.BUCKET_DOCUMENTS, references: cfg.BUCKET_REFERENCES },
-    minAgeMs: cfg.ORPHAN_MIN_AGE_MS,
-    intervalMs: cfg.ORPHAN_SWEEP_INTERVAL_MS,
-  });
+  const common: Common = { repo, tm, logger, cfg, lock, outbox, clock, retention };
+  const { timers, erasure, orphans, erasureDeps } = startJobs({ ...common, templates, objects });
 
   const checks = [
     { name: 'mongo', check: () => pingMongo(conn) },
     { name: 'nats', check: async () => bus.nc.flush() },
     { name: 's3', check: async () => void (await objects.client.bucketExists(cfg.BUCKET_DOCUMENTS)) },
   ];
-  const common = { repo, tm, logger, cfg, lock, outbox, clock, retention };
   // Bulk send (issue 33): each row is a transaction from the template, made as CreateFromTemplate makes one.
   const bulkSend = await startBulkSend({
     ...{ cfg, conn, bus, repo, objects, biometrics, metrics, tm, logger, clock },
@@ -189,48 +106,12 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
     grpcPort: cfg.GRPC_PORT,
     opsPort: cfg.OPS_PORT,
     checks,
-    register: (server) => {
-      addService(server, transactionWebhooksV1.WebhookServiceService, webhooks.handlers, { metrics, logger });
-      addService(server, transactionBulkV1.BulkServiceService, bulkSend.handlers, { metrics, logger });
-      addService(
-        server,
-        transactionTemplatesV1.TemplateServiceService,
-        templateHandlers({ ...common, objects, billing, biometrics, templates }),
-        { metrics, logger },
-        ['createTemplate', 'createFromTemplate', 'getTemplateDocument'],
-      );
-      addService(
-        server,
-        transactionService,
-        {
-          ...transactionHandlers({ ...common, signerOpened: webhooks.signerOpened }),
-          createTransaction: createTransactionHandler({ ...common, objects, billing, biometrics, metrics }),
-          exportTransactions: exportHandler(common),
-          eraseBiometrics: erasureHandler(erasureDeps),
-          // The owner deletes a finished transaction, or holds it from any deletion (issue 21).
-          ...deletionHandlers({ ...erasureDeps, logger, tokens: createDeletionStore(conn) }),
-          declineSigning: declineHandler(common),
-          ...fieldsHandlers(common),
-          requestSignerErasure: signerErasureHandler({
-            requests: createErasureRequestRepository(conn),
-            mailer,
-            tm,
-            logger,
-            cfg,
-            noticeMs: cfg.ERASURE_NOTICE_SECONDS * 1000,
-            clock,
-          }),
-          getSigningDocument: signingDocumentHandler({
-            repo,
-            s3: objects.client,
-            bucket: cfg.BUCKET_DOCUMENTS,
-            logger,
-          }),
-        },
-        { metrics, logger },
-        ['createTransaction', 'exportTransactions', 'getSigningDocument'],
-      );
-    },
+    register: (server) =>
+      registerServices(server, {
+        ...common,
+        ...{ objects, billing, biometrics, templates, metrics },
+        ...{ webhooks, bulkSend, erasureDeps, conn, mailer },
+      }),
   });
 
   return {
@@ -250,14 +131,8 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
       await bulkSend.stop();
       await erasure.stop();
       await timers.stop();
-      await senderConsumer.stop();
-      await brandingConsumer.stop();
+      await consumers.stop();
       await webhooks.stop();
-      await consumer.stop();
-      await mailConsumer.stop();
-      await completionConsumer.stop();
-      await erasedConsumer.stop();
-      await settingsConsumer.stop();
       await orphans.stop();
       outbox.stop();
       billing.close();
@@ -267,4 +142,137 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
       await conn.close();
     },
   };
+}
+
+type Common = {
+  repo: TransactionRepository;
+  tm: TransactionMetrics;
+  logger: Logger;
+  cfg: TransactionConfig;
+  lock: KeyedLock<number>;
+  outbox: OutboxRelay;
+  clock: () => Date;
+  retention: { defaultDays: number; dayMs: number };
+};
+type ServiceDeps = Common & {
+  objects: ReturnType<typeof createObjectStore>;
+  billing: ReturnType<typeof createClient<billingV1.BillingServiceClient>>;
+  biometrics: ReturnType<typeof createClient<biometricsV1.BiometricsServiceClient>>;
+  templates: ReturnType<typeof createTemplateRepository>;
+  metrics: Metrics;
+  webhooks: Awaited<ReturnType<typeof startWebhooks>>;
+  bulkSend: Awaited<ReturnType<typeof startBulkSend>>;
+  erasureDeps: Pick<Common, 'repo' | 'tm' | 'lock' | 'outbox' | 'clock'> & {
+    objects: ReturnType<typeof createObjectStore>;
+    leaseMs: number;
+  };
+  conn: Awaited<ReturnType<typeof connectMongo>>;
+  mailer: ReturnType<typeof createMailer>;
+};
+type GrpcServer = Parameters<Parameters<typeof serveGrpc>[0]['register']>[0];
+
+/** The gRPC services: webhooks, bulk send, templates and the transaction service itself. */
+function registerServices(server: GrpcServer, d: ServiceDeps) {
+  const {
+    repo,
+    tm,
+    logger,
+    cfg,
+    clock,
+    objects,
+    billing,
+    biometrics,
+    templates,
+    metrics,
+    webhooks,
+    bulkSend,
+    erasureDeps,
+    conn,
+    mailer,
+  } = d;
+  const common: Common = { repo, tm, logger, cfg, lock: d.lock, outbox: d.outbox, clock, retention: d.retention };
+  addService(server, transactionWebhooksV1.WebhookServiceService, webhooks.handlers, { metrics, logger });
+  addService(server, transactionBulkV1.BulkServiceService, bulkSend.handlers, { metrics, logger });
+  addService(
+    server,
+    transactionTemplatesV1.TemplateServiceService,
+    templateHandlers({ ...common, objects, billing, biometrics, templates }),
+    { metrics, logger },
+    ['createTemplate', 'createFromTemplate', 'getTemplateDocument'],
+  );
+  addService(
+    server,
+    transactionService,
+    {
+      ...transactionHandlers({ ...common, signerOpened: webhooks.signerOpened }),
+      createTransaction: createTransactionHandler({ ...common, objects, billing, biometrics, metrics }),
+      exportTransactions: exportHandler(common),
+      eraseBiometrics: erasureHandler(erasureDeps),
+      // The owner deletes a finished transaction, or holds it from any deletion (issue 21).
+      ...deletionHandlers({ ...erasureDeps, logger, tokens: createDeletionStore(conn) }),
+      declineSigning: declineHandler(common),
+      ...fieldsHandlers(common),
+      requestSignerErasure: signerErasureHandler({
+        requests: createErasureRequestRepository(conn),
+        mailer,
+        tm,
+        logger,
+        cfg,
+        noticeMs: cfg.ERASURE_NOTICE_SECONDS * 1000,
+        clock,
+      }),
+      getSigningDocument: signingDocumentHandler({
+        repo,
+        s3: objects.client,
+        bucket: cfg.BUCKET_DOCUMENTS,
+        logger,
+      }),
+    },
+    { metrics, logger },
+    ['createTransaction', 'exportTransactions', 'getSigningDocument'],
+  );
+}
+
+/** The keys the orphan sweep must keep: a transaction's objects, and a template's document. */
+function ownership(repo: TransactionRepository, templates: ReturnType<typeof createTemplateRepository>) {
+  return {
+    async ownedKeys(field: Parameters<TransactionRepository['ownedKeys']>[0], keys: string[]) {
+      const owned = await repo.ownedKeys(field, keys);
+      if (field !== 'document_key') return owned;
+      for (const k of await templates.ownedKeys(keys.filter((k) => !owned.has(k)))) owned.add(k);
+      return owned;
+    },
+  };
+}
+
+/** The jobs: lifecycle timers (expiry, reminders), biometric erasure, and the orphan-object sweep. */
+function startJobs(
+  d: Common & { templates: ReturnType<typeof createTemplateRepository>; objects: ReturnType<typeof createObjectStore> },
+) {
+  const { cfg, repo, templates, objects, tm, lock, outbox, clock, retention, logger } = d;
+  const timers = createLifecycleTimerJob({
+    repo,
+    timers: createTimerStore(repo.model),
+    tm,
+    lock,
+    outbox,
+    clock,
+    retention,
+    logger,
+    leaseMs: cfg.TIMER_LEASE_MS,
+    intervalMs: cfg.TIMER_INTERVAL_MS,
+  });
+  const erasureDeps = { repo, objects, tm, lock, outbox, clock, leaseMs: cfg.ERASURE_LEASE_MS };
+  const erasure = createErasureJob({ ...erasureDeps, logger, intervalMs: cfg.ERASURE_INTERVAL_MS });
+  const orphans = createOrphanSweep({
+    s3: objects.client,
+    repo: ownership(repo, templates),
+    tm,
+    logger,
+    buckets: { documents: cfg.BUCKET_DOCUMENTS, references: cfg.BUCKET_REFERENCES },
+    minAgeMs: cfg.ORPHAN_MIN_AGE_MS,
+    intervalMs: cfg.ORPHAN_SWEEP_INTERVAL_MS,
+  });
+
+  return { timers, erasure, orphans, erasureDeps };
 }
