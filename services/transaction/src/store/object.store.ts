@@ -14,6 +14,93 @@ const freeBuffers: Buffer[] = [];
 const takeBuffer = () => freeBuffers.pop() ?? Buffer.allocUnsafe(PART_SIZE);
 const giveBack = (buf: Buffer) => void (freeBuffers.length < MAX_FREE_BUFFERS && freeBuffers.push(buf));
 
+type S3 = ReturnType<typeof createS3>;
+
+/**
+ * The multipart half of an upload: bytes copied into pooled part buffers as they arrive, every part but
+ * the last exactly PART_SIZE, up to PARALLEL_PARTS parts in flight while the next fills. `fill` waits
+ * for a free slot when a part is full (the caller's backpressure); a failed part fails the next call.
+ */
+function multipartParts(client: S3, bucket: string, key: string, contentType: string) {
+  /** The part being filled. */
+  let part: Buffer | undefined;
+  let filled = 0;
+  let uploadId: Promise<string> | undefined;
+  let partNumber = 0;
+  const inFlight = new Set<Promise<unknown>>();
+  const etags: { part: number; etag: string }[] = [];
+  let failure: unknown;
+
+  /** Sends the part buffer's first `n` bytes as the next part; the buffer returns to the pool once sent. */
+  const sendPart = (buf: Buffer, n: number) => {
+    const number = ++partNumber;
+    uploadId ??= client.initiateNewMultipartUpload(bucket, key, { 'Content-Type': contentType });
+    const p = uploadId
+      .then((id) =>
+        client.uploadPart(
+          { bucketName: bucket, objectName: key, uploadID: id, partNumber: number, headers: {} },
+          buf.subarray(0, n),
+        ),
+      )
+      .then(
+        (r) => void etags.push({ part: number, etag: r.etag }),
+        (err: unknown) => {
+          failure ??= err;
+        },
+      )
+      .finally(() => {
+        giveBack(buf);
+        inFlight.delete(p);
+      });
+    inFlight.add(p);
+  };
+  /** Waits for a free slot, then sends the full part being filled. */
+  const partFull = async () => {
+    while (inFlight.size >= PARALLEL_PARTS) await Promise.race(inFlight);
+    if (failure) throw failure;
+    sendPart(part!, filled);
+    part = undefined;
+    filled = 0;
+  };
+  const drain = async () => {
+    while (inFlight.size) await Promise.race(inFlight);
+  };
+
+  return {
+    check() {
+      if (failure) throw failure;
+    },
+    /** Copies bytes into part buffers, sending each as it fills. */
+    async fill(chunk: Buffer) {
+      for (let off = 0; off < chunk.length;) {
+        part ??= takeBuffer();
+        const n = chunk.copy(part, filled, off);
+        filled += n;
+        off += n;
+        if (filled === PART_SIZE) await partFull();
+      }
+    },
+    /** Sends what is left, waits for every part, and completes the upload. */
+    async complete() {
+      if (part && filled > 0) sendPart(part, filled);
+      else if (part) giveBack(part);
+      part = undefined;
+      await drain();
+      if (failure) throw failure;
+      etags.sort((x, y) => x.part - y.part);
+      await client.completeMultipartUpload(bucket, key, await uploadId!, etags);
+    },
+    /** Stops: waits for the parts in flight and aborts the multipart upload, if one was started. */
+    async abort() {
+      if (part) giveBack(part);
+      part = undefined;
+      await drain();
+      const id = await uploadId?.catch(() => undefined);
+      if (id) await client.abortMultipartUpload(bucket, key, id).catch(() => undefined);
+    },
+  };
+}
+
 /**
  * Object storage for the documents and references buckets. Documents of unknown length are uploaded
  * part by part here rather than with minio-js putObject, which sizes parts for a 5 TB object when
@@ -25,10 +112,9 @@ export function createObjectStore(cfg: S3Config & { BUCKET_DOCUMENTS: string; BU
   /**
    * A streaming upload: write() chunks (awaiting backpressure), then finish() for the SHA-256 and
    * size, or abort() to remove whatever was stored. A document that fits in one part is stored with
-   * one PUT from the chunks it came in. A larger one becomes a multipart upload: from the first full
-   * part on, bytes are copied into a pooled part buffer as they arrive (the chunks are released at
-   * once), every part but the last exactly PART_SIZE, with up to PARALLEL_PARTS parts in flight while
-   * the next fills, so memory stays at PARALLEL_PARTS + 1 part buffers whatever the document size.
+   * one PUT from the chunks it came in. A larger one becomes a multipart upload (multipartParts): from
+   * the first full part on, bytes are copied into a pooled part buffer as they arrive (the chunks are
+   * released at once), so memory stays at PARALLEL_PARTS + 1 part buffers whatever the document size.
    */
   function upload(bucket: string, contentType: string) {
     const key = `${new Date().toISOString().slice(0, 7)}/${randomUUID()}`;
@@ -37,56 +123,7 @@ export function createObjectStore(cfg: S3Config & { BUCKET_DOCUMENTS: string; BU
     /** Before the first part is full: the chunks as they came (a small document never takes a part buffer). */
     let head: Buffer[] | undefined = [];
     let headBytes = 0;
-    /** From then on: the part being filled. */
-    let part: Buffer | undefined;
-    let filled = 0;
-    let uploadId: Promise<string> | undefined;
-    let partNumber = 0;
-    const inFlight = new Set<Promise<unknown>>();
-    const etags: { part: number; etag: string }[] = [];
-    let failure: unknown;
-
-    /** Sends the part buffer's first `n` bytes as the next part; the buffer returns to the pool once sent. */
-    const sendPart = (buf: Buffer, n: number) => {
-      const number = ++partNumber;
-      uploadId ??= client.initiateNewMultipartUpload(bucket, key, { 'Content-Type': contentType });
-      const p = uploadId
-        .then((id) =>
-          client.uploadPart(
-            { bucketName: bucket, objectName: key, uploadID: id, partNumber: number, headers: {} },
-            buf.subarray(0, n),
-          ),
-        )
-        .then(
-          (r) => void etags.push({ part: number, etag: r.etag }),
-          (err: unknown) => {
-            failure ??= err;
-          },
-        )
-        .finally(() => {
-          giveBack(buf);
-          inFlight.delete(p);
-        });
-      inFlight.add(p);
-    };
-    /** Waits for a free slot, then sends the full part being filled. */
-    const partFull = async () => {
-      while (inFlight.size >= PARALLEL_PARTS) await Promise.race(inFlight);
-      if (failure) throw failure;
-      sendPart(part!, filled);
-      part = undefined;
-      filled = 0;
-    };
-    /** Copies bytes into part buffers, sending each as it fills. */
-    const fill = async (chunk: Buffer) => {
-      for (let off = 0; off < chunk.length;) {
-        part ??= takeBuffer();
-        const n = chunk.copy(part, filled, off);
-        filled += n;
-        off += n;
-        if (filled === PART_SIZE) await partFull();
-      }
-    };
+    const parts = multipartParts(client, bucket, key, contentType);
 
     return {
       key,
@@ -95,7 +132,7 @@ export function createObjectStore(cfg: S3Config & { BUCKET_DOCUMENTS: string; BU
         return size;
       },
       async write(chunk: Buffer): Promise<void> {
-        if (failure) throw failure;
+        parts.check();
         hash.update(chunk);
         size += chunk.length;
         if (head) {
@@ -105,10 +142,10 @@ export function createObjectStore(cfg: S3Config & { BUCKET_DOCUMENTS: string; BU
           // The document is larger than one part: multipart from here on.
           const chunks = head;
           head = undefined;
-          for (const c of chunks) await fill(c);
+          for (const c of chunks) await parts.fill(c);
           return;
         }
-        await fill(chunk);
+        await parts.fill(chunk);
       },
       /**
        * The whole document, while it is smaller than one part and so still held as it came (no copy
@@ -124,26 +161,12 @@ export function createObjectStore(cfg: S3Config & { BUCKET_DOCUMENTS: string; BU
           const data = head.length === 1 ? head[0]! : Buffer.concat(head, headBytes);
           head = undefined;
           await client.putObject(bucket, key, data, data.length, { 'Content-Type': contentType });
-        } else {
-          if (part && filled > 0) sendPart(part, filled);
-          else if (part) giveBack(part);
-          part = undefined;
-          while (inFlight.size) await Promise.race(inFlight);
-          if (failure) throw failure;
-          etags.sort((a, b) => a.part - b.part);
-          await client.completeMultipartUpload(bucket, key, await uploadId!, etags);
-        }
+        } else await parts.complete();
         return { key, sha256: hash.digest('hex'), size };
       },
       async abort(): Promise<void> {
         head = undefined;
-        if (part) giveBack(part);
-        part = undefined;
-        while (inFlight.size) await Promise.race(inFlight);
-        if (uploadId) {
-          const id = await uploadId.catch(() => undefined);
-          if (id) await client.abortMultipartUpload(bucket, key, id).catch(() => undefined);
-        }
+        await parts.abort();
         await client.removeObject(bucket, key).catch(() => undefined);
       },
     };
