@@ -1,4 +1,4 @@
-import { Schema, type Connection } from 'mongoose';
+import { Schema, type Connection, type Model } from 'mongoose';
 import { isDuplicateKey, outboxField, outboxIndex, type OutboxEntry } from '@signet/kit';
 import { emptyCounts, type BulkCounts, type BulkSignerInput, type RowStatus } from '../domain/bulk.js';
 
@@ -105,6 +105,8 @@ export function createBulkRepository(conn: Connection) {
     jobs,
     rows,
     photos,
+    ...jobRows(rows, photos),
+    ...jobLeases(jobs),
     async init() {
       await Promise.all([jobs.createIndexes(), rows.createIndexes(), photos.createIndexes()]);
     },
@@ -148,6 +150,18 @@ export function createBulkRepository(conn: Connection) {
         throw err;
       }
     },
+    /** After the end: the rows' names, e-mails and values and the photos are not kept. */
+    async forgetInputs(id: string): Promise<void> {
+      await rows.updateMany({ job_id: id }, { $unset: { signers: 1, values: 1 } });
+      await photos.deleteMany({ job_id: id });
+    },
+  };
+}
+export type BulkRepository = ReturnType<typeof createBulkRepository>;
+
+/** A job's rows: their counts and order, settling each once, and the photos they carry. */
+function jobRows(rows: Model<BulkRowRecord>, photos: Model<BulkPhotoRecord>) {
+  return {
     /** Each row's status count (rows past `size` are another request's leftovers and not counted). */
     async counts(jobId: string, size: number): Promise<BulkCounts> {
       const groups = await rows.aggregate<{ _id: RowStatus; n: number }>([
@@ -196,6 +210,12 @@ export function createBulkRepository(conn: Connection) {
     async nextAttempt(jobId: string, index: number): Promise<void> {
       await rows.updateOne({ _id: rowId(jobId, index) }, { $inc: { attempt: 1 } });
     },
+  };
+}
+
+/** The lease one replica holds on a running job while it sends it (a killed replica's lease expires). */
+function jobLeases(jobs: Model<BulkJobRecord>) {
+  return {
     /** Running jobs whose lease is free or expired (a killed replica's), oldest first. */
     async dueJobs(now: Date, limit: number): Promise<Pick<BulkJobRecord, '_id'>[]> {
       return jobs
@@ -234,11 +254,5 @@ export function createBulkRepository(conn: Connection) {
       );
       return r.modifiedCount === 1;
     },
-    /** After the end: the rows' names, e-mails and values and the photos are not kept. */
-    async forgetInputs(id: string): Promise<void> {
-      await rows.updateMany({ job_id: id }, { $unset: { signers: 1, values: 1 } });
-      await photos.deleteMany({ job_id: id });
-    },
   };
 }
-export type BulkRepository = ReturnType<typeof createBulkRepository>;
