@@ -192,6 +192,7 @@ export const events = {
     consumers: [
       { service: 'ledger', durable: 'ledger-transaction-deleted' },
       { service: 'ceremony', durable: 'ceremony-transaction-deleted' },
+      { service: 'identity', durable: 'identity-audit' },
     ],
   }),
   pdfSealed: entry({

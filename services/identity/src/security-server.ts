@@ -47,11 +47,12 @@ export async function securityServer(
     logger: base.logger,
     onDeleted: (n) => m.auditRetained.inc({}, n),
   });
-  // identity-audit: the entries other identity writes carry as identity.audit.recorded outbox events.
+  // identity-audit: the entries identity's own writes carry as identity.audit.recorded outbox events,
+  // and the transaction service's deletions (transaction.deleted names the member who asked).
   const consumer = await startConsumer(
     bus,
-    { durable: 'identity-audit', events: [events.auditRecorded] },
-    auditConsumer({ audit, securityMetrics: m }),
+    { durable: 'identity-audit', events: [events.auditRecorded, events.transactionDeleted] },
+    auditConsumer({ audit, users: base.users, securityMetrics: m }),
     { metrics, logger: base.logger as Parameters<typeof startConsumer>[3]['logger'] },
   );
   return {

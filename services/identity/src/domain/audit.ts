@@ -5,8 +5,9 @@ export const NO_CLIENT: ClientInfo = { ip: '', userAgent: '' };
 /**
  * Every action the account audit log records (docs/account-audit-log.md lists them). The first six
  * are appended directly; the account, key, member, settings and branding actions ride on the
- * action's own single-document write as an `identity.audit.recorded` outbox event; the RECORDABLE
- * ones come from the gateway (RecordAuditEvent) after the action another service carried out.
+ * action's own single-document write as an `identity.audit.recorded` outbox event;
+ * transaction.deleted comes from the transaction service's own event; the RECORDABLE ones come from
+ * the gateway (RecordAuditEvent): an erasure another service carried out, and exports.
  */
 export const AUDIT_ACTIONS = [
   'auth.login.succeeded',
@@ -34,7 +35,6 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** What the gateway may record through RecordAuditEvent: actions whose write is not identity's. */
 export const RECORDABLE: readonly AuditAction[] = [
-  'transaction.deleted',
   'transaction.biometrics_erased',
   'audit_log.exported',
   'transactions.exported',

@@ -18,12 +18,12 @@ function setup() {
 }
 const client = { ip: '192.0.2.1', userAgent: 'UA' };
 
-describe('recordAuditEvent (the gateway records deletions and exports)', () => {
+describe('recordAuditEvent (the gateway records erasures and exports)', () => {
   it('appends the entry to the member’s organisation’s log, counted by action', async () => {
     const t = setup();
     await recordAuditEvent(t.deps, {
       userId: 'm1',
-      action: 'transaction.deleted',
+      action: 'transaction.biometrics_erased',
       target: '42',
       details: { mode: 'live' },
       client,
@@ -31,7 +31,7 @@ describe('recordAuditEvent (the gateway records deletions and exports)', () => {
     expect(t.appended).toEqual([
       expect.objectContaining({
         account_id: 'org1',
-        action: 'transaction.deleted',
+        action: 'transaction.biometrics_erased',
         actor_id: 'm1',
         actor_email: 'm@example.test',
         target: '42',
@@ -40,7 +40,7 @@ describe('recordAuditEvent (the gateway records deletions and exports)', () => {
         details: { mode: 'live' },
       }),
     ]);
-    expect(t.counted).toEqual(['transaction.deleted']);
+    expect(t.counted).toEqual(['transaction.biometrics_erased']);
   });
 
   it('refuses the actions identity writes itself, oversized details and unknown members; appends nothing', async () => {
@@ -49,6 +49,8 @@ describe('recordAuditEvent (the gateway records deletions and exports)', () => {
     for (const bad of [
       { ...base, action: 'api_key.created' },
       { ...base, action: 'member.removed' },
+      // From the transaction service's own event only: the gateway cannot add one.
+      { ...base, action: 'transaction.deleted' },
       { ...base, action: 'anything.else' },
       { ...base, details: Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`k${i}`, 'v'])) },
       { ...base, target: 'x'.repeat(201) },

@@ -2,6 +2,7 @@ import { contention, invalid, type KeyedLock, type Logger, type OutboxRelay } fr
 import { deletionRefusal, storedKeys, tombstone } from '../domain/deletion.js';
 import { transactionNotFound } from '../domain/errors.js';
 import { transactionDeleted } from '../events/deletion.publisher.js';
+import type { AuditBy } from '../domain/audit-by.js';
 import { erasureRequested } from '../events/erasure.publisher.js';
 import type { TransactionMetrics } from '../metrics.js';
 import type { DeletionStore } from '../store/deletion.repository.js';
@@ -29,10 +30,14 @@ const MAX_RACES = 10;
  * biometric data is already erased, `signet.transaction.erasure.requested` (the ceremony deletes the
  * capture media through the erasure path, reason sender). Then the document and reference photos
  * are deleted and the signing tokens dropped: a crash before that leaves objects no record names,
- * which the orphan sweep removes. NOT_FOUND for another owner's transaction or one already deleted;
+ * which the orphan sweep removes. The deletion event names the member and client the gateway passed
+ * (identity's audit log records it from there). NOT_FOUND for another owner's transaction or one already deleted;
  * FAILED_PRECONDITION while pending or on legal hold, with nothing changed.
  */
-export async function deleteTransaction(deps: DeletionDeps, req: { ownerId: string; id: number; test?: boolean }): Promise<Date> {
+export async function deleteTransaction(
+  deps: DeletionDeps,
+  req: { ownerId: string; id: number; test?: boolean; by?: AuditBy },
+): Promise<Date> {
   if (!req.ownerId) throw invalid('owner_id is required');
   const { rec, at } = await deps.lock(req.id, async () => {
     for (let i = 0; i < MAX_RACES; i++) {
@@ -42,7 +47,7 @@ export async function deleteTransaction(deps: DeletionDeps, req: { ownerId: stri
       if (refusal) throw refusal;
       const at = deps.clock();
       const outbox = [
-        transactionDeleted(rec, 'sender'),
+        transactionDeleted(rec, 'sender', req.by),
         ...(rec.biometrics_erased_at ? [] : [erasureRequested(rec._id, 'sender')]),
       ];
       const { log, ...set } = tombstone(rec, at);

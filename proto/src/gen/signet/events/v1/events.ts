@@ -489,6 +489,14 @@ export interface TransactionDeleted {
   /** why: "sender" (the owner's request) */
   reason: string;
   test: boolean;
+  /**
+   * For the account audit log (identity-audit): the organisation (its owner's user id), the member who
+   * deleted it and their client, as the gateway passed them. Empty on events written before them.
+   */
+  ownerId: string;
+  actorId: string;
+  ip: string;
+  userAgent: string;
 }
 
 /**
@@ -4579,7 +4587,18 @@ export const AccountSettingsChanged: MessageFns<AccountSettingsChanged> = {
 };
 
 function createBaseTransactionDeleted(): TransactionDeleted {
-  return { eventId: "", occurredAt: "", transactionId: 0, reference: "", reason: "", test: false };
+  return {
+    eventId: "",
+    occurredAt: "",
+    transactionId: 0,
+    reference: "",
+    reason: "",
+    test: false,
+    ownerId: "",
+    actorId: "",
+    ip: "",
+    userAgent: "",
+  };
 }
 
 export const TransactionDeleted: MessageFns<TransactionDeleted> = {
@@ -4601,6 +4620,18 @@ export const TransactionDeleted: MessageFns<TransactionDeleted> = {
     }
     if (message.test !== false) {
       writer.uint32(48).bool(message.test);
+    }
+    if (message.ownerId !== "") {
+      writer.uint32(58).string(message.ownerId);
+    }
+    if (message.actorId !== "") {
+      writer.uint32(66).string(message.actorId);
+    }
+    if (message.ip !== "") {
+      writer.uint32(74).string(message.ip);
+    }
+    if (message.userAgent !== "") {
+      writer.uint32(82).string(message.userAgent);
     }
     return writer;
   },
@@ -4666,6 +4697,38 @@ export const TransactionDeleted: MessageFns<TransactionDeleted> = {
             message.test = reader.bool();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.ownerId = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.actorId = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.ip = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.userAgent = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4689,6 +4752,10 @@ export const TransactionDeleted: MessageFns<TransactionDeleted> = {
     message.reference = object.reference ?? "";
     message.reason = object.reason ?? "";
     message.test = object.test ?? false;
+    message.ownerId = object.ownerId ?? "";
+    message.actorId = object.actorId ?? "";
+    message.ip = object.ip ?? "";
+    message.userAgent = object.userAgent ?? "";
     return message;
   },
 };

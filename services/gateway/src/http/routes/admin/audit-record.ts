@@ -3,9 +3,8 @@ import { callerOf } from '../../auth.js';
 import type { GatewayContext } from '../../context.js';
 import { clientInfo } from '../auth/client-info.js';
 
-/** What the gateway records itself (identity's RECORDABLE): another service's deletion, or an export. */
-export type RecordedAction =
-  'transaction.deleted' | 'transaction.biometrics_erased' | 'audit_log.exported' | 'transactions.exported';
+/** What the gateway records itself (identity's RECORDABLE): another service's erasure, or an export. */
+export type RecordedAction = 'transaction.biometrics_erased' | 'audit_log.exported' | 'transactions.exported';
 
 /**
  * Appends an entry to the caller's account audit log through identity (RecordAuditEvent): the member
@@ -24,7 +23,7 @@ export async function recordAudit(
 }
 
 /**
- * The same after an action that has already happened (a transaction deleted): its answer stands, a
+ * The same after an action that has already happened (biometric data erased): its answer stands, a
  * failure to record is logged (action and target only).
  */
 export async function recordAuditAfter(

@@ -5,7 +5,7 @@ import type { GatewayContext, RouteModule } from '../../context.js';
 import { HttpError } from '../../errors.js';
 import { defineRoute, errorResponses, HEADERS, mountRoutes } from '../../route.js';
 import { text } from '../../text.js';
-import { recordAuditAfter } from '../admin/audit-record.js';
+import { auditCall } from '../auth/client-info.js';
 import { legalHoldSchema, transactionId } from './transactions.schemas.js';
 
 const noSuchTransaction = () => new HttpError(404, 'no such transaction');
@@ -65,8 +65,8 @@ function removeRoute(ctx: GatewayContext) {
       ...errorResponses(401, 404, 409),
     },
     async handle({ params }, req, res) {
-      await ctx.transaction.deleteTransaction(target(params.id, res));
-      await recordAuditAfter(ctx, req, res, 'transaction.deleted', params.id, { mode: isTestMode(res) ? 'test' : 'live' });
+      // The member and client go into the deletion's event: the account audit log records it from there.
+      await ctx.transaction.deleteTransaction(target(params.id, res), auditCall(req, callerOf(res).userId));
       res.status(204).end();
       return undefined;
     },
