@@ -167,6 +167,41 @@ describe('passkeys and recovery codes through the gateway', () => {
     });
   });
 
+  it('renames a passkey: only its owner, a blank or too long name is a 400, and the log keeps the old and new name', async () => {
+    const adaToken = await signUp(uniqueEmail('pk-rename'));
+    const graceToken = await signUp(uniqueEmail('pk-rename-other'));
+    const key = await register(adaToken, 'Laptop');
+    const rename = (token: string | undefined, id: string, body: unknown) =>
+      api('PATCH', `/api/auth/passkeys/${id}`, { ...(token ? { token } : {}), body });
+    const names = async () =>
+      (await api('GET', '/api/auth/passkeys', { token: adaToken })).body.passkeys.map((p: { name: string }) => p.name);
+
+    expect((await rename(undefined, key.id, { name: 'Mine' })).status).toBe(401);
+    // Another user's passkey, an unknown one: 404, nothing changed.
+    expect((await rename(graceToken, key.id, { name: 'Mine' })).status).toBe(404);
+    expect((await rename(adaToken, 'no-such-passkey', { name: 'Mine' })).status).toBe(404);
+    for (const bad of [{ name: '   ' }, { name: 'x'.repeat(65) }, {}, { name: 5 }]) {
+      const r = await rename(adaToken, key.id, bad);
+      expect(r.status, JSON.stringify(bad)).toBe(400);
+      expect(r.body.detail, JSON.stringify(bad)).toMatch(/name/);
+    }
+    expect(await names()).toEqual(['Laptop']);
+
+    const ok = await rename(adaToken, key.id, { name: '  Work laptop ' });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body).toMatchObject({ id: key.id, name: 'Work laptop', last_used_at: null });
+    expect(await names()).toEqual(['Work laptop']);
+    // The same name again changes nothing and records nothing.
+    expect((await rename(adaToken, key.id, { name: 'Work laptop' })).status).toBe(200);
+    const log = await api('GET', '/api/admin/audit-log', { token: adaToken, query: { action: 'passkey.renamed' } });
+    expect(log.status).toBe(200);
+    expect(log.body.events).toHaveLength(1);
+    expect(log.body.events[0]).toMatchObject({ target: key.id, details: { name: 'Work laptop', previous_name: 'Laptop' } });
+    // Renamed, it still signs in.
+    const o = await api('POST', '/api/auth/passkey/options', { body: {} });
+    expect((await api('POST', '/api/auth/passkey/login', { body: { response: auth.get(o.body, key.cred) } })).status).toBe(200);
+  });
+
   it('recovery codes: ten, shown once, each usable once instead of the second factor; regenerating replaces all', async () => {
     const email = uniqueEmail('recovery');
     const token = await signUp(email);

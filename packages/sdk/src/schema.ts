@@ -355,7 +355,8 @@ export type paths = {
     delete: operations['removePasskey'];
     options?: never;
     head?: never;
-    patch?: never;
+    /** Rename a passkey (audited as passkey.renamed) */
+    patch: operations['renamePasskey'];
     trace?: never;
   };
   '/api/auth/passkey/options': {
@@ -4053,6 +4054,83 @@ export interface operations {
         content?: never;
       };
       /** @description A path parameter is not valid percent-encoded UTF-8 */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or invalid authentication */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not found (also for another owner’s resource) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Internal error, with a correlation id */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A service is unavailable or busy: retry after Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  renamePasskey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Renamed */
+      200: {
+        headers: {
+          /** @description Always no-store: the answer carries tokens or personal data */
+          'Cache-Control': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Passkey'];
+        };
+      };
+      /** @description The request is malformed or a field is not valid */
       400: {
         headers: {
           [name: string]: unknown;

@@ -8,7 +8,7 @@ export function securityMetrics(metrics: Metrics): SecurityDeps['securityMetrics
   return {
     passkeys: metrics.counter(
       'signet_identity_passkey_operations_total',
-      'Passkey registrations, removals and sign-ins by outcome',
+      'Passkey registrations, renames, removals and sign-ins by outcome',
       ['action', 'result'],
     ),
     recoveryCodes: metrics.counter(

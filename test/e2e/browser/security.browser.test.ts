@@ -3,8 +3,9 @@
  * The dashboard's Security and Audit log views and the sign-in page's passkey options (issue 34
  * items 3 and 8) in headless Chromium against the real gateway, identity, billing and transaction
  * services, with Chromium's virtual authenticator (DevTools protocol, as webauthn.browser.test.ts):
- * a passkey added in the Security view signs in alone; recovery codes generated there replace the
- * second step once (the same code is refused the second time) and the passkey serves as that step;
+ * a passkey added (and renamed) in the Security view signs in alone; recovery codes generated there
+ * replace the second step once (the same code is refused the second time) and the passkey serves as
+ * that step;
  * the audit log lists those sign-ins and their failure, filters by action and exports CSV; a viewer
  * sees no audit log. The gateway is addressed as `localhost`, a secure context for WebAuthn.
  */
@@ -122,11 +123,23 @@ describe('passkeys, recovery codes and the audit log in the dashboard', () => {
     // Without a second factor there is nothing for recovery codes to replace.
     expect(await page.$('#recovery-generate')).toBeNull();
 
-    await page.fill('#passkey-add input[name="name"]', 'Work laptop');
+    await page.fill('#passkey-add input[name="name"]', 'Laptop');
     await page.click('#passkey-add button[type="submit"]');
-    await page.waitForSelector('tr[data-passkey="Work laptop"]', { timeout: 20_000 });
-    expect(await page.textContent('tr[data-passkey="Work laptop"]')).toContain('Never');
+    await page.waitForSelector('tr[data-passkey="Laptop"]', { timeout: 20_000 });
+    expect(await page.textContent('tr[data-passkey="Laptop"]')).toContain('Never');
     await axe('security, one passkey');
+    // Rename: Escape gives the name back untouched; Save renames.
+    await page.click('button[aria-label="Rename passkey Laptop"]');
+    await page.fill('tr[data-passkey="Laptop"] input[name="name"]', 'Discarded');
+    await page.keyboard.press('Escape');
+    expect(await page.textContent('tr[data-passkey="Laptop"] th')).toBe('Laptop');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Rename passkey Laptop');
+    await page.keyboard.press('Enter');
+    await axe('security, renaming');
+    await page.fill('tr[data-passkey="Laptop"] input[name="name"]', '  Work laptop ');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('tr[data-passkey="Work laptop"]', { timeout: 20_000 });
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Rename passkey Work laptop');
     const cdp = await context.newCDPSession(page);
     const { credentials } = (await cdp.send('WebAuthn.getCredentials', { authenticatorId })) as {
       credentials: { rpId: string; isResidentCredential: boolean }[];
@@ -190,13 +203,14 @@ describe('passkeys, recovery codes and the audit log in the dashboard', () => {
     await at('audit-log');
     const actions = await page.locator('#audit-rows tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-action')));
     // Newest first: the passkey as second step, the refused code, the recovery code, the new codes,
-    // the passkey alone, the passkey added.
-    expect(actions.slice(0, 6)).toEqual([
+    // the passkey alone, the passkey renamed and added.
+    expect(actions.slice(0, 7)).toEqual([
       'auth.login.succeeded',
       'auth.login.failed',
       'auth.login.succeeded',
       'recovery_codes.generated',
       'auth.login.succeeded',
+      'passkey.renamed',
       'passkey.added',
     ]);
     // The action cell carries the entry's details; the row its actor and client.
@@ -207,7 +221,8 @@ describe('passkeys, recovery codes and the audit log in the dashboard', () => {
     expect(await action(2)).toMatch(/^auth\.login\.failed .*recovery_?code/);
     expect(await action(3)).toMatch(/^auth\.login\.succeeded method: .*recovery_?code$/);
     expect(await action(5)).toBe('auth.login.succeeded method: passkey');
-    expect(await action(6)).toBe('passkey.added name: Work laptop');
+    expect(await action(6)).toBe('passkey.renamed name: Work laptop, previous_name: Laptop');
+    expect(await action(7)).toBe('passkey.added name: Laptop');
     await axe('audit log');
     await fitsPhone();
 

@@ -205,6 +205,8 @@ export const api = {
   registerPasskey: (name: string, response: WebauthnResponse) =>
     post('/api/auth/passkeys', { body: { ...(name ? { name } : {}), response } }),
   removePasskey: async (id: string) => void (await call('delete', '/api/auth/passkeys/{id}', { path: { id } })),
+  renamePasskey: async (id: string, name: string) =>
+    (await call('patch', '/api/auth/passkeys/{id}', { path: { id }, body: { name } })).body,
   generateRecoveryCodes: async () => (await post('/api/auth/recovery-codes')).codes,
   /** With the password step's challenge: that account's passkeys; without: a passkey-only sign-in. */
   passkeyLoginOptions: (challenge?: string) =>

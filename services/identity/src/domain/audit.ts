@@ -3,7 +3,7 @@ export type ClientInfo = { ip: string; userAgent: string };
 export const NO_CLIENT: ClientInfo = { ip: '', userAgent: '' };
 
 /**
- * Every action the account audit log records (docs/account-audit-log.md lists them). The first six
+ * Every action the account audit log records (docs/account-audit-log.md lists them). The first seven
  * are appended directly; the account, key, member, settings and branding actions ride on the
  * action's own single-document write as an `identity.audit.recorded` outbox event;
  * transaction.deleted comes from the transaction service's own event; the RECORDABLE ones come from
@@ -14,6 +14,7 @@ export const AUDIT_ACTIONS = [
   'auth.login.failed',
   'passkey.added',
   'passkey.removed',
+  'passkey.renamed',
   'recovery_codes.generated',
   'recovery_code.used',
   'api_key.created',

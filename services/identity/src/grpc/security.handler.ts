@@ -6,7 +6,7 @@ import { completeSecondFactor } from '../usecases/complete-second-factor.js';
 import { generateRecoveryCodes } from '../usecases/generate-recovery-codes.js';
 import { getSecurityStatus } from '../usecases/get-security-status.js';
 import { listAuditEvents } from '../usecases/list-audit-events.js';
-import { listPasskeys, removePasskey } from '../usecases/manage-passkeys.js';
+import { listPasskeys, removePasskey, renamePasskey } from '../usecases/manage-passkeys.js';
 import { finishPasskeyLogin, startPasskeyLogin } from '../usecases/passkey-login.js';
 import { finishPasskeyRegistration, startPasskeyRegistration } from '../usecases/passkey-registration.js';
 import { passwordLogin } from '../usecases/password-login.js';
@@ -75,6 +75,10 @@ function handlersOf(deps: SecurityDeps) {
     async removePasskey(req: identitySecurityV1.RemovePasskeyRequest): Promise<identitySecurityV1.RemovePasskeyResponse> {
       await removePasskey(deps, { userId: req.userId, passkeyId: req.passkeyId, client: client(req.client) });
       return {};
+    },
+    async renamePasskey(req: identitySecurityV1.RenamePasskeyRequest): Promise<identitySecurityV1.Passkey> {
+      const input = { userId: req.userId, passkeyId: req.passkeyId, name: req.name, client: client(req.client) };
+      return passkeyOut(await renamePasskey(deps, input));
     },
     async startPasskeyLogin(req: identitySecurityV1.StartPasskeyLoginRequest): Promise<identitySecurityV1.WebauthnOptions> {
       return { optionsJson: await startPasskeyLogin(deps, { challenge: req.challenge }) };

@@ -62,6 +62,13 @@ export function createPasskeyRepository(conn: Connection) {
     async remove(userId: string, id: string): Promise<PasskeyRecord | null> {
       return model.findOneAndDelete({ _id: id, user_id: userId }).lean<PasskeyRecord>().exec();
     },
+    /** A new name for one of the user's passkeys; the record as it was before, or null when it is not theirs. */
+    async rename(userId: string, id: string, name: string): Promise<PasskeyRecord | null> {
+      return model
+        .findOneAndUpdate({ _id: id, user_id: userId }, { $set: { name } }, { new: false })
+        .lean<PasskeyRecord>()
+        .exec();
+    },
     /**
      * Records a use with the authenticator's new counter, only if the stored counter is still the one
      * the assertion was checked against (two racing uses of one assertion: one wins). false: lost.

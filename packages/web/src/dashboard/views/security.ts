@@ -1,6 +1,6 @@
 /**
  * Security (issue 34 item 8): the signed-in member's passkeys (name, added, last used; add one with
- * the browser's authenticator, remove one) and one-time recovery codes (how many are left; a new set
+ * the browser's authenticator, rename or remove one) and one-time recovery codes (how many are left; a new set
  * shown once, with copy and download, replacing every earlier code). The API decides what is allowed
  * (recovery codes only while a real second factor exists); its refusal is shown as it says.
  */
@@ -98,6 +98,14 @@ function passkeyTable(card: HTMLElement, keys: Passkey[], err: HTMLElement, refr
     });
     return b;
   };
+  const renameButton = (k: Passkey, cell: HTMLElement) => {
+    const b = h('button', { type: 'button', class: 'small', 'aria-label': `Rename passkey ${k.name}` }, 'Rename');
+    b.addEventListener('click', () => {
+      cell.replaceChildren(renameForm(k, cell, b, refresh, card));
+      cell.querySelector('input')?.focus();
+    });
+    return b;
+  };
   const head = ['Name', 'Added', 'Last used'].map((c) => h('th', { scope: 'col' }, c));
   return h(
     'table',
@@ -107,18 +115,46 @@ function passkeyTable(card: HTMLElement, keys: Passkey[], err: HTMLElement, refr
     h(
       'tbody',
       {},
-      ...keys.map((k) =>
-        h(
+      ...keys.map((k) => {
+        const name = h('th', { scope: 'row' }, k.name);
+        return h(
           'tr',
           { 'data-passkey': k.name },
-          h('th', { scope: 'row' }, k.name),
+          name,
           h('td', { 'data-label': 'Added' }, fmtDate(k.created_at)),
           h('td', { 'data-label': 'Last used' }, k.last_used_at ? fmtDate(k.last_used_at) : 'Never'),
-          h('td', {}, removeButton(k)),
-        ),
-      ),
+          h('td', {}, h('div', { class: 'row' }, renameButton(k, name), removeButton(k))),
+        );
+      }),
     ),
   );
+}
+
+/** The name cell as a small form: Save renames (the API trims and checks it), Cancel or Escape puts the name back. */
+function renameForm(k: Passkey, cell: HTMLElement, opener: HTMLButtonElement, refresh: () => Promise<void>, card: HTMLElement) {
+  const cancel = h('button', { type: 'button', class: 'small' }, 'Cancel');
+  const f = h(
+    'form',
+    { novalidate: true, class: 'rename', 'aria-label': `Rename passkey ${k.name}` },
+    field('New name', 'name', { maxlength: 64, required: true, autocomplete: 'off', value: k.name }),
+    formError(),
+    h('div', { class: 'row' }, h('button', { type: 'submit', class: 'primary small' }, 'Save'), cancel),
+  );
+  const close = () => {
+    cell.replaceChildren(k.name);
+    opener.focus();
+  };
+  cancel.addEventListener('click', close);
+  f.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') close();
+  });
+  onSubmit(f, async () => {
+    const renamed = await api.renamePasskey(k.id, value(f, 'name'));
+    await refresh();
+    announce(`Passkey renamed to ${renamed.name}.`);
+    card.querySelector<HTMLElement>(`tr[data-passkey="${CSS.escape(renamed.name)}"] button`)?.focus();
+  });
+  return f;
 }
 
 function addPasskeyForm(card: HTMLElement, refresh: () => Promise<void>) {

@@ -96,6 +96,13 @@ export interface RemovePasskeyRequest {
 export interface RemovePasskeyResponse {
 }
 
+export interface RenamePasskeyRequest {
+  userId: string;
+  passkeyId: string;
+  name: string;
+  client: ClientInfo | undefined;
+}
+
 export interface StartPasskeyLoginRequest {
   /** A second-factor challenge from PasswordLogin; empty for a passkey-only (discoverable) sign-in. */
   challenge: string;
@@ -1126,6 +1133,99 @@ export const RemovePasskeyResponse: MessageFns<RemovePasskeyResponse> = {
   },
   fromPartial(_: DeepPartial<RemovePasskeyResponse>): RemovePasskeyResponse {
     const message = createBaseRemovePasskeyResponse();
+    return message;
+  },
+};
+
+function createBaseRenamePasskeyRequest(): RenamePasskeyRequest {
+  return { userId: "", passkeyId: "", name: "", client: undefined };
+}
+
+export const RenamePasskeyRequest: MessageFns<RenamePasskeyRequest> = {
+  encode(message: RenamePasskeyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.passkeyId !== "") {
+      writer.uint32(18).string(message.passkeyId);
+    }
+    if (message.name !== "") {
+      writer.uint32(26).string(message.name);
+    }
+    if (message.client !== undefined) {
+      ClientInfo.encode(message.client, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RenamePasskeyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRenamePasskeyRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.passkeyId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.client = ClientInfo.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<RenamePasskeyRequest>): RenamePasskeyRequest {
+    return RenamePasskeyRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RenamePasskeyRequest>): RenamePasskeyRequest {
+    const message = createBaseRenamePasskeyRequest();
+    message.userId = object.userId ?? "";
+    message.passkeyId = object.passkeyId ?? "";
+    message.name = object.name ?? "";
+    message.client = (object.client !== undefined && object.client !== null)
+      ? ClientInfo.fromPartial(object.client)
+      : undefined;
     return message;
   },
 };
@@ -2251,6 +2351,19 @@ export const SecurityServiceService = {
     responseDeserialize: (value: Buffer): RemovePasskeyResponse => RemovePasskeyResponse.decode(value),
   },
   /**
+   * A new name for one of the user's passkeys (INVALID_ARGUMENT for an empty or too long name,
+   * NOT_FOUND for an unknown passkey or another user's), audited as passkey.renamed.
+   */
+  renamePasskey: {
+    path: "/signet.identity.v1.SecurityService/RenamePasskey" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RenamePasskeyRequest): Buffer => Buffer.from(RenamePasskeyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RenamePasskeyRequest => RenamePasskeyRequest.decode(value),
+    responseSerialize: (value: Passkey): Buffer => Buffer.from(Passkey.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Passkey => Passkey.decode(value),
+  },
+  /**
    * Request options for a passkey sign-in: with a second-factor challenge, the credentials of that
    * user; without one, a discoverable sign-in (user verification required).
    */
@@ -2345,6 +2458,11 @@ export interface SecurityServiceServer extends UntypedServiceImplementation {
   listPasskeys: handleUnaryCall<ListPasskeysRequest, ListPasskeysResponse>;
   /** NOT_FOUND for an unknown passkey or another user's. */
   removePasskey: handleUnaryCall<RemovePasskeyRequest, RemovePasskeyResponse>;
+  /**
+   * A new name for one of the user's passkeys (INVALID_ARGUMENT for an empty or too long name,
+   * NOT_FOUND for an unknown passkey or another user's), audited as passkey.renamed.
+   */
+  renamePasskey: handleUnaryCall<RenamePasskeyRequest, Passkey>;
   /**
    * Request options for a passkey sign-in: with a second-factor challenge, the credentials of that
    * user; without one, a discoverable sign-in (user verification required).
@@ -2466,6 +2584,25 @@ export interface SecurityServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RemovePasskeyResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * A new name for one of the user's passkeys (INVALID_ARGUMENT for an empty or too long name,
+   * NOT_FOUND for an unknown passkey or another user's), audited as passkey.renamed.
+   */
+  renamePasskey(
+    request: RenamePasskeyRequest,
+    callback: (error: ServiceError | null, response: Passkey) => void,
+  ): ClientUnaryCall;
+  renamePasskey(
+    request: RenamePasskeyRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Passkey) => void,
+  ): ClientUnaryCall;
+  renamePasskey(
+    request: RenamePasskeyRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Passkey) => void,
   ): ClientUnaryCall;
   /**
    * Request options for a passkey sign-in: with a second-factor challenge, the credentials of that

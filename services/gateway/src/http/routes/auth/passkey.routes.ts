@@ -32,13 +32,14 @@ const passkeyOut = (p: { id: string; name: string; createdAt: string; lastUsedAt
   last_used_at: p.lastUsedAt || null,
 });
 
-/** Passkeys (register, list, remove, sign in with one) and recovery codes. */
+/** Passkeys (register, list, rename, remove, sign in with one) and recovery codes. */
 export function passkeyRoutes(ctx: GatewayContext, { json, limit, session, noStore, ok, publicOp, sessionOp }: AuthKit) {
   return [
     registrationOptionsRoute(ctx, { json, limit, session, noStore, ok, publicOp, sessionOp }),
     registerRoute(ctx, { json, limit, session, noStore, ok, publicOp, sessionOp }),
     listRoute(ctx, { json, limit, session, noStore, ok, publicOp, sessionOp }),
     removeRoute(ctx, { json, limit, session, noStore, ok, publicOp, sessionOp }),
+    renameRoute(ctx, { json, limit, session, noStore, ok, publicOp, sessionOp }),
     loginOptionsRoute(ctx, { json, limit, session, noStore, ok, publicOp, sessionOp }),
     loginRoute(ctx, { json, limit, session, noStore, ok, publicOp, sessionOp }),
     recoveryCodesRoute(ctx, { json, limit, session, noStore, ok, publicOp, sessionOp }),
@@ -117,6 +118,30 @@ function removeRoute(ctx: GatewayContext, { session, sessionOp }: AuthKit) {
       await ctx.security.removePasskey({ userId: callerOf(res).userId, passkeyId: params.id, client: clientInfo(req) });
       res.status(204).end();
       return undefined;
+    },
+  });
+}
+
+function renameRoute(ctx: GatewayContext, { json, session, noStore, ok, sessionOp }: AuthKit) {
+  return defineRoute({
+    ...sessionOp,
+    method: 'patch',
+    path: '/api/auth/passkeys/{id}',
+    operationId: 'renamePasskey',
+    summary: 'Rename a passkey (audited as passkey.renamed)',
+    params: z.object({ id: z.string().min(1).max(64) }),
+    invalidParams: () => new HttpError(404, 'no such passkey'),
+    use: [session, json],
+    body: z.object({ name: z.string().trim().min(1).max(64) }),
+    responses: { 200: ok('Renamed', passkey, noStore), ...errorResponses(400, 401, 404) },
+    async handle({ params, body: b }, req, res) {
+      const p = await ctx.security.renamePasskey({
+        userId: callerOf(res).userId,
+        passkeyId: params.id,
+        name: b.name,
+        client: clientInfo(req),
+      });
+      return { status: 200 as const, body: passkeyOut(p) };
     },
   });
 }
