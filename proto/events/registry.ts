@@ -177,7 +177,10 @@ export const events = {
     subject: 'signet.transaction.erasure.requested',
     message: eventsV1.BiometricErasureRequested,
     producer: 'transaction',
-    consumers: [{ service: 'ceremony', durable: 'ceremony-erasure-requested' }],
+    consumers: [
+      { service: 'ceremony', durable: 'ceremony-erasure-requested' },
+      { service: 'identity', durable: 'identity-audit' },
+    ],
   }),
   mediaErased: entry({
     subject: 'signet.ceremony.media.erased',

@@ -237,7 +237,7 @@ describe('account audit log: every account action, with actor, target and client
       details: { mode: 'live' },
     });
     const erased = await entry('transaction.biometrics_erased', (e) => e.target === String(id));
-    expect(erased).toMatchObject({ actor_id: owner.userId, actor_email: owner.email });
+    expect(erased).toMatchObject({ actor_id: owner.userId, actor_email: owner.email, details: { reason: 'sender' } });
     const csvExport = await entry('transactions.exported', (e) => e.ip === ip);
     expect(csvExport).toMatchObject({ actor_id: owner.userId, details: { format: 'csv', mode: 'live' } });
     for (const e of [deleted[0]!, erased, csvExport]) fromClient(e);

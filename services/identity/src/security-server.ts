@@ -48,10 +48,10 @@ export async function securityServer(
     onDeleted: (n) => m.auditRetained.inc({}, n),
   });
   // identity-audit: the entries identity's own writes carry as identity.audit.recorded outbox events,
-  // and the transaction service's deletions (transaction.deleted names the member who asked).
+  // and the transaction service's deletions and biometric erasures (their events name the member who asked).
   const consumer = await startConsumer(
     bus,
-    { durable: 'identity-audit', events: [events.auditRecorded, events.transactionDeleted] },
+    { durable: 'identity-audit', events: [events.auditRecorded, events.transactionDeleted, events.erasureRequested] },
     auditConsumer({ audit, users: base.users, securityMetrics: m }),
     { metrics, logger: base.logger as Parameters<typeof startConsumer>[3]['logger'] },
   );

@@ -6,8 +6,8 @@ export const NO_CLIENT: ClientInfo = { ip: '', userAgent: '' };
  * Every action the account audit log records (docs/account-audit-log.md lists them). The first seven
  * are appended directly; the account, key, member, settings and branding actions ride on the
  * action's own single-document write as an `identity.audit.recorded` outbox event;
- * transaction.deleted comes from the transaction service's own event; the RECORDABLE ones come from
- * the gateway (RecordAuditEvent): an erasure another service carried out, and exports.
+ * transaction.deleted and transaction.biometrics_erased come from the transaction service's own
+ * events; the RECORDABLE ones (exports) come from the gateway (RecordAuditEvent).
  */
 export const AUDIT_ACTIONS = [
   'auth.login.succeeded',
@@ -34,12 +34,8 @@ export const AUDIT_ACTIONS = [
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-/** What the gateway may record through RecordAuditEvent: actions whose write is not identity's. */
-export const RECORDABLE: readonly AuditAction[] = [
-  'transaction.biometrics_erased',
-  'audit_log.exported',
-  'transactions.exported',
-];
+/** What the gateway may record through RecordAuditEvent: exports (reads with no write to ride on). */
+export const RECORDABLE: readonly AuditAction[] = ['audit_log.exported', 'transactions.exported'];
 
 /** Who did it, from where: the acting member and the client of their request. */
 export type AuditActor = { _id: string; email: string; org_id?: string | null };

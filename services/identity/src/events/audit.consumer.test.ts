@@ -70,6 +70,42 @@ describe('identity-audit consumer', () => {
     expect(t.counted).toEqual(['transaction.deleted']);
   });
 
+  it('records a biometric erasure: the owner’s request by the member named, the retention by no one; a deletion’s own is skipped', async () => {
+    const t = setup();
+    const erasure = (eventId: string, o: Partial<Parameters<typeof events.erasureRequested.message.encode>[0]>) =>
+      delivered(
+        events.erasureRequested.subject,
+        eventId,
+        events.erasureRequested.message
+          .encode({
+            eventId,
+            occurredAt: '2026-11-29T05:02:00.000Z',
+            transactionId: 7,
+            reason: 'sender',
+            ownerId: '',
+            actorId: '',
+            ip: '',
+            userAgent: '',
+            ...o,
+          })
+          .finish(),
+      );
+    await t.handle(erasure('er-1', { ownerId: 'org1', actorId: 'm1', ip: '192.0.2.3', userAgent: 'UA/4' }));
+    await t.handle(erasure('er-2', { ownerId: 'org1', reason: 'retention' }));
+    await t.handle(erasure('er-3', { ownerId: '' }));
+    expect(t.log.get('er-1')).toMatchObject({
+      account_id: 'org1',
+      action: 'transaction.biometrics_erased',
+      actor_id: 'm1',
+      actor_email: 'm@example.test',
+      target: '7',
+      ip: '192.0.2.3',
+      details: { reason: 'sender' },
+    });
+    expect(t.log.get('er-2')).toMatchObject({ actor_id: '', actor_email: '', details: { reason: 'retention' } });
+    expect(t.log.has('er-3')).toBe(false);
+  });
+
   it('skips a deletion written before events named the owner (no log to put it in)', async () => {
     const t = setup();
     await t.handle(delivered(events.transactionDeleted.subject, 'old', deletion({ ownerId: '', actorId: '' })));

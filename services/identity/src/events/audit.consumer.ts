@@ -52,13 +52,41 @@ async function deleted(deps: AuditConsumerDeps, ev: DeliveredEvent): Promise<Omi
 }
 
 /**
- * identity-audit: appends each `identity.audit.recorded` event, and each `transaction.deleted` of the
- * transaction service, to the account's log with the event id as the entry's id, so a redelivery (or
- * the relay publishing twice after a crash) appends nothing and is not counted twice.
+ * transaction.erasure.requested: a transaction's biometric data erased, by the owner's request (the
+ * member the gateway named), the retention or a signer's request (no member: the reason says why).
+ * An event without an owner is the erasure a deletion includes, recorded as the deletion.
+ */
+async function erased(deps: AuditConsumerDeps, ev: DeliveredEvent): Promise<Omit<AuditRecord, '_id'> | null> {
+  const e = events.erasureRequested.message.decode(ev.data);
+  if (!e.ownerId) return null;
+  const actor = e.actorId ? await deps.users.byId(e.actorId) : null;
+  return {
+    account_id: e.ownerId,
+    at: dateOf(e.occurredAt),
+    action: 'transaction.biometrics_erased',
+    actor_id: e.actorId,
+    actor_email: actor?.email ?? '',
+    target: String(e.transactionId),
+    ip: clip(e.ip, 64),
+    user_agent: clip(e.userAgent),
+    details: { reason: e.reason },
+  };
+}
+
+/**
+ * identity-audit: appends each `identity.audit.recorded` event, and the transaction service's
+ * `transaction.deleted` and `transaction.erasure.requested`, to the account's log with the event id
+ * as the entry's id, so a redelivery (or the relay publishing twice after a crash) appends nothing and
+ * is not counted twice.
  */
 export function auditConsumer(deps: AuditConsumerDeps) {
   return async (ev: DeliveredEvent): Promise<void> => {
-    const entry = ev.subject === events.transactionDeleted.subject ? await deleted(deps, ev) : recorded(ev);
+    const entry =
+      ev.subject === events.transactionDeleted.subject
+        ? await deleted(deps, ev)
+        : ev.subject === events.erasureRequested.subject
+          ? await erased(deps, ev)
+          : recorded(ev);
     if (!entry) return;
     if (await deps.audit.appendOnce({ _id: ev.eventId, ...entry })) deps.securityMetrics.audit.inc({ action: entry.action });
   };

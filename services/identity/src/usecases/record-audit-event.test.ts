@@ -18,29 +18,29 @@ function setup() {
 }
 const client = { ip: '192.0.2.1', userAgent: 'UA' };
 
-describe('recordAuditEvent (the gateway records erasures and exports)', () => {
+describe('recordAuditEvent (the gateway records exports)', () => {
   it('appends the entry to the member’s organisation’s log, counted by action', async () => {
     const t = setup();
     await recordAuditEvent(t.deps, {
       userId: 'm1',
-      action: 'transaction.biometrics_erased',
-      target: '42',
-      details: { mode: 'live' },
+      action: 'transactions.exported',
+      target: '',
+      details: { format: 'csv' },
       client,
     });
     expect(t.appended).toEqual([
       expect.objectContaining({
         account_id: 'org1',
-        action: 'transaction.biometrics_erased',
+        action: 'transactions.exported',
         actor_id: 'm1',
         actor_email: 'm@example.test',
-        target: '42',
+        target: '',
         ip: '192.0.2.1',
         user_agent: 'UA',
-        details: { mode: 'live' },
+        details: { format: 'csv' },
       }),
     ]);
-    expect(t.counted).toEqual(['transaction.biometrics_erased']);
+    expect(t.counted).toEqual(['transactions.exported']);
   });
 
   it('refuses the actions identity writes itself, oversized details and unknown members; appends nothing', async () => {
@@ -49,8 +49,9 @@ describe('recordAuditEvent (the gateway records erasures and exports)', () => {
     for (const bad of [
       { ...base, action: 'api_key.created' },
       { ...base, action: 'member.removed' },
-      // From the transaction service's own event only: the gateway cannot add one.
+      // From the transaction service's own events only: the gateway cannot add one.
       { ...base, action: 'transaction.deleted' },
+      { ...base, action: 'transaction.biometrics_erased' },
       { ...base, action: 'anything.else' },
       { ...base, details: Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`k${i}`, 'v'])) },
       { ...base, target: 'x'.repeat(201) },

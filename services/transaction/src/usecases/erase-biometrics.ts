@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { KeyedLock, OutboxRelay } from '@signet/kit';
+import type { AuditBy } from '../domain/audit-by.js';
 import { onLegalHold } from '../domain/deletion.js';
 import { notPendingErasure, transactionNotFound } from '../domain/errors.js';
 import { referenceErasedEntry, type ErasureReason } from '../domain/retention.js';
@@ -25,12 +26,15 @@ export type ErasureDeps = {
  * the reference photo (deleting a missing object is no error, so a retry after a crash is harmless),
  * then in one update marks it erased, clears the key, appends the log entry and the outbox event
  * that has the ceremony delete the capture media. 'claimed-elsewhere' when another claim holds or it
- * is already erased; a failure leaves the claim to expire and the next pass to finish.
+ * is already erased; a failure leaves the claim to expire and the next pass to finish. The event
+ * names the owner (identity records the erasure in the account audit log) and, for the owner's
+ * request, the member and client who asked.
  */
 export async function eraseTransactionBiometrics(
   deps: ErasureDeps,
   id: number,
   reason: ErasureReason,
+  by?: AuditBy,
 ): Promise<'erased' | 'claimed-elsewhere'> {
   const lease = randomUUID();
   const now = deps.clock();
@@ -45,7 +49,7 @@ export async function eraseTransactionBiometrics(
       lease,
       deps.clock(),
       referenceErasedEntry(rec.reference_key, reason, deps.clock()),
-      [erasureRequested(id, reason)],
+      [erasureRequested(id, reason, { ownerId: rec.owner_id, by })],
     );
     if (ok) await deps.outbox.flush(id);
     return ok;
@@ -62,7 +66,7 @@ export async function eraseTransactionBiometrics(
  */
 export async function eraseOnRequest(
   deps: ErasureDeps & { repo: Pick<TransactionRepository, 'findOwned'> },
-  req: { ownerId: string; id: number; test?: boolean },
+  req: { ownerId: string; id: number; test?: boolean; by?: AuditBy },
 ): Promise<boolean> {
   const rec = req.ownerId && req.id > 0 ? await deps.repo.findOwned(req.ownerId, req.id, req.test ?? false) : null;
   if (!rec) throw transactionNotFound();
@@ -70,5 +74,5 @@ export async function eraseOnRequest(
   // A legal hold suspends every deletion (docs/privacy.md): the owner releases it first.
   if (rec.legal_hold) throw onLegalHold('erase its biometric data', rec.legal_hold.since);
   if (rec.biometrics_erased_at) return false;
-  return (await eraseTransactionBiometrics(deps, rec._id, 'sender')) === 'erased';
+  return (await eraseTransactionBiometrics(deps, rec._id, 'sender', req.by)) === 'erased';
 }

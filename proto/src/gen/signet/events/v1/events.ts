@@ -440,6 +440,16 @@ export interface BiometricErasureRequested {
   occurredAt: string;
   transactionId: number;
   reason: string;
+  /**
+   * For the account audit log (identity-audit): the organisation (its owner's user id), set when the
+   * erasure is recorded there (the owner's request, the retention, a signer's request; not the erasure
+   * a deletion includes, which is recorded as the deletion), and for the owner's request the member
+   * and client the gateway passed.
+   */
+  ownerId: string;
+  actorId: string;
+  ip: string;
+  userAgent: string;
 }
 
 /**
@@ -4233,7 +4243,7 @@ export const AuditRecorded_DetailsEntry: MessageFns<AuditRecorded_DetailsEntry> 
 };
 
 function createBaseBiometricErasureRequested(): BiometricErasureRequested {
-  return { eventId: "", occurredAt: "", transactionId: 0, reason: "" };
+  return { eventId: "", occurredAt: "", transactionId: 0, reason: "", ownerId: "", actorId: "", ip: "", userAgent: "" };
 }
 
 export const BiometricErasureRequested: MessageFns<BiometricErasureRequested> = {
@@ -4249,6 +4259,18 @@ export const BiometricErasureRequested: MessageFns<BiometricErasureRequested> = 
     }
     if (message.reason !== "") {
       writer.uint32(34).string(message.reason);
+    }
+    if (message.ownerId !== "") {
+      writer.uint32(42).string(message.ownerId);
+    }
+    if (message.actorId !== "") {
+      writer.uint32(50).string(message.actorId);
+    }
+    if (message.ip !== "") {
+      writer.uint32(58).string(message.ip);
+    }
+    if (message.userAgent !== "") {
+      writer.uint32(66).string(message.userAgent);
     }
     return writer;
   },
@@ -4298,6 +4320,38 @@ export const BiometricErasureRequested: MessageFns<BiometricErasureRequested> = 
             message.reason = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.ownerId = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.actorId = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.ip = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.userAgent = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4319,6 +4373,10 @@ export const BiometricErasureRequested: MessageFns<BiometricErasureRequested> = 
     message.occurredAt = object.occurredAt ?? "";
     message.transactionId = object.transactionId ?? 0;
     message.reason = object.reason ?? "";
+    message.ownerId = object.ownerId ?? "";
+    message.actorId = object.actorId ?? "";
+    message.ip = object.ip ?? "";
+    message.userAgent = object.userAgent ?? "";
     return message;
   },
 };

@@ -3,8 +3,8 @@ import { callerOf } from '../../auth.js';
 import type { GatewayContext } from '../../context.js';
 import { clientInfo } from '../auth/client-info.js';
 
-/** What the gateway records itself (identity's RECORDABLE): another service's erasure, or an export. */
-export type RecordedAction = 'transaction.biometrics_erased' | 'audit_log.exported' | 'transactions.exported';
+/** What the gateway records itself (identity's RECORDABLE): exports, reads with no write of their own to ride on. */
+export type RecordedAction = 'audit_log.exported' | 'transactions.exported';
 
 /**
  * Appends an entry to the caller's account audit log through identity (RecordAuditEvent): the member
@@ -20,23 +20,4 @@ export async function recordAudit(
   details: Record<string, string> = {},
 ): Promise<void> {
   await ctx.security.recordAuditEvent({ userId: callerOf(res).userId, action, target, details, client: clientInfo(req) });
-}
-
-/**
- * The same after an action that has already happened (biometric data erased): its answer stands, a
- * failure to record is logged (action and target only).
- */
-export async function recordAuditAfter(
-  ctx: GatewayContext,
-  req: Request,
-  res: Response,
-  action: RecordedAction,
-  target = '',
-  details: Record<string, string> = {},
-): Promise<void> {
-  try {
-    await recordAudit(ctx, req, res, action, target, details);
-  } catch (err) {
-    ctx.logger.warn({ err: { message: (err as Error).message }, action, target }, 'audit entry not recorded');
-  }
 }

@@ -3,7 +3,7 @@ import { callerOf, isTestMode, requireCaller } from '../../auth.js';
 import type { GatewayContext, RouteModule } from '../../context.js';
 import { HttpError } from '../../errors.js';
 import { defineRoute, errorResponses, mountRoutes } from '../../route.js';
-import { recordAuditAfter } from '../admin/audit-record.js';
+import { auditCall } from '../auth/client-info.js';
 import { transactionId } from './transactions.schemas.js';
 
 const noSuchTransaction = () => new HttpError(404, 'no such transaction');
@@ -33,10 +33,11 @@ export function biometricsRoutes(ctx: GatewayContext): RouteModule {
       ...errorResponses(401, 404, 409),
     },
     async handle({ params }, req, res) {
-      await ctx.transaction.eraseBiometrics({ ownerId: callerOf(res).ownerId, id: Number(params.id), test: isTestMode(res) });
-      await recordAuditAfter(ctx, req, res, 'transaction.biometrics_erased', params.id, {
-        mode: isTestMode(res) ? 'test' : 'live',
-      });
+      // The member and client go into the erasure's event: the account audit log records it from there.
+      await ctx.transaction.eraseBiometrics(
+        { ownerId: callerOf(res).ownerId, id: Number(params.id), test: isTestMode(res) },
+        auditCall(req, callerOf(res).userId),
+      );
       res.status(204).end();
       return undefined;
     },
