@@ -136,6 +136,8 @@ const GENUINE_AND_IDENTITY = path.join(here, 'results', 'genuine-and-identity-20
 const SHORT_FLASHES = path.join(here, 'results', 'short-flashes.md');
 /** Session 16: identity on one crop, the nose discs against mild recapture, a stated sample of the genuine pass rate per check. */
 const SESSION16 = path.join(here, 'results', 'session16-identity-recapture-genuine.md');
+/** Session 17: the light's orientation fit without the discs seen at a grazing angle, on an enlarged development split. */
+const SESSION17 = path.join(here, 'results', 'session17-light.md');
 
 /** Worst distance ÷ its pose's threshold, per pose, over a capture's own frames. */
 function worstRatioByPose(id: IdentityRecord): Record<PoseBucket, number | null> {
@@ -673,7 +675,7 @@ async function main(): Promise<void> {
   );
   p();
   p(certificateScope());
-  for (const file of [PRESENTATION_ATTACKS, LIGHT_DEV_SPLIT, GENUINE_AND_IDENTITY, SESSION16, SHORT_FLASHES])
+  for (const file of [PRESENTATION_ATTACKS, LIGHT_DEV_SPLIT, GENUINE_AND_IDENTITY, SESSION16, SESSION17, SHORT_FLASHES])
     if (existsSync(file)) {
       p(readFileSync(file, 'utf8').trim());
       p();

@@ -167,6 +167,60 @@ describe('orientationFit', () => {
   });
 });
 
+describe('orientationFit: skin seen at a grazing angle', () => {
+  // 20 discs, half of them turned almost edge-on (facing 0.02 to 0.27), half facing 0.35 to 0.95; the
+  // camera sits beside the screen, so a disc turned from the screen is turned from the camera too, and
+  // the camera keeps less of any colour change there: `seen` falls from 1 at a facing of 0.3 to 0 edge-on
+  const K = 20;
+  const frames = 60;
+  const palette: Vec3[] = [
+    [0.5, -0.25, -0.25],
+    [-0.25, 0.5, -0.25],
+    [-0.25, -0.25, 0.5],
+  ];
+  const expected: Vec3[] = Array.from({ length: frames }, (_, j) => palette[Math.floor(j / 6) % 3]);
+  const facing = Array.from({ length: frames }, () =>
+    Array.from({ length: K }, (_, k) => (k < K / 2 ? 0.02 + (0.25 * k) / (K / 2 - 1) : 0.35 + (0.6 * (k - K / 2)) / (K / 2 - 1))),
+  );
+  const seen = (c: number) => Math.min(1, c / 0.3);
+  const make = (gain: (c: number) => number): Vec3[][] =>
+    expected.map((e, j) => facing[j].map((c, k) => e.map((v) => gain(c) * 0.02 * v + 0.01 * k + 0.3) as Vec3));
+
+  it('a uniform tint that the camera keeps less of where the skin turns away looks oriented, unless those discs are left out', () => {
+    const tint = make(seen);
+    const all = orientationFit(tint, facing, expected)!;
+    expect(all.share).toBeGreaterThan(0.2);
+    const fit = orientationFit(tint, facing, expected, 30, 0.05, 0.3)!;
+    expect(Math.abs(fit.share)).toBeLessThan(0.05);
+    expect(fit.discs).toBe(K / 2);
+  });
+
+  it('light as physics gives it keeps its share with those discs left out', () => {
+    const fit = orientationFit(
+      make((c) => c * seen(c)),
+      facing,
+      expected,
+      30,
+      0.05,
+      0.3,
+    )!;
+    expect(fit.share).toBeGreaterThan(0.9);
+    expect(fit.share).toBeLessThan(1.1);
+  });
+
+  it('a face lit by physics whose grazing discs the mesh misreads (they respond as if facing 0.6) keeps its share only without them', () => {
+    const misread = make((c) => (c < 0.3 ? 0.6 : c));
+    expect(orientationFit(misread, facing, expected)!.share).toBeLessThan(0.6);
+    const fit = orientationFit(misread, facing, expected, 30, 0.05, 0.3)!;
+    expect(fit.share).toBeGreaterThan(0.9);
+  });
+
+  it('is null when fewer than 5 discs face the screen enough', () => {
+    const turned = facing.map((row) => row.map((c) => c * 0.3));
+    expect(orientationFit(make(seen), turned, expected, 30, 0.05, 0.3)).toBeNull();
+  });
+});
+
 describe('expectedAt', () => {
   it('settles on the segment’s colour after the ramp and is null outside the timeline', () => {
     const vecs = [

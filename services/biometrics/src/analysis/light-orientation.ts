@@ -232,8 +232,12 @@ const medianOf = (xs: number[]): number => {
  * is then fitted across the discs by Theil–Sen (the median of the pairwise slopes, pairs whose
  * facings differ by at least `minFacingGap`), because a few discs go astray on any face — one that
  * takes in hair, a lip or the background past the cheek responds less whatever the light — and a
- * least-squares line follows them. Null when fewer than `minSamples` disc-frames or 5 discs are
- * usable, or the facings do not vary enough to tell the two terms apart.
+ * least-squares line follows them. Discs whose mean facing is below `minFacing` — skin seen at a
+ * grazing angle — are left out: there the mesh's depth, hence the facing, is least trustworthy and a
+ * small disc seen nearly edge-on blurs into its neighbours, so the response matches no facing (on
+ * rendered genuine captures such discs responded at half to four fifths of the frontal ones, far
+ * more than Lambert gives, and flattened the line). Null when fewer than `minSamples` disc-frames
+ * or 5 discs are usable, or the facings do not vary enough to tell the two terms apart.
  */
 export function orientationFit(
   discs: readonly (readonly (Vec3 | null)[] | null)[],
@@ -241,6 +245,7 @@ export function orientationFit(
   expected: readonly (Vec3 | null)[],
   minSamples = 30,
   minFacingGap = 0.05,
+  minFacing = 0,
 ): OrientationFit | null {
   const K = Math.max(0, ...discs.map((d) => d?.length ?? 0));
   const fits: { g: number; c: number }[] = [];
@@ -274,7 +279,7 @@ export function orientationFit(
       }
       cw += w * r.c;
     }
-    if (!(sxx > 0)) continue;
+    if (!(sxx > 0) || cw / sxx < minFacing) continue;
     fits.push({ g: sxy / sxx, c: cw / sxx });
     samples += rows.length;
   }
@@ -351,6 +356,8 @@ export interface OrientationInput {
   minBrightness?: number;
   /** the face mesh's triangulation (Human's): the facing from vertex normals; else from plane fits */
   triangles?: readonly number[];
+  /** discs whose mean facing is below this are left out (seen at a grazing angle: orientationFit) */
+  minFacing?: number;
 }
 
 /** The orientation fit over the light timeline at the fitted lag (see the module comment). */
@@ -385,7 +392,7 @@ export function measureOrientation(o: OrientationInput, interOcular: (mesh: read
   const floor = known.length && o.minBrightness ? o.minBrightness * medianOf(known) : -Infinity;
   const keep = (k: number) => (o.brightness?.[k] ?? Infinity) >= floor;
   const kept = discs.map((ds) => (ds ? ds.map((d, k) => (keep(k) ? d : null)) : null));
-  return orientationFit(kept, smoothFacing(facing, o.facingSmoothFrames), expected, o.minSamples);
+  return orientationFit(kept, smoothFacing(facing, o.facingSmoothFrames), expected, o.minSamples, undefined, o.minFacing);
 }
 
 /** Each disc's facing replaced by its median over the frames within `half` either side (nulls skipped). */

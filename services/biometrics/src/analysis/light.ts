@@ -97,6 +97,9 @@ export interface LightConfig {
   orientationMinSamples: number;
   /** discs darker than this fraction of the median disc are left out of the orientation fit */
   orientationMinBrightness: number;
+  /** discs whose mean facing to the screen is below this (skin seen at a grazing angle) are left out
+   *  of the orientation fit (light-orientation.ts orientationFit) */
+  orientationMinFacing: number;
 }
 
 export interface LightInput {
@@ -442,6 +445,7 @@ function orientationShare(
       triangles: input.triangles,
       brightness: discBrightness(all),
       minBrightness: cfg.orientationMinBrightness,
+      minFacing: cfg.orientationMinFacing,
     },
     interOcular,
   );
