@@ -131,6 +131,10 @@ describe('deleting a transaction reaches the ceremony (ceremony, MinIO, FerretDB
           reference: String(tomb.reference),
           reason: 'sender',
           test: false,
+          ownerId: '',
+          actorId: '',
+          ip: '',
+          userAgent: '',
         })
         .finish();
       await publishEvent(bus, events.transactionDeleted, { eventId, payload });

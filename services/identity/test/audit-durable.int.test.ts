@@ -122,7 +122,7 @@ describe('audit entries written with their action (real FerretDB and NATS)', () 
     const metrics = new Metrics('identity');
     const logger = createLogger('test', 'silent');
     const delivered: DeliveredEvent[] = [];
-    const handler = auditConsumer({ audit, securityMetrics });
+    const handler = auditConsumer({ audit, users, securityMetrics });
     const consumer = await startConsumer(
       bus,
       { durable: 'identity-audit', events: [events.auditRecorded] },
