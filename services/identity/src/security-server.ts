@@ -1,8 +1,7 @@
 import type { Connection } from 'mongoose';
 import type { Redis } from 'ioredis';
 import { startConsumer, type Bus, type Metrics } from '@signet/kit';
-import { events } from '@signet/proto';
-import { auditConsumer } from './events/audit.consumer.js';
+import { AUDIT_CONSUMER, auditConsumer } from './events/audit.consumer.js';
 import type { IdentityConfig } from './config.js';
 import { securityHandlers, type SecurityHandlers } from './grpc/security.handler.js';
 import { startAuditRetention } from './jobs/audit-retention.job.js';
@@ -49,12 +48,10 @@ export async function securityServer(
   });
   // identity-audit: the entries identity's own writes carry as identity.audit.recorded outbox events,
   // and the transaction service's deletions and biometric erasures (their events name the member who asked).
-  const consumer = await startConsumer(
-    bus,
-    { durable: 'identity-audit', events: [events.auditRecorded, events.transactionDeleted, events.erasureRequested] },
-    auditConsumer({ audit, users: base.users, securityMetrics: m }),
-    { metrics, logger: base.logger as Parameters<typeof startConsumer>[3]['logger'] },
-  );
+  const consumer = await startConsumer(bus, AUDIT_CONSUMER, auditConsumer({ audit, users: base.users, securityMetrics: m }), {
+    metrics,
+    logger: base.logger as Parameters<typeof startConsumer>[3]['logger'],
+  });
   return {
     handlers,
     async stop() {

@@ -23,7 +23,7 @@ import { events } from '@signet/proto';
 import { eventually } from '../../../test/harness/eventually.js';
 import { clearBusOnce, infra } from '../../../test/harness/services.js';
 import { createSecretBox } from '../src/domain/secrets.js';
-import { auditConsumer } from '../src/events/audit.consumer.js';
+import { AUDIT_CONSUMER, auditConsumer } from '../src/events/audit.consumer.js';
 import { auditRecordedEvent } from '../src/events/audit-recorded.publisher.js';
 import { createApiKeyRepository } from '../src/store/api-key.repository.js';
 import { createAuditRepository } from '../src/store/audit.repository.js';
@@ -125,7 +125,7 @@ describe('audit entries written with their action (real FerretDB and NATS)', () 
     const handler = auditConsumer({ audit, users, securityMetrics });
     const consumer = await startConsumer(
       bus,
-      { durable: 'identity-audit', events: [events.auditRecorded] },
+      AUDIT_CONSUMER,
       async (ev) => {
         delivered.push(ev);
         await handler(ev);

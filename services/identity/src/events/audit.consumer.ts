@@ -1,8 +1,19 @@
 import type { DeliveredEvent } from '@signet/kit';
-import { events } from '@signet/proto';
+import { events, type EventEntry } from '@signet/proto';
 import { clip } from '../domain/audit.js';
 import type { AuditRecord, AuditRepository } from '../store/audit.repository.js';
 import type { UserRepository } from '../store/user.repository.js';
+
+/**
+ * The durable and what it reads: identity's own entries and the transaction service's deletions and
+ * erasures. Anything starting it uses this one definition: JetStream refuses to turn an existing
+ * durable's single subject filter into several, so a durable made with fewer subjects would stop
+ * identity from starting.
+ */
+export const AUDIT_CONSUMER: { durable: string; events: readonly EventEntry[] } = {
+  durable: 'identity-audit',
+  events: [events.auditRecorded, events.transactionDeleted, events.erasureRequested],
+};
 
 export type AuditConsumerDeps = {
   audit: Pick<AuditRepository, 'appendOnce'>;
