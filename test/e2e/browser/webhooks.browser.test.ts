@@ -130,12 +130,32 @@ describe('the dashboard’s webhooks section', () => {
     expect(await row.textContent()).toContain('200 in');
     expect(await axe()).toEqual([]);
 
+    // Redeliver: the same message (same webhook-id) arrives again, and the list shows its new attempt.
+    await page.click('#deliveries button[data-redeliver]');
+    await eventually(async () => got.length >= 2);
+    expect(got[1]!.headers['webhook-id']).toBe(h['webhook-id']);
+    // (its attempt is recorded after the receiver answered: the list is asked again until it shows it)
+    await eventually(async () => {
+      await page.click('button[data-log]');
+      await page.waitForSelector('#deliveries tr[data-delivery]');
+      return (await page.textContent('#deliveries td[data-label="Attempts"]')) === '2';
+    });
+
     await page.click('button[data-toggle]');
     await page.waitForFunction(() => document.querySelector('#hooks')?.textContent?.includes('Disabled'));
     // A reload shows the secret no more.
     await page.reload();
     await page.waitForSelector('body[data-page="webhooks"]');
     expect(await page.content()).not.toContain(secret);
+
+    // Delete: "Keep it" changes nothing; confirming removes the endpoint from the list and the API.
+    await page.click('button[data-delete]');
+    await page.click('dialog[open] button[data-confirm="no"]');
+    expect(await page.textContent('#hooks')).toContain(url);
+    await page.click('button[data-delete]');
+    await page.click('dialog[open] button[data-confirm="yes"]');
+    await page.waitForFunction(() => document.querySelector('#hooks')?.textContent?.includes('No endpoints yet.'));
+    expect((await send(stack.gatewayUrl, 'GET', '/api/webhook-endpoints', { token: acct.token })).body).toEqual([]);
   });
 
   it('adds a test-mode endpoint, and says which endpoints were disabled for failing', async () => {

@@ -35,10 +35,8 @@ function state(e: WebhookEndpoint) {
   return e.disabled_reason === 'failing' ? 'Disabled after repeated failures' : 'Disabled';
 }
 
-export async function webhooksView(_app: App): Promise<View> {
-  let endpoints = await webhooksApi.list();
-  const root = h('section', {}, h('h1', { tabindex: -1 }, 'Webhooks'));
-
+/** The form that adds an endpoint (URL, events, description, test mode). */
+function endpointForm() {
   const boxes = h(
     'fieldset',
     { class: 'field', 'data-field': 'event_types' },
@@ -48,7 +46,7 @@ export async function webhooksView(_app: App): Promise<View> {
     ),
     h('p', { class: 'field-error', hidden: true }),
   );
-  const form = h(
+  return h(
     'form',
     { novalidate: true, 'aria-labelledby': 'h-newhook', class: 'card' },
     h('h2', { id: 'h-newhook' }, 'Add an endpoint'),
@@ -64,156 +62,168 @@ export async function webhooksView(_app: App): Promise<View> {
     formError(),
     h('button', { type: 'submit', class: 'primary' }, 'Add endpoint'),
   );
+}
+
+/** The new endpoint's signing secret, shown once. */
+const secretNotice = (secret: string) =>
+  h(
+    'div',
+    { class: 'alert warn', role: 'region', 'aria-labelledby': 'h-hooksecret' },
+    h('h2', { id: 'h-hooksecret', tabindex: -1 }, 'Signing secret'),
+    h('p', {}, h('strong', {}, 'Copy it now: it is shown only this once.'), ' Verify each delivery with it (Standard Webhooks).'),
+    h('p', {}, h('code', { id: 'new-hook-secret', class: 'secret' }, secret)),
+  );
+
+/** A table with a header row of `cols` and an unlabelled actions column. */
+const actionTable = (cols: string[], rows: HTMLElement[], caption?: string) =>
+  h(
+    'table',
+    { class: 'table stack' },
+    caption ? h('caption', { class: 'visually-hidden' }, caption) : null,
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        ...cols.map((c) => h('th', { scope: 'col' }, c)),
+        h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')),
+      ),
+    ),
+    h('tbody', {}, ...rows),
+  );
+
+/** One delivery: event, transaction, status, attempts, last answer, created, and Redeliver while the endpoint is enabled. */
+function deliveryRow(e: WebhookEndpoint, d: WebhookDelivery, redeliver: () => Promise<void>) {
+  const last = d.attempts[d.attempts.length - 1];
+  const again = h('button', { type: 'button', class: 'small', 'data-redeliver': d.id }, 'Redeliver');
+  again.addEventListener('click', () => void redeliver());
+  return h(
+    'tr',
+    { 'data-delivery': d.id },
+    h('th', { scope: 'row' }, h('code', {}, d.event_type)),
+    h('td', { 'data-label': 'Transaction' }, String(d.transaction_id)),
+    h('td', { 'data-label': 'Status' }, DELIVERY_LABEL[d.status]),
+    h('td', { 'data-label': 'Attempts' }, String(d.attempts.length)),
+    h('td', { 'data-label': 'Last answer' }, last ? `${last.status || last.result} in ${last.latency_ms} ms` : '—'),
+    h('td', { 'data-label': 'Created' }, fmtDate(d.created_at)),
+    h('td', {}, e.enabled ? again : null),
+  );
+}
+
+/** Endpoints disabled for failing too long (the owner was mailed too), said above the list. */
+const failingText = (failing: WebhookEndpoint[]) =>
+  h(
+    'p',
+    {},
+    `${failing.length === 1 ? 'An endpoint was' : `${failing.length} endpoints were`} disabled because every delivery failed for days: `,
+    ...failing.map((e, i) => h('span', {}, i ? ', ' : '', h('code', {}, e.url))),
+    '. Fix the receiver, enable it again and redeliver what it missed from its deliveries.',
+  );
+
+type EndpointActions = { deliveries: () => void; toggle: () => Promise<void>; remove: () => Promise<void> };
+
+/** One endpoint: URL (and description), mode, events, state, and its Deliveries, Enable/Disable and Delete buttons. */
+function endpointRow(e: WebhookEndpoint, act: EndpointActions) {
+  const log = h('button', { type: 'button', class: 'small', 'data-log': e.id }, 'Deliveries');
+  log.addEventListener('click', act.deliveries);
+  const toggle = h('button', { type: 'button', class: 'small', 'data-toggle': e.id }, e.enabled ? 'Disable' : 'Enable');
+  toggle.addEventListener('click', () => void act.toggle());
+  const del = h(
+    'button',
+    { type: 'button', class: 'danger small', 'data-delete': e.id, 'aria-label': `Delete endpoint ${e.url}` },
+    'Delete',
+  );
+  del.addEventListener('click', async () => {
+    const ok = await confirmDialog(
+      'Delete this endpoint?',
+      `${e.url} receives nothing more; pending deliveries are cancelled.`,
+      'Delete',
+    );
+    if (!ok) return del.focus();
+    await act.remove();
+  });
+  return h(
+    'tr',
+    { 'data-endpoint': e.id },
+    h('th', { scope: 'row' }, h('code', {}, e.url), e.description ? h('div', { class: 'hint' }, e.description) : null),
+    h('td', { 'data-label': 'Mode' }, e.mode === 'test' ? 'Test' : 'Live'),
+    h('td', { 'data-label': 'Events' }, e.event_types.join(', ')),
+    h('td', { 'data-label': 'State' }, state(e)),
+    h('td', {}, h('div', { class: 'row' }, log, toggle, del)),
+  );
+}
+
+export async function webhooksView(_app: App): Promise<View> {
+  let endpoints = await webhooksApi.list();
+  const root = h('section', {}, h('h1', { tabindex: -1 }, 'Webhooks'));
+  const form = endpointForm();
   const created = h('div', { id: 'hook-created', hidden: true });
   const listBox = h('div', { id: 'hooks' });
   const listError = h('p', { class: 'form-error', role: 'alert', hidden: true });
-  // Endpoints disabled for failing too long (the owner was mailed too): said above the list.
   const failingNotice = h('div', { class: 'alert warn', role: 'status', id: 'hooks-failing', hidden: true });
   const logBox = h('section', { class: 'card', id: 'deliveries', 'aria-labelledby': 'h-log', hidden: true });
-
-  const showDeliveries = async (e: WebhookEndpoint) => {
-    const render = (items: WebhookDelivery[]) => {
-      const rows = items.map((d) => {
-        const last = d.attempts[d.attempts.length - 1];
-        const again = h('button', { type: 'button', class: 'small', 'data-redeliver': d.id }, 'Redeliver');
-        again.addEventListener('click', async () => {
-          try {
-            await webhooksApi.redeliver(e.id, d.id);
-            announce('Queued for delivery.');
-            await showDeliveries(e);
-          } catch (err) {
-            announce(message(err));
-          }
-        });
-        return h(
-          'tr',
-          { 'data-delivery': d.id },
-          h('th', { scope: 'row' }, h('code', {}, d.event_type)),
-          h('td', { 'data-label': 'Transaction' }, String(d.transaction_id)),
-          h('td', { 'data-label': 'Status' }, DELIVERY_LABEL[d.status]),
-          h('td', { 'data-label': 'Attempts' }, String(d.attempts.length)),
-          h('td', { 'data-label': 'Last answer' }, last ? `${last.status || last.result} in ${last.latency_ms} ms` : '—'),
-          h('td', { 'data-label': 'Created' }, fmtDate(d.created_at)),
-          h('td', {}, e.enabled ? again : null),
-        );
-      });
-      logBox.replaceChildren(
-        h('h2', { id: 'h-log', tabindex: -1 }, `Recent deliveries to ${e.url}`),
-        items.length
-          ? h(
-              'table',
-              { class: 'table stack' },
-              h(
-                'thead',
-                {},
-                h(
-                  'tr',
-                  {},
-                  ...['Event', 'Transaction', 'Status', 'Attempts', 'Last answer', 'Created'].map((c) =>
-                    h('th', { scope: 'col' }, c),
-                  ),
-                  h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')),
-                ),
-              ),
-              h('tbody', {}, ...rows),
-            )
-          : h('p', { class: 'hint' }, 'No deliveries yet.'),
-      );
-      logBox.hidden = false;
-    };
+  /** Runs an action of the list; its refusal is said above the list. */
+  const attempt = async (fn: () => Promise<void>) => {
     try {
-      render(await webhooksApi.deliveries(e.id));
-      logBox.querySelector<HTMLElement>('h2')?.focus();
+      await fn();
     } catch (err) {
       listError.textContent = message(err);
       listError.hidden = false;
     }
   };
 
+  const showDeliveries = (e: WebhookEndpoint): Promise<void> =>
+    attempt(async () => {
+      const items = await webhooksApi.deliveries(e.id);
+      const redeliver = async (d: WebhookDelivery) => {
+        try {
+          await webhooksApi.redeliver(e.id, d.id);
+          announce('Queued for delivery.');
+          await showDeliveries(e);
+        } catch (err) {
+          announce(message(err));
+        }
+      };
+      logBox.replaceChildren(
+        h('h2', { id: 'h-log', tabindex: -1 }, `Recent deliveries to ${e.url}`),
+        items.length
+          ? actionTable(
+              ['Event', 'Transaction', 'Status', 'Attempts', 'Last answer', 'Created'],
+              items.map((d) => deliveryRow(e, d, () => redeliver(d))),
+            )
+          : h('p', { class: 'hint' }, 'No deliveries yet.'),
+      );
+      logBox.hidden = false;
+      logBox.querySelector<HTMLElement>('h2')?.focus();
+    });
+
   const renderList = () => {
     const failing = endpoints.filter((e) => !e.enabled && e.disabled_reason === 'failing');
     failingNotice.hidden = !failing.length;
-    failingNotice.replaceChildren(
-      h(
-        'p',
-        {},
-        `${failing.length === 1 ? 'An endpoint was' : `${failing.length} endpoints were`} disabled because every delivery failed for days: `,
-        ...failing.map((e, i) => h('span', {}, i ? ', ' : '', h('code', {}, e.url))),
-        '. Fix the receiver, enable it again and redeliver what it missed from its deliveries.',
-      ),
-    );
+    failingNotice.replaceChildren(failingText(failing));
     if (!endpoints.length) return listBox.replaceChildren(h('p', { class: 'hint' }, 'No endpoints yet.'));
-    const rows = endpoints.map((e) => {
-      const log = h('button', { type: 'button', class: 'small', 'data-log': e.id }, 'Deliveries');
-      log.addEventListener('click', () => void showDeliveries(e));
-      const toggle = h('button', { type: 'button', class: 'small', 'data-toggle': e.id }, e.enabled ? 'Disable' : 'Enable');
-      toggle.addEventListener('click', async () => {
-        try {
-          const u = await webhooksApi.update(e.id, { enabled: !e.enabled });
-          endpoints = endpoints.map((x) => (x.id === e.id ? u : x));
-          renderList();
-          announce(`${u.url} ${u.enabled ? 'enabled' : 'disabled'}.`);
-        } catch (err) {
-          listError.textContent = message(err);
-          listError.hidden = false;
-        }
-      });
-      const del = h(
-        'button',
-        { type: 'button', class: 'danger small', 'data-delete': e.id, 'aria-label': `Delete endpoint ${e.url}` },
-        'Delete',
-      );
-      del.addEventListener('click', async () => {
-        if (
-          !(await confirmDialog(
-            'Delete this endpoint?',
-            `${e.url} receives nothing more; pending deliveries are cancelled.`,
-            'Delete',
-          ))
-        )
-          return del.focus();
-        try {
-          await webhooksApi.remove(e.id);
-          endpoints = endpoints.filter((x) => x.id !== e.id);
-          renderList();
-          logBox.hidden = true;
-          announce('Endpoint deleted.');
-        } catch (err) {
-          listError.textContent = message(err);
-          listError.hidden = false;
-        }
-      });
-      return h(
-        'tr',
-        { 'data-endpoint': e.id },
-        h('th', { scope: 'row' }, h('code', {}, e.url), e.description ? h('div', { class: 'hint' }, e.description) : null),
-        h('td', { 'data-label': 'Mode' }, e.mode === 'test' ? 'Test' : 'Live'),
-        h('td', { 'data-label': 'Events' }, e.event_types.join(', ')),
-        h('td', { 'data-label': 'State' }, state(e)),
-        h('td', {}, h('div', { class: 'row' }, log, toggle, del)),
-      );
-    });
-    listBox.replaceChildren(
-      h(
-        'table',
-        { class: 'table stack' },
-        h('caption', { class: 'visually-hidden' }, 'Your webhook endpoints'),
-        h(
-          'thead',
-          {},
-          h(
-            'tr',
-            {},
-            h('th', { scope: 'col' }, 'URL'),
-            h('th', { scope: 'col' }, 'Mode'),
-            h('th', { scope: 'col' }, 'Events'),
-            h('th', { scope: 'col' }, 'State'),
-            h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')),
-          ),
-        ),
-        h('tbody', {}, ...rows),
-      ),
+    const rows = endpoints.map((e) =>
+      endpointRow(e, {
+        deliveries: () => void showDeliveries(e),
+        toggle: () =>
+          attempt(async () => {
+            const u = await webhooksApi.update(e.id, { enabled: !e.enabled });
+            endpoints = endpoints.map((x) => (x.id === e.id ? u : x));
+            renderList();
+            announce(`${u.url} ${u.enabled ? 'enabled' : 'disabled'}.`);
+          }),
+        remove: () =>
+          attempt(async () => {
+            await webhooksApi.remove(e.id);
+            endpoints = endpoints.filter((x) => x.id !== e.id);
+            renderList();
+            logBox.hidden = true;
+            announce('Endpoint deleted.');
+          }),
+      }),
     );
+    listBox.replaceChildren(actionTable(['URL', 'Mode', 'Events', 'State'], rows, 'Your webhook endpoints'));
   };
 
   onSubmit(form, async (f) => {
@@ -229,20 +239,7 @@ export async function webhooksView(_app: App): Promise<View> {
     endpoints = [e, ...endpoints];
     renderList();
     f.reset();
-    created.replaceChildren(
-      h(
-        'div',
-        { class: 'alert warn', role: 'region', 'aria-labelledby': 'h-hooksecret' },
-        h('h2', { id: 'h-hooksecret', tabindex: -1 }, 'Signing secret'),
-        h(
-          'p',
-          {},
-          h('strong', {}, 'Copy it now: it is shown only this once.'),
-          ' Verify each delivery with it (Standard Webhooks).',
-        ),
-        h('p', {}, h('code', { id: 'new-hook-secret', class: 'secret' }, e.secret)),
-      ),
-    );
+    created.replaceChildren(secretNotice(e.secret));
     created.hidden = false;
     created.querySelector<HTMLElement>('h2')?.focus();
   });
