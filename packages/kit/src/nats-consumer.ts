@@ -99,7 +99,11 @@ async function ensureDurable(bus: Bus, opts: ConsumerOptions): Promise<Settings>
     ack_wait: nanos(ackWaitMs),
     max_deliver: maxDeliver,
     backoff: serverBackoff(ackWaitMs, backoffMs, maxDeliver).map((ms) => nanos(ms)),
-    ...(subjects.length === 1 ? { filter_subject: subjects[0] } : { filter_subjects: subjects }),
+    // Both named, one empty: an update is merged into the durable's existing config (nats.js), so an
+    // upgrade from one subject to several (or back) must clear the other field or JetStream refuses both.
+    ...(subjects.length === 1
+      ? { filter_subject: subjects[0], filter_subjects: undefined }
+      : { filter_subject: undefined, filter_subjects: subjects }),
   };
   try {
     await bus.jsm.consumers.info(STREAM, opts.durable);

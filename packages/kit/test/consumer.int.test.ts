@@ -85,4 +85,31 @@ describe('startConsumer', () => {
     // Message 3 failed first and came back later, after messages behind it.
     expect(r.order.indexOf(3)).toBeGreaterThan(r.order.indexOf(4));
   });
+
+  it('widens an existing durable from one event to two, and narrows it back (an upgrade adding a subject)', async () => {
+    const durable = `kittest-${suffix}-widen`;
+    const one = { ...testEvent('widen-a'), consumers: [{ service: 'transaction' as const, durable }] };
+    const two = { ...testEvent('widen-b'), consumers: [{ service: 'transaction' as const, durable }] };
+    const seen: string[] = [];
+    const run = async (events: EventEntry<string>[]) => {
+      const c = await startConsumer(bus, { durable, events, ackWaitMs: 2_000 }, async (ev) => void seen.push(ev.subject), {
+        metrics: new Metrics('kit-consumer-test'),
+        logger,
+      });
+      return c;
+    };
+    await (await run([one])).stop();
+    const c = await run([one, two]);
+    await publish(one, 1);
+    await publish(two, 1);
+    await eventually(async () => seen.includes(one.subject) && seen.includes(two.subject), 20_000);
+    await c.stop();
+    const info = await bus.jsm.consumers.info('SIGNET', durable);
+    expect(info.config.filter_subjects).toEqual([one.subject, two.subject]);
+    expect(info.config.filter_subject ?? '').toBe('');
+    await (await run([one])).stop();
+    const back = await bus.jsm.consumers.info('SIGNET', durable);
+    expect(back.config.filter_subject).toBe(one.subject);
+    expect(back.config.filter_subjects ?? []).toEqual([]);
+  });
 });
