@@ -117,17 +117,29 @@ const keyOut = (k: identityV1.ApiKey): z.input<typeof apiKeySchema> => ({
 export function adminRoutes(ctx: GatewayContext): RouteModule {
   const r = Router();
   r.use('/api/admin', express.json({ limit: '16kb' }), requireCaller(ctx, { allowApiKey: false }), requireCsrf(ctx));
-  const common = { tags: ['Dashboard'], security: 'session' as const };
-  const noStore = { 'Cache-Control': HEADERS.cacheControl };
-  const mutationErrors = {
-    ...errorResponses(400, 401),
-    403: {
-      ...errorResponses(403)[403]!,
-      description: 'csrf query parameter missing or invalid, or a role or scope above the caller’s',
-    },
-  };
+  const routes = [
+    csrfRoute(ctx),
+    createApiKeyRoute(ctx),
+    listApiKeysRoute(ctx),
+    revokeApiKeyRoute(ctx),
+    updateSettingsRoute(ctx),
+  ];
+  mountRoutes(r, routes, { validateResponses: ctx.validateResponses });
+  return { router: r, routes };
+}
 
-  const csrf = defineRoute({
+const common = { tags: ['Dashboard'], security: 'session' as const };
+const noStore = { 'Cache-Control': HEADERS.cacheControl };
+const mutationErrors = {
+  ...errorResponses(400, 401),
+  403: {
+    ...errorResponses(403)[403]!,
+    description: 'csrf query parameter missing or invalid, or a role or scope above the caller’s',
+  },
+};
+
+function csrfRoute(ctx: GatewayContext) {
+  return defineRoute({
     ...common,
     method: 'get',
     path: '/api/admin/csrf',
@@ -138,8 +150,10 @@ export function adminRoutes(ctx: GatewayContext): RouteModule {
       return { status: 200 as const, body: { csrf: await csrfTokenFor(ctx, callerOf(res)) } };
     },
   });
+}
 
-  const createApiKey = defineRoute({
+function createApiKeyRoute(ctx: GatewayContext) {
+  return defineRoute({
     ...common,
     method: 'post',
     path: '/api/admin/api-keys',
@@ -163,8 +177,10 @@ export function adminRoutes(ctx: GatewayContext): RouteModule {
       return { status: 201 as const, body: { ...keyOut(out.key!), key: out.secret } };
     },
   });
+}
 
-  const listApiKeys = defineRoute({
+function listApiKeysRoute(ctx: GatewayContext) {
+  return defineRoute({
     ...common,
     method: 'get',
     path: '/api/admin/api-keys',
@@ -180,8 +196,10 @@ export function adminRoutes(ctx: GatewayContext): RouteModule {
       return { status: 200 as const, body: { api_keys: out.keys.map(keyOut) } };
     },
   });
+}
 
-  const revokeApiKey = defineRoute({
+function revokeApiKeyRoute(ctx: GatewayContext) {
+  return defineRoute({
     ...common,
     method: 'delete',
     path: '/api/admin/api-keys/{id}',
@@ -200,13 +218,17 @@ export function adminRoutes(ctx: GatewayContext): RouteModule {
       return undefined;
     },
   });
+}
 
-  // Applies to sessions issued from now on; sessions already issued keep their expiry (and are not ended).
-  const settingsFirst = (req: Request, _res: Response, next: NextFunction) => {
-    knownSettings(req.body);
-    next();
-  };
-  const updateSettings = defineRoute({
+/** An unknown field is refused before the body's own checks, so the answer names it. */
+const settingsFirst = (req: Request, _res: Response, next: NextFunction) => {
+  knownSettings(req.body);
+  next();
+};
+
+// Applies to sessions issued from now on; sessions already issued keep their expiry (and are not ended).
+function updateSettingsRoute(ctx: GatewayContext) {
+  return defineRoute({
     ...common,
     method: 'patch',
     path: '/api/admin/account/settings',
@@ -251,8 +273,4 @@ export function adminRoutes(ctx: GatewayContext): RouteModule {
       };
     },
   });
-
-  const routes = [csrf, createApiKey, listApiKeys, revokeApiKey, updateSettings];
-  mountRoutes(r, routes, { validateResponses: ctx.validateResponses });
-  return { router: r, routes };
 }
