@@ -24,12 +24,9 @@ function curl(key: string) {
   ].join('\n');
 }
 
-export async function developerView(_app: App): Promise<View> {
-  let keys = await api.apiKeys();
-  const root = h('section', {}, h('h1', { tabindex: -1 }, 'Developer'));
-
-  const created = h('div', { id: 'key-created', hidden: true });
-  const form = h(
+/** The form that creates a key (name, mode, access, expiry). */
+function keyForm() {
+  return h(
     'form',
     { novalidate: true, 'aria-labelledby': 'h-newkey', class: 'card' },
     h('h2', { id: 'h-newkey' }, 'Create an API key'),
@@ -70,60 +67,116 @@ export async function developerView(_app: App): Promise<View> {
     formError(),
     h('button', { type: 'submit', class: 'primary' }, 'Create key'),
   );
+}
+
+/** One key: name, prefix, mode, scopes, expiry, created, last used and its Revoke button. */
+function keyRow(k: ApiKey, revoke: (btn: HTMLButtonElement) => void) {
+  const btn = h(
+    'button',
+    { type: 'button', class: 'danger small', 'data-revoke': k.id, 'aria-label': `Revoke key ${k.name}` },
+    'Revoke',
+  );
+  btn.addEventListener('click', () => revoke(btn));
+  return h(
+    'tr',
+    { 'data-key': k.id },
+    h('th', { scope: 'row' }, k.name),
+    h('td', { 'data-label': 'Prefix' }, h('code', {}, k.prefix)),
+    h('td', { 'data-label': 'Mode' }, k.mode === 'test' ? 'Test' : 'Live'),
+    h('td', { 'data-label': 'Scopes' }, k.scopes.join(', ')),
+    h('td', { 'data-label': 'Expires' }, k.expires_at ? fmtDate(k.expires_at) : 'Never'),
+    h('td', { 'data-label': 'Created' }, fmtDate(k.created_at)),
+    h('td', { 'data-label': 'Last used' }, k.last_used_at ? fmtDate(k.last_used_at) : 'Never'),
+    h('td', {}, btn),
+  );
+}
+
+/** The keys' table around their rows. */
+const keysTable = (rows: HTMLElement[]) =>
+  h(
+    'table',
+    { class: 'table stack' },
+    h('caption', { class: 'visually-hidden' }, 'Your API keys'),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        ...['Name', 'Prefix', 'Mode', 'Scopes', 'Expires', 'Created', 'Last used'].map((c) => h('th', { scope: 'col' }, c)),
+        h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')),
+      ),
+    ),
+    h('tbody', {}, ...rows),
+  );
+
+/** The new key, shown once, with a Copy button (that selects the key when the clipboard is refused). */
+function secretNotice(k: ApiKey & { key: string }) {
+  const secret = h('code', { id: 'new-key', class: 'secret' }, k.key);
+  const copy = h('button', { type: 'button', id: 'copy-key' }, 'Copy key');
+  const copied = h('span', { role: 'status', class: 'hint' });
+  copy.addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(k.key);
+      copied.textContent = 'Copied.';
+    } catch {
+      // No clipboard permission: select the key so Ctrl+C copies it.
+      const range = document.createRange();
+      range.selectNodeContents(secret);
+      getSelection()?.removeAllRanges();
+      getSelection()?.addRange(range);
+      copied.textContent = 'Selected — press Ctrl+C to copy.';
+    }
+  });
+  return h(
+    'div',
+    { class: 'alert warn', role: 'region', 'aria-labelledby': 'h-secret' },
+    h('h2', { id: 'h-secret', tabindex: -1 }, `Your new key “${k.name}”`),
+    h(
+      'p',
+      {},
+      h('strong', {}, 'Copy it now: it is shown only this once.'),
+      ' Signet keeps only a hash; if you lose it, revoke it and create another.',
+    ),
+    h('p', {}, secret),
+    h('div', { class: 'row' }, copy, copied),
+  );
+}
+
+/** The quick-start card around the curl lines. */
+const quickCard = (quick: HTMLElement) =>
+  h(
+    'section',
+    { class: 'card', 'aria-labelledby': 'h-quick' },
+    h('h2', { id: 'h-quick' }, 'Quick start'),
+    h(
+      'p',
+      {},
+      'Send the key in the ',
+      h('code', {}, 'X-API-Key'),
+      ' header. The full reference is ',
+      h('a', { href: '/api/openapi.json' }, 'the OpenAPI document'),
+      '.',
+    ),
+    quick,
+  );
+
+export async function developerView(_app: App): Promise<View> {
+  let keys = await api.apiKeys();
+  const root = h('section', {}, h('h1', { tabindex: -1 }, 'Developer'));
+  const created = h('div', { id: 'key-created', hidden: true });
+  const form = keyForm();
   const quick = h(
     'pre',
     { class: 'code', id: 'quickstart', tabindex: 0, 'aria-label': 'curl quick-start' },
     curl('<YOUR_API_KEY>'),
   );
-
   const listBox = h('div', { id: 'keys' });
   const listError = h('p', { class: 'form-error', role: 'alert', hidden: true });
+
   const renderList = () => {
     if (!keys.length) return listBox.replaceChildren(h('p', { class: 'hint' }, 'No API keys yet.'));
-    const rows = keys.map((k) => {
-      const revoke = h(
-        'button',
-        { type: 'button', class: 'danger small', 'data-revoke': k.id, 'aria-label': `Revoke key ${k.name}` },
-        'Revoke',
-      );
-      revoke.addEventListener('click', () => void doRevoke(k, revoke));
-      return h(
-        'tr',
-        { 'data-key': k.id },
-        h('th', { scope: 'row' }, k.name),
-        h('td', { 'data-label': 'Prefix' }, h('code', {}, k.prefix)),
-        h('td', { 'data-label': 'Mode' }, k.mode === 'test' ? 'Test' : 'Live'),
-        h('td', { 'data-label': 'Scopes' }, k.scopes.join(', ')),
-        h('td', { 'data-label': 'Expires' }, k.expires_at ? fmtDate(k.expires_at) : 'Never'),
-        h('td', { 'data-label': 'Created' }, fmtDate(k.created_at)),
-        h('td', { 'data-label': 'Last used' }, k.last_used_at ? fmtDate(k.last_used_at) : 'Never'),
-        h('td', {}, revoke),
-      );
-    });
-    listBox.replaceChildren(
-      h(
-        'table',
-        { class: 'table stack' },
-        h('caption', { class: 'visually-hidden' }, 'Your API keys'),
-        h(
-          'thead',
-          {},
-          h(
-            'tr',
-            {},
-            h('th', { scope: 'col' }, 'Name'),
-            h('th', { scope: 'col' }, 'Prefix'),
-            h('th', { scope: 'col' }, 'Mode'),
-            h('th', { scope: 'col' }, 'Scopes'),
-            h('th', { scope: 'col' }, 'Expires'),
-            h('th', { scope: 'col' }, 'Created'),
-            h('th', { scope: 'col' }, 'Last used'),
-            h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')),
-          ),
-        ),
-        h('tbody', {}, ...rows),
-      ),
-    );
+    listBox.replaceChildren(keysTable(keys.map((k) => keyRow(k, (btn) => void doRevoke(k, btn)))));
   };
   const doRevoke = async (k: ApiKey, btn: HTMLButtonElement) => {
     const ok = await confirmDialog(
@@ -158,36 +211,7 @@ export async function developerView(_app: App): Promise<View> {
     keys = [k, ...keys];
     renderList();
     f.reset();
-    const copy = h('button', { type: 'button', id: 'copy-key' }, 'Copy key');
-    const copied = h('span', { role: 'status', class: 'hint' });
-    copy.addEventListener('click', async () => {
-      try {
-        await navigator.clipboard.writeText(k.key);
-        copied.textContent = 'Copied.';
-      } catch {
-        // No clipboard permission: select the key so Ctrl+C copies it.
-        const range = document.createRange();
-        range.selectNodeContents(created.querySelector('#new-key')!);
-        getSelection()?.removeAllRanges();
-        getSelection()?.addRange(range);
-        copied.textContent = 'Selected — press Ctrl+C to copy.';
-      }
-    });
-    created.replaceChildren(
-      h(
-        'div',
-        { class: 'alert warn', role: 'region', 'aria-labelledby': 'h-secret' },
-        h('h2', { id: 'h-secret', tabindex: -1 }, `Your new key “${k.name}”`),
-        h(
-          'p',
-          {},
-          h('strong', {}, 'Copy it now: it is shown only this once.'),
-          ' Signet keeps only a hash; if you lose it, revoke it and create another.',
-        ),
-        h('p', {}, h('code', { id: 'new-key', class: 'secret' }, k.key)),
-        h('div', { class: 'row' }, copy, copied),
-      ),
-    );
+    created.replaceChildren(secretNotice(k));
     created.hidden = false;
     quick.textContent = curl(k.key);
     created.querySelector<HTMLElement>('h2')?.focus();
@@ -198,21 +222,7 @@ export async function developerView(_app: App): Promise<View> {
     form,
     created,
     h('section', { class: 'card', 'aria-labelledby': 'h-keys' }, h('h2', { id: 'h-keys' }, 'API keys'), listError, listBox),
-    h(
-      'section',
-      { class: 'card', 'aria-labelledby': 'h-quick' },
-      h('h2', { id: 'h-quick' }, 'Quick start'),
-      h(
-        'p',
-        {},
-        'Send the key in the ',
-        h('code', {}, 'X-API-Key'),
-        ' header. The full reference is ',
-        h('a', { href: '/api/openapi.json' }, 'the OpenAPI document'),
-        '.',
-      ),
-      quick,
-    ),
+    quickCard(quick),
   );
   return { id: 'developer', title: 'Developer', nav: 'developer', node: root };
 }
