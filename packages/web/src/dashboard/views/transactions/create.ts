@@ -4,14 +4,19 @@ import { clearErrors, field, formError, h, showError, value } from '../../dom.js
 import type { App, View } from '../../main.js';
 import { dropZone, head } from './drop-zone.js';
 
-export async function createView(app: App): Promise<View> {
-  const root = h('section', {}, h('h1', { tabindex: -1 }, 'New transaction'));
-  const doc = dropZone('document', 'Document (PDF)', 'application/pdf,.pdf', 'PDF up to 200 MB.', async (f) => {
+const MAX_EXTRA = 4;
+
+/** The document's drop zone: a PDF up to 200 MB. */
+const documentZone = () =>
+  dropZone('document', 'Document (PDF)', 'application/pdf,.pdf', 'PDF up to 200 MB.', async (f) => {
     if (f.size > 200 * 1024 * 1024) return 'document: must be at most 200 MB';
     const b = await head(f, 5);
     return String.fromCharCode(...b) === '%PDF-' ? null : 'document: is not a PDF (it must begin with %PDF-)';
   });
-  const ref = dropZone(
+
+/** The primary signer's face photo: a JPEG or PNG up to 10 MB. */
+const referenceZone = () =>
+  dropZone(
     'reference',
     'Face photo of the primary signer',
     'image/jpeg,image/png',
@@ -25,12 +30,14 @@ export async function createView(app: App): Promise<View> {
     },
   );
 
+/** The additional signers' email boxes (up to four) and the button that adds one; each box has its Remove. */
+function extraSigners() {
   const extra = h('div', { id: 'extra-signers' });
   const addBtn = h('button', { type: 'button', id: 'add-signer' }, 'Add another signer');
   let extraCount = 0;
-  const syncAdd = () => (addBtn.hidden = extraCount >= 4);
+  const syncAdd = () => (addBtn.hidden = extraCount >= MAX_EXTRA);
   addBtn.addEventListener('click', () => {
-    if (extraCount >= 4) return;
+    if (extraCount >= MAX_EXTRA) return;
     extraCount++;
     const n = extraCount;
     const f = field(`Additional signer ${n} email`, 'signer_emails', { type: 'email', autocomplete: 'off', 'data-extra': n });
@@ -54,17 +61,44 @@ export async function createView(app: App): Promise<View> {
     syncAdd();
     f.querySelector('input')!.focus();
   });
+  return { extra, addBtn };
+}
 
-  const progress = h('progress', { max: 100, value: 0, id: 'upload-progress', 'aria-label': 'Upload progress' });
-  const progressBox = h(
-    'div',
-    { class: 'progress', hidden: true },
-    progress,
-    h('span', { id: 'upload-pct', 'aria-hidden': 'true' }),
-  );
-  const limit = h('div', { class: 'alert', role: 'alert', id: 'quota-reached', hidden: true });
+/** The attestation type and the assurance each signer must meet. */
+const attestationFields = () => [
+  field(
+    'Attestation',
+    'attestation_type',
+    {},
+    {
+      tag: 'select',
+      options: [
+        ['signature', 'Signature'],
+        ['approval', 'Approval'],
+        ['review', 'Review'],
+        ['consent', 'Consent'],
+      ],
+    },
+  ),
+  field(
+    'Required assurance',
+    'required_assurance',
+    {},
+    {
+      tag: 'select',
+      options: [
+        ['live', 'Live: recorded in real time as the prompts appear (recommended)'],
+        ['live+webauthn', 'Live, and confirmed with a passkey or security key'],
+        ['recorded', 'Recorded: also accept a single uploaded video (weaker)'],
+      ],
+      hint: 'A recording that proves less than this is refused before it is checked; each signer of this form must meet it.',
+    },
+  ),
+];
 
-  const form = h(
+/** The form: primary signer, additional signers, attestation, the two files, then `tail` (progress, notices). */
+function creationForm(extra: ReturnType<typeof extraSigners>, zones: HTMLElement[], tail: HTMLElement[]) {
+  return h(
     'form',
     { novalidate: true, 'aria-labelledby': 'h-new', id: 'create-form' },
     h('h2', { id: 'h-new', class: 'visually-hidden' }, 'Transaction details'),
@@ -85,41 +119,12 @@ export async function createView(app: App): Promise<View> {
       {},
       h('legend', {}, 'Additional signers (up to four)'),
       h('p', { class: 'hint' }, 'Each gets a link of their own and is checked by liveness.'),
-      extra,
-      addBtn,
+      extra.extra,
+      extra.addBtn,
     ),
-    field(
-      'Attestation',
-      'attestation_type',
-      {},
-      {
-        tag: 'select',
-        options: [
-          ['signature', 'Signature'],
-          ['approval', 'Approval'],
-          ['review', 'Review'],
-          ['consent', 'Consent'],
-        ],
-      },
-    ),
-    field(
-      'Required assurance',
-      'required_assurance',
-      {},
-      {
-        tag: 'select',
-        options: [
-          ['live', 'Live: recorded in real time as the prompts appear (recommended)'],
-          ['live+webauthn', 'Live, and confirmed with a passkey or security key'],
-          ['recorded', 'Recorded: also accept a single uploaded video (weaker)'],
-        ],
-        hint: 'A recording that proves less than this is refused before it is checked; each signer of this form must meet it.',
-      },
-    ),
-    doc.zone,
-    ref.zone,
-    progressBox,
-    limit,
+    ...attestationFields(),
+    ...zones,
+    ...tail,
     formError(),
     h(
       'div',
@@ -128,6 +133,40 @@ export async function createView(app: App): Promise<View> {
       h('a', { href: '/app/transactions', 'data-link': true, class: 'button' }, 'Cancel'),
     ),
   );
+}
+
+/** The form's text fields as the API names them (the files are appended after them). */
+function textFields(form: HTMLFormElement, extra: HTMLElement) {
+  const fd = new FormData();
+  fd.append('signer_name', value(form, 'signer_name'));
+  fd.append('signer_email', value(form, 'signer_email'));
+  fd.append('attestation_type', value(form, 'attestation_type'));
+  fd.append('required_assurance', value(form, 'required_assurance'));
+  const extras = [...extra.querySelectorAll<HTMLInputElement>('input')].map((i) => i.value.trim()).filter(Boolean);
+  if (extras.length) fd.append('signer_emails', extras.join(','));
+  return fd;
+}
+
+/** Says the plan's monthly limit is reached, with a link to billing, and moves focus there. */
+function showLimit(limit: HTMLElement) {
+  limit.replaceChildren(
+    h('strong', {}, 'Monthly limit reached — upgrade or buy credits. '),
+    h('a', { href: '/app/billing', 'data-link': true }, 'Go to billing'),
+  );
+  limit.hidden = false;
+  limit.focus();
+}
+
+export async function createView(app: App): Promise<View> {
+  const root = h('section', {}, h('h1', { tabindex: -1 }, 'New transaction'));
+  const doc = documentZone();
+  const ref = referenceZone();
+  const extra = extraSigners();
+  const progress = h('progress', { max: 100, value: 0, id: 'upload-progress', 'aria-label': 'Upload progress' });
+  const pct = h('span', { id: 'upload-pct', 'aria-hidden': 'true' });
+  const progressBox = h('div', { class: 'progress', hidden: true }, progress, pct);
+  const limit = h('div', { class: 'alert', role: 'alert', id: 'quota-reached', hidden: true });
+  const form = creationForm(extra, [doc.zone, ref.zone], [progressBox, limit]);
 
   // One key per filled-in form: a retry after a lost answer returns the same transaction.
   let idem = crypto.randomUUID();
@@ -138,13 +177,7 @@ export async function createView(app: App): Promise<View> {
     limit.hidden = true;
     const d = doc.file();
     const r = ref.file();
-    const fd = new FormData();
-    fd.append('signer_name', value(form, 'signer_name'));
-    fd.append('signer_email', value(form, 'signer_email'));
-    fd.append('attestation_type', value(form, 'attestation_type'));
-    fd.append('required_assurance', value(form, 'required_assurance'));
-    const extras = [...extra.querySelectorAll<HTMLInputElement>('input')].map((i) => i.value.trim()).filter(Boolean);
-    if (extras.length) fd.append('signer_emails', extras.join(','));
+    const fd = textFields(form, extra.extra);
     // Files last: the gateway streams them and checks the text fields at the end.
     if (!d) return showError(form, new ApiError(400, 'document: is required — choose or drop a PDF'));
     if (!r) return showError(form, new ApiError(400, 'reference: is required — choose or drop a face photo'));
@@ -155,7 +188,6 @@ export async function createView(app: App): Promise<View> {
     form.setAttribute('aria-busy', 'true');
     progressBox.hidden = false;
     progress.value = 0;
-    const pct = form.querySelector<HTMLElement>('#upload-pct')!;
     try {
       const created = await api.createTransaction(fd, idem, (f) => {
         progress.value = Math.round(f * 100);
@@ -165,14 +197,8 @@ export async function createView(app: App): Promise<View> {
       app.go(`/app/transactions/${created.id}`, { notice: `Sent. ${created.reference} is waiting for the signer.` });
     } catch (err) {
       progressBox.hidden = true;
-      if (err instanceof ApiError && err.status === 402) {
-        limit.replaceChildren(
-          h('strong', {}, 'Monthly limit reached — upgrade or buy credits. '),
-          h('a', { href: '/app/billing', 'data-link': true }, 'Go to billing'),
-        );
-        limit.hidden = false;
-        limit.focus();
-      } else showError(form, err);
+      if (err instanceof ApiError && err.status === 402) showLimit(limit);
+      else showError(form, err);
     } finally {
       btn.disabled = false;
       form.removeAttribute('aria-busy');
