@@ -18,26 +18,26 @@ const lengthLabel = (hours: number) =>
   SESSION_LENGTHS.find(([h]) => h === hours)?.[1] ??
   (hours % 24 === 0 ? `${hours / 24} days` : `${hours} hour${hours === 1 ? '' : 's'}`);
 
-export async function accountView(app: App): Promise<View> {
-  const p = await app.profile();
-  const root = h('section', {});
-  root.append(
-    h('h1', { tabindex: -1 }, 'Account'),
-    h(
-      'dl',
-      { class: 'facts' },
-      h('dt', {}, 'Name'),
-      h('dd', {}, p.name),
-      h('dt', {}, 'Email'),
-      h('dd', {}, p.email),
-      h('dt', {}, 'Organisation'),
-      h('dd', {}, p.org_name),
-      h('dt', {}, 'Member since'),
-      h('dd', {}, fmtDate(p.created_at)),
-    ),
+type Profile = Awaited<ReturnType<App['profile']>>;
+type TotpSetup = { secret: string; otpauth_uri: string; qr_data_url: string };
+
+/** Who the account is: name, email, organisation, member since. */
+const profileFacts = (p: Profile) =>
+  h(
+    'dl',
+    { class: 'facts' },
+    h('dt', {}, 'Name'),
+    h('dd', {}, p.name),
+    h('dt', {}, 'Email'),
+    h('dd', {}, p.email),
+    h('dt', {}, 'Organisation'),
+    h('dd', {}, p.org_name),
+    h('dt', {}, 'Member since'),
+    h('dd', {}, fmtDate(p.created_at)),
   );
 
-  // Session length: applies to sign-ins from now on; this session keeps the expiry it was issued with.
+/** Session length: applies to sign-ins from now on; this session keeps the expiry it was issued with. */
+function sessionLengthForm(p: Profile) {
   const ttl = p.session_ttl_hours ?? 24;
   const choices: [string, string][] = SESSION_LENGTHS.map(([hours, label]) => [String(hours), label]);
   // A value set through the API that is not one of the choices stays selectable as it is.
@@ -65,14 +65,11 @@ export async function accountView(app: App): Promise<View> {
     ok.textContent = text;
     f.append(ok);
   });
-  root.append(
-    stay,
-    transactionSettingsCard(p),
-    embedOriginsCard(await api.embedOrigins()),
-    brandingCard(await api.branding(), p.org_name),
-  );
+  return stay;
+}
 
-  // Change password: the API returns a fresh session; every older one stops working.
+/** Change password: the API returns a fresh session; every older one stops working. */
+function passwordForm() {
   const pw = h(
     'form',
     { novalidate: true, 'aria-labelledby': 'h-pw', class: 'card' },
@@ -100,11 +97,111 @@ export async function accountView(app: App): Promise<View> {
     },
     { current_password: 'current_password' },
   );
-  root.append(pw);
+  return pw;
+}
 
+/** Two-factor off: says so, with the button that starts the setup (its refusal is said under it). */
+function twoFactorOff(setup: (s: TotpSetup) => void) {
+  const start = h('button', { type: 'button', class: 'primary', id: 'twofa-setup' }, 'Set up two-factor authentication');
+  const err = h('p', { class: 'form-error', role: 'alert', hidden: true });
+  start.addEventListener('click', async () => {
+    start.disabled = true;
+    err.hidden = true;
+    try {
+      setup(await api.setup2fa());
+    } catch (e) {
+      err.textContent = message(e);
+      err.hidden = false;
+      start.disabled = false;
+    }
+  });
+  return [
+    h('p', { 'data-twofa': 'off' }, 'Off. Add a second step to sign-in with an authenticator app (TOTP).'),
+    h('div', { class: 'row' }, start),
+    err,
+  ];
+}
+
+/** Two-factor on: says so, with the form that turns it off (password and a code). */
+function twoFactorOn(p: Profile, show: (enabled: boolean) => void) {
+  const f = h(
+    'form',
+    { novalidate: true, 'aria-labelledby': 'h-2fa-off' },
+    h('p', { 'data-twofa': 'on' }, 'On. Sign-in asks for a code from your authenticator app.'),
+    h('h3', { id: 'h-2fa-off' }, 'Turn it off'),
+    field('Password', 'password', { type: 'password', autocomplete: 'current-password', required: true }),
+    field('Authentication code', 'code', { inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: 6, required: true }),
+    formError(),
+    h('button', { type: 'submit', class: 'danger' }, 'Turn off two-factor'),
+  );
+  onSubmit(f, async () => {
+    await api.disable2fa(value(f, 'password'), value(f, 'code').trim());
+    p.two_factor_enabled = false;
+    announce('Two-factor authentication is off.');
+    show(false);
+  });
+  return f;
+}
+
+/** The setup: the QR code, the secret written out, and the first code that turns two-factor on. */
+function twoFactorSetup(p: Profile, s: TotpSetup, show: (enabled: boolean) => void) {
+  const f = h(
+    'form',
+    { novalidate: true, 'aria-labelledby': 'h-2fa-setup' },
+    h('h3', { id: 'h-2fa-setup', tabindex: -1 }, 'Scan with your authenticator app'),
+    h('img', {
+      src: s.qr_data_url,
+      alt: 'QR code for your authenticator app (the same secret is written below)',
+      class: 'qr',
+      width: 200,
+      height: 200,
+    }),
+    h('p', {}, 'Cannot scan? Enter this secret by hand:'),
+    h('p', {}, h('code', { id: 'twofa-secret', class: 'secret' }, s.secret.replace(/(.{4})/g, '$1 ').trim())),
+    field('Code from the app', 'code', { inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: 6, required: true }),
+    formError(),
+    h('button', { type: 'submit', class: 'primary' }, 'Turn on'),
+  );
+  onSubmit(f, async () => {
+    await api.enable2fa(value(f, 'code').trim());
+    p.two_factor_enabled = true;
+    announce('Two-factor authentication is on.');
+    show(true);
+  });
+  return f;
+}
+
+/** The two-factor card: off (with Set up), the setup, or on (with Turn off). */
+function twoFactorCard(p: Profile) {
   const twofa = h('section', { class: 'card', 'aria-labelledby': 'h-2fa', id: 'twofa' });
+  const heading = () => h('h2', { id: 'h-2fa' }, 'Two-factor authentication');
+  const show = (enabled: boolean) => {
+    twofa.replaceChildren(heading());
+    if (!enabled) return twofa.append(...twoFactorOff(setup));
+    twofa.append(twoFactorOn(p, show));
+  };
+  const setup = (s: TotpSetup) => {
+    const f = twoFactorSetup(p, s, show);
+    twofa.replaceChildren(heading(), f);
+    f.querySelector<HTMLElement>('h3')?.focus();
+  };
+  show(p.two_factor_enabled);
+  return twofa;
+}
+
+export async function accountView(app: App): Promise<View> {
+  const p = await app.profile();
+  const root = h('section', {});
+  root.append(h('h1', { tabindex: -1 }, 'Account'), profileFacts(p));
   root.append(
-    twofa,
+    sessionLengthForm(p),
+    transactionSettingsCard(p),
+    embedOriginsCard(await api.embedOrigins()),
+    brandingCard(await api.branding(), p.org_name),
+  );
+  root.append(passwordForm());
+  root.append(
+    twoFactorCard(p),
     h(
       'p',
       { class: 'hint' },
@@ -113,76 +210,5 @@ export async function accountView(app: App): Promise<View> {
       ' page.',
     ),
   );
-  const render = (enabled: boolean) => {
-    twofa.replaceChildren(h('h2', { id: 'h-2fa' }, 'Two-factor authentication'));
-    if (!enabled) {
-      const start = h('button', { type: 'button', class: 'primary', id: 'twofa-setup' }, 'Set up two-factor authentication');
-      const err = h('p', { class: 'form-error', role: 'alert', hidden: true });
-      twofa.append(
-        h('p', { 'data-twofa': 'off' }, 'Off. Add a second step to sign-in with an authenticator app (TOTP).'),
-        h('div', { class: 'row' }, start),
-        err,
-      );
-      start.addEventListener('click', async () => {
-        start.disabled = true;
-        err.hidden = true;
-        try {
-          setup(await api.setup2fa());
-        } catch (e) {
-          err.textContent = message(e);
-          err.hidden = false;
-          start.disabled = false;
-        }
-      });
-      return;
-    }
-    const f = h(
-      'form',
-      { novalidate: true, 'aria-labelledby': 'h-2fa-off' },
-      h('p', { 'data-twofa': 'on' }, 'On. Sign-in asks for a code from your authenticator app.'),
-      h('h3', { id: 'h-2fa-off' }, 'Turn it off'),
-      field('Password', 'password', { type: 'password', autocomplete: 'current-password', required: true }),
-      field('Authentication code', 'code', { inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: 6, required: true }),
-      formError(),
-      h('button', { type: 'submit', class: 'danger' }, 'Turn off two-factor'),
-    );
-    onSubmit(f, async () => {
-      await api.disable2fa(value(f, 'password'), value(f, 'code').trim());
-      p.two_factor_enabled = false;
-      announce('Two-factor authentication is off.');
-      render(false);
-    });
-    twofa.append(f);
-  };
-
-  const setup = (s: { secret: string; otpauth_uri: string; qr_data_url: string }) => {
-    const f = h(
-      'form',
-      { novalidate: true, 'aria-labelledby': 'h-2fa-setup' },
-      h('h3', { id: 'h-2fa-setup', tabindex: -1 }, 'Scan with your authenticator app'),
-      h('img', {
-        src: s.qr_data_url,
-        alt: 'QR code for your authenticator app (the same secret is written below)',
-        class: 'qr',
-        width: 200,
-        height: 200,
-      }),
-      h('p', {}, 'Cannot scan? Enter this secret by hand:'),
-      h('p', {}, h('code', { id: 'twofa-secret', class: 'secret' }, s.secret.replace(/(.{4})/g, '$1 ').trim())),
-      field('Code from the app', 'code', { inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: 6, required: true }),
-      formError(),
-      h('button', { type: 'submit', class: 'primary' }, 'Turn on'),
-    );
-    onSubmit(f, async () => {
-      await api.enable2fa(value(f, 'code').trim());
-      p.two_factor_enabled = true;
-      announce('Two-factor authentication is on.');
-      render(true);
-    });
-    twofa.replaceChildren(h('h2', { id: 'h-2fa' }, 'Two-factor authentication'), f);
-    f.querySelector<HTMLElement>('h3')?.focus();
-  };
-
-  render(p.two_factor_enabled);
   return { id: 'account', title: 'Account', nav: 'account', node: root };
 }
