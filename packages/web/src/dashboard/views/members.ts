@@ -17,147 +17,133 @@ const ROLE_TEXT: Record<Role, string> = {
 };
 const rank = (r: string) => ROLES.indexOf(r as Role);
 
-export async function membersView(app: App): Promise<View> {
-  const me = await app.profile();
-  const myRole = me.role as Role;
-  const manages = rank(myRole) >= rank('admin');
-  // Admins give roles up to admin; owners any.
-  const grantable = ROLES.filter((r) => myRole === 'owner' || r !== 'owner');
-  let data = await api.members();
-  const root = h('section', {}, h('h1', { tabindex: -1 }, 'Members'));
-  const listError = h('p', { class: 'form-error', role: 'alert', hidden: true });
-  const listBox = h('div', { id: 'members' });
-  const pendingBox = h('div', { id: 'invitations' });
+/** Who looks at the page, what they may do, and how a change is followed (reload, or the refusal said above the list). */
+type Ctx = {
+  me: Awaited<ReturnType<App['profile']>>;
+  myRole: Role;
+  manages: boolean;
+  grantable: Role[];
+  listError: HTMLElement;
+  reload: () => Promise<void>;
+};
 
-  const fail = (err: unknown, focus?: HTMLElement) => {
-    listError.textContent = message(err);
-    listError.hidden = false;
-    focus?.focus();
-  };
-  const reload = async () => {
-    data = await api.members();
-    render();
-  };
+/** Says a refusal above the list and puts focus back on the control that was used. */
+const fail = (ctx: Ctx, err: unknown, focus?: HTMLElement) => {
+  ctx.listError.textContent = message(err);
+  ctx.listError.hidden = false;
+  focus?.focus();
+};
 
-  const roleCell = (m: Member) => {
-    const canChange =
-      manages && m.user_id !== me.organisation_id && m.user_id !== me.user_id && (myRole === 'owner' || m.role !== 'owner');
-    if (!canChange) return h('td', { 'data-label': 'Role' }, m.role);
-    const select = h(
-      'select',
-      { 'aria-label': `Role of ${m.email}`, 'data-role-of': m.user_id },
-      ...grantable.map((r) => h('option', { value: r, ...(r === m.role ? { selected: true } : {}) }, r)),
+/** A member's role: a select when the viewer may change it (not the founder, not oneself, owners only by owners). */
+function roleCell(ctx: Ctx, m: Member) {
+  const { me, myRole } = ctx;
+  const canChange =
+    ctx.manages && m.user_id !== me.organisation_id && m.user_id !== me.user_id && (myRole === 'owner' || m.role !== 'owner');
+  if (!canChange) return h('td', { 'data-label': 'Role' }, m.role);
+  const select = h(
+    'select',
+    { 'aria-label': `Role of ${m.email}`, 'data-role-of': m.user_id },
+    ...ctx.grantable.map((r) => h('option', { value: r, ...(r === m.role ? { selected: true } : {}) }, r)),
+  );
+  select.addEventListener('change', async () => {
+    ctx.listError.hidden = true;
+    try {
+      await api.changeMemberRole(m.user_id, select.value);
+      announce(`${m.email} is now ${select.value}.`);
+      await ctx.reload();
+    } catch (err) {
+      select.value = m.role;
+      fail(ctx, err, select);
+    }
+  });
+  return h('td', { 'data-label': 'Role' }, select);
+}
+
+/** A member's Remove button, when the viewer may remove them (not the founder; owners only by owners). */
+function removeCell(ctx: Ctx, m: Member) {
+  if (!ctx.manages || m.user_id === ctx.me.organisation_id || (m.role === 'owner' && ctx.myRole !== 'owner')) return h('td', {});
+  const btn = h(
+    'button',
+    { type: 'button', class: 'danger small', 'data-remove': m.user_id, 'aria-label': `Remove ${m.email}` },
+    'Remove',
+  );
+  btn.addEventListener('click', async () => {
+    const ok = await confirmDialog(
+      `Remove ${m.email}?`,
+      'Their sessions and API keys stop working at once. Their transactions stay.',
+      'Remove member',
     );
-    select.addEventListener('change', async () => {
-      listError.hidden = true;
-      try {
-        await api.changeMemberRole(m.user_id, select.value);
-        announce(`${m.email} is now ${select.value}.`);
-        await reload();
-      } catch (err) {
-        select.value = m.role;
-        fail(err, select);
-      }
-    });
-    return h('td', { 'data-label': 'Role' }, select);
-  };
+    if (!ok) return btn.focus();
+    try {
+      await api.removeMember(m.user_id);
+      announce(`${m.email} removed.`);
+      await ctx.reload();
+    } catch (err) {
+      fail(ctx, err, btn);
+    }
+  });
+  return h('td', {}, btn);
+}
 
-  const removeCell = (m: Member) => {
-    if (!manages || m.user_id === me.organisation_id || (m.role === 'owner' && myRole !== 'owner')) return h('td', {});
-    const btn = h(
-      'button',
-      { type: 'button', class: 'danger small', 'data-remove': m.user_id, 'aria-label': `Remove ${m.email}` },
-      'Remove',
-    );
-    btn.addEventListener('click', async () => {
-      const ok = await confirmDialog(
-        `Remove ${m.email}?`,
-        'Their sessions and API keys stop working at once. Their transactions stay.',
-        'Remove member',
-      );
-      if (!ok) return btn.focus();
-      try {
-        await api.removeMember(m.user_id);
-        announce(`${m.email} removed.`);
-        await reload();
-      } catch (err) {
-        fail(err, btn);
-      }
-    });
-    return h('td', {}, btn);
-  };
-
-  const render = () => {
-    listBox.replaceChildren(
+/** The members' table: name, e-mail, role, joined, and the remove action. */
+const membersTable = (ctx: Ctx, members: Member[]) =>
+  h(
+    'table',
+    { class: 'table stack' },
+    h('caption', { class: 'visually-hidden' }, 'Members of the organisation'),
+    h(
+      'thead',
+      {},
       h(
-        'table',
-        { class: 'table stack' },
-        h('caption', { class: 'visually-hidden' }, 'Members of the organisation'),
+        'tr',
+        {},
+        ...['Name', 'E-mail', 'Role', 'Joined'].map((c) => h('th', { scope: 'col' }, c)),
+        h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')),
+      ),
+    ),
+    h(
+      'tbody',
+      {},
+      ...members.map((m) =>
         h(
-          'thead',
-          {},
-          h(
-            'tr',
-            {},
-            h('th', { scope: 'col' }, 'Name'),
-            h('th', { scope: 'col' }, 'E-mail'),
-            h('th', { scope: 'col' }, 'Role'),
-            h('th', { scope: 'col' }, 'Joined'),
-            h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')),
-          ),
-        ),
-        h(
-          'tbody',
-          {},
-          ...data.members.map((m) =>
-            h(
-              'tr',
-              { 'data-member': m.email },
-              h('th', { scope: 'row' }, m.name),
-              h('td', { 'data-label': 'E-mail' }, m.email),
-              roleCell(m),
-              h('td', { 'data-label': 'Joined' }, fmtDate(m.joined_at)),
-              removeCell(m),
-            ),
-          ),
+          'tr',
+          { 'data-member': m.email },
+          h('th', { scope: 'row' }, m.name),
+          h('td', { 'data-label': 'E-mail' }, m.email),
+          roleCell(ctx, m),
+          h('td', { 'data-label': 'Joined' }, fmtDate(m.joined_at)),
+          removeCell(ctx, m),
         ),
       ),
-    );
-    pendingBox.replaceChildren(
-      ...(data.invitations.length
-        ? data.invitations.map((i) => invitationRow(i))
-        : [h('p', { class: 'hint' }, 'No pending invitations.')]),
-    );
-  };
+    ),
+  );
 
-  const invitationRow = (i: Invitation) => {
-    const row = h('p', { 'data-invitation': i.email }, `${i.email} as ${i.role}, until ${fmtDate(i.expires_at)} `);
-    if (manages) {
-      const btn = h(
-        'button',
-        { type: 'button', class: 'small', 'aria-label': `Withdraw the invitation of ${i.email}` },
-        'Withdraw',
-      );
-      btn.addEventListener('click', async () => {
-        try {
-          await api.revokeInvitation(i.id);
-          announce(`The invitation of ${i.email} is withdrawn.`);
-          await reload();
-        } catch (err) {
-          fail(err, btn);
-        }
-      });
-      row.append(btn);
+/** A pending invitation: who, as what, until when, and Withdraw for those who manage members. */
+function invitationRow(ctx: Ctx, i: Invitation) {
+  const row = h('p', { 'data-invitation': i.email }, `${i.email} as ${i.role}, until ${fmtDate(i.expires_at)} `);
+  if (!ctx.manages) return row;
+  const btn = h('button', { type: 'button', class: 'small', 'aria-label': `Withdraw the invitation of ${i.email}` }, 'Withdraw');
+  btn.addEventListener('click', async () => {
+    try {
+      await api.revokeInvitation(i.id);
+      announce(`The invitation of ${i.email} is withdrawn.`);
+      await ctx.reload();
+    } catch (err) {
+      fail(ctx, err, btn);
     }
-    return row;
-  };
+  });
+  row.append(btn);
+  return row;
+}
 
+/** The invitation form: an e-mail and a role the viewer may give. */
+function inviteForm(ctx: Ctx) {
   const form = h(
     'form',
     { novalidate: true, 'aria-labelledby': 'h-invite', class: 'card', id: 'invite' },
     h('h2', { id: 'h-invite' }, 'Invite someone'),
     field('E-mail', 'email', { type: 'email', required: true, autocomplete: 'off' }),
-    field('Role', 'role', {}, { tag: 'select', options: grantable.map((r) => [r, ROLE_TEXT[r]] as [string, string]) }),
+    field('Role', 'role', {}, { tag: 'select', options: ctx.grantable.map((r) => [r, ROLE_TEXT[r]] as [string, string]) }),
     formError(),
     h('button', { type: 'submit', class: 'primary' }, 'Send invitation'),
   );
@@ -166,14 +152,50 @@ export async function membersView(app: App): Promise<View> {
     await api.inviteMember(email, value(f, 'role'));
     f.reset();
     announce(`Invitation sent to ${email}. The link works once, for 7 days.`);
-    await reload();
+    await ctx.reload();
   });
+  return form;
+}
+
+export async function membersView(app: App): Promise<View> {
+  const me = await app.profile();
+  const myRole = me.role as Role;
+  let data = await api.members();
+  const root = h('section', {}, h('h1', { tabindex: -1 }, 'Members'));
+  const listBox = h('div', { id: 'members' });
+  const pendingBox = h('div', { id: 'invitations' });
+  const ctx: Ctx = {
+    me,
+    myRole,
+    manages: rank(myRole) >= rank('admin'),
+    // Admins give roles up to admin; owners any.
+    grantable: ROLES.filter((r) => myRole === 'owner' || r !== 'owner'),
+    listError: h('p', { class: 'form-error', role: 'alert', hidden: true }),
+    reload: async () => {
+      data = await api.members();
+      render();
+    },
+  };
+  const render = () => {
+    listBox.replaceChildren(membersTable(ctx, data.members));
+    pendingBox.replaceChildren(
+      ...(data.invitations.length
+        ? data.invitations.map((i) => invitationRow(ctx, i))
+        : [h('p', { class: 'hint' }, 'No pending invitations.')]),
+    );
+  };
 
   render();
   root.append(
     h('p', { class: 'hint' }, `You are ${myRole} of ${me.org_name}.`),
-    ...(manages ? [form] : []),
-    h('section', { class: 'card', 'aria-labelledby': 'h-members' }, h('h2', { id: 'h-members' }, 'Members'), listError, listBox),
+    ...(ctx.manages ? [inviteForm(ctx)] : []),
+    h(
+      'section',
+      { class: 'card', 'aria-labelledby': 'h-members' },
+      h('h2', { id: 'h-members' }, 'Members'),
+      ctx.listError,
+      listBox,
+    ),
     h(
       'section',
       { class: 'card', 'aria-labelledby': 'h-pending' },
