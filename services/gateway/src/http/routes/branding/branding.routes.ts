@@ -67,48 +67,64 @@ function brandingOut(b: identityBrandingV1.Branding): z.input<typeof brandingSch
  */
 export function brandingRoutes(ctx: GatewayContext): RouteModule {
   const r = Router();
-  const common = { tags: ['Dashboard'], security: 'session' as const };
-  const noStore = { 'Cache-Control': HEADERS.cacheControl };
-  const client = () => {
-    if (!ctx.branding) throw new HttpError(503, 'branding is unavailable');
-    return ctx.branding;
-  };
-  const ok = (b: identityBrandingV1.Branding) => ({
-    status: 200 as const,
-    body: brandingOut(b),
-    headers: { 'Cache-Control': 'no-store' },
-  });
-  const answers = { 200: { description: 'The branding now', body: brandingSchema, headers: noStore } };
-  /** The caller's organisation and the member making the change (recorded in the event). */
-  const set = async (req: Request, res: Response, change: Partial<identityBrandingV1.SetBrandingRequest>) => {
-    const { ownerId, userId } = callerOf(res);
-    const now = await client().getBranding({ orgId: ownerId });
-    return client().setBranding(
-      {
-        orgId: ownerId,
-        actorId: userId,
-        displayName: now.displayName,
-        color: now.color,
-        replyTo: now.replyTo,
-        logoChange: identityBrandingV1.LogoChange.LOGO_CHANGE_UNSPECIFIED,
-        logo: Buffer.alloc(0),
-        ...change,
-      },
-      auditCall(req),
-    );
-  };
+  const routes = [getRoute(ctx), putRoute(ctx), putLogoRoute(ctx), deleteLogoRoute(ctx), logoRoute(ctx)];
+  mountRoutes(r, routes, { validateResponses: ctx.validateResponses });
+  return { router: r, routes };
+}
 
-  const get = defineRoute({
+const common = { tags: ['Dashboard'], security: 'session' as const };
+const noStore = { 'Cache-Control': HEADERS.cacheControl };
+const answers = { 200: { description: 'The branding now', body: brandingSchema, headers: noStore } };
+
+function client(ctx: GatewayContext) {
+  if (!ctx.branding) throw new HttpError(503, 'branding is unavailable');
+  return ctx.branding;
+}
+
+const ok = (b: identityBrandingV1.Branding) => ({
+  status: 200 as const,
+  body: brandingOut(b),
+  headers: { 'Cache-Control': 'no-store' },
+});
+
+/** Applies a change to the caller's organisation's branding; the member making it is recorded in the event. */
+async function setBranding(
+  ctx: GatewayContext,
+  req: Request,
+  res: Response,
+  change: Partial<identityBrandingV1.SetBrandingRequest>,
+) {
+  const { ownerId, userId } = callerOf(res);
+  const now = await client(ctx).getBranding({ orgId: ownerId });
+  return client(ctx).setBranding(
+    {
+      orgId: ownerId,
+      actorId: userId,
+      displayName: now.displayName,
+      color: now.color,
+      replyTo: now.replyTo,
+      logoChange: identityBrandingV1.LogoChange.LOGO_CHANGE_UNSPECIFIED,
+      logo: Buffer.alloc(0),
+      ...change,
+    },
+    auditCall(req),
+  );
+}
+
+function getRoute(ctx: GatewayContext) {
+  return defineRoute({
     ...common,
     method: 'get',
     path: '/api/admin/account/branding',
     operationId: 'getBranding',
     summary: 'The organisation’s branding (signing page and mails to signers)',
     responses: { ...answers, ...errorResponses(401) },
-    handle: async (_i, _req, res) => ok(await client().getBranding({ orgId: callerOf(res).ownerId })),
+    handle: async (_i, _req, res) => ok(await client(ctx).getBranding({ orgId: callerOf(res).ownerId })),
   });
+}
 
-  const put = defineRoute({
+function putRoute(ctx: GatewayContext) {
+  return defineRoute({
     ...common,
     method: 'put',
     path: '/api/admin/account/branding',
@@ -122,10 +138,12 @@ export function brandingRoutes(ctx: GatewayContext): RouteModule {
     body: brandingBody,
     responses: { ...answers, ...errorResponses(400, 401, 403) },
     handle: async ({ body: b }, req, res) =>
-      ok(await set(req, res, { displayName: b.display_name, color: b.color, replyTo: b.reply_to })),
+      ok(await setBranding(ctx, req, res, { displayName: b.display_name, color: b.color, replyTo: b.reply_to })),
   });
+}
 
-  const putLogo = defineRoute({
+function putLogoRoute(ctx: GatewayContext) {
+  return defineRoute({
     ...common,
     method: 'put',
     path: '/api/admin/account/branding/logo',
@@ -150,11 +168,13 @@ export function brandingRoutes(ctx: GatewayContext): RouteModule {
         );
       if (!Buffer.isBuffer(req.body) || req.body.length === 0)
         throw new HttpError(400, 'logo: the image is the request body; it was empty');
-      return ok(await set(req, res, { logoChange: identityBrandingV1.LogoChange.LOGO_CHANGE_SET, logo: req.body }));
+      return ok(await setBranding(ctx, req, res, { logoChange: identityBrandingV1.LogoChange.LOGO_CHANGE_SET, logo: req.body }));
     },
   });
+}
 
-  const deleteLogo = defineRoute({
+function deleteLogoRoute(ctx: GatewayContext) {
+  return defineRoute({
     ...common,
     method: 'delete',
     path: '/api/admin/account/branding/logo',
@@ -163,10 +183,14 @@ export function brandingRoutes(ctx: GatewayContext): RouteModule {
     summary: 'Remove the logo',
     query: csrfQuery,
     responses: { ...answers, ...errorResponses(401, 403) },
-    handle: async (_i, req, res) => ok(await set(req, res, { logoChange: identityBrandingV1.LogoChange.LOGO_CHANGE_REMOVE })),
+    handle: async (_i, req, res) =>
+      ok(await setBranding(ctx, req, res, { logoChange: identityBrandingV1.LogoChange.LOGO_CHANGE_REMOVE })),
   });
+}
 
-  const logo = defineRoute({
+/** The logo is public once set, at a URL naming its SHA-256 (the signing page and mails link it). */
+function logoRoute(ctx: GatewayContext) {
+  return defineRoute({
     method: 'get',
     path: '/api/branding/logos/{sha256}',
     operationId: 'getBrandingLogo',
@@ -180,7 +204,7 @@ export function brandingRoutes(ctx: GatewayContext): RouteModule {
       ...errorResponses(404),
     },
     async handle({ params }, _req, res) {
-      const { png } = await client().getBrandLogo({ sha256: params.sha256 });
+      const { png } = await client(ctx).getBrandLogo({ sha256: params.sha256 });
       res.setHeader('Content-Type', 'image/png');
       res.setHeader('X-Content-Type-Options', 'nosniff');
       res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
@@ -190,8 +214,4 @@ export function brandingRoutes(ctx: GatewayContext): RouteModule {
       return undefined;
     },
   });
-
-  const routes = [get, put, putLogo, deleteLogo, logo];
-  mountRoutes(r, routes, { validateResponses: ctx.validateResponses });
-  return { router: r, routes };
 }
