@@ -1,4 +1,5 @@
 import busboy from 'busboy';
+import type { Readable } from 'node:stream';
 import type { Request } from 'express';
 import type { ClientStream } from '@signet/kit';
 import { RpcError } from '@signet/kit';
@@ -63,138 +64,165 @@ export function bridgeUpload<W, Res>(req: Request, form: UploadForm<W, Res>): Pr
     closeUpload(req, e, form.onCut);
     return Promise.reject(e);
   }
-  return new Promise<Res>((resolve, reject) => {
-    let failure: unknown;
-    let call: ClientStream<W, Res> | undefined;
-    let bodyDone = false;
-    let response: { value: Res } | undefined;
-    let pumping = Promise.resolve();
-    let bb: busboy.Busboy | undefined;
+  return new Promise<Res>((resolve, reject) => new UploadBridge(req, form, resolve, reject).start());
+}
 
-    /** The first refusal wins and is answered now; nothing more is read or forwarded. */
-    const fail = (e: unknown) => {
-      if (failure) return;
-      failure = e;
-      call?.cancel();
-      if (bb) {
-        req.unpipe(bb);
-        bb.removeAllListeners('file');
-      }
-      if (e instanceof HttpError || e instanceof RpcError) closeUpload(req, e, form.onCut);
-      reject(e);
-    };
-    const settle = () => {
-      if (!failure && bodyDone && response) resolve(response.value);
-    };
-    /** Runs a form callback; a throw refuses the upload. */
-    const attempt = <T>(fn: () => T): T | undefined => {
-      try {
-        return fn();
-      } catch (e) {
-        fail(e);
-        return undefined;
-      }
-    };
-    const open = (): ClientStream<W, Res> => {
-      const c = form.open();
-      call = c;
-      c.result.then(
-        (value) => {
-          response = { value };
-          settle();
-        },
-        // The service may answer before the upload is over: answer the client now. A cancellation we
-        // asked for carries no information; `fail` keeps our reason.
-        (e: unknown) => fail(e),
-      );
-      c.write(form.begin());
-      return c;
-    };
-    /** Writes messages; a full call pauses the source until it drains. */
-    const forward = (messages: W[], pause?: () => void, resume?: () => void) => {
-      if (failure || !call) return;
-      let full = false;
-      for (const m of messages) full = !call.write(m) || full;
-      if (full && pause && resume) {
-        pause();
-        call.onceDrain(resume);
-      }
-    };
+type FileStream = Readable & { truncated?: boolean };
 
+/** One upload on its way: the call, the first refusal, and whether the body and the response are complete. */
+class UploadBridge<W, Res> {
+  private failure: unknown;
+  private call: ClientStream<W, Res> | undefined;
+  private bodyDone = false;
+  private response: { value: Res } | undefined;
+  /** The files in their turn: each waits for the one before it to end. */
+  private pumping = Promise.resolve();
+  private bb: busboy.Busboy | undefined;
+
+  constructor(
+    private readonly req: Request,
+    private readonly form: UploadForm<W, Res>,
+    private readonly resolve: (value: Res) => void,
+    private readonly reject: (e: unknown) => void,
+  ) {}
+
+  /** Parses the body as it arrives: its fields, its files, its limits, its end, and the client leaving. */
+  start(): void {
+    const { req, form } = this;
+    let bb: busboy.Busboy;
     try {
       // File names (`filename`, and `filename*` per RFC 5987/6266) are UTF-8 as browsers and curl send
       // them; busboy's default reads a plain `filename` as Latin-1, which stored "Łódź" as mojibake.
       bb = busboy({ headers: req.headers, limits: form.limits, defParamCharset: 'utf8' });
     } catch {
-      fail(badRequest(form.details.unparsable));
-      return;
+      return this.fail(badRequest(form.details.unparsable));
     }
-
+    this.bb = bb;
     bb.on('field', (name, value, info) => {
-      if (!failure) attempt(() => form.field(name, checkedText(name, value), info));
+      if (!this.failure) this.attempt(() => form.field(name, checkedText(name, value), info));
     });
-    bb.on('file', (name, stream, info) => {
-      // Busboy destroys a file's stream with an error when the body ends before the file does. A stream
-      // still waiting its turn (or refused) has no listener yet, and an 'error' without one would be
-      // thrown out of the process: the refusal itself is busboy's own 'error', handled below.
-      stream.on('error', () => undefined);
-      if (failure) return void stream.resume();
-      const sink = attempt(() => form.file(checkedFileName(name, info), info));
-      if (!sink) return void stream.resume();
-      if (!call) open();
-      // Strictly one file after another: busboy may announce the next file while this one's stream
-      // still holds buffered bytes, so each file waits for the previous one to end.
-      pumping = pumping.then(
-        () =>
-          new Promise<void>((done) => {
-            if (stream.destroyed) return done(); // cut before its turn: it will never end
-            stream.on('limit', () => fail(new HttpError(413, sink.tooLarge)));
-            stream.on('error', () => done());
-            stream.on('end', () => {
-              if (!failure && stream.truncated) fail(new HttpError(413, sink.tooLarge));
-              if (!failure) forward(attempt(() => sink.end()) ?? []);
-              done();
-            });
-            stream.on('data', (chunk: Buffer) => {
-              if (failure) return;
-              const out = attempt(() => sink.data(chunk));
-              if (out)
-                forward(
-                  out,
-                  () => stream.pause(),
-                  () => stream.resume(),
-                );
-            });
-          }),
-      );
-    });
-    if (form.details.partsLimit) bb.on('partsLimit', () => fail(badRequest(form.details.partsLimit!)));
-    if (form.details.filesLimit) bb.on('filesLimit', () => fail(badRequest(form.details.filesLimit!)));
-    if (form.details.fieldsLimit) bb.on('fieldsLimit', () => fail(badRequest(form.details.fieldsLimit!)));
-    bb.on('error', () => fail(badRequest(form.details.malformed)));
-    bb.on(
-      'close',
-      () =>
-        void pumping.then(() => {
-          if (failure) return;
-          const last = attempt(() => form.end());
-          if (!last) return;
-          const c = call ?? open();
-          forward(last);
-          c.end();
-          bodyDone = true;
-          settle();
-        }),
-    );
+    bb.on('file', (name, stream, info) => this.file(name, stream, info));
+    const { partsLimit, filesLimit, fieldsLimit, malformed } = form.details;
+    if (partsLimit) bb.on('partsLimit', () => this.fail(badRequest(partsLimit)));
+    if (filesLimit) bb.on('filesLimit', () => this.fail(badRequest(filesLimit)));
+    if (fieldsLimit) bb.on('fieldsLimit', () => this.fail(badRequest(fieldsLimit)));
+    bb.on('error', () => this.fail(badRequest(malformed)));
+    bb.on('close', () => void this.pumping.then(() => this.finish()));
     // The client went away before the body was complete: stop, and let the service clean up. A client
     // gone while the route's guards were still awaited (authentication, rate limits) has already closed
     // the request: its body will never end, so that request is settled here rather than waited on.
-    if (req.destroyed) return fail(new HttpError(400, 'the request was aborted'));
+    if (req.destroyed) return this.fail(new HttpError(400, 'the request was aborted'));
     req.on('close', () => {
-      if (!req.complete) fail(new HttpError(400, 'the request was aborted'));
+      if (!req.complete) this.fail(new HttpError(400, 'the request was aborted'));
     });
     req.pipe(bb);
-  });
+  }
+
+  /** A file starts: the form checks it, the call opens at the first one, and it waits its turn. */
+  private file(name: string, stream: FileStream, info: busboy.FileInfo): void {
+    // Busboy destroys a file's stream with an error when the body ends before the file does. A stream
+    // still waiting its turn (or refused) has no listener yet, and an 'error' without one would be
+    // thrown out of the process: the refusal itself is busboy's own 'error', handled in start().
+    stream.on('error', () => undefined);
+    if (this.failure) return void stream.resume();
+    const sink = this.attempt(() => this.form.file(checkedFileName(name, info), info));
+    if (!sink) return void stream.resume();
+    if (!this.call) this.open();
+    // Strictly one file after another: busboy may announce the next file while this one's stream
+    // still holds buffered bytes, so each file waits for the previous one to end.
+    this.pumping = this.pumping.then(() => this.pump(stream, sink));
+  }
+
+  /** Forwards one file's bytes through its sink as they arrive; settles when the file ends or is cut. */
+  private pump(stream: FileStream, sink: FileSink<W>): Promise<void> {
+    return new Promise<void>((done) => {
+      if (stream.destroyed) return done(); // cut before its turn: it will never end
+      stream.on('limit', () => this.fail(new HttpError(413, sink.tooLarge)));
+      stream.on('error', () => done());
+      stream.on('end', () => {
+        if (!this.failure && stream.truncated) this.fail(new HttpError(413, sink.tooLarge));
+        if (!this.failure) this.forward(this.attempt(() => sink.end()) ?? []);
+        done();
+      });
+      stream.on('data', (chunk: Buffer) => {
+        if (this.failure) return;
+        const out = this.attempt(() => sink.data(chunk));
+        if (out)
+          this.forward(
+            out,
+            () => stream.pause(),
+            () => stream.resume(),
+          );
+      });
+    });
+  }
+
+  /** The body is complete and every file forwarded: the form's last messages end the call. */
+  private finish(): void {
+    if (this.failure) return;
+    const last = this.attempt(() => this.form.end());
+    if (!last) return;
+    const c = this.call ?? this.open();
+    this.forward(last);
+    c.end();
+    this.bodyDone = true;
+    this.settle();
+  }
+
+  private open(): ClientStream<W, Res> {
+    const c = this.form.open();
+    this.call = c;
+    c.result.then(
+      (value) => {
+        this.response = { value };
+        this.settle();
+      },
+      // The service may answer before the upload is over: answer the client now. A cancellation we
+      // asked for carries no information; `fail` keeps our reason.
+      (e: unknown) => this.fail(e),
+    );
+    c.write(this.form.begin());
+    return c;
+  }
+
+  /** Writes messages; a full call pauses the source until it drains. */
+  private forward(messages: W[], pause?: () => void, resume?: () => void): void {
+    const call = this.call;
+    if (this.failure || !call) return;
+    let full = false;
+    for (const m of messages) full = !call.write(m) || full;
+    if (full && pause && resume) {
+      pause();
+      call.onceDrain(resume);
+    }
+  }
+
+  /** Runs a form callback; a throw refuses the upload. */
+  private attempt<T>(fn: () => T): T | undefined {
+    try {
+      return fn();
+    } catch (e) {
+      this.fail(e);
+      return undefined;
+    }
+  }
+
+  /** The first refusal wins and is answered now; nothing more is read or forwarded. */
+  private fail(e: unknown): void {
+    if (this.failure) return;
+    this.failure = e;
+    this.call?.cancel();
+    if (this.bb) {
+      this.req.unpipe(this.bb);
+      this.bb.removeAllListeners('file');
+    }
+    if (e instanceof HttpError || e instanceof RpcError) closeUpload(this.req, e, this.form.onCut);
+    this.reject(e);
+  }
+
+  private settle(): void {
+    if (!this.failure && this.bodyDone && this.response) this.resolve(this.response.value);
+  }
 }
 
 /** A text part obeys the one text rule (text.ts), its name too: else 400 naming the part. */
