@@ -77,16 +77,45 @@ const NO_OUTBOX = { outbox: 0 } as const;
 export type AccountSetting =
   'biometric_retention_days' | 'expiry_days' | 'reminder_first_after_hours' | 'reminder_every_hours' | 'reminder_max';
 
+const userModel = (conn: Connection) => conn.model('User', userSchema);
+type UserModel = ReturnType<typeof userModel>;
+
+/** The accounts: who they are, their organisation, their password, settings and second factor. */
 export function createUserRepository(conn: Connection) {
-  const model = conn.model('User', userSchema);
+  const model = userModel(conn);
   return {
     model,
     async init() {
       await model.init();
     },
+    ...userReads(model),
+    ...userMembership(model),
+    ...userPassword(model),
+    ...userSettings(model),
+    ...userTotp(model),
+  };
+}
+export type UserRepository = ReturnType<typeof createUserRepository>;
+
+/** Finding users: by email, by id, the organisation's members. */
+function userReads(model: UserModel) {
+  return {
     byEmail: (email: string) => model.findOne({ email }, NO_OUTBOX).lean<UserRecord>().exec(),
     byId: (id: string) => model.findOne({ _id: id }, NO_OUTBOX).lean<UserRecord>().exec(),
     exists: async (email: string) => (await model.exists({ email })) !== null,
+    /** The organisation's users: its owner (whose id is the organisation's) and every member. */
+    members: (orgId: string) =>
+      model
+        .find({ $or: [{ _id: orgId }, { org_id: orgId }] }, NO_OUTBOX)
+        .sort({ created_at: 1 })
+        .lean<UserRecord[]>()
+        .exec(),
+  };
+}
+
+/** Joining and leaving: a new account, a member's role and removal, events about a member gone. */
+function userMembership(model: UserModel) {
+  return {
     /** Inserts a new user with its creation event; null when the email already has an account. */
     async create(
       u: Omit<
@@ -112,13 +141,6 @@ export function createUserRepository(conn: Connection) {
       }
       return model.findOne({ _id: id }, NO_OUTBOX).lean<UserRecord>();
     },
-    /** The organisation's users: its owner (whose id is the organisation's) and every member. */
-    members: (orgId: string) =>
-      model
-        .find({ $or: [{ _id: orgId }, { org_id: orgId }] }, NO_OUTBOX)
-        .sort({ created_at: 1 })
-        .lean<UserRecord[]>()
-        .exec(),
     /** Sets a member's role with the event that records it; the previous record, or null when not in the organisation. */
     async setRole(orgId: string, userId: string, role: string, outbox: OutboxEntry[]): Promise<UserRecord | null> {
       const doc = await model
@@ -141,6 +163,12 @@ export function createUserRepository(conn: Connection) {
     async pushEvent(orgId: string, outbox: OutboxEntry[]) {
       await model.updateOne({ _id: orgId }, { $push: { outbox: { $each: outbox } } });
     },
+  };
+}
+
+/** The password and its reset code. */
+function userPassword(model: UserModel) {
+  return {
     /** Sets a new password hash and bumps the version (invalidating older sessions); clears any reset code. */
     async setPassword(id: string, hash: string, expectVersion: number): Promise<UserRecord | null> {
       // FerretDB 1.x has no projection on findAndModify: the outbox is dropped here instead.
@@ -158,6 +186,29 @@ export function createUserRepository(conn: Connection) {
       const { outbox: _outbox, ...user } = doc;
       return user;
     },
+    async setResetCode(id: string, hash: string, expiresAt: Date) {
+      await model.updateOne(
+        { _id: id },
+        { $set: { reset_code_hash: hash, reset_code_expires_at: expiresAt, reset_code_attempts: 0 } },
+      );
+    },
+    /** Counts a wrong try of this reset code: the tries so far, or null when the user no longer has it. */
+    async countWrongResetCode(id: string, hash: string): Promise<number | null> {
+      const doc = await model
+        .findOneAndUpdate({ _id: id, reset_code_hash: hash }, { $inc: { reset_code_attempts: 1 } }, { new: true })
+        .lean<{ reset_code_attempts: number }>();
+      return doc ? doc.reset_code_attempts : null;
+    },
+    /** Spends this reset code (if the user still has it): a new one must be sent. */
+    async burnResetCode(id: string, hash: string) {
+      await model.updateOne({ _id: id, reset_code_hash: hash }, { $set: { reset_code_hash: null, reset_code_expires_at: null } });
+    },
+  };
+}
+
+/** The account's settings: session length, what the transaction service applies, embedding origins. */
+function userSettings(model: UserModel) {
+  return {
     /**
      * Sets the session length of the account; the previous value for the audit log, or null when
      * there is no such user. One conditional update: concurrent changes each see what they replaced.
@@ -205,6 +256,12 @@ export function createUserRepository(conn: Connection) {
         .lean<{ embed_origins?: string[] }>();
       return doc ? { previous: doc.embed_origins ?? [] } : undefined;
     },
+  };
+}
+
+/** The second factor (TOTP): its pending and enabled secret, and the steps used. */
+function userTotp(model: UserModel) {
+  return {
     async setPendingTotp(id: string, sealed: string) {
       await model.updateOne({ _id: id }, { $set: { totp_pending_secret: sealed } });
     },
@@ -228,23 +285,5 @@ export function createUserRepository(conn: Connection) {
       const r = await model.updateOne({ _id: id, totp_last_step: { $lt: step } }, { $set: { totp_last_step: step } });
       return r.modifiedCount === 1;
     },
-    async setResetCode(id: string, hash: string, expiresAt: Date) {
-      await model.updateOne(
-        { _id: id },
-        { $set: { reset_code_hash: hash, reset_code_expires_at: expiresAt, reset_code_attempts: 0 } },
-      );
-    },
-    /** Counts a wrong try of this reset code: the tries so far, or null when the user no longer has it. */
-    async countWrongResetCode(id: string, hash: string): Promise<number | null> {
-      const doc = await model
-        .findOneAndUpdate({ _id: id, reset_code_hash: hash }, { $inc: { reset_code_attempts: 1 } }, { new: true })
-        .lean<{ reset_code_attempts: number }>();
-      return doc ? doc.reset_code_attempts : null;
-    },
-    /** Spends this reset code (if the user still has it): a new one must be sent. */
-    async burnResetCode(id: string, hash: string) {
-      await model.updateOne({ _id: id, reset_code_hash: hash }, { $set: { reset_code_hash: null, reset_code_expires_at: null } });
-    },
   };
 }
-export type UserRepository = ReturnType<typeof createUserRepository>;
