@@ -7,10 +7,9 @@
  * user agent), and carries no secret; the filter finds it; the CSV export carries the new actions;
  * senders and viewers cannot read the log.
  */
-import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pngPhoto, tinyPdf, type Part } from '../fixtures/documents.js';
+import { pngPhoto, solidPng, tinyPdf, type Part } from '../fixtures/documents.js';
 import { createAccount, type Account } from '../harness/accounts.js';
 import { eventually, infra, startServices } from '../harness/services.js';
 import { send } from '../support/http.js';
@@ -29,23 +28,8 @@ type Entry = {
 const UA = 'AuditActions/1.0 (e2e; ünïcode)';
 const suffix = randomBytes(3).toString('hex');
 
-/** A small one-colour PNG logo (ffmpeg). */
-const logoPng = () =>
-  execFileSync('ffmpeg', [
-    '-v',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    'color=c=0x204080:s=64x32',
-    '-frames:v',
-    '1',
-    '-f',
-    'image2pipe',
-    '-c:v',
-    'png',
-    '-',
-  ]);
+/** A small one-colour PNG logo. */
+const logoPng = () => solidPng('0x204080', 64, 32);
 
 describe('account audit log: every account action, with actor, target and client', () => {
   let stack: Awaited<ReturnType<typeof startServices>>;

@@ -7,34 +7,20 @@
  * publicly as image/png, nosniff; the signing page is given the branding and the signing-link mail
  * carries it (colour, logo, display name, Reply-To).
  */
-import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Account } from '../harness/accounts.js';
 import { eventually, infra, startServices } from '../harness/services.js';
 import { send, senderAccount } from '../support/ceremony-helpers.js';
 import { tinyPdf } from '../fixtures/ceremony-media.js';
+import { solidPng } from '../fixtures/documents.js';
 
 const suffix = Math.random().toString(16).slice(2, 8);
 const PATH = '/api/admin/account/branding';
 
 /** A PNG of one colour (ffmpeg) with a tEXt chunk before IEND (which the re-encoding must drop). */
 function pngWithText(w: number, h: number, text: string): Buffer {
-  const out = execFileSync('ffmpeg', [
-    '-v',
-    'error',
-    '-f',
-    'lavfi',
-    '-i',
-    `color=c=0xd02030:s=${w}x${h}`,
-    '-frames:v',
-    '1',
-    '-f',
-    'image2pipe',
-    '-c:v',
-    'png',
-    '-',
-  ]);
+  const out = solidPng('0xd02030', w, h);
   const data = Buffer.from(`tEXtComment\u0000${text}`, 'latin1');
   const chunk = Buffer.alloc(data.length + 8);
   chunk.writeUInt32BE(data.length - 4, 0);

@@ -17,6 +17,7 @@ import type { Account } from '../../harness/accounts.js';
 import { startServices } from '../../harness/services.js';
 import { send, senderAccount } from '../../support/ceremony-helpers.js';
 import { tinyPdf } from '../../fixtures/ceremony-media.js';
+import { solidPng } from '../../fixtures/documents.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const ARTIFACTS = join(ROOT, 'test-artifacts/branding');
@@ -60,21 +61,7 @@ describe('a branded signing page in headless Chromium', () => {
       json: { display_name: 'Acme Legal', color },
     });
     expect(set.status).toBe(200);
-    const logo = execFileSync('ffmpeg', [
-      '-v',
-      'error',
-      '-f',
-      'lavfi',
-      '-i',
-      'color=c=0x00c040:s=96x96',
-      '-frames:v',
-      '1',
-      '-f',
-      'image2pipe',
-      '-c:v',
-      'png',
-      '-',
-    ]);
+    const logo = solidPng('0x00c040', 96, 96);
     const put = await send(stack.gatewayUrl, 'PUT', `/api/admin/account/branding/logo?csrf=${await csrf()}`, {
       token: acct.token,
       raw: { data: logo, contentType: 'image/png' },
