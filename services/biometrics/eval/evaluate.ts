@@ -364,18 +364,12 @@ function whyFailed(x: Analysed): string {
   return why.join('; ');
 }
 
-async function main(): Promise<void> {
-  const cache = process.env.EVAL_CACHE;
-  let run: Run;
-  if (cache && existsSync(cache)) {
-    run = JSON.parse(readFileSync(cache, 'utf8')) as Run;
-    log(`report from ${cache}`);
-  } else {
-    run = await compute();
-    if (cache) writeFileSync(cache, JSON.stringify(run));
-  }
-  const { loadStart, loadAfterAnalysis, faceMatch, plan, engine, man, gs, corpus, fishing, genuine } = run;
-  const { corpusRenderMs, genuineRenderMs, timingCases, timings } = run;
+/** The numbers `g` gives for the captures `xs`, those it has. */
+const vals = (xs: Analysed[], g: (x: Analysed) => number | null) => xs.map(g).filter((v): v is number => v !== null);
+
+/** What the report's sections read: the run, and what is derived from it once. */
+function reportContext(run: Run) {
+  const { corpus, genuine } = run;
   const rendered = (ms: number, what: string) =>
     run.reusedRenders ? `${what} by an earlier run and reused (EVAL_REUSE)` : `${what} in ${(ms / 1000).toFixed(0)} s`;
   const second = run.secondRecogniser;
@@ -383,13 +377,17 @@ async function main(): Promise<void> {
   const wordsRule = second
     ? `pocketsphinx + ${second}: every word's Whisper log-probability + ${WORDS_FUSED.weight} × pocketsphinx ratio ≥ ${WORDS_FUSED.threshold}`
     : `pocketsphinx alone (the second recogniser is not installed): every word ≥ ${WORDS_THRESHOLD}`;
-
-  // ================================================================== report
   const byName = (n: string) => corpus.find((x) => x.c.name === n)!;
   const genuineAll = [...genuine, ...corpus.filter((x) => x.c.expected === 'PASS')];
   const passed = genuine.filter((x) => x.r.outcome === 'PASS').length;
   const lb = lowerBound95(passed, genuine.length);
+  return { ...run, run, rendered, second, wordsMin, wordsRule, byName, genuineAll, passed, lb };
+}
+type ReportContext = ReturnType<typeof reportContext>;
 
+/** The title, how the run was made, and what to read first. */
+function header(c: ReportContext): void {
+  const { run, loadStart, loadAfterAnalysis, plan, engine, man, gs, corpus, genuine, wordsRule, passed, lb } = c;
   p('# Biometrics evaluation');
   p();
   p(
@@ -414,8 +412,11 @@ async function main(): Promise<void> {
     `- **Attacks: ${attacksCaught} of ${corpus.filter((x) => x.c.expected === 'FAIL').length} corpus attacks failed on the checks that target them**; the best of the nine redraw-fishing draws failed too. The same cases run through the real service (capture event → verdict event) in \`services/biometrics/test/verdicts.int.test.ts\`.`,
   );
   p();
+}
 
-  // ---- attack classes
+/** Every corpus attack with its target checks and verdict, and redraw fishing. */
+function attackClasses(c: ReportContext): void {
+  const { man, corpus, fishing, corpusRenderMs, rendered, byName } = c;
   p('## Attack classes of issues 15 and 30');
   p();
   p(
@@ -470,8 +471,11 @@ async function main(): Promise<void> {
     `Corpus: ${man.cases.length} cases (${man.fps} fps, ${man.width}×${man.height}, timelines of 12–${man.durationS} s: the test corpus takes each case's first draw no longer than 15 s with 3 actions or 12 s with 2, because the analysis costs per second), people ${man.sources.map((s) => `${s.person} = ${s.faceId}`).join(', ')}; ${rendered(corpusRenderMs, 'rendered and derived')}.`,
   );
   p();
+}
 
-  // ---- genuine
+/** The genuine accept rate, per check, and why each genuine capture that failed did. */
+function genuineRate(c: ReportContext): void {
+  const { gs, genuine, genuineRenderMs, rendered, genuineAll, passed } = c;
   p('## Genuine accept rate');
   p();
   p(
@@ -510,14 +514,16 @@ async function main(): Promise<void> {
       );
   }
   p();
+}
 
-  // ---- score distributions
+/** Per-check score distributions of genuine captures against the attacks each must stop. */
+function scoreDistributions(c: ReportContext): void {
+  const { corpus, fishing, second, wordsMin, byName, genuineAll } = c;
   const attacks = corpus.filter((x) => x.c.expected === 'FAIL');
   p('## Per-check scores (min / median / max)');
   p();
   p('| check | genuine captures | attacks it must stop |');
   p('|---|---|---|');
-  const vals = (xs: Analysed[], g: (x: Analysed) => number | null) => xs.map(g).filter((v): v is number => v !== null);
   const lightNames = [
     'universal_video',
     'replay_across_challenges',
@@ -561,8 +567,11 @@ async function main(): Promise<void> {
     `| sequence: challenged actions found in their windows, no stray head action | ${vals(genuineAll, (x) => (x.r.checks.sequence.passed ? 1 : 0)).filter((v) => v === 1).length}/${genuineAll.length} | ${attacks.filter((x) => x.r.checks.sequence.passed === false).length}/${attacks.length} attacks fail it |`,
   );
   p();
+}
 
-  // ---- identity thresholds by pose
+/** The identity thresholds by pose, as measured on these captures. */
+function identityPoses(c: ReportContext): void {
+  const { genuine, genuineAll } = c;
   p('## Identity thresholds by pose (measured)');
   p();
   p(
@@ -609,8 +618,10 @@ async function main(): Promise<void> {
     "The configured thresholds (analysisConfig.identity.poseMaxDistance) are the middle of each pose's gap between the largest genuine frame and the closest other-person frame, rounded to 0.01 in the run that set them (before, 0.75 neutral and 0.85 turned and up: the old neutral one failed a genuine capture, the old turned one sat within about 0.01 of the closest other-person frame). Runs differ by up to 0.01: multi-threaded TensorFlow's meshes and descriptors are not bit-identical from run to run. A capture fails on its worst frame, so a swapped-in person is caught if any of their frames passes the threshold: every other-person capture here had a frame at least as far as the last column. The genuine distances come from rendered warps of a frontal photo; real head turns move a descriptor further, so the turned and up thresholds need re-measuring on real captures before they are trusted.",
   );
   p();
+}
 
-  // ---- words
+/** The words gate's own evaluation, copied from docs/words-evaluation.md. */
+function wordsVerified(_c: ReportContext): void {
   const wordsDoc = path.join(repo, 'docs/words-evaluation.md');
   if (existsSync(wordsDoc)) {
     const text = readFileSync(wordsDoc, 'utf8');
@@ -630,8 +641,11 @@ async function main(): Promise<void> {
       p();
     }
   }
+}
 
-  // ---- timings
+/** Verdict times per backend. */
+function verdictTimes(c: ReportContext): void {
+  const { timingCases, timings } = c;
   p('## Verdict time per backend');
   p();
   p(
@@ -663,8 +677,11 @@ async function main(): Promise<void> {
     'Inference is pass 1 (detector and mesh on every sampled frame, the descriptor on every second one and the last 1.5 s, the iris refinement on the baseline and around blink windows: `analysis/frame-plan.ts`) plus the final frame and the reference; a 10 s capture has 80 analysed frames and a 15–19 s timeline 120–152. On a machine this loaded (two cores, several sessions) the wall times are upper bounds: `test/bench/biometrics.bench.ts` measures p50/p95 per backend on an idle machine.',
   );
   p();
+}
 
-  // ---- not resisted
+/** What the checks still do not resist. */
+function notResisted(c: ReportContext): void {
+  const { second, byName, genuineAll } = c;
   p('## What the checks still do not resist');
   p();
   p(
@@ -689,6 +706,11 @@ async function main(): Promise<void> {
     '- **The media floors are not a recapture or injection detector**: the bitrate floor counts the whole file (audio included), and a file can always be padded to any bitrate.',
   );
   p();
+}
+
+/** What a certificate proves, the focused evaluations kept as results files, and the face match. */
+function appendix(c: ReportContext): void {
+  const { faceMatch } = c;
   p(certificateScope());
   for (const file of [PRESENTATION_ATTACKS, LIGHT_DEV_SPLIT, GENUINE_AND_IDENTITY, SESSION16, SESSION17, SHORT_FLASHES])
     if (existsSync(file)) {
@@ -697,8 +719,32 @@ async function main(): Promise<void> {
     }
   p(faceMatch.trim());
   p();
-  process.stdout.write(out.join('\n') + '\n');
 }
 
+async function main(): Promise<void> {
+  const cache = process.env.EVAL_CACHE;
+  let run: Run;
+  if (cache && existsSync(cache)) {
+    run = JSON.parse(readFileSync(cache, 'utf8')) as Run;
+    log(`report from ${cache}`);
+  } else {
+    run = await compute();
+    if (cache) writeFileSync(cache, JSON.stringify(run));
+  }
+  const c = reportContext(run);
+  for (const section of [
+    header,
+    attackClasses,
+    genuineRate,
+    scoreDistributions,
+    identityPoses,
+    wordsVerified,
+    verdictTimes,
+    notResisted,
+    appendix,
+  ])
+    section(c);
+  process.stdout.write(out.join('\n') + '\n');
+}
 await main();
 process.exit(0);
