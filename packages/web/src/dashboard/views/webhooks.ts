@@ -154,33 +154,18 @@ function endpointRow(e: WebhookEndpoint, act: EndpointActions) {
   );
 }
 
-export async function webhooksView(_app: App): Promise<View> {
-  let endpoints = await webhooksApi.list();
-  const root = h('section', {}, h('h1', { tabindex: -1 }, 'Webhooks'));
-  const form = endpointForm();
-  const created = h('div', { id: 'hook-created', hidden: true });
-  const listBox = h('div', { id: 'hooks' });
-  const listError = h('p', { class: 'form-error', role: 'alert', hidden: true });
-  const failingNotice = h('div', { class: 'alert warn', role: 'status', id: 'hooks-failing', hidden: true });
-  const logBox = h('section', { class: 'card', id: 'deliveries', 'aria-labelledby': 'h-log', hidden: true });
-  /** Runs an action of the list; its refusal is said above the list. */
-  const attempt = async (fn: () => Promise<void>) => {
-    try {
-      await fn();
-    } catch (err) {
-      listError.textContent = message(err);
-      listError.hidden = false;
-    }
-  };
+type Attempt = (fn: () => Promise<void>) => Promise<void>;
 
-  const showDeliveries = (e: WebhookEndpoint): Promise<void> =>
+/** The deliveries panel: shows an endpoint's recent deliveries, each with Redeliver. */
+function deliveriesPanel(logBox: HTMLElement, attempt: Attempt) {
+  const show = (e: WebhookEndpoint): Promise<void> =>
     attempt(async () => {
       const items = await webhooksApi.deliveries(e.id);
       const redeliver = async (d: WebhookDelivery) => {
         try {
           await webhooksApi.redeliver(e.id, d.id);
           announce('Queued for delivery.');
-          await showDeliveries(e);
+          await show(e);
         } catch (err) {
           announce(message(err));
         }
@@ -197,8 +182,17 @@ export async function webhooksView(_app: App): Promise<View> {
       logBox.hidden = false;
       logBox.querySelector<HTMLElement>('h2')?.focus();
     });
+  return show;
+}
 
-  const renderList = () => {
+type ListParts = { listBox: HTMLElement; failingNotice: HTMLElement; logBox: HTMLElement };
+
+/** The endpoints list: the failing notice and a row per endpoint; toggling or deleting one renders it again. */
+function endpointList(state: { endpoints: WebhookEndpoint[] }, parts: ListParts, attempt: Attempt) {
+  const { listBox, failingNotice, logBox } = parts;
+  const showDeliveries = deliveriesPanel(logBox, attempt);
+  const render = (): void => {
+    const { endpoints } = state;
     const failing = endpoints.filter((e) => !e.enabled && e.disabled_reason === 'failing');
     failingNotice.hidden = !failing.length;
     failingNotice.replaceChildren(failingText(failing));
@@ -209,15 +203,15 @@ export async function webhooksView(_app: App): Promise<View> {
         toggle: () =>
           attempt(async () => {
             const u = await webhooksApi.update(e.id, { enabled: !e.enabled });
-            endpoints = endpoints.map((x) => (x.id === e.id ? u : x));
-            renderList();
+            state.endpoints = state.endpoints.map((x) => (x.id === e.id ? u : x));
+            render();
             announce(`${u.url} ${u.enabled ? 'enabled' : 'disabled'}.`);
           }),
         remove: () =>
           attempt(async () => {
             await webhooksApi.remove(e.id);
-            endpoints = endpoints.filter((x) => x.id !== e.id);
-            renderList();
+            state.endpoints = state.endpoints.filter((x) => x.id !== e.id);
+            render();
             logBox.hidden = true;
             announce('Endpoint deleted.');
           }),
@@ -225,6 +219,28 @@ export async function webhooksView(_app: App): Promise<View> {
     );
     listBox.replaceChildren(actionTable(['URL', 'Mode', 'Events', 'State'], rows, 'Your webhook endpoints'));
   };
+  return render;
+}
+
+export async function webhooksView(_app: App): Promise<View> {
+  const state = { endpoints: await webhooksApi.list() };
+  const root = h('section', {}, h('h1', { tabindex: -1 }, 'Webhooks'));
+  const form = endpointForm();
+  const created = h('div', { id: 'hook-created', hidden: true });
+  const listBox = h('div', { id: 'hooks' });
+  const listError = h('p', { class: 'form-error', role: 'alert', hidden: true });
+  const failingNotice = h('div', { class: 'alert warn', role: 'status', id: 'hooks-failing', hidden: true });
+  const logBox = h('section', { class: 'card', id: 'deliveries', 'aria-labelledby': 'h-log', hidden: true });
+  /** Runs an action of the list; its refusal is said above the list. */
+  const attempt: Attempt = async (fn) => {
+    try {
+      await fn();
+    } catch (err) {
+      listError.textContent = message(err);
+      listError.hidden = false;
+    }
+  };
+  const renderList = endpointList(state, { listBox, failingNotice, logBox }, attempt);
 
   onSubmit(form, async (f) => {
     const types = [...f.querySelectorAll<HTMLInputElement>('input[name="event_types"]:checked')]
@@ -236,7 +252,7 @@ export async function webhooksView(_app: App): Promise<View> {
       description: value(f, 'description').trim(),
       mode: f.querySelector<HTMLInputElement>('input[name="test_mode"]')?.checked ? 'test' : 'live',
     });
-    endpoints = [e, ...endpoints];
+    state.endpoints = [e, ...state.endpoints];
     renderList();
     f.reset();
     created.replaceChildren(secretNotice(e.secret));
