@@ -1,4 +1,4 @@
-import { Router, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { identitySecurityV1 } from '@signet/proto';
 import { callerOf } from '../../auth.js';
@@ -68,20 +68,27 @@ async function write(res: Response, chunk: string) {
  */
 export function auditLogRoutes(ctx: GatewayContext): RouteModule {
   const r = Router();
-  // Owners and admins read the log (identity checks the member's role again).
-  const common = { tags: ['Dashboard'], security: 'session' as const, role: 'admin' as const };
-  const noStore = { 'Cache-Control': HEADERS.cacheControl };
-  const query = (userId: string, q: z.infer<typeof listQuery>, limit: number, cursor = '') => ({
-    userId,
-    actorId: q.actor_id ?? '',
-    action: q.action ?? '',
-    from: q.from ?? '',
-    to: q.to ?? '',
-    limit,
-    cursor,
-  });
+  const routes = [listRoute(ctx), exportRoute(ctx)];
+  mountRoutes(r, routes, { validateResponses: ctx.validateResponses });
+  return { router: r, routes };
+}
 
-  const list = defineRoute({
+// Owners and admins read the log (identity checks the member's role again).
+const common = { tags: ['Dashboard'], security: 'session' as const, role: 'admin' as const };
+const noStore = { 'Cache-Control': HEADERS.cacheControl };
+const query = (userId: string, q: z.infer<typeof listQuery>, limit: number, cursor = '') => ({
+  userId,
+  actorId: q.actor_id ?? '',
+  action: q.action ?? '',
+  from: q.from ?? '',
+  to: q.to ?? '',
+  limit,
+  cursor,
+});
+
+/** GET /api/admin/audit-log */
+function listRoute(ctx: GatewayContext) {
+  return defineRoute({
     ...common,
     method: 'get',
     path: '/api/admin/audit-log',
@@ -97,8 +104,11 @@ export function auditLogRoutes(ctx: GatewayContext): RouteModule {
       return { status: 200 as const, body: { events: p.events.map(out), next_cursor: p.nextCursor || null } };
     },
   });
+}
 
-  const exportLog = defineRoute({
+/** GET /api/admin/audit-log/export */
+function exportRoute(ctx: GatewayContext) {
+  return defineRoute({
     ...common,
     method: 'get',
     path: '/api/admin/audit-log/export',
@@ -121,42 +131,56 @@ export function auditLogRoutes(ctx: GatewayContext): RouteModule {
     },
     async handle({ query: q }, req, res) {
       const userId = callerOf(res).userId;
-      let closed = false;
-      req.on('close', () => (closed = true));
       // The first page before any byte: a refusal is still an error answer.
-      let p = await ctx.security.listAuditEvents(query(userId, { ...q }, 500));
+      const p = await ctx.security.listAuditEvents(query(userId, { ...q }, 500));
       const filtersUsed = Object.entries({ actor_id: q.actor_id, action: q.action, from: q.from, to: q.to }).filter(
         ([, v]) => !!v,
       );
       await recordAudit(ctx, req, res, 'audit_log.exported', '', { format: q.format, ...Object.fromEntries(filtersUsed) });
-      const csv = q.format === 'csv';
-      res.status(200);
-      res.setHeader('Content-Type', csv ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8');
-      res.setHeader('Content-Disposition', `attachment; filename="audit-log.${q.format}"`);
-      res.setHeader('Cache-Control', 'no-store');
-      let first = true;
-      try {
-        await write(res, csv ? csvRow(CSV_HEAD) : '[');
-        for (;;) {
-          for (const e of p.events.map(out)) {
-            await write(res, csv ? csvOf(e) : `${first ? '' : ','}\n${JSON.stringify(e)}`);
-            first = false;
-          }
-          if (!p.nextCursor || closed) break;
-          p = await ctx.security.listAuditEvents(query(userId, { ...q }, 500, p.nextCursor));
-        }
-        if (!csv) await write(res, '\n]\n');
-      } catch (err) {
-        ctx.logger.warn({ err: { message: (err as Error).message } }, 'audit log export stopped midway');
-        res.destroy();
-        return undefined;
-      }
-      res.end();
+      await streamExport(ctx, req, res, q.format, p, (cursor) =>
+        ctx.security.listAuditEvents(query(userId, { ...q }, 500, cursor)),
+      );
       return undefined;
     },
   });
+}
 
-  const routes = [list, exportLog];
-  mountRoutes(r, routes, { validateResponses: ctx.validateResponses });
-  return { router: r, routes };
+type AuditPage = Awaited<ReturnType<GatewayContext['security']['listAuditEvents']>>;
+
+/** Streams the export from its first page on, following the cursor until the last page or the client goes. */
+async function streamExport(
+  ctx: GatewayContext,
+  req: Request,
+  res: Response,
+  format: 'csv' | 'json',
+  firstPage: AuditPage,
+  next: (cursor: string) => Promise<AuditPage>,
+): Promise<void> {
+  // (the client may have gone while the first page was read and the export recorded)
+  let closed = req.destroyed;
+  req.on('close', () => (closed = true));
+  let p = firstPage;
+  const csv = format === 'csv';
+  res.status(200);
+  res.setHeader('Content-Type', csv ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8');
+  res.setHeader('Content-Disposition', `attachment; filename="audit-log.${format}"`);
+  res.setHeader('Cache-Control', 'no-store');
+  let first = true;
+  try {
+    await write(res, csv ? csvRow(CSV_HEAD) : '[');
+    for (;;) {
+      for (const e of p.events.map(out)) {
+        await write(res, csv ? csvOf(e) : `${first ? '' : ','}\n${JSON.stringify(e)}`);
+        first = false;
+      }
+      if (!p.nextCursor || closed) break;
+      p = await next(p.nextCursor);
+    }
+    if (!csv) await write(res, '\n]\n');
+  } catch (err) {
+    ctx.logger.warn({ err: { message: (err as Error).message } }, 'audit log export stopped midway');
+    res.destroy();
+    return undefined;
+  }
+  res.end();
 }
