@@ -51,33 +51,8 @@ export async function startIdentity(cfg: IdentityConfig, opts: { logger?: Logger
     { name: 'nats', check: async () => bus.nc.flush() },
     { name: 'redis', check: () => redis.ping() },
   ];
-  const deps = {
-    users,
-    signups,
-    apiKeys,
-    invitations,
-    sessions: createSessions(cfg.JWT_SECRET),
-    passwords: argon2idPasswords,
-    box: createSecretBox(cfg.TOTP_ENCRYPTION_KEY),
-    mfaChallenges: createMfaChallengeRepository(redis, cfg.REDIS_KEY_PREFIX),
-    mailer,
-    defaultSessionTtlHours: cfg.SESSION_TTL_HOURS,
-    biometricRetention: {
-      defaultDays: Math.min(cfg.BIOMETRIC_RETENTION_DAYS, cfg.BIOMETRIC_RETENTION_MAX_DAYS),
-      maxDays: cfg.BIOMETRIC_RETENTION_MAX_DAYS,
-    },
-    lifecycle: {
-      expirySeconds: cfg.EXPIRY_DEFAULT_SECONDS,
-      expiryMaxSeconds: cfg.EXPIRY_MAX_SECONDS,
-      reminderFirstSeconds: cfg.REMINDER_FIRST_AFTER_SECONDS,
-      reminderEverySeconds: cfg.REMINDER_EVERY_SECONDS,
-      reminderMax: cfg.REMINDER_MAX,
-    },
-    metrics: identityMetrics(metrics),
-    logger,
-    onUserCreated: relay.kick,
-    now: Date.now,
-  };
+  const stores = { users, signups, apiKeys, invitations };
+  const deps = identityDeps(cfg, stores, { redis, mailer, metrics, logger, onUserCreated: relay.kick });
   const handlers = identityHandlers(deps);
   const security = await securityServer(cfg, conn, redis, deps, metrics, bus);
   const branding = await brandingServer(conn, bus, metrics, logger, users);
@@ -115,5 +90,44 @@ export async function startIdentity(cfg: IdentityConfig, opts: { logger?: Logger
       redis.disconnect();
       await conn.close();
     },
+  };
+}
+
+type Stores = {
+  users: ReturnType<typeof createUserRepository>;
+  signups: ReturnType<typeof createSignupRepository>;
+  apiKeys: ReturnType<typeof createApiKeyRepository>;
+  invitations: ReturnType<typeof createInvitationRepository>;
+};
+
+/** What identity's use cases run on: its stores, the session and secret keys, and the policies from configuration. */
+function identityDeps(
+  cfg: IdentityConfig,
+  stores: Stores,
+  io: { redis: Redis; mailer: ReturnType<typeof createMailer>; metrics: Metrics; logger: Logger; onUserCreated: () => void },
+) {
+  return {
+    ...stores,
+    sessions: createSessions(cfg.JWT_SECRET),
+    passwords: argon2idPasswords,
+    box: createSecretBox(cfg.TOTP_ENCRYPTION_KEY),
+    mfaChallenges: createMfaChallengeRepository(io.redis, cfg.REDIS_KEY_PREFIX),
+    mailer: io.mailer,
+    defaultSessionTtlHours: cfg.SESSION_TTL_HOURS,
+    biometricRetention: {
+      defaultDays: Math.min(cfg.BIOMETRIC_RETENTION_DAYS, cfg.BIOMETRIC_RETENTION_MAX_DAYS),
+      maxDays: cfg.BIOMETRIC_RETENTION_MAX_DAYS,
+    },
+    lifecycle: {
+      expirySeconds: cfg.EXPIRY_DEFAULT_SECONDS,
+      expiryMaxSeconds: cfg.EXPIRY_MAX_SECONDS,
+      reminderFirstSeconds: cfg.REMINDER_FIRST_AFTER_SECONDS,
+      reminderEverySeconds: cfg.REMINDER_EVERY_SECONDS,
+      reminderMax: cfg.REMINDER_MAX,
+    },
+    metrics: identityMetrics(io.metrics),
+    logger: io.logger,
+    onUserCreated: io.onUserCreated,
+    now: Date.now,
   };
 }
