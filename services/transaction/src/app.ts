@@ -57,11 +57,7 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
   const tm = transactionMetrics(metrics);
   const conn = await connectMongo(cfg.MONGO_URL, cfg.MONGO_DB);
   const bus = await connectBus(cfg.NATS_URL, 'transaction');
-  const repo = createTransactionRepository(conn);
-  await repo.init();
-  // Templates (issue 33): their documents live in the documents bucket beside the transactions'.
-  const templates = createTemplateRepository(conn);
-  await templates.init();
+  const { repo, templates, brands, completionMails } = await openStores(conn);
   const objects = createObjectStore(cfg);
   await ensureBuckets(objects.client, [cfg.BUCKET_DOCUMENTS, cfg.BUCKET_REFERENCES], cfg.S3_REGION);
   const mailer = createMailer(cfg.SMTP_URL, cfg.MAIL_FROM);
@@ -73,13 +69,7 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
   const lock = createKeyedLock<number>();
   const outbox = createOutboxRelay(bus, [repo.model], { metrics, logger, lock, pollMs: 2000 });
   const clock = () => new Date();
-  // Organisations' branding for the mails to their signers (identity.branding.changed, issue 34 item 4).
-  const brands = createAccountBrandingRepository(conn);
-  await brands.init();
   const retention = { defaultDays: cfg.BIOMETRIC_RETENTION_DAYS, dayMs: cfg.BIOMETRIC_RETENTION_DAY_SECONDS * 1000 };
-  // The signed PDF is sealed: every signer and the sender get a download link (issue 17).
-  const completionMails = createCompletionMailRepository(conn);
-  await completionMails.init();
   const consumers = await startEventConsumers(bus, {
     ...{ cfg, repo, tm, lock, outbox, clock, retention, mailer, brands, completionMails, metrics, logger },
     ackWaitMs: opts.ackWaitMs,
@@ -88,11 +78,6 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
   const common: Common = { repo, tm, logger, cfg, lock, outbox, clock, retention };
   const { timers, erasure, orphans, erasureDeps } = startJobs({ ...common, templates, objects });
 
-  const checks = [
-    { name: 'mongo', check: () => pingMongo(conn) },
-    { name: 'nats', check: async () => bus.nc.flush() },
-    { name: 's3', check: async () => void (await objects.client.bucketExists(cfg.BUCKET_DOCUMENTS)) },
-  ];
   // Bulk send (issue 33): each row is a transaction from the template, made as CreateFromTemplate makes one.
   const bulkSend = await startBulkSend({
     ...{ cfg, conn, bus, repo, objects, biometrics, metrics, tm, logger, clock },
@@ -105,7 +90,11 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
     metrics,
     grpcPort: cfg.GRPC_PORT,
     opsPort: cfg.OPS_PORT,
-    checks,
+    checks: [
+      { name: 'mongo', check: () => pingMongo(conn) },
+      { name: 'nats', check: async () => bus.nc.flush() },
+      { name: 's3', check: async () => void (await objects.client.bucketExists(cfg.BUCKET_DOCUMENTS)) },
+    ],
     register: (server) =>
       registerServices(server, {
         ...common,
@@ -127,13 +116,8 @@ export async function startTransaction(cfg: TransactionConfig, opts: Transaction
     webhooks,
     bulkSend,
     async stop() {
-      await served.stop();
-      await bulkSend.stop();
-      await erasure.stop();
-      await timers.stop();
-      await consumers.stop();
-      await webhooks.stop();
-      await orphans.stop();
+      // Stopped in this order: intake first, then the work it feeds, then the connections.
+      for (const part of [served, bulkSend, erasure, timers, consumers, webhooks, orphans]) await part.stop();
       outbox.stop();
       billing.close();
       biometrics.close();
@@ -275,4 +259,17 @@ function startJobs(
   });
 
   return { timers, erasure, orphans, erasureDeps };
+}
+
+/** The service's own collections: transactions, templates (issue 33), organisations' branding for the
+ *  mails to their signers (identity.branding.changed, issue 34) and the completion mails sent (issue 17). */
+async function openStores(conn: Awaited<ReturnType<typeof connectMongo>>) {
+  const stores = {
+    repo: createTransactionRepository(conn),
+    templates: createTemplateRepository(conn),
+    brands: createAccountBrandingRepository(conn),
+    completionMails: createCompletionMailRepository(conn),
+  };
+  for (const store of Object.values(stores)) await store.init();
+  return stores;
 }
