@@ -6,9 +6,8 @@ import type { UserRepository } from '../store/user.repository.js';
 
 /**
  * The durable and what it reads: identity's own entries and the transaction service's deletions and
- * erasures. Anything starting it uses this one definition: JetStream refuses to turn an existing
- * durable's single subject filter into several, so a durable made with fewer subjects would stop
- * identity from starting.
+ * erasures. Anything starting it uses this one definition: whoever starts a durable last sets its
+ * subjects (startConsumer updates them), so a second definition with fewer subjects would narrow it.
  */
 export const AUDIT_CONSUMER: { durable: string; events: readonly EventEntry[] } = {
   durable: 'identity-audit',
