@@ -1314,8 +1314,9 @@ export async function makeGenuineCapture(
     models?: LoadedModels;
     seed?: number;
     words?: readonly string[];
-    /** screen colours on the recording's timeline, reflected by the face */
-    light?: LightSequence;
+    /** screen colours on the recording's timeline, reflected by the face (default: the server
+     *  timeline's, if any; null: no light, even on a server timeline) */
+    light?: LightSequence | null;
     /** how the face takes that light (default physics; uniform: a puppet's tint) */
     lightShading?: LightShading;
     /** the challenge's server timeline: actions in their windows, words and light on its schedule */
@@ -1343,9 +1344,9 @@ export async function makeGenuineCapture(
       noise: true,
       seed: opts.seed ?? 21,
       speech: opts.words ?? CORPUS_WORDS,
-      light: opts.light,
       lightShading: opts.lightShading,
       ...(opts.serverTimeline ? followTimeline(opts.serverTimeline) : {}),
+      ...(opts.light !== undefined ? { light: opts.light ?? undefined } : {}),
     },
     tris,
   );
