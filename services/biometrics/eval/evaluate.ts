@@ -138,6 +138,8 @@ const SHORT_FLASHES = path.join(here, 'results', 'short-flashes.md');
 const SESSION16 = path.join(here, 'results', 'session16-identity-recapture-genuine.md');
 /** Session 17: the light's orientation fit without the discs seen at a grazing angle, on an enlarged development split. */
 const SESSION17 = path.join(here, 'results', 'session17-light.md');
+/** Session 18: the orientation threshold set on captures as long as the ceremony issues them, evaluated on new draws. */
+const SESSION18 = path.join(here, 'results', 'session18-light.md');
 
 /** Worst distance ÷ its pose's threshold, per pose, over a capture's own frames. */
 function worstRatioByPose(id: IdentityRecord): Record<PoseBucket, number | null> {
@@ -712,7 +714,15 @@ function notResisted(c: ReportContext): void {
 function appendix(c: ReportContext): void {
   const { faceMatch } = c;
   p(certificateScope());
-  for (const file of [PRESENTATION_ATTACKS, LIGHT_DEV_SPLIT, GENUINE_AND_IDENTITY, SESSION16, SESSION17, SHORT_FLASHES])
+  for (const file of [
+    PRESENTATION_ATTACKS,
+    LIGHT_DEV_SPLIT,
+    GENUINE_AND_IDENTITY,
+    SESSION16,
+    SESSION17,
+    SESSION18,
+    SHORT_FLASHES,
+  ])
     if (existsSync(file)) {
       p(readFileSync(file, 'utf8').trim());
       p();

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
+import { MongoClient } from 'mongodb';
 import { launchChromium } from './chromium.js';
 import { connectBus, STREAM, type Bus } from '@signet/kit';
 import { events, eventsV1 } from '@signet/proto';
@@ -165,6 +166,17 @@ describe('the signing page with a rendered camera feed, judged by the biometrics
       180_000,
       2000,
     );
+    // what the light check measured on a recording made by the browser's own encoder (scores only)
+    const mongo = await MongoClient.connect(infra().MONGO_URL);
+    try {
+      const analysis = await mongo
+        .db(stack.dbs.biometrics)
+        .collection<{ checks: Record<string, { detail?: string }> }>('analyses')
+        .findOne({ capture_id: captured.captureId });
+      console.info(`light through the page: ${analysis?.checks.light?.detail ?? '(no analysis)'}`);
+    } finally {
+      await mongo.close();
+    }
     expect(captured.challenge?.words, 'the page recorded the challenge the feed was rendered for').toEqual(words);
     expect(captured.challenge?.timeline?.colours).toEqual(serverTimeline.colours);
     expect(captured.challenge?.mode).toBe('live');
