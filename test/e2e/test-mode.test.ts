@@ -366,6 +366,13 @@ describe('test mode: test-mode API keys, free and apart from live data, sealed i
 
     // Revision 1 is the upload, byte for byte; every page (document and audit trail) says TEST.
     expect(signed.subarray(0, t.pdf.length).equals(t.pdf)).toBe(true);
+    // GET /api/verify finds it by the signed PDF's own hash too (as a live one is), and says TEST.
+    const signedSha = createHash('sha256').update(signed).digest('hex');
+    for (const hash of [signedSha.slice(0, 16), signedSha]) {
+      const byPdf = await sendTo(stack.gatewayUrl, 'GET', `/api/verify/${t.reference}/${hash}`);
+      expect(byPdf.status, byPdf.text).toBe(200);
+      expect(byPdf.body).toMatchObject({ valid: true, reference: t.reference, log: 'test' });
+    }
     const file = join(dir, 'test-signed.pdf');
     writeFileSync(file, signed);
     const pageTexts = async (path: string) => {

@@ -199,6 +199,8 @@ function serveLedger(cfg: LedgerConfig, p: Parts, checks: Parameters<typeof serv
               signer: testLog.signer,
               publicBaseUrl: cfg.PUBLIC_BASE_URL,
               logName: 'test',
+              // the lookup by the signed PDF's own hash (the PDF itself is served by the live handler, over both logs)
+              signedPdf: { signedPdfs: testSealing?.signedPdfs ?? null, objects: null, logger },
             }),
         ),
         { metrics, logger },
