@@ -42,34 +42,49 @@ sessionSchema.index(...outboxIndex);
 // The erasure job asks which sessions have an erasure requested and not done.
 sessionSchema.index({ erased_at: 1, 'erasure.requested_at': 1 });
 
-export function createSessionRepository(conn: Connection) {
-  const model = conn.model('Session', sessionSchema, 'sessions');
-  // Fields may be missing on documents written by an older version (or empty arrays dropped by the store).
-  const plain = (d: unknown): Session | null => {
-    if (!d) return null;
-    const s = d as Partial<Session> & { _id: string };
-    return {
-      ...(s as Session),
-      consent: s.consent ?? null,
-      challenge: s.challenge ?? null,
-      attempt: s.attempt ?? 0,
-      draws: s.draws ?? 0,
-      captures: s.captures ?? [],
-      webauthn: s.webauthn ?? null,
-      forensic_batches: s.forensic_batches ?? 0,
-      erasure: s.erasure ?? null,
-      erased_at: s.erased_at ?? null,
-    };
-  };
+const sessionModel = (conn: Connection) => conn.model('Session', sessionSchema, 'sessions');
+type SessionModel = ReturnType<typeof sessionModel>;
+type GetSession = (id: string) => Promise<Session | null>;
 
+/** Fields may be missing on documents written by an older version (or empty arrays dropped by the store). */
+const plain = (d: unknown): Session | null => {
+  if (!d) return null;
+  const s = d as Partial<Session> & { _id: string };
+  return {
+    ...(s as Session),
+    consent: s.consent ?? null,
+    challenge: s.challenge ?? null,
+    attempt: s.attempt ?? 0,
+    draws: s.draws ?? 0,
+    captures: s.captures ?? [],
+    webauthn: s.webauthn ?? null,
+    forensic_batches: s.forensic_batches ?? 0,
+    erasure: s.erasure ?? null,
+    erased_at: s.erased_at ?? null,
+  };
+};
+
+/** A signer's ceremony: its opening, its attempts and their verdicts, and the erasure of its capture media. */
+export function createSessionRepository(conn: Connection) {
+  const model = sessionModel(conn);
+  const get: GetSession = async (id) => plain(await model.findById(id).lean());
   return {
     model,
     async init() {
       await model.createIndexes();
     },
-    async get(id: string): Promise<Session | null> {
-      return plain(await model.findById(id).lean());
-    },
+    get,
+    ...captureMedia(model),
+    ...sessionOpening(model, get),
+    ...sessionAttempts(model),
+    ...sessionVerdicts(model, get),
+  };
+}
+export type SessionRepository = ReturnType<typeof createSessionRepository>;
+
+/** The capture media: the keys sessions point to (for the orphan sweep) and their erasure (jobs/biometric-erasure.job.ts). */
+function captureMedia(model: SessionModel) {
+  return {
     /** The object keys each session's capture records point to (one query for a batch of sessions; for the orphan sweep). */
     async captureKeysOf(ids: string[]): Promise<Map<string, Set<string>>> {
       const out = new Map<string, Set<string>>();
@@ -80,7 +95,6 @@ export function createSessionRepository(conn: Connection) {
       for (const d of docs) out.set(d._id, new Set((d.captures ?? []).flatMap((c) => [c.video_key, c.frame_key])));
       return out;
     },
-    // Erasure of capture media (jobs/biometric-erasure.job.ts).
     /** Records the transaction's erasure request on each of its sessions not yet asked (the first reason stays). */
     async requestErasure(transactionId: number, reason: string, at: Date): Promise<number> {
       const r = await model.updateMany(
@@ -144,6 +158,12 @@ export function createSessionRepository(conn: Connection) {
       for (const d of docs) out.set(d._id, { erasure: d.erasure ?? null, erased_at: d.erased_at ?? null });
       return out;
     },
+  };
+}
+
+/** First contact: the session created, and the consent recorded once. */
+function sessionOpening(model: SessionModel, get: GetSession) {
+  return {
     /** Creates the session on first contact (idempotent). */
     async ensure(s: { id: string; transactionId: number; signerIndex: number; signerEmail: string }): Promise<Session> {
       try {
@@ -172,7 +192,7 @@ export function createSessionRepository(conn: Connection) {
       } catch (err) {
         if (!isDuplicateKey(err)) throw err;
       }
-      return (await this.get(s.id))!;
+      return (await get(s.id))!;
     },
     /** Records consent once: the filter on a null consent makes a second one match nothing. */
     async recordConsent(id: string, consent: Consent, event: OutboxEntry): Promise<Session | null> {
@@ -182,6 +202,12 @@ export function createSessionRepository(conn: Connection) {
           .lean(),
       );
     },
+  };
+}
+
+/** An attempt: its challenge drawn, its live start and passkey, and how it ends (forfeited, captured or refused). */
+function sessionAttempts(model: SessionModel) {
+  return {
     /**
      * Replaces the challenge and counts the draw, guarded by the attempt and draw count seen when
      * it was decided (so two racing requests cannot both draw on one count).
@@ -242,6 +268,12 @@ export function createSessionRepository(conn: Connection) {
       const r = await model.updateOne({ _id: id, 'challenge.nonce': nonce }, { $set: { webauthn: rec } });
       return r.modifiedCount === 1;
     },
+  };
+}
+
+/** A capture's verdict, and the forensic batches a session may take. */
+function sessionVerdicts(model: SessionModel, get: GetSession) {
+  return {
     /** Records a verdict on the capture it names; a redelivery finds it already set and changes nothing. */
     async recordOutcome(
       transactionId: number,
@@ -250,7 +282,7 @@ export function createSessionRepository(conn: Connection) {
       outcome: string,
       failedChecks: string[] = [],
     ): Promise<boolean> {
-      const s = await this.get(sessionId(transactionId, signerIndex));
+      const s = await get(sessionId(transactionId, signerIndex));
       if (!s) return false;
       const i = s.captures.findIndex((c) => c.capture_id === captureId);
       if (i < 0) return false;
@@ -269,4 +301,3 @@ export function createSessionRepository(conn: Connection) {
     },
   };
 }
-export type SessionRepository = ReturnType<typeof createSessionRepository>;
