@@ -5,7 +5,16 @@
 import { createRequire } from 'node:module';
 import { leafHash, rootFromInclusionProof } from './merkle.js';
 import { mismatchedCommitments, openedHashes, parseOpenings, type CommitmentOpenings } from './commitments.js';
-import { cosignedBeforeKey, describeKey, keyList, outsidePeriod, sealKey, verifyCheckpointWith, type LogKeys } from './keys.js';
+import {
+  cosignedBeforeKey,
+  describeKey,
+  keyList,
+  outsidePeriod,
+  sealKey,
+  verifyCheckpointWith,
+  type LogKey,
+  type LogKeys,
+} from './keys.js';
 import { parseSeal, verifySeal, type Checkpoint } from './note.js';
 import { checkConsistentWithRemembered, type ConsistencyProof, type RememberedCheckpoint } from './state.js';
 import { checkWitnessQuorum, verifyCosignature, type WitnessPolicy } from './witness.js';
@@ -102,22 +111,46 @@ export function verifyBundle(value: unknown, opts: VerifyOptions): BundleReport 
     detail: `${bundle.format} for ${bundle.certificate.reference} (certificate version ${String(bundle.certificate.version ?? 1)})`,
   });
   const keys = keyList(opts.key);
-  const names = [...new Set(keys.map((k) => k.name))].join(', ');
-  const ids = keys.map(describeKey).join(', ');
+  const keyNames = `${[...new Set(keys.map((k) => k.name))].join(', ')} (key ${keys.map(describeKey).join(', ')})`;
 
   const leaf = leafHash(certificateLeaf(bundle.certificate));
   checks.push({ name: 'leaf', ok: true, detail: `leaf hash ${leaf.toString('hex')} = SHA-256(0x00 ‖ RFC 8785 certificate)` });
+  const { cp, check } = checkpointCheck(bundle, keys, keyNames, opts.witnesses);
+  checks.push(check, inclusionCheck(bundle, leaf, cp), sealCheck(bundle, keys, leaf));
+  if (opts.documentSha256 !== undefined) checks.push(documentCheck(bundle, opts.documentSha256));
+  checks.push(...commitmentChecks(bundle, opts.media));
+  if (opts.witnesses) checks.push(witnessCheck(bundle, cp, opts.witnesses));
+  if (opts.remembered) {
+    checks.push(
+      cp
+        ? checkConsistentWithRemembered(opts.remembered, cp, opts.consistency)
+        : { name: 'consistency', ok: false, detail: 'no trusted checkpoint to compare with the remembered one' },
+    );
+  }
+  return { ok: checks.every((c) => c.ok), reference: bundle.certificate.reference, checks, ...(cp ? { checkpoint: cp } : {}) };
+}
 
+/**
+ * The checkpoint (`checkpoint`): a note signed by one of the log's keys, within that key's period for
+ * the certificate and not cosigned before the key was in use. `cp` is the trusted checkpoint, or null.
+ */
+function checkpointCheck(
+  bundle: CertificateBundle,
+  keys: readonly LogKey[],
+  keyNames: string,
+  witnesses: WitnessPolicy | undefined,
+): { cp: Checkpoint | null; check: Check } {
   const signed = verifyCheckpointWith(bundle.checkpoint, keys);
-  const cosignTimes = opts.witnesses
-    ? opts.witnesses.witnesses.map((w) => verifyCosignature(bundle.checkpoint, w)).filter((t): t is number => t !== null)
+  const cosignTimes = witnesses
+    ? witnesses.witnesses.map((w) => verifyCosignature(bundle.checkpoint, w)).filter((t): t is number => t !== null)
     : [];
   const refused = signed
     ? (outsidePeriod(signed.key, bundle.certificate.verified_at) ?? cosignedBeforeKey(signed.key, cosignTimes))
     : null;
   const cp = signed && !refused ? signed.cp : null;
-  checks.push(
-    cp
+  return {
+    cp,
+    check: cp
       ? {
           name: 'checkpoint',
           ok: true,
@@ -128,79 +161,74 @@ export function verifyBundle(value: unknown, opts: VerifyOptions): BundleReport 
           ok: false,
           detail: refused
             ? `checkpoint signed outside its key's period: ${refused}`
-            : `checkpoint is not a valid note signed by ${names} (key ${ids})`,
+            : `checkpoint is not a valid note signed by ${keyNames}`,
         },
-  );
+  };
+}
 
+/** The inclusion proof (`inclusion`): it takes the leaf to the root of the trusted checkpoint, at its size. */
+function inclusionCheck(bundle: CertificateBundle, leaf: Buffer, cp: Checkpoint | null): Check {
   const proof = bundle.inclusion_proof.map((h) => Buffer.from(h, 'base64'));
   const root = rootFromInclusionProof(bundle.leaf_index, bundle.tree_size, leaf, proof);
   if (!root) {
-    checks.push({
+    return {
       name: 'inclusion',
       ok: false,
       detail: `inclusion proof does not fit leaf ${bundle.leaf_index} of a tree of ${bundle.tree_size}`,
-    });
-  } else if (!cp) {
-    checks.push({ name: 'inclusion', ok: false, detail: 'no trusted checkpoint to compare the computed root with' });
-  } else if (cp.size !== bundle.tree_size || !cp.root.equals(root)) {
-    checks.push({
+    };
+  }
+  if (!cp) return { name: 'inclusion', ok: false, detail: 'no trusted checkpoint to compare the computed root with' };
+  if (cp.size !== bundle.tree_size || !cp.root.equals(root)) {
+    return {
       name: 'inclusion',
       ok: false,
       detail: `computed root ${root.toString('base64')} (size ${bundle.tree_size}) is not the checkpoint root ${cp.root.toString('base64')} (size ${cp.size})`,
-    });
-  } else {
-    checks.push({
-      name: 'inclusion',
-      ok: true,
-      detail: `leaf ${bundle.leaf_index} is in the tree of ${cp.size} (${proof.length} proof hashes to root ${root.toString('base64')})`,
-    });
+    };
   }
+  return {
+    name: 'inclusion',
+    ok: true,
+    detail: `leaf ${bundle.leaf_index} is in the tree of ${cp.size} (${proof.length} proof hashes to root ${root.toString('base64')})`,
+  };
+}
 
+/** The ledger seal (`seal`): a log key's signature over the leaf and its index, made within the key's period. */
+function sealCheck(bundle: CertificateBundle, keys: readonly LogKey[], leaf: Buffer): Check {
   const seal = parseSeal(bundle.ledger_seal);
   const sk = sealKey(bundle.ledger_seal, keys);
   const sealRefused = sk ? outsidePeriod(sk, bundle.certificate.verified_at) : null;
-  checks.push(
-    seal && sk && !sealRefused && verifySeal(bundle.ledger_seal, sk, bundle.leaf_index, leaf)
-      ? { name: 'seal', ok: true, detail: `ledger seal signs leaf ${bundle.leaf_index} of ${sk.name} (key ${describeKey(sk)})` }
-      : {
-          name: 'seal',
-          ok: false,
-          detail: sealRefused
-            ? `ledger seal made outside its key's period: ${sealRefused}`
-            : 'ledger seal is not the log key’s signature over this certificate and leaf index',
-        },
-  );
+  return seal && sk && !sealRefused && verifySeal(bundle.ledger_seal, sk, bundle.leaf_index, leaf)
+    ? { name: 'seal', ok: true, detail: `ledger seal signs leaf ${bundle.leaf_index} of ${sk.name} (key ${describeKey(sk)})` }
+    : {
+        name: 'seal',
+        ok: false,
+        detail: sealRefused
+          ? `ledger seal made outside its key's period: ${sealRefused}`
+          : 'ledger seal is not the log key’s signature over this certificate and leaf index',
+      };
+}
 
-  if (opts.documentSha256 !== undefined) {
-    const expected = bundle.certificate.document_sha256;
-    checks.push(
-      opts.documentSha256.toLowerCase() === expected
-        ? { name: 'document', ok: true, detail: `document SHA-256 ${expected} matches the certificate` }
-        : {
-            name: 'document',
-            ok: false,
-            detail: `document SHA-256 ${opts.documentSha256.toLowerCase()} is not the certified ${expected}`,
-          },
-    );
-  }
-  checks.push(...commitmentChecks(bundle, opts.media));
-  if (opts.witnesses) {
-    const q = checkWitnessQuorum(bundle.checkpoint, opts.witnesses);
-    const who = q.cosigned.length ? q.cosigned.join(', ') : 'none';
-    checks.push({
-      name: 'witnesses',
-      ok: cp !== null && q.ok,
-      detail: `${q.cosigned.length} of ${q.of} witness(es) cosigned the checkpoint (${who}); ${q.quorum} required`,
-    });
-  }
-  if (opts.remembered) {
-    checks.push(
-      cp
-        ? checkConsistentWithRemembered(opts.remembered, cp, opts.consistency)
-        : { name: 'consistency', ok: false, detail: 'no trusted checkpoint to compare with the remembered one' },
-    );
-  }
-  return { ok: checks.every((c) => c.ok), reference: bundle.certificate.reference, checks, ...(cp ? { checkpoint: cp } : {}) };
+/** The document (`document`): its SHA-256 (hex, either case) is the certified one. */
+function documentCheck(bundle: CertificateBundle, documentSha256: string): Check {
+  const expected = bundle.certificate.document_sha256;
+  return documentSha256.toLowerCase() === expected
+    ? { name: 'document', ok: true, detail: `document SHA-256 ${expected} matches the certificate` }
+    : {
+        name: 'document',
+        ok: false,
+        detail: `document SHA-256 ${documentSha256.toLowerCase()} is not the certified ${expected}`,
+      };
+}
+
+/** The witnesses (`witnesses`): a quorum of them cosigned the checkpoint, and the checkpoint is trusted. */
+function witnessCheck(bundle: CertificateBundle, cp: Checkpoint | null, witnesses: WitnessPolicy): Check {
+  const q = checkWitnessQuorum(bundle.checkpoint, witnesses);
+  const who = q.cosigned.length ? q.cosigned.join(', ') : 'none';
+  return {
+    name: 'witnesses',
+    ok: cp !== null && q.ok,
+    detail: `${q.cosigned.length} of ${q.of} witness(es) cosigned the checkpoint (${who}); ${q.quorum} required`,
+  };
 }
 
 /** With the owner's openings: the commitments open to them (`commitments`); with media hashes too, each is an opened one (`media`). */
