@@ -750,8 +750,69 @@ export interface CorpusOptions {
   maxTotalMs?: { three: number; two: number };
 }
 
-export async function makeCorpus(outDir: string, opts: CorpusOptions = {}): Promise<Manifest> {
-  const t0 = performance.now();
+/** Where a single face stands in the corpus's scenes (frame px). */
+const SCENE_CENTER: [number, number] = [W / 2, H / 2 - 10];
+
+/** The corpus's scenes: each person alone, A elsewhere, A beside B, and nobody in view. */
+interface CorpusScenes {
+  A: Scene;
+  B: Scene;
+  C: Scene;
+  D: Scene;
+  /** A at another place and size in front of D's background (another final frame of A) */
+  Aother: Scene;
+  /** A and B side by side */
+  two: Scene;
+  /** C's background, nobody in view */
+  none: Scene;
+}
+
+/** What every part of one corpus run shares: made once, by startCorpus. */
+interface CorpusRun {
+  outDir: string;
+  log: (s: string) => void;
+  onCase?: CorpusOptions['onCase'];
+  /** persons A, B, C, D */
+  people: SourceFace[];
+  scenes: CorpusScenes;
+  /** the reference photos' file names */
+  refs: { A: string; B: string; C: string };
+  tris: Int32Array;
+  maxMs: NonNullable<CorpusOptions['maxTotalMs']>;
+  /** the cases made so far, in the order they were made */
+  cases: CorpusCase[];
+}
+
+/** A scene of `face` alone (optionally elsewhere, at another size, in front of another face's background). */
+async function singleScene(
+  m: LoadedModels,
+  face: SourceFace,
+  opts: { fc?: [number, number]; width?: number; bgFace?: SourceFace } = {},
+): Promise<Scene> {
+  const p = placementFor(face, opts.fc ?? SCENE_CENTER, opts.width ?? FACE_WIDTH);
+  const bg = opts.bgFace ? placementFor(opts.bgFace, opts.fc ?? SCENE_CENTER, opts.width ?? FACE_WIDTH) : p;
+  return buildScene(m, bg, [{ face, placement: p }]);
+}
+
+/** The corpus's scenes of persons A, B, C and D (each detects its faces' meshes once). */
+async function corpusScenes(m: LoadedModels, [A, B, C, D]: SourceFace[]): Promise<CorpusScenes> {
+  const sA = await singleScene(m, A),
+    sB = await singleScene(m, B),
+    sC = await singleScene(m, C),
+    sD = await singleScene(m, D);
+  const Aother = await singleScene(m, A, { fc: [250, 250], width: 180, bgFace: D });
+  const pA2 = placementFor(A, [200, 230], 150),
+    pB2 = placementFor(B, [450, 230], 150);
+  const two = await buildScene(m, pA2, [
+    { face: A, placement: pA2 },
+    { face: B, placement: pB2 },
+  ]);
+  const none = await buildScene(m, placementFor(C, SCENE_CENTER, FACE_WIDTH), [], 30);
+  return { A: sA, B: sB, C: sC, D: sD, Aother, two, none };
+}
+
+/** A corpus run: the models, the four people, their scenes and the reference photos of A, B and C. */
+async function startCorpus(outDir: string, opts: CorpusOptions): Promise<CorpusRun> {
   const log = opts.log ?? (() => undefined);
   mkdirSync(outDir, { recursive: true });
   const m = opts.models ?? (await loadModels({ supportingModels: false }));
@@ -759,68 +820,56 @@ export async function makeCorpus(outDir: string, opts: CorpusOptions = {}): Prom
   const people = pickPeople(faces);
   if (people.length < 4) throw new Error(`generator needs 4 usable package faces, found ${people.length}`);
   const chosen = spreadPeople(people).slice(0, 4);
-  const [A, B, C, D] = chosen;
   log(`people: ${chosen.map((f) => f.id).join(', ')}`);
   const tris = rigTriangles(m.human.faceTriangulation);
-  const center: [number, number] = [W / 2, H / 2 - 10];
-  const maxMs = opts.maxTotalMs ?? { three: 15_000, two: 12_000 };
-  const draw = (label: string, n = 3, ok: (c: CorpusChallenge) => boolean = () => true) =>
-    findChallenge(label, n, (c) => c.timeline.total_ms <= (n === 3 ? maxMs.three : maxMs.two) && ok(c));
-
-  const single = async (
-    face: SourceFace,
-    opts2: { fc?: [number, number]; width?: number; bgFace?: SourceFace } = {},
-  ): Promise<Scene> => {
-    const p = placementFor(face, opts2.fc ?? center, opts2.width ?? FACE_WIDTH);
-    const bg = opts2.bgFace ? placementFor(opts2.bgFace, opts2.fc ?? center, opts2.width ?? FACE_WIDTH) : p;
-    return buildScene(m, bg, [{ face, placement: p }]);
-  };
-  const sA = await single(A),
-    sB = await single(B),
-    sC = await single(C),
-    sD = await single(D);
-  const sAother = await single(A, { fc: [250, 250], width: 180, bgFace: D });
-  const pA2 = placementFor(A, [200, 230], 150),
-    pB2 = placementFor(B, [450, 230], 150);
-  const sTwo = await buildScene(m, pA2, [
-    { face: A, placement: pA2 },
-    { face: B, placement: pB2 },
-  ]);
-  const sNone = await buildScene(m, placementFor(C, center, FACE_WIDTH), [], 30);
-
+  const scenes = await corpusScenes(m, chosen);
   const refs = { A: 'ref_A.jpg', B: 'ref_B.jpg', C: 'ref_C.jpg' };
-  await writeReference(A, path.join(outDir, refs.A));
-  await writeReference(B, path.join(outDir, refs.B));
-  await writeReference(C, path.join(outDir, refs.C));
+  await writeReference(chosen[0], path.join(outDir, refs.A));
+  await writeReference(chosen[1], path.join(outDir, refs.B));
+  await writeReference(chosen[2], path.join(outDir, refs.C));
+  const maxMs = opts.maxTotalMs ?? { three: 15_000, two: 12_000 };
+  return { outDir, log, onCase: opts.onCase, people: chosen, scenes, refs, tris, maxMs, cases: [] };
+}
 
-  const cases: CorpusCase[] = [];
-  const file = (f: string) => path.join(outDir, f);
-  const push = async (c: CorpusCase, tc: number) => {
-    cases.push(c);
-    log(`${c.name}: ${((performance.now() - tc) / 1000).toFixed(1)} s`);
-    await opts.onCase?.(c);
-  };
-  /** Render a case's video (and its final frame, unless one is given). */
-  const add = async (
-    c: Omit<CorpusCase, 'video' | 'finalFrame'> & { finalFrame?: string },
-    spec: VideoSpec,
-    finalFrom?: RgbImage,
-  ): Promise<CorpusCase> => {
-    const tc = performance.now();
-    const last = await renderVideo(file(`${c.name}.webm`), spec, tris);
-    const finalFrame = c.finalFrame ?? `${c.name}.final.jpg`;
-    if (!c.finalFrame) await writeImage(file(finalFrame), finalFrom ?? last);
-    const out: CorpusCase = { ...c, video: `${c.name}.webm`, finalFrame };
-    await push(out, tc);
-    return out;
-  };
-  /** A case made from another case's media without rendering (ffmpeg, or the same files). */
-  const derive = async (c: CorpusCase, make?: () => Promise<void>) => {
-    const tc = performance.now();
-    await make?.();
-    await push(c, tc);
-  };
-  const genuine = (scene: Scene, ch: CorpusChallenge, seed: number): VideoSpec => ({
+/** A case's challenge: the first of its draws (`label`, `label#1`, …) within the run's length that `ok` accepts. */
+function drawFor(ctx: CorpusRun, label: string, n = 3, ok: (c: CorpusChallenge) => boolean = () => true) {
+  return findChallenge(label, n, (c) => c.timeline.total_ms <= (n === 3 ? ctx.maxMs.three : ctx.maxMs.two) && ok(c));
+}
+
+const outFile = (ctx: CorpusRun, f: string) => path.join(ctx.outDir, f);
+
+async function pushCase(ctx: CorpusRun, c: CorpusCase, tc: number): Promise<void> {
+  ctx.cases.push(c);
+  ctx.log(`${c.name}: ${((performance.now() - tc) / 1000).toFixed(1)} s`);
+  await ctx.onCase?.(c);
+}
+
+/** Render a case's video (and its final frame, unless one is given). */
+async function addCase(
+  ctx: CorpusRun,
+  c: Omit<CorpusCase, 'video' | 'finalFrame'> & { finalFrame?: string },
+  spec: VideoSpec,
+  finalFrom?: RgbImage,
+): Promise<CorpusCase> {
+  const tc = performance.now();
+  const last = await renderVideo(outFile(ctx, `${c.name}.webm`), spec, ctx.tris);
+  const finalFrame = c.finalFrame ?? `${c.name}.final.jpg`;
+  if (!c.finalFrame) await writeImage(outFile(ctx, finalFrame), finalFrom ?? last);
+  const out: CorpusCase = { ...c, video: `${c.name}.webm`, finalFrame };
+  await pushCase(ctx, out, tc);
+  return out;
+}
+
+/** A case made from another case's media without rendering (ffmpeg, or the same files). */
+async function deriveCase(ctx: CorpusRun, c: CorpusCase, make?: () => Promise<void>): Promise<void> {
+  const tc = performance.now();
+  await make?.();
+  await pushCase(ctx, c, tc);
+}
+
+/** A genuine capture of a challenge: the scene's person follows its timeline (actions, words, light). */
+function genuineSpec(scene: Scene, ch: CorpusChallenge, seed: number): VideoSpec {
+  return {
     sceneAt: () => scene,
     performed: ch.actions,
     live: true,
@@ -828,62 +877,111 @@ export async function makeCorpus(outDir: string, opts: CorpusOptions = {}): Prom
     seed,
     speech: ch.words,
     ...followTimeline(ch.timeline),
-  });
-  const challengeOf = (ch: CorpusChallenge): CorpusCase['challenge'] => ({
-    words: ch.words,
-    actions: ch.actions,
-    timeline: ch.timeline,
-    mode: 'upload',
-  });
-  /** Checks a genuine recording of one challenge fails when submitted for another. */
-  const otherChallengeFails = (made: CorpusChallenge, asked: CorpusChallenge) => [
-    'words',
-    'light',
-    ...(structuralFit(made, asked).actions < asked.actions.length ? ['sequence'] : []),
-  ];
+  };
+}
 
-  // ---- genuine captures: the ceremony's draws, followed (actions in their windows, words in theirs, light)
-  const chA = draw('genuine_a');
-  const genuineA = await add(
+function challengeOf(ch: CorpusChallenge): CorpusCase['challenge'] {
+  return { words: ch.words, actions: ch.actions, timeline: ch.timeline, mode: 'upload' };
+}
+
+/** Checks a genuine recording of one challenge fails when submitted for another. */
+function otherChallengeFails(made: CorpusChallenge, asked: CorpusChallenge): string[] {
+  return ['words', 'light', ...(structuralFit(made, asked).actions < asked.actions.length ? ['sequence'] : [])];
+}
+
+/** A rendered case and the challenge it was rendered for. */
+interface Rendered {
+  case: CorpusCase;
+  ch: CorpusChallenge;
+}
+
+/**
+ * Renders the corpus into `outDir`, case by case in a fixed order (each part below renders one family
+ * of cases; `onCase` hears of each case as soon as its files are written), and writes manifest.json.
+ */
+export async function makeCorpus(outDir: string, opts: CorpusOptions = {}): Promise<Manifest> {
+  const t0 = performance.now();
+  const ctx = await startCorpus(outDir, opts);
+  await attacksOnGenuineA(ctx, await genuineA(ctx));
+  const earlier = await replaysOfAnEarlierRecording(ctx);
+  await lightPuppets(ctx);
+  const fishing = await redrawFishing(ctx, earlier);
+  await personB(ctx);
+  await universalVideo(ctx);
+  await actedAttacks(ctx);
+  await presentationAttacks(ctx);
+  const manifest: Manifest = {
+    generatedAt: new Date().toISOString(),
+    generator: 'corpus/make-corpus.ts',
+    fps: FPS,
+    width: W,
+    height: H,
+    durationS: Math.max(...ctx.cases.map((c) => seconds(c.challenge.timeline))),
+    sources: ctx.people.map((f, k) => ({
+      person: 'ABCD'[k],
+      faceId: f.id,
+      file: path.relative(process.cwd(), f.photo.file),
+      package: f.photo.packageName,
+    })),
+    cases: ctx.cases,
+    redrawFishing: fishing,
+    generationMs: Math.round(performance.now() - t0),
+  };
+  writeFileSync(path.join(outDir, 'manifest.json'), JSON.stringify(manifest, null, 2));
+  return manifest;
+}
+
+/** genuine_a: a genuine capture of the ceremony's draw, followed (actions in their windows, words in theirs, light). */
+async function genuineA(ctx: CorpusRun): Promise<Rendered> {
+  const chA = drawFor(ctx, 'genuine_a');
+  const c = await addCase(
+    ctx,
     {
       name: 'genuine_a',
       description:
         'person A follows the timeline: actions in their windows, the words read in theirs, the face lit by the screen',
-      reference: refs.A,
+      reference: ctx.refs.A,
       challenge: challengeOf(chA),
       expected: 'PASS',
       expectedFailedChecks: [],
       attack: null,
     },
-    genuine(sA, chA, 11),
+    genuineSpec(ctx.scenes.A, chA, 11),
   );
+  return { case: c, ch: chA };
+}
 
-  // ---- cheap attacks made from genuine_a's files
-  await derive(
+/** The cheap attacks made from genuine_a's files: another final frame, its audio replaced, its media degraded. */
+async function attacksOnGenuineA(ctx: CorpusRun, { case: genuine, ch: chA }: Rendered): Promise<void> {
+  const file = (f: string) => outFile(ctx, f);
+  await deriveCase(
+    ctx,
     {
-      ...genuineA,
+      ...genuine,
       name: 'final_frame_other',
       description: 'genuine video of A, but the final frame is a photo of A from another scene',
       finalFrame: 'final_frame_other.final.jpg',
       expected: 'FAIL',
       expectedFailedChecks: ['final_frame_match'],
     },
-    () => writeImage(file('final_frame_other.final.jpg'), camera(sAother.neutral, 0, 0, 1, noiseTable(3, 18), 0)),
+    () => writeImage(file('final_frame_other.final.jpg'), camera(ctx.scenes.Aother.neutral, 0, 0, 1, noiseTable(3, 18), 0)),
   );
-  await derive(
+  await deriveCase(
+    ctx,
     {
-      ...genuineA,
+      ...genuine,
       name: 'silent_reading',
       description: 'genuine video of A, but the words are never read (the audio is room noise only)',
       video: 'silent_reading.webm',
       expected: 'FAIL',
       expectedFailedChecks: ['voice_activity', 'words'],
     },
-    () => replaceAudio(file(genuineA.video), file('silent_reading.webm'), seconds(chA.timeline), null),
+    () => replaceAudio(file(genuine.video), file('silent_reading.webm'), seconds(chA.timeline), null),
   );
-  await derive(
+  await deriveCase(
+    ctx,
     {
-      ...genuineA,
+      ...genuine,
       name: 'tone',
       description: 'genuine video of A whose audio is a 170 Hz tone instead of the words',
       video: 'tone.webm',
@@ -891,11 +989,12 @@ export async function makeCorpus(outDir: string, opts: CorpusOptions = {}): Prom
       expectedFailedChecks: ['words'],
       attack: 'tone instead of the words',
     },
-    () => replaceAudio(file(genuineA.video), file('tone.webm'), seconds(chA.timeline), 170),
+    () => replaceAudio(file(genuine.video), file('tone.webm'), seconds(chA.timeline), 170),
   );
-  await derive(
+  await deriveCase(
+    ctx,
     {
-      ...genuineA,
+      ...genuine,
       name: 'low_quality',
       description: 'genuine video of A re-encoded at 160×120, 150 kb/s',
       video: 'low_quality.webm',
@@ -904,11 +1003,12 @@ export async function makeCorpus(outDir: string, opts: CorpusOptions = {}): Prom
       attack: 'low quality',
       ceremonyRefuses: '400 VIDEO_RESOLUTION_TOO_LOW (test/e2e/capture-media.test.ts)',
     },
-    () => reencodeSmall(file(genuineA.video), file('low_quality.webm')),
+    () => reencodeSmall(file(genuine.video), file('low_quality.webm')),
   );
-  await derive(
+  await deriveCase(
+    ctx,
     {
-      ...genuineA,
+      ...genuine,
       name: 'header_lying_mp4',
       description: `genuine video of A looped to ${LYING_MP4.realS} s in an MP4 whose header says ${LYING_MP4.statedS} s`,
       video: 'header_lying_mp4.mp4',
@@ -917,25 +1017,28 @@ export async function makeCorpus(outDir: string, opts: CorpusOptions = {}): Prom
       attack: 'header-lying MP4',
       ceremonyRefuses: '400 VIDEO_DURATION_MISMATCH (test/e2e/capture-media.test.ts)',
     },
-    () => lyingMp4(file(genuineA.video), file('header_lying_mp4.mp4'), seconds(chA.timeline)),
+    () => lyingMp4(file(genuine.video), file('header_lying_mp4.mp4'), seconds(chA.timeline)),
   );
+}
 
-  // ---- an earlier genuine recording of the victim (A) for another challenge, and what can be made of it
-  const chX = draw('genuine_a_earlier');
-  const earlier = await add(
+/** An earlier genuine recording of the victim (A) for another challenge, replayed as it is and filmed off a screen. */
+async function replaysOfAnEarlierRecording(ctx: CorpusRun): Promise<Rendered> {
+  const chX = drawFor(ctx, 'genuine_a_earlier');
+  const earlier = await addCase(
+    ctx,
     {
       name: 'genuine_a_earlier',
       description: 'person A follows another challenge (the recording the replay attacks reuse)',
-      reference: refs.A,
+      reference: ctx.refs.A,
       challenge: challengeOf(chX),
       expected: 'PASS',
       expectedFailedChecks: [],
       attack: null,
     },
-    genuine(sA, chX, 31),
+    genuineSpec(ctx.scenes.A, chX, 31),
   );
   const chReplay = drawChallenge('replay_across_challenges');
-  await derive({
+  await deriveCase(ctx, {
     ...earlier,
     name: 'replay_across_challenges',
     description: "A's genuine recording for another challenge, submitted for this one",
@@ -945,7 +1048,8 @@ export async function makeCorpus(outDir: string, opts: CorpusOptions = {}): Prom
     attack: 'replay across challenges',
   });
   const chScreen = drawChallenge('screen_recapture');
-  await derive(
+  await deriveCase(
+    ctx,
     {
       ...earlier,
       name: 'screen_recapture',
@@ -957,25 +1061,36 @@ export async function makeCorpus(outDir: string, opts: CorpusOptions = {}): Prom
       expectedFailedChecks: otherChallengeFails(chX, chScreen),
       attack: 'screen recapture',
     },
-    () => screenRecapture(file(earlier.video), file('screen_recapture.webm')),
+    () => screenRecapture(outFile(ctx, earlier.video), outFile(ctx, 'screen_recapture.webm')),
   );
-  // issue 30: a puppet that follows this challenge's timeline (actions, words, colours) but tints the
-  // face uniformly in each revealed colour, and the same puppet played on a screen and filmed mildly
-  const chTint = draw('uniform_tint');
-  const uniform = await add(
+  return { case: earlier, ch: chX };
+}
+
+/**
+ * Issue 30's puppets of A that follow their challenge's timeline (actions, words, colours) but not
+ * the light as a face takes it: a uniform tint of each revealed colour, the same puppet played on a
+ * screen and filmed mildly, one holding the flash segment's first colour through its flashes, and
+ * one following everything, flashes included, 300 ms later than the screen's light reaches a real
+ * face (a puppet rendered after each reveal: the light check alone allows a lag up to 0.6 s).
+ */
+async function lightPuppets(ctx: CorpusRun): Promise<void> {
+  const chTint = drawFor(ctx, 'uniform_tint');
+  const uniform = await addCase(
+    ctx,
     {
       name: 'uniform_tint',
       description:
         "a puppet of A made from one photo that follows this challenge's timeline (actions, words, colours) and tints the whole face uniformly in each revealed colour",
-      reference: refs.A,
+      reference: ctx.refs.A,
       challenge: challengeOf(chTint),
       expected: 'FAIL',
       expectedFailedChecks: ['light'],
       attack: 'uniform tint puppet',
     },
-    { ...genuine(sA, chTint, 41), lightShading: 'uniform' },
+    { ...genuineSpec(ctx.scenes.A, chTint, 41), lightShading: 'uniform' },
   );
-  await derive(
+  await deriveCase(
+    ctx,
     {
       ...uniform,
       name: 'mild_recapture',
@@ -984,45 +1099,52 @@ export async function makeCorpus(outDir: string, opts: CorpusOptions = {}): Prom
       video: 'mild_recapture.webm',
       attack: 'mild screen recapture',
     },
-    () => screenRecapture(file(uniform.video), file('mild_recapture.webm'), 'mild'),
+    () => screenRecapture(outFile(ctx, uniform.video), outFile(ctx, 'mild_recapture.webm'), 'mild'),
   );
-  // issue 30, short flashes: a puppet of A that follows every once-a-second colour but holds the
-  // flash segment's first colour through its flashes, and one that follows everything, flashes
-  // included, 300 ms later than the screen's light reaches a real face (a puppet rendered after each
-  // reveal: the light check alone allows a lag up to 0.6 s)
-  const chIgnore = draw('flash_ignored');
-  await add(
+  const chIgnore = drawFor(ctx, 'flash_ignored');
+  await addCase(
+    ctx,
     {
       name: 'flash_ignored',
       description:
         "a puppet of A that follows this challenge's timeline and its once-a-second colours, shaded as physics gives it, but not the short flashes (it holds the flash segment's first colour)",
-      reference: refs.A,
+      reference: ctx.refs.A,
       challenge: challengeOf(chIgnore),
       expected: 'FAIL',
       expectedFailedChecks: ['light'],
       attack: 'puppet ignoring the flashes',
     },
-    { ...genuine(sA, chIgnore, 43), light: timelineLight(chIgnore.timeline, 0, { flashes: false }) },
+    { ...genuineSpec(ctx.scenes.A, chIgnore, 43), light: timelineLight(chIgnore.timeline, 0, { flashes: false }) },
   );
-  const chLate = draw('flash_late');
-  await add(
+  const chLate = drawFor(ctx, 'flash_late');
+  await addCase(
+    ctx,
     {
       name: 'flash_late',
       description:
         "a puppet of A that follows this challenge's timeline, colours and flashes, shaded as physics gives it, but 300 ms later than the screen's light reaches a face",
-      reference: refs.A,
+      reference: ctx.refs.A,
       challenge: challengeOf(chLate),
       expected: 'FAIL',
       expectedFailedChecks: ['light'],
       attack: 'puppet 300 ms late',
     },
-    { ...genuine(sA, chLate, 44), lightModel: { ...DEFAULT_LIGHT_MODEL, lagS: DEFAULT_LIGHT_MODEL.lagS + FLASH_LATE_S } },
+    {
+      ...genuineSpec(ctx.scenes.A, chLate, 44),
+      lightModel: { ...DEFAULT_LIGHT_MODEL, lagS: DEFAULT_LIGHT_MODEL.lagS + FLASH_LATE_S },
+    },
   );
-  // the draw limit: 3 draws per attempt, 3 attempts; the attacker submits the draw that fits best
+}
+
+/**
+ * Redraw fishing with the earlier recording: the draw limit gives 3 draws per attempt, 3 attempts;
+ * the attacker submits the draw that fits best. Returns the manifest's account of the 9 draws.
+ */
+async function redrawFishing(ctx: CorpusRun, { case: earlier, ch: chX }: Rendered): Promise<Manifest['redrawFishing']> {
   const fishing = [1, 2, 3].flatMap((a) => [1, 2, 3].map((d) => drawChallenge(`redraw_fishing/attempt${a}/draw${d}`)));
   const fits = fishing.map((ch) => structuralFit(chX, ch));
   const best = fits.reduce((b, f, k) => (f.actions + f.colours > fits[b].actions + fits[b].colours ? k : b), 0);
-  await derive({
+  await deriveCase(ctx, {
     ...earlier,
     name: 'redraw_fishing',
     description: `A's old genuine recording against 9 fresh draws (3 attempts × 3 draws); submitted for the best-fitting one (draw ${best + 1}: ${fits[best].actions}/3 actions in their windows, ${(fits[best].colours * 100).toFixed(0)} % of the colours)`,
@@ -1031,47 +1153,62 @@ export async function makeCorpus(outDir: string, opts: CorpusOptions = {}): Prom
     expectedFailedChecks: otherChallengeFails(chX, fishing[best]),
     attack: 'redraw fishing',
   });
+  return {
+    recording: earlier.name,
+    draws: fishing.map((ch, k) => ({
+      label: `attempt ${Math.floor(k / 3) + 1}, draw ${(k % 3) + 1}`,
+      challenge: challengeOf(ch),
+      fit: fits[k],
+    })),
+    submitted: best,
+  };
+}
 
-  // ---- person B, and B's video with another person's reference
-  const chB = draw('genuine_b');
-  const genuineB = await add(
+/** Person B's genuine capture, and B's video with another person's reference. */
+async function personB(ctx: CorpusRun): Promise<void> {
+  const chB = drawFor(ctx, 'genuine_b');
+  const genuineB = await addCase(
+    ctx,
     {
       name: 'genuine_b',
       description: 'person B follows the timeline; reference of B',
-      reference: refs.B,
+      reference: ctx.refs.B,
       challenge: challengeOf(chB),
       expected: 'PASS',
       expectedFailedChecks: [],
       attack: null,
     },
-    genuine(sB, chB, 12),
+    genuineSpec(ctx.scenes.B, chB, 12),
   );
-  await derive({
+  await deriveCase(ctx, {
     ...genuineB,
     name: 'reference_other',
     description: 'genuine video of B, but the reference photo is of C',
-    reference: refs.C,
+    reference: ctx.refs.C,
     expected: 'FAIL',
     expectedFailedChecks: ['reference_match'],
   });
+}
 
-  // ---- rendered attacks
-  const chU = draw('universal_video');
+/** One pre-recorded video for any challenge: all five actions in turn, unrelated words, no screen light. */
+async function universalVideo(ctx: CorpusRun): Promise<void> {
+  const chU = drawFor(ctx, 'universal_video');
   const cycle: Action[] = ['turn_left', 'turn_right', 'blink', 'smile', 'look_up'];
   const uStarts: number[] = [];
   for (let t = 1; t < seconds(chU.timeline) - 1; t += UNIVERSAL_PERIOD_S) uStarts.push(t);
-  await add(
+  await addCase(
+    ctx,
     {
       name: 'universal_video',
       description: `one pre-recorded video for any challenge: A performs all five actions in turn, one every ${UNIVERSAL_PERIOD_S} s, and reads unrelated words; no screen light`,
-      reference: refs.A,
+      reference: ctx.refs.A,
       challenge: challengeOf(chU),
       expected: 'FAIL',
       expectedFailedChecks: ['sequence', 'light', 'words'],
       attack: 'universal video',
     },
     {
-      sceneAt: () => sA,
+      sceneAt: () => ctx.scenes.A,
       performed: uStarts.map((_, k) => cycle[k % cycle.length]),
       live: true,
       noise: true,
@@ -1082,84 +1219,100 @@ export async function makeCorpus(outDir: string, opts: CorpusOptions = {}): Prom
       durationS: seconds(chU.timeline),
     },
   );
+}
+
+/** A follows the timeline, but not alone or not as asked: another person does the actions, the wrong order, a swap, two faces. */
+async function actedAttacks(ctx: CorpusRun): Promise<void> {
+  const { A: sA, D: sD, two: sTwo } = ctx.scenes;
   // a head action in the challenge, so that the other person is seen turned or looking up
-  const chO = draw('other_person_actions', 2, (c) => c.actions.some((a) => a !== 'blink' && a !== 'smile'));
+  const chO = drawFor(ctx, 'other_person_actions', 2, (c) => c.actions.some((a) => a !== 'blink' && a !== 'smile'));
   const windows = chO.timeline.actions.map((a) => [a.start_ms / 1000, a.end_ms / 1000 + 0.5] as const);
-  await add(
+  await addCase(
+    ctx,
     {
       name: 'other_person_actions',
       description: 'person A at neutral and reading the words, person D in view during the action windows',
-      reference: refs.A,
+      reference: ctx.refs.A,
       challenge: challengeOf(chO),
       expected: 'FAIL',
       expectedFailedChecks: ['identity_consistency'],
       attack: 'other person during the actions',
     },
     {
-      ...genuine(sA, chO, 41),
+      ...genuineSpec(sA, chO, 41),
       sceneAt: (i) => (windows.some(([a, b]) => i / FPS >= a && i / FPS < b) ? sD : sA),
     },
   );
-  const chW = draw('wrong_order', 2);
-  await add(
+  const chW = drawFor(ctx, 'wrong_order', 2);
+  await addCase(
+    ctx,
     {
       name: 'wrong_order',
       description: 'person A performs the two actions in the reverse order, each in the other one’s window',
-      reference: refs.A,
+      reference: ctx.refs.A,
       challenge: challengeOf(chW),
       expected: 'FAIL',
       expectedFailedChecks: ['sequence'],
       attack: null,
     },
-    { ...genuine(sA, chW, 13), performed: [...chW.actions].reverse() },
+    { ...genuineSpec(sA, chW, 13), performed: [...chW.actions].reverse() },
   );
-  const chS = draw('face_swap', 2);
+  const chS = drawFor(ctx, 'face_swap', 2);
   const half = Math.round((FPS * seconds(chS.timeline)) / 2);
-  await add(
+  await addCase(
+    ctx,
     {
       name: 'face_swap',
       description: 'person A for the first half, person D for the second half, actions in their windows',
-      reference: refs.A,
+      reference: ctx.refs.A,
       challenge: challengeOf(chS),
       expected: 'FAIL',
       expectedFailedChecks: ['identity_consistency'],
       attack: null,
     },
-    { ...genuine(sA, chS, 16), sceneAt: (i) => (i < half ? sA : sD) },
+    { ...genuineSpec(sA, chS, 16), sceneAt: (i) => (i < half ? sA : sD) },
   );
-  const chT = draw('two_faces', 2);
-  await add(
+  const chT = drawFor(ctx, 'two_faces', 2);
+  await addCase(
+    ctx,
     {
       name: 'two_faces',
       description: 'person A follows the timeline while person B stands beside',
-      reference: refs.A,
+      reference: ctx.refs.A,
       challenge: challengeOf(chT),
       expected: 'FAIL',
       expectedFailedChecks: ['single_face'],
       attack: null,
     },
-    genuine(sTwo, chT, 19),
+    genuineSpec(sTwo, chT, 19),
   );
-  const chP = draw('still_photo', 2);
-  await add(
+}
+
+/** Nobody live in front of the camera: a printed photo, one frozen frame, and nobody at all. */
+async function presentationAttacks(ctx: CorpusRun): Promise<void> {
+  const { C: sC, none: sNone } = ctx.scenes;
+  const chP = drawFor(ctx, 'still_photo', 2);
+  await addCase(
+    ctx,
     {
       name: 'still_photo',
       description:
         'a printed photo of C held to the camera (sensor noise, hand jitter, lit by the screen: the flat sheet takes the light alike everywhere), the words played',
-      reference: refs.C,
+      reference: ctx.refs.C,
       challenge: challengeOf(chP),
       expected: 'FAIL',
       expectedFailedChecks: ['liveness_motion', 'sequence'],
       attack: null,
     },
-    { ...genuine(sC, chP, 14), performed: [], live: false, lightShading: 'uniform' },
+    { ...genuineSpec(sC, chP, 14), performed: [], live: false, lightShading: 'uniform' },
   );
-  const chF = draw('frozen_replay', 2);
-  await add(
+  const chF = drawFor(ctx, 'frozen_replay', 2);
+  await addCase(
+    ctx,
     {
       name: 'frozen_replay',
       description: 'one image of C repeated (virtual camera): identical frames, no noise, no light, no audio track',
-      reference: refs.C,
+      reference: ctx.refs.C,
       challenge: challengeOf(chF),
       expected: 'FAIL',
       expectedFailedChecks: ['liveness_motion', 'sequence', 'sensor_noise', 'voice_activity', 'light'],
@@ -1167,12 +1320,13 @@ export async function makeCorpus(outDir: string, opts: CorpusOptions = {}): Prom
     },
     { sceneAt: () => sC, performed: [], live: false, noise: false, seed: 15, durationS: seconds(chF.timeline) },
   );
-  const chN = draw('no_face', 2);
-  await add(
+  const chN = drawFor(ctx, 'no_face', 2);
+  await addCase(
+    ctx,
     {
       name: 'no_face',
       description: 'background only, nobody in view, room noise',
-      reference: refs.A,
+      reference: ctx.refs.A,
       challenge: challengeOf(chN),
       expected: 'FAIL',
       expectedFailedChecks: ['face_present'],
@@ -1180,34 +1334,6 @@ export async function makeCorpus(outDir: string, opts: CorpusOptions = {}): Prom
     },
     { sceneAt: () => sNone, performed: [], live: false, noise: true, seed: 20, speech: null, durationS: seconds(chN.timeline) },
   );
-
-  const manifest: Manifest = {
-    generatedAt: new Date().toISOString(),
-    generator: 'corpus/make-corpus.ts',
-    fps: FPS,
-    width: W,
-    height: H,
-    durationS: Math.max(...cases.map((c) => seconds(c.challenge.timeline))),
-    sources: chosen.map((f, k) => ({
-      person: 'ABCD'[k],
-      faceId: f.id,
-      file: path.relative(process.cwd(), f.photo.file),
-      package: f.photo.packageName,
-    })),
-    cases,
-    redrawFishing: {
-      recording: earlier.name,
-      draws: fishing.map((ch, k) => ({
-        label: `attempt ${Math.floor(k / 3) + 1}, draw ${(k % 3) + 1}`,
-        challenge: challengeOf(ch),
-        fit: fits[k],
-      })),
-      submitted: best,
-    },
-    generationMs: Math.round(performance.now() - t0),
-  };
-  writeFileSync(path.join(outDir, 'manifest.json'), JSON.stringify(manifest, null, 2));
-  return manifest;
 }
 
 /**
