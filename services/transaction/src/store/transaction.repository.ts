@@ -49,27 +49,21 @@ export function listFilter(ownerId: string, beforeId: number | undefined, match:
   return filter;
 }
 
+const transactionModels = (conn: Connection) => ({
+  model: conn.model('Transaction', transactionSchema),
+  counters: conn.model('Counter', counterSchema),
+  references: conn.model('Reference', referenceSchema),
+  tokens: conn.model('SigningToken', tokenSchema),
+});
+type TransactionModels = ReturnType<typeof transactionModels>;
+
+/** The transactions, their ids, references and signing links, and the stores that live beside them. */
 export function createTransactionRepository(conn: Connection) {
-  const model = conn.model('Transaction', transactionSchema);
-  const counters = conn.model('Counter', counterSchema);
-  const references = conn.model('Reference', referenceSchema);
-  const tokens = conn.model('SigningToken', tokenSchema);
+  const models = transactionModels(conn);
+  const { model, counters, references, tokens } = models;
   const idempotencyKeys = createIdempotencyStore(conn);
   const mails = createLinkMailStore(conn);
   const settings = createAccountSettingsStore(conn);
-
-  // See nextId.
-  let idQueue: Promise<unknown> = Promise.resolve();
-  // Through the driver (every creation takes an id): the counter has nothing for mongoose to cast or default.
-  const incrementId = async (): Promise<number> => {
-    const filter: mongo.Document = { _id: 'transaction' };
-    const doc = await counters.collection.findOneAndUpdate(
-      filter,
-      { $inc: { seq: 1 } },
-      { upsert: true, returnDocument: 'after' },
-    );
-    return doc!.seq as number;
-  };
 
   return {
     model,
@@ -87,7 +81,55 @@ export function createTransactionRepository(conn: Connection) {
         settings.initAccountSettings(),
       ]);
     },
+    ...transactionCreation(models),
+    ...transactionReads(models),
+    /**
+     * The one way a transaction changes: conditional on the status and version it was read with.
+     * Returns the updated record, or null when someone else changed it first.
+     */
+    async update(
+      from: Pick<TransactionRecord, '_id' | 'status' | 'version'>,
+      set: Partial<TransactionRecord>,
+      log: LogEntry[],
+      outbox: OutboxEntry[],
+    ): Promise<TransactionRecord | null> {
+      const push: Record<string, unknown> = {};
+      if (log.length) push.log = { $each: log };
+      if (outbox.length) push.outbox = { $each: outbox };
+      // No projection here: FerretDB 1.x does not support findAndModify with `fields`.
+      const doc = await model
+        .findOneAndUpdate(
+          { _id: from._id, status: from.status, version: from.version },
+          { $set: set, $inc: { version: 1 }, ...(Object.keys(push).length ? { $push: push } : {}) },
+          { new: true },
+        )
+        .lean<TransactionRecord & { outbox?: unknown }>();
+      if (!doc) return null;
+      const { outbox: _outbox, ...rec } = doc;
+      return rec;
+    },
+    ...biometricErasure(model),
+  };
+}
 
+export type TransactionRepository = ReturnType<typeof createTransactionRepository>;
+
+/** A new transaction: its id, its reference (claimed once ever), the record and its signing tokens. */
+function transactionCreation({ model, counters, references, tokens }: TransactionModels) {
+  // See nextId.
+  let idQueue: Promise<unknown> = Promise.resolve();
+  // Through the driver (every creation takes an id): the counter has nothing for mongoose to cast or default.
+  const incrementId = async (): Promise<number> => {
+    const filter: mongo.Document = { _id: 'transaction' };
+    const doc = await counters.collection.findOneAndUpdate(
+      filter,
+      { $inc: { seq: 1 } },
+      { upsert: true, returnDocument: 'after' },
+    );
+    return doc!.seq as number;
+  };
+
+  return {
     /**
      * The next integer id. On MongoDB `$inc` is atomic; FerretDB 1.x applies it as read-modify-write,
      * so this process also takes ids one at a time, and the unique _id of the insert catches a race
@@ -144,7 +186,12 @@ export function createTransactionRepository(conn: Connection) {
       }
       return true;
     },
+  };
+}
 
+/** Reading transactions: by id, the owner's, a signing token's, the owner's list and export, counts, stored keys. */
+function transactionReads({ model, tokens }: TransactionModels) {
+  return {
     /** Through the driver: every event about a transaction reads it, and mongoose's query machinery was CPU only (issue 20). */
     async findById(id: number): Promise<TransactionRecord | null> {
       const filter: mongo.Document = { _id: id };
@@ -181,33 +228,27 @@ export function createTransactionRepository(conn: Connection) {
         .cursor({ batchSize: 200 });
     },
 
-    /**
-     * The one way a transaction changes: conditional on the status and version it was read with.
-     * Returns the updated record, or null when someone else changed it first.
-     */
-    async update(
-      from: Pick<TransactionRecord, '_id' | 'status' | 'version'>,
-      set: Partial<TransactionRecord>,
-      log: LogEntry[],
-      outbox: OutboxEntry[],
-    ): Promise<TransactionRecord | null> {
-      const push: Record<string, unknown> = {};
-      if (log.length) push.log = { $each: log };
-      if (outbox.length) push.outbox = { $each: outbox };
-      // No projection here: FerretDB 1.x does not support findAndModify with `fields`.
-      const doc = await model
-        .findOneAndUpdate(
-          { _id: from._id, status: from.status, version: from.version },
-          { $set: set, $inc: { version: 1 }, ...(Object.keys(push).length ? { $push: push } : {}) },
-          { new: true },
-        )
-        .lean<TransactionRecord & { outbox?: unknown }>();
-      if (!doc) return null;
-      const { outbox: _outbox, ...rec } = doc;
-      return rec;
+    /** Which of `keys` a transaction record points to through `field` (one query per batch). */
+    async ownedKeys(field: 'document_key' | 'reference_key', keys: string[]): Promise<Set<string>> {
+      if (!keys.length) return new Set();
+      // A reference photo is the record's or, since issue 18, a signer's own.
+      const refs = field === 'reference_key' ? [{ 'signers.reference_key': { $in: keys } }] : [];
+      const docs = await model
+        .find({ $or: [{ [field]: { $in: keys } }, ...refs] }, { [field]: 1, 'signers.reference_key': 1 })
+        .lean<(Record<string, string> & { signers?: { reference_key?: string }[] })[]>();
+      const found = docs.flatMap((d) => [d[field], ...(refs.length ? (d.signers ?? []).map((x) => x.reference_key) : [])]);
+      return new Set(found.filter((k): k is string => !!k && keys.includes(k)));
     },
 
-    // Biometric erasure (jobs/biometric-erasure.job.ts): due records, a claim per record, one completing write.
+    async count(filter: Record<string, unknown> = {}): Promise<number> {
+      return model.countDocuments(filter);
+    },
+  };
+}
+
+/** Biometric erasure (jobs/biometric-erasure.job.ts): due records, a claim per record, one completing write. */
+function biometricErasure(model: TransactionModels['model']) {
+  return {
     /** Ended transactions whose retention is over and whose biometric data is not yet erased, oldest due first. */
     async dueForErasure(now: Date, limit: number): Promise<DueErasure[]> {
       return model
@@ -241,23 +282,5 @@ export function createTransactionRepository(conn: Connection) {
       );
       return r.modifiedCount === 1;
     },
-
-    /** Which of `keys` a transaction record points to through `field` (one query per batch). */
-    async ownedKeys(field: 'document_key' | 'reference_key', keys: string[]): Promise<Set<string>> {
-      if (!keys.length) return new Set();
-      // A reference photo is the record's or, since issue 18, a signer's own.
-      const refs = field === 'reference_key' ? [{ 'signers.reference_key': { $in: keys } }] : [];
-      const docs = await model
-        .find({ $or: [{ [field]: { $in: keys } }, ...refs] }, { [field]: 1, 'signers.reference_key': 1 })
-        .lean<(Record<string, string> & { signers?: { reference_key?: string }[] })[]>();
-      const found = docs.flatMap((d) => [d[field], ...(refs.length ? (d.signers ?? []).map((x) => x.reference_key) : [])]);
-      return new Set(found.filter((k): k is string => !!k && keys.includes(k)));
-    },
-
-    async count(filter: Record<string, unknown> = {}): Promise<number> {
-      return model.countDocuments(filter);
-    },
   };
 }
-
-export type TransactionRepository = ReturnType<typeof createTransactionRepository>;
