@@ -26,25 +26,63 @@ export interface DecodedAndDetecting {
   pass2: Promise<FaceObs[][]>;
 }
 
+/** What the passes run with (decodeAndDetect's `run`): the detector, the capture's tracking id and the deadline. */
+type PassRun = {
+  detect: Detector;
+  /** this analysis's id in the threads' box tracking (detect.ts nextCapture) */
+  capture: number;
+  /** throws once the analysis is past its deadline */
+  deadline: (stage: string) => void;
+  /** the error a decode past its time budget becomes */
+  onDecodeTimeout: () => Error;
+};
+
 export async function decodeAndDetect(
   models: LoadedModels,
   input: Pick<AnalyzeInput, 'video' | 'finalFrame' | 'reference' | 'challenge' | 'deadlineMs'>,
   cfg: AnalysisConfig,
-  run: {
-    detect: Detector;
-    /** this analysis's id in the threads' box tracking (detect.ts nextCapture) */
-    capture: number;
-    /** throws once the analysis is past its deadline */
-    deadline: (stage: string) => void;
-    /** the error a decode past its time budget becomes */
-    onDecodeTimeout: () => Error;
-  },
+  run: PassRun,
 ): Promise<DecodedAndDetecting> {
   const parallel = models.pool ? models.pool.size * 2 : 1;
   const budget = Math.max(1, input.deadlineMs);
   const feed = new FrameFeed();
   const noise = sensorNoiseAccumulator();
-  const videoDecode = decodeVideo(input.video, {
+  const videoDecode = decodeFrames(input.video, cfg, budget, feed, noise);
+  const stillsDecode = Promise.all([
+    decodeImage(input.finalFrame, 640, budget),
+    input.reference ? decodeImage(input.reference, 640, budget) : Promise.resolve(null),
+    decodeAudio(input.video, DECODE_LIMITS.maxSeconds, budget),
+  ]);
+  const pass1 = framePass(feed, input.challenge, cfg, parallel, run);
+  // pass 2 once the stills are decoded; in this thread, without a pool, after pass 1 (one detection
+  // at a time: Human's state is per instance)
+  const stillsReady = models.pool ? stillsDecode : Promise.all([stillsDecode, pass1]).then(([stills]) => stills);
+  const pass2 = stillsReady.then(([finalImg, refImg]) => stillsPass(finalImg, refImg, parallel, run));
+  // awaited below; until then a failure must not surface as an unhandled rejection
+  pass1.catch(() => undefined);
+  pass2.catch(() => undefined);
+
+  try {
+    const [video, [finalImg, refImg, pcm]] = await Promise.all([videoDecode, stillsDecode]);
+    return { video, finalImg, refImg, pcm, noise, pass1, pass2 };
+  } catch (e: unknown) {
+    // stop the passes: no frame is started after this, none queued runs
+    feed.fail(e);
+    const err = e instanceof FfmpegTimeoutError ? run.onDecodeTimeout() : e;
+    models.pool?.cancelQueued(err instanceof Error ? err : new Error(String(err)));
+    throw err;
+  }
+}
+
+/** The video's decode: each sampled frame goes to the feed (pass 1) and the sensor noise as it arrives; the feed ends or fails with it. */
+function decodeFrames(
+  video: Buffer,
+  cfg: AnalysisConfig,
+  budget: number,
+  feed: FrameFeed,
+  noise: ReturnType<typeof sensorNoiseAccumulator>,
+): Promise<DecodedVideo> {
+  return decodeVideo(video, {
     fps: cfg.sampling.fps,
     width: cfg.sampling.width,
     timeoutMs: budget,
@@ -63,24 +101,29 @@ export async function decodeAndDetect(
       throw e;
     },
   );
-  const stillsDecode = Promise.all([
-    decodeImage(input.finalFrame, 640, budget),
-    input.reference ? decodeImage(input.reference, 640, budget) : Promise.resolve(null),
-    decodeAudio(input.video, DECODE_LIMITS.maxSeconds, budget),
-  ]);
+}
 
-  // pass 1: mesh on every sampled frame; the detector, descriptor and iris where the plan says. A
-  // frame is taken as soon as it arrives, in order; until the decode has ended its plan leaves out
-  // the last seconds' descriptions (framePlan `ended`), which are made afterwards where the whole
-  // video's plan wants them (lateDescriptions: few, as the decode usually runs ahead of the pass).
+/**
+ * Pass 1: mesh on every sampled frame; the detector, descriptor and iris where the plan says. A
+ * frame is taken as soon as it arrives, in order; until the decode has ended its plan leaves out
+ * the last seconds' descriptions (framePlan `ended`), which are made afterwards where the whole
+ * video's plan wants them (lateDescriptions: few, as the decode usually runs ahead of the pass).
+ */
+function framePass(
+  feed: FrameFeed,
+  challenge: AnalyzeInput['challenge'],
+  cfg: AnalysisConfig,
+  parallel: number,
+  run: PassRun,
+): Promise<FaceObs[][]> {
   const times: number[] = [];
   const described: boolean[] = [];
-  const pass1 = mapOrdered(
+  return mapOrdered(
     (i) => feed.get(i),
     parallel,
     (f, i) => {
       while (times.length < feed.count) times.push(times.length / cfg.sampling.fps);
-      const p = framePlan(times, input.challenge, cfg, { ended: feed.done });
+      const p = framePlan(times, challenge, cfg, { ended: feed.done });
       described[i] = p.embed[i];
       return run.detect(f, {
         embed: p.embed[i],
@@ -90,47 +133,38 @@ export async function decodeAndDetect(
       });
     },
     () => run.deadline('landmarks'),
-  ).then(async (perFrame) => {
-    const all = perFrame.map((_, i) => i / cfg.sampling.fps);
-    const whole = framePlan(all, input.challenge, cfg);
-    const late = lateDescriptions(whole, described);
-    // the detector runs afresh on these frames (no tracked boxes): their faces, described
-    const redone = await mapLimited(
-      late,
-      parallel,
-      (i) => run.detect(feed.frame(i)!, { embed: true, supporting: false, iris: whole.iris[i] }),
-      () => run.deadline('landmarks'),
-    );
-    late.forEach((i, k) => (perFrame[i] = redone[k]!));
-    return perFrame;
-  });
-  // pass 2: the final frame (with the supporting antispoof/liveness models) and the reference
-  // (in this thread, without a pool, one detection at a time: Human's state is per instance)
-  const stillsReady = models.pool ? stillsDecode : Promise.all([stillsDecode, pass1]).then(([stills]) => stills);
-  const pass2 = stillsReady.then(([finalImg, refImg]) =>
-    mapLimited(
-      [finalImg, ...(refImg ? [refImg] : [])],
-      parallel,
-      (img, k) => run.detect(img, { embed: true, supporting: k === 0 }),
-      () => run.deadline('embeddings'),
-    ),
-  );
-  // awaited below; until then a failure must not surface as an unhandled rejection
-  pass1.catch(() => undefined);
-  pass2.catch(() => undefined);
+  ).then((perFrame) => describeLate(perFrame, described, feed, challenge, cfg, parallel, run));
+}
 
-  let video: Awaited<typeof videoDecode>;
-  let finalImg: RgbImage;
-  let refImg: RgbImage | null;
-  let pcm: Awaited<ReturnType<typeof decodeAudio>>;
-  try {
-    [video, [finalImg, refImg, pcm]] = await Promise.all([videoDecode, stillsDecode]);
-  } catch (e: unknown) {
-    // stop the passes: no frame is started after this, none queued runs
-    feed.fail(e);
-    const err = e instanceof FfmpegTimeoutError ? run.onDecodeTimeout() : e;
-    models.pool?.cancelQueued(err instanceof Error ? err : new Error(String(err)));
-    throw err;
-  }
-  return { video, finalImg, refImg, pcm, noise, pass1, pass2 };
+/** The descriptions the whole video's plan wants that pass 1 left out: the detector runs afresh on these frames (no tracked boxes). */
+async function describeLate(
+  perFrame: FaceObs[][],
+  described: readonly boolean[],
+  feed: FrameFeed,
+  challenge: AnalyzeInput['challenge'],
+  cfg: AnalysisConfig,
+  parallel: number,
+  run: PassRun,
+): Promise<FaceObs[][]> {
+  const all = perFrame.map((_, i) => i / cfg.sampling.fps);
+  const whole = framePlan(all, challenge, cfg);
+  const late = lateDescriptions(whole, described);
+  const redone = await mapLimited(
+    late,
+    parallel,
+    (i) => run.detect(feed.frame(i)!, { embed: true, supporting: false, iris: whole.iris[i] }),
+    () => run.deadline('landmarks'),
+  );
+  late.forEach((i, k) => (perFrame[i] = redone[k]!));
+  return perFrame;
+}
+
+/** Pass 2: the final frame (with the supporting antispoof/liveness models), then the reference if any. */
+function stillsPass(finalImg: RgbImage, refImg: RgbImage | null, parallel: number, run: PassRun): Promise<FaceObs[][]> {
+  return mapLimited(
+    [finalImg, ...(refImg ? [refImg] : [])],
+    parallel,
+    (img, k) => run.detect(img, { embed: true, supporting: k === 0 }),
+    () => run.deadline('embeddings'),
+  );
 }
