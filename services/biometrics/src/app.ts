@@ -33,43 +33,63 @@ export async function startBiometrics(cfg: BiometricsConfig, opts: { logger?: Lo
   const m = biometricsMetrics(metrics);
   const { analyzer, speech } = opts.analyzer ? { analyzer: opts.analyzer, speech: null } : await loadAnalyzer(cfg, logger, m);
   logger.info({ models: analyzer.models }, 'models loaded');
-  const conn = await connectMongo(cfg.MONGO_URL, cfg.MONGO_DB);
-  const bus = await connectBus(cfg.NATS_URL, 'biometrics');
-  const s3 = createS3(cfg);
-  const analyses = createAnalysisRepository(conn);
-  await analyses.init();
-  const checks = [
-    { name: 'mongo', check: () => pingMongo(conn) },
-    { name: 'nats', check: async () => bus.nc.flush() },
-    { name: 's3', check: () => s3.listBuckets() },
-  ];
-  const relay = createOutboxRelay(bus, [analyses.model], { metrics, logger });
-  const consumer = await startCaptureIntake(bus, cfg, { s3, analyzer, analyses, m, metrics, logger, onVerdict: relay.kick });
-  const served = await serveGrpc({
-    name: 'biometrics',
-    logger,
-    metrics,
-    grpcPort: cfg.GRPC_PORT,
-    opsPort: cfg.OPS_PORT,
-    checks,
-    register: (server) => registerBiometrics(server, cfg, { s3, analyzer, analyses, metrics, logger }),
-  });
-  return {
-    grpcPort: served.grpcPort,
-    opsPort: served.opsPort,
-    metrics,
-    analyses,
-    async stop() {
-      // Stopped in this order: intake first, then the relay, the connections, and the models last.
-      await served.stop();
-      await consumer.stop();
-      relay.stop();
-      await bus.nc.drain();
-      await conn.close();
-      await (analyzer as { close?: () => Promise<void> }).close?.();
-      await speech?.close();
-    },
+  const closeModels = async () => {
+    await (analyzer as { close?: () => Promise<void> }).close?.();
+    await speech?.close();
   };
+  // A start that fails part way undoes what it started (newest first): no recogniser process, worker
+  // threads or connections are left behind by a failed start (a test's, or a supervisor's retry).
+  const undo: (() => unknown)[] = [closeModels];
+  try {
+    const conn = await connectMongo(cfg.MONGO_URL, cfg.MONGO_DB);
+    undo.unshift(() => conn.close());
+    const bus = await connectBus(cfg.NATS_URL, 'biometrics');
+    undo.unshift(() => bus.nc.drain());
+    const s3 = createS3(cfg);
+    const analyses = createAnalysisRepository(conn);
+    await analyses.init();
+    const checks = [
+      { name: 'mongo', check: () => pingMongo(conn) },
+      { name: 'nats', check: async () => bus.nc.flush() },
+      { name: 's3', check: () => s3.listBuckets() },
+    ];
+    const relay = createOutboxRelay(bus, [analyses.model], { metrics, logger });
+    undo.unshift(() => relay.stop());
+    const consumer = await startCaptureIntake(bus, cfg, { s3, analyzer, analyses, m, metrics, logger, onVerdict: relay.kick });
+    undo.unshift(() => consumer.stop());
+    const served = await serveGrpc({
+      name: 'biometrics',
+      logger,
+      metrics,
+      grpcPort: cfg.GRPC_PORT,
+      opsPort: cfg.OPS_PORT,
+      checks,
+      register: (server) => registerBiometrics(server, cfg, { s3, analyzer, analyses, metrics, logger }),
+    });
+    return {
+      grpcPort: served.grpcPort,
+      opsPort: served.opsPort,
+      metrics,
+      analyses,
+      async stop() {
+        // Stopped in this order: intake first, then the relay, the connections, and the models last.
+        await served.stop();
+        await consumer.stop();
+        relay.stop();
+        await bus.nc.drain();
+        await conn.close();
+        await closeModels();
+      },
+    };
+  } catch (err) {
+    for (const step of undo)
+      try {
+        await step();
+      } catch {
+        // already failing: the start's own error is the one to report
+      }
+    throw err;
+  }
 }
 
 /**
@@ -87,23 +107,29 @@ async function loadAnalyzer(cfg: BiometricsConfig, logger: Logger, m: Biometrics
         'speech recogniser unavailable: the words check cannot pass',
       ),
     );
-  // Decided once, here (thread variables set before libtensorflow loads); worker threads get the
-  // resolved backend, never `auto`.
-  const plan = planBackend(cfg.TF_BACKEND, cfg.ANALYSIS_WORKERS, { env: tensorflowEnvironment() });
-  const human = await createHumanAnalyzer({
-    backend: plan.backend,
-    workers: plan.workers,
-    requireVoice: cfg.VOICE_REQUIRED,
-    verifyWords: (pcm, words, window) => speech.verify(pcm, words, window),
-  });
-  announceBackend(plan, human.tfjsBackend, { logger, gauge: m.backendInfo });
-  if (human.sessions.length) {
-    for (const s of human.sessions) m.modelRuntime.set({ model: s.name, runtime: s.runtime }, 1);
-    const eager = human.sessions.filter((s) => s.runtime === 'eager');
-    if (eager.length) logger.warn({ eager }, 'some models run op by op (scripts/tfjs-native.sh converts them)');
-    else logger.info({ sessions: human.sessions.map((s) => s.name) }, 'models run as TensorFlow sessions');
+  try {
+    // Decided once, here (thread variables set before libtensorflow loads); worker threads get the
+    // resolved backend, never `auto`.
+    const plan = planBackend(cfg.TF_BACKEND, cfg.ANALYSIS_WORKERS, { env: tensorflowEnvironment() });
+    const human = await createHumanAnalyzer({
+      backend: plan.backend,
+      workers: plan.workers,
+      requireVoice: cfg.VOICE_REQUIRED,
+      verifyWords: (pcm, words, window) => speech.verify(pcm, words, window),
+    });
+    announceBackend(plan, human.tfjsBackend, { logger, gauge: m.backendInfo });
+    if (human.sessions.length) {
+      for (const s of human.sessions) m.modelRuntime.set({ model: s.name, runtime: s.runtime }, 1);
+      const eager = human.sessions.filter((s) => s.runtime === 'eager');
+      if (eager.length) logger.warn({ eager }, 'some models run op by op (scripts/tfjs-native.sh converts them)');
+      else logger.info({ sessions: human.sessions.map((s) => s.name) }, 'models run as TensorFlow sessions');
+    }
+    return { analyzer: human, speech };
+  } catch (err) {
+    // no recogniser process is left behind by a backend that cannot load
+    await speech.close();
+    throw err;
   }
-  return { analyzer: human, speech };
 }
 
 type Parts = {

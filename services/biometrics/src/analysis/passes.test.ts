@@ -27,7 +27,8 @@ describe('decodeAndDetect: frames taken as they arrive', () => {
     execFileSync(FFMPEG, ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=640x480', '-frames:v', '1', join(dir, 'f.jpg')]);
     video = readFileSync(join(dir, 'v.webm'));
     still = readFileSync(join(dir, 'f.jpg'));
-  });
+    // encoding 4 s of 640×480 takes about 8 s alone, past vitest's 10 s hook default under load
+  }, 60_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("describes exactly the frames the whole video's plan describes, the late ones afresh", async () => {
