@@ -222,12 +222,23 @@ describe('replicas killed under load: nothing lost, nothing twice', () => {
           const r = await send(stack.gatewayUrls[0]!, 'GET', `/api/transactions/${id}`, {
             headers: { 'x-api-key': live.apiKey },
           });
-          return r.body.status === 'ledger_issued' || r.body.status === 'completed' ? true : undefined;
+          if (r.body.status === 'ledger_issued' || r.body.status === 'completed') return true;
+          throw new Error(`live signer ${id}: ${r.status} ${String(r.body.status)}`); // said if the wait runs out
         }, 300_000);
       // Live certificates in the ledger's database, test ones in its test log's (`<db>_test`).
       const certs = mongo.db(stack.dbs.ledger).collection('certificates');
       const testCerts = mongo.db(`${stack.dbs.ledger}_test`).collection('certificates');
-      await eventually(async () => ((await testCerts.countDocuments({})) >= ids.length ? true : undefined), 120_000);
+      await eventually(async () => {
+        const have = new Set(
+          (await testCerts.find({}, { projection: { transaction_id: 1 } }).toArray()).map((c) => c.transaction_id),
+        );
+        const missing = ids.filter((id) => !have.has(id));
+        if (!missing.length) return true;
+        const states = await txs.find({ _id: { $in: missing.slice(0, 10) } } as object).toArray();
+        throw new Error(
+          `${missing.length} without a test certificate, e.g. ${JSON.stringify(states.map((t) => [t._id, t.status]))}`,
+        );
+      }, 120_000);
       for (const id of ids) expect(await testCerts.countDocuments({ transaction_id: id }), `certificates of ${id}`).toBe(1);
       for (const id of liveIds) expect(await certs.countDocuments({ transaction_id: id }), `certificates of ${id}`).toBe(1);
       expect(await testCerts.countDocuments({})).toBe(ids.length);
@@ -254,8 +265,11 @@ describe('replicas killed under load: nothing lost, nothing twice', () => {
         const kind = `${p.type}:${p.data.transaction.id}`;
         byKind.set(kind, (byKind.get(kind) ?? new Set()).add(headers['webhook-id']));
       }
-      const complete = ids.every((id) => byKind.has(`transaction.created:${id}`) && byKind.has(`transaction.completed:${id}`));
-      return complete ? byKind : undefined;
+      const missing = ids.flatMap((id) =>
+        ['created', 'completed'].filter((k) => !byKind.has(`transaction.${k}:${id}`)).map((k) => `${k}:${id}`),
+      );
+      if (!missing.length) return byKind;
+      throw new Error(`${missing.length} events not delivered, e.g. ${missing.slice(0, 10).join(', ')}`);
     }, 180_000);
     for (const [kind, webhookIds] of events) expect(webhookIds.size, `${kind} announced as distinct events`).toBe(1);
   }, 900_000);
