@@ -238,7 +238,7 @@ describe('replicas killed under load: nothing lost, nothing twice', () => {
         throw new Error(
           `${missing.length} without a test certificate, e.g. ${JSON.stringify(states.map((t) => [t._id, t.status]))}`,
         );
-      }, 120_000);
+      }, 300_000);
       for (const id of ids) expect(await testCerts.countDocuments({ transaction_id: id }), `certificates of ${id}`).toBe(1);
       for (const id of liveIds) expect(await certs.countDocuments({ transaction_id: id }), `certificates of ${id}`).toBe(1);
       expect(await testCerts.countDocuments({})).toBe(ids.length);
@@ -270,7 +270,7 @@ describe('replicas killed under load: nothing lost, nothing twice', () => {
       );
       if (!missing.length) return byKind;
       throw new Error(`${missing.length} events not delivered, e.g. ${missing.slice(0, 10).join(', ')}`);
-    }, 180_000);
+    }, 300_000);
     for (const [kind, webhookIds] of events) expect(webhookIds.size, `${kind} announced as distinct events`).toBe(1);
-  }, 900_000);
+  }, 1_200_000);
 });
