@@ -6,7 +6,7 @@ import { analysisConfig, ACTIONS, type Action, type AnalysisConfig } from './con
 import { descriptorDistance } from './geometry.js';
 import { resizeRgb, type DecodedVideo, type RgbImage } from './media.js';
 import type { LoadedModels } from './models.js';
-import { makeDetector, nextCapture, type FaceObs } from './detect.js';
+import { makeDetector, type FaceObs } from './detect.js';
 import { voiceActivity } from './voice.js';
 import { computeBaseline, computeDeltas, detectEvents, matchSequence, strayEvents } from './sequence.js';
 import { lightResponse, type LightResult } from './light.js';
@@ -39,7 +39,6 @@ export async function analyzeCapture(
   const td = performance.now();
   const decoded = await decodeAndDetect(models, input, cfg, {
     detect: makeDetector(models, cfg, stats),
-    capture: nextCapture(),
     deadline,
     onDecodeTimeout: () => new AnalysisDeadlineError('decode', performance.now() - start),
   });

@@ -1,22 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dropNested, mayReuseBoxes, TRACK_MAX_GAP, type FaceObs } from './detect.js';
-
-describe('mayReuseBoxes: a frame tracks only its own capture, a little later', () => {
-  const last = { capture: 7, frame: 10 };
-  it('reuses the boxes of the same capture within the gap', () => {
-    expect(mayReuseBoxes(last, { capture: 7, frame: 11, reuse: true })).toBe(true);
-    expect(mayReuseBoxes(last, { capture: 7, frame: 10 + TRACK_MAX_GAP, reuse: true })).toBe(true);
-  });
-  it('detects afresh: planned, another capture, an earlier or the same frame, a long gap, nothing before', () => {
-    expect(mayReuseBoxes(last, { capture: 7, frame: 11, reuse: false })).toBe(false);
-    expect(mayReuseBoxes(last, { capture: 8, frame: 11, reuse: true })).toBe(false);
-    expect(mayReuseBoxes(last, { capture: 7, frame: 9, reuse: true })).toBe(false);
-    expect(mayReuseBoxes(last, { capture: 7, frame: 10, reuse: true })).toBe(false);
-    expect(mayReuseBoxes(last, { capture: 7, frame: 11 + TRACK_MAX_GAP, reuse: true })).toBe(false);
-    expect(mayReuseBoxes(null, { capture: 7, frame: 11, reuse: true })).toBe(false);
-    expect(mayReuseBoxes(last, undefined)).toBe(false);
-  });
-});
+import { dropNested, type FaceObs } from './detect.js';
 
 describe('dropNested: a second box on the same face is not a second face (tracked frames)', () => {
   const face = (x: number, y: number, w: number): FaceObs => ({ box: [x, y, w, w], mesh: [], yawDeg: 0, pitchDeg: 0 });

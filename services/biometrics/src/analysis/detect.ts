@@ -2,14 +2,18 @@
  * One Human detection on one RGB image, returning plain (structured-clone-safe) observations.
  * Used in-process and inside the worker threads of the detector pool.
  *
- * Tracking (`DetectOpts.track`): the frames of one capture are one continuous recording, so a frame
- * may reuse the face boxes this thread's mesh gave on its previous frame of the same capture
- * (Human's own box cache: `face.detector.skipFrames`) instead of running the detector. Only then:
- * the same capture, a later frame at most `TRACK_MAX_GAP` sampled frames on; otherwise, and when a
- * tracked frame yields no face (the mesh lost it: its confidence fell under the detector's
- * minimum), the detector runs on that frame. A face swapped in under a tracked box is meshed and
- * described as it is, so identity still sees it; a second face entering is found by the next
- * frame that detects (the frame plan detects on every `sampling.detectEvery`-th frame).
+ * Tracking (`DetectOpts.reuse`): the frames of one capture are one continuous recording, so a frame
+ * may reuse the face boxes the mesh gave on the frame before it (Human's own box cache:
+ * `face.detector.skipFrames`) instead of running the detector. Frames are tracked only inside a
+ * run (`detectRunLocal`): consecutive frames of one capture meshed one after the other by one
+ * thread, the first always detected. A verdict then depends on its capture's bytes only, never on
+ * how the pool interleaved captures analysed at the same time (each thread used to reuse whatever
+ * frame of the capture it had meshed last, so the same capture got different scores from run to
+ * run: docs/decisions.md, session 19). When a tracked frame yields no face (the mesh lost it: its
+ * confidence fell under the detector's minimum), the detector runs on that frame. A face swapped in
+ * under a tracked box is meshed and described as it is, so identity still sees it; a second face
+ * entering is found by the next run's first frame (the frame plan detects on every
+ * `sampling.detectEvery`-th frame).
  */
 import type { Pt } from './geometry.js';
 import type { RgbImage } from './media.js';
@@ -39,9 +43,9 @@ export interface DetectOpts {
   maxFaces: number;
   /** drop faces narrower than this fraction of the largest face */
   minRelativeFaceWidth: number;
-  /** a frame of a capture: reuse this thread's boxes of the previous frame when `reuse` and the
-   *  previous frame this thread analysed was of the same capture, a little earlier */
-  track?: { capture: number; frame: number; reuse: boolean };
+  /** reuse the boxes of the frame meshed just before this one: only inside a run (detectRunLocal),
+   *  where that frame is the one before it in the same capture; ignored on a run's first frame */
+  reuse?: boolean;
 }
 
 export interface DetectResult {
@@ -51,36 +55,45 @@ export interface DetectResult {
   detected?: boolean;
 }
 
-/** Largest gap (sampled frames) over which this thread's previous boxes are reused. */
-export const TRACK_MAX_GAP = 4;
 /** Human's frame-change threshold high enough that its cache is always allowed (the decision is ours). */
 const ALWAYS_CACHE = 1e9;
 const NEVER_SKIP = Number.MAX_SAFE_INTEGER;
 
-/** The last capture frame this thread meshed (module state: one per worker thread). */
-let lastTracked: { capture: number; frame: number } | null = null;
-
-/** Whether `track` may reuse the boxes left by `last` (pure: unit-tested). */
-export function mayReuseBoxes(
-  last: { capture: number; frame: number } | null,
-  track: DetectOpts['track'],
-  maxGap = TRACK_MAX_GAP,
-): boolean {
-  if (!track?.reuse || !last || last.capture !== track.capture) return false;
-  const gap = track.frame - last.frame;
-  return gap > 0 && gap <= maxGap;
+/**
+ * A run of consecutive frames of one capture, meshed in order in this thread: a frame with `reuse`
+ * tracks the boxes of the one before it; the first always runs the detector. Nothing else runs on
+ * this thread's Human between the frames (the pool hands a run to one worker as one job).
+ */
+export async function detectRunLocal(m: LoadedModels, imgs: readonly RgbImage[], opts: readonly DetectOpts[]): Promise<DetectResult[]> {
+  if (imgs.length !== opts.length) throw new Error(`a run of ${imgs.length} frames with ${opts.length} options`);
+  const out: DetectResult[] = [];
+  for (const [k, img] of imgs.entries()) {
+    // tracked only after a frame that found a face (Human would otherwise detect anyway, unseen)
+    const reuse = k > 0 && opts[k]!.reuse === true && out[k - 1]!.faces.length > 0;
+    out.push(await detectFacesLocal(m, img, opts[k]!, { reuse, prime: opts[k + 1]?.reuse === true }));
+  }
+  return out;
 }
 
-/** Faces largest first; `ms` is the wall time spent inside `human.detect`. */
-export async function detectFacesLocal(m: LoadedModels, img: RgbImage, o: DetectOpts): Promise<DetectResult> {
+/**
+ * Faces largest first; `ms` is the wall time spent inside `human.detect`. `track.reuse`: track the
+ * boxes Human kept from this thread's previous call, which the caller guarantees was the frame
+ * before this one in the same capture (detectRunLocal), made with `track.prime`; a lone frame
+ * always detects.
+ */
+export async function detectFacesLocal(
+  m: LoadedModels,
+  img: RgbImage,
+  o: DetectOpts,
+  track: { reuse: boolean; prime: boolean } = { reuse: false, prime: false },
+): Promise<DetectResult> {
+  const reuse = track.reuse;
   const fc = m.human.config.face as unknown as Record<string, { enabled: boolean; maxDetected?: number }>;
   fc.description.enabled = o.embed;
   fc.iris.enabled = o.iris ?? true;
   fc.antispoof.enabled = o.supporting && m.models.some((x) => x.name === 'antispoof');
   fc.liveness.enabled = o.supporting && m.models.some((x) => x.name === 'liveness');
   fc.detector.maxDetected = o.maxFaces;
-  const reuse = mayReuseBoxes(lastTracked, o.track);
-  lastTracked = o.track ? { capture: o.track.capture, frame: o.track.frame } : null;
   // float32 from the start: Human casts an int32 input to float32 anyway (the same values, 0–255);
   // the int32 conversion and that cast cost ≈ 1.2 ms of CPU a frame (median 1.65 → 0.43 ms)
   const input = takeInputBuffer(img.data.length);
@@ -88,11 +101,11 @@ export async function detectFacesLocal(m: LoadedModels, img: RgbImage, o: Detect
   const t = m.tf.tensor4d(input, [1, img.height, img.width, 3], 'float32');
   try {
     const t0 = performance.now();
-    let faces = toObs(await humanDetect(m, t, reuse));
+    let faces = toObs(await humanDetect(m, t, reuse, track.prime));
     if (reuse) faces = dropNested(faces);
     let detected = !reuse;
     if (reuse && faces.length === 0) {
-      faces = toObs(await humanDetect(m, t, false));
+      faces = toObs(await humanDetect(m, t, false, track.prime));
       detected = true;
     }
     const ms = performance.now() - t0;
@@ -126,13 +139,18 @@ function releaseInputBuffer(buf: Float32Array): void {
   if (buf === inputBuffer) inputBufferOut = false;
 }
 
-/** Human's detect, with its box cache allowed (`reuse`) or the detector forced to run. */
-function humanDetect(m: LoadedModels, t: unknown, reuse: boolean) {
+/**
+ * Human's detect, with its box cache allowed (`reuse`) or the detector forced to run. Human reuses
+ * its cached boxes only when skipFrames/skipTime allow and the frame "changed little" from the
+ * last input it kept, which it keeps only on calls with cacheSensitivity > 0 (one frame difference)
+ * and compares only at the same size: with no such input (a fresh thread), or one of another size
+ * (another capture's), it detects silently. So the frame before a tracked one keeps its input
+ * (`prime`, with the detector still forced by skipFrames 0) and the tracked frame always finds it.
+ */
+function humanDetect(m: LoadedModels, t: unknown, reuse: boolean, prime: boolean) {
   const cfg = m.human.config as unknown as { cacheSensitivity: number };
   const det = m.human.config.face.detector as { skipFrames: number; skipTime: number };
-  // Human reuses its cached boxes only when the frame "changed little" (cacheSensitivity > 0, which
-  // costs one frame difference) and skipFrames/skipTime allow; 0 turns both off.
-  cfg.cacheSensitivity = reuse ? ALWAYS_CACHE : 0;
+  cfg.cacheSensitivity = reuse || prime ? ALWAYS_CACHE : 0;
   det.skipFrames = reuse ? NEVER_SKIP : 0;
   det.skipTime = reuse ? NEVER_SKIP : 0;
   return m.human.detect(t as never);
@@ -178,7 +196,10 @@ function toObs(res: HumanResult): FaceObs[] {
     .sort((a, b) => b.box[2] - a.box[2]);
 }
 
-export type Detector = (img: RgbImage, o: Pick<DetectOpts, 'embed' | 'supporting' | 'iris' | 'track'>) => Promise<FaceObs[]>;
+/** What a frame asks of the detector (the pool's limits are added by makeDetector). */
+export type FrameOpts = Pick<DetectOpts, 'embed' | 'supporting' | 'iris' | 'reuse'>;
+/** Runs of consecutive frames of one capture (detectRunLocal); a lone frame is a run of one. */
+export type Detector = (imgs: readonly RgbImage[], o: readonly FrameOpts[]) => Promise<FaceObs[][]>;
 
 /** Detection through the worker pool when there is one, else in this thread; `stats` adds up the calls. */
 export function makeDetector(
@@ -186,18 +207,14 @@ export function makeDetector(
   cfg: Pick<AnalysisConfig, 'maxFacesPerFrame' | 'minRelativeFaceWidth'>,
   stats: { ms: number; calls: number; detected: number },
 ): Detector {
-  return async (img, o) => {
-    const opts: DetectOpts = { ...o, maxFaces: cfg.maxFacesPerFrame, minRelativeFaceWidth: cfg.minRelativeFaceWidth };
-    const r = m.pool ? await m.pool.detect(img, opts) : await detectFacesLocal(m, img, opts);
-    stats.ms += r.ms;
-    stats.calls++;
-    if (r.detected !== false) stats.detected++;
-    return r.faces;
+  return async (imgs, o) => {
+    const opts: DetectOpts[] = o.map((x) => ({ ...x, maxFaces: cfg.maxFacesPerFrame, minRelativeFaceWidth: cfg.minRelativeFaceWidth }));
+    const rs = m.pool ? await m.pool.detectRun(imgs, opts) : await detectRunLocal(m, imgs, opts);
+    for (const r of rs) {
+      stats.ms += r.ms;
+      stats.calls++;
+      if (r.detected !== false) stats.detected++;
+    }
+    return rs.map((r) => r.faces);
   };
-}
-
-let captureSeq = 0;
-/** A new id per analysis: tells one capture's frames from another's in the threads' box tracking. */
-export function nextCapture(): number {
-  return ++captureSeq;
 }

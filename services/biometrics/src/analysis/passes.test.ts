@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analysisConfig } from './config.js';
-import type { DetectOpts, FaceObs } from './detect.js';
+import type { FaceObs, FrameOpts } from './detect.js';
 import { framePlan } from './frame-plan.js';
 import { FFMPEG } from './media.js';
 import type { LoadedModels } from './models.js';
@@ -32,32 +32,45 @@ describe('decodeAndDetect: frames taken as they arrive', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("describes exactly the frames the whole video's plan describes, the late ones afresh", async () => {
-    const calls: { frame: number | null; embed: boolean }[] = [];
-    const detect = async (_img: unknown, o: Pick<DetectOpts, 'embed' | 'track'>): Promise<FaceObs[]> => {
-      calls.push({ frame: o.track ? o.track.frame : null, embed: o.embed });
-      return [{ box: [0, 0, 10, 10], mesh: [], yawDeg: 0, pitchDeg: 0, ...(o.embed ? { embedding: [1] } : {}) }];
+    // a run's frames are told apart by their (shared) pixel buffers: frame i of the decode
+    const calls: { img: unknown; run: number; pos: number; embed: boolean; reuse: boolean }[] = [];
+    let runs = 0;
+    const detect = async (imgs: readonly unknown[], o: readonly FrameOpts[]): Promise<FaceObs[][]> => {
+      const r = runs++;
+      imgs.forEach((img, pos) => calls.push({ img, run: r, pos, embed: o[pos]!.embed, reuse: o[pos]!.reuse === true }));
+      return o.map((x) => [{ box: [0, 0, 10, 10], mesh: [], yawDeg: 0, pitchDeg: 0, ...(x.embed ? { embedding: [1] } : {}) }]);
     };
     const challenge = { actions: ['turn_left'], windows: [[1, 2]] as [number, number][] };
     const r = await decodeAndDetect(
       { pool: undefined } as unknown as LoadedModels,
       { video, finalFrame: still, challenge, deadlineMs: 60_000 },
       analysisConfig,
-      { detect, capture: 1, deadline: () => undefined, onDecodeTimeout: () => new Error('timeout') },
+      { detect, deadline: () => undefined, onDecodeTimeout: () => new Error('timeout') },
     );
     const perFrame = await r.pass1;
     await r.pass2;
     expect(perFrame).toHaveLength(32);
     const whole = framePlan(r.video.times, challenge, analysisConfig);
     expect(perFrame.map((f) => f[0]!.embedding !== undefined)).toEqual(whole.embed);
-    // the late descriptions: frames of the last 1.5 s planned before the end was known, run without tracked boxes
-    const late = calls.filter((c) => c.frame === null && c.embed).length - 1; // less the final frame's
-    expect(late).toBeGreaterThan(0);
+    // pass 1 sent the frames in order, in runs of detectEvery: each run's first frame detects, the others track
+    const frameOf = (img: unknown) => r.video.frames.indexOf(img as never);
+    const span = analysisConfig.sampling.detectEvery;
+    const runsOfPass1 = [...new Set(calls.filter((c) => calls.filter((d) => d.run === c.run).length === span).map((c) => c.run))];
+    expect(runsOfPass1).toHaveLength(32 / span);
+    for (const run of runsOfPass1) {
+      const frames = calls.filter((c) => c.run === run).map((c) => ({ i: frameOf(c.img), reuse: c.reuse, embed: c.embed }));
+      const i0 = frames[0]!.i;
+      expect(i0 % span).toBe(0);
+      expect(frames.map((f) => f.i)).toEqual([i0, i0 + 1, i0 + 2, i0 + 3]);
+      expect(frames.map((f) => f.reuse)).toEqual([false, true, true, true]);
+      for (const f of frames) if (f.embed) expect(whole.embed[f.i]).toBe(true);
+    }
+    // the late descriptions: frames of the last 1.5 s planned before the end was known, run alone without tracked boxes
+    const lone = calls.filter((c) => calls.filter((d) => d.run === c.run).length === 1);
+    const late = lone.filter((c) => c.embed && frameOf(c.img) >= 0);
+    expect(late.length).toBeGreaterThan(0);
+    expect(lone.every((c) => !c.reuse)).toBe(true);
     const lastStart = r.video.times[31]! - analysisConfig.finalFrame.lastSeconds;
-    const planned = calls.filter((c) => c.frame !== null);
-    expect(planned).toHaveLength(32);
-    for (const c of planned) if (c.embed) expect(whole.embed[c.frame!]).toBe(true);
-    expect(planned.filter((c) => !c.embed && whole.embed[c.frame!]).every((c) => r.video.times[c.frame!]! >= lastStart)).toBe(
-      true,
-    );
+    for (const c of late) expect(r.video.times[frameOf(c.img)]!).toBeGreaterThanOrEqual(lastStart);
   });
 });

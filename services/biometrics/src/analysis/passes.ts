@@ -5,7 +5,7 @@
  * are done, with the passes still running (their promises); a failed decode stops both.
  */
 import type { AnalysisConfig } from './config.js';
-import type { Detector, FaceObs } from './detect.js';
+import type { Detector, FaceObs, FrameOpts } from './detect.js';
 import { FrameFeed, mapLimited, mapOrdered, sensorNoiseAccumulator } from './frame-ops.js';
 import { framePlan, lateDescriptions } from './frame-plan.js';
 import { DECODE_LIMITS, decodeImage, decodeVideo, FfmpegTimeoutError, type DecodedVideo, type RgbImage } from './media.js';
@@ -26,11 +26,9 @@ export interface DecodedAndDetecting {
   pass2: Promise<FaceObs[][]>;
 }
 
-/** What the passes run with (decodeAndDetect's `run`): the detector, the capture's tracking id and the deadline. */
+/** What the passes run with (decodeAndDetect's `run`): the detector and the deadline. */
 type PassRun = {
   detect: Detector;
-  /** this analysis's id in the threads' box tracking (detect.ts nextCapture) */
-  capture: number;
   /** throws once the analysis is past its deadline */
   deadline: (stage: string) => void;
   /** the error a decode past its time budget becomes */
@@ -104,10 +102,13 @@ function decodeFrames(
 }
 
 /**
- * Pass 1: mesh on every sampled frame; the detector, descriptor and iris where the plan says. A
- * frame is taken as soon as it arrives, in order; until the decode has ended its plan leaves out
- * the last seconds' descriptions (framePlan `ended`), which are made afterwards where the whole
- * video's plan wants them (lateDescriptions: few, as the decode usually runs ahead of the pass).
+ * Pass 1: mesh on every sampled frame; the detector, descriptor and iris where the plan says. The
+ * frames go to the detector in runs: from one frame the plan detects to the frame before the next
+ * (`sampling.detectEvery` frames), meshed in order by one thread, the frames after the first
+ * tracking the boxes of the one before (detect.ts). A run is taken as soon as its frames have
+ * arrived, in order; until the decode has ended its plan leaves out the last seconds' descriptions
+ * (framePlan `ended`), which are made afterwards where the whole video's plan wants them
+ * (lateDescriptions: few, as the decode usually runs ahead of the pass).
  */
 function framePass(
   feed: FrameFeed,
@@ -118,22 +119,33 @@ function framePass(
 ): Promise<FaceObs[][]> {
   const times: number[] = [];
   const described: boolean[] = [];
+  const span = cfg.sampling.plan ? Math.max(1, cfg.sampling.detectEvery) : 1;
+  const perFrame: FaceObs[][] = [];
   return mapOrdered(
-    (i) => feed.get(i),
+    async (k) => {
+      // the run's first frame, then as many of the next span − 1 as the video has
+      const first = await feed.get(k * span, span - 1);
+      if (!first) return undefined;
+      const idx: number[] = [];
+      for (let i = k * span; i < (k + 1) * span && feed.frame(i); i++) idx.push(i);
+      return { item: idx };
+    },
     parallel,
-    (f, i) => {
+    async (idx) => {
       while (times.length < feed.count) times.push(times.length / cfg.sampling.fps);
       const p = framePlan(times, challenge, cfg, { ended: feed.done });
-      described[i] = p.embed[i];
-      return run.detect(f, {
-        embed: p.embed[i],
-        supporting: false,
-        iris: p.iris[i],
-        track: { capture: run.capture, frame: i, reuse: !p.detect[i] },
+      const opts: FrameOpts[] = idx.map((i) => {
+        described[i] = p.embed[i];
+        return { embed: p.embed[i], supporting: false, iris: p.iris[i], reuse: !p.detect[i] };
       });
+      const faces = await run.detect(
+        idx.map((i) => feed.frame(i)!),
+        opts,
+      );
+      idx.forEach((i, j) => (perFrame[i] = faces[j]!));
     },
     () => run.deadline('landmarks'),
-  ).then((perFrame) => describeLate(perFrame, described, feed, challenge, cfg, parallel, run));
+  ).then(() => describeLate(perFrame, described, feed, challenge, cfg, parallel, run));
 }
 
 /** The descriptions the whole video's plan wants that pass 1 left out: the detector runs afresh on these frames (no tracked boxes). */
@@ -152,7 +164,7 @@ async function describeLate(
   const redone = await mapLimited(
     late,
     parallel,
-    (i) => run.detect(feed.frame(i)!, { embed: true, supporting: false, iris: whole.iris[i] }),
+    (i) => run.detect([feed.frame(i)!], [{ embed: true, supporting: false, iris: whole.iris[i] }]).then((r) => r[0]!),
     () => run.deadline('landmarks'),
   );
   late.forEach((i, k) => (perFrame[i] = redone[k]!));
@@ -164,7 +176,7 @@ function stillsPass(finalImg: RgbImage, refImg: RgbImage | null, parallel: numbe
   return mapLimited(
     [finalImg, ...(refImg ? [refImg] : [])],
     parallel,
-    (img, k) => run.detect(img, { embed: true, supporting: k === 0 }),
+    (img, k) => run.detect([img], [{ embed: true, supporting: k === 0 }]).then((r) => r[0]!),
     () => run.deadline('embeddings'),
   );
 }

@@ -4,7 +4,9 @@
  * process's one intra-op pool, sized by backend.ts before libtensorflow loads), so one process uses
  * every core. Requests are queued and handed to the first idle worker. Workers get the backend
  * resolved at start (backend.ts), never `auto`, so they all compute with what the main thread
- * reported. With tfjs-node-gpu the GPU does the work and `auto` starts no pool.
+ * reported. With tfjs-node-gpu the GPU does the work and `auto` starts no pool. A job is a run of
+ * consecutive frames of one capture (detect.ts detectRunLocal): one worker meshes them in order,
+ * with nothing between them, so a frame that tracks the boxes of the one before finds them there.
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -17,17 +19,15 @@ import type { SessionState } from './graph-sessions.js';
 
 interface Job {
   id: number;
-  img: RgbImage;
-  opts: DetectOpts;
-  resolve: (r: DetectResult) => void;
+  imgs: readonly RgbImage[];
+  opts: readonly DetectOpts[];
+  resolve: (r: DetectResult[]) => void;
   reject: (e: Error) => void;
 }
 interface WorkerReply {
   type: string;
   id: number;
-  faces?: DetectResult['faces'];
-  ms?: number;
-  detected?: boolean;
+  results?: DetectResult[];
   message?: string;
 }
 interface Slot {
@@ -105,9 +105,15 @@ export class DetectorPool {
   }
 
   detect(img: RgbImage, opts: DetectOpts): Promise<DetectResult> {
+    return this.detectRun([img], [{ ...opts, reuse: false }]).then((r) => r[0]!);
+  }
+
+  /** A run of consecutive frames of one capture, meshed in order by one worker (detectRunLocal). */
+  detectRun(imgs: readonly RgbImage[], opts: readonly DetectOpts[]): Promise<DetectResult[]> {
     if (this.closed) return Promise.reject(new Error('detector pool is closed'));
+    if (imgs.length !== opts.length) return Promise.reject(new Error(`a run of ${imgs.length} frames with ${opts.length} options`));
     return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, img, opts, resolve, reject });
+      this.queue.push({ id: this.nextId++, imgs, opts, resolve, reject });
       this.pump();
     });
   }
@@ -127,12 +133,14 @@ export class DetectorPool {
       s.worker.ref();
       // a frame in shared memory (media.ts) is read in place; anything else is copied and the copy
       // moved (it may be a view into a larger decode buffer)
-      const shared = job.img.data.buffer instanceof SharedArrayBuffer;
-      const data = shared ? job.img.data : Uint8Array.from(job.img.data);
-      s.worker.postMessage(
-        { type: 'detect', id: job.id, width: job.img.width, height: job.img.height, data, opts: job.opts },
-        shared ? [] : [data.buffer as ArrayBuffer],
-      );
+      const transfer: ArrayBuffer[] = [];
+      const frames = job.imgs.map((img) => {
+        if (img.data.buffer instanceof SharedArrayBuffer) return { width: img.width, height: img.height, data: img.data };
+        const data = Uint8Array.from(img.data);
+        transfer.push(data.buffer as ArrayBuffer);
+        return { width: img.width, height: img.height, data };
+      });
+      s.worker.postMessage({ type: 'detect', id: job.id, frames, opts: job.opts }, transfer);
     }
   }
 
@@ -149,7 +157,8 @@ function this_onResult(pool: DetectorPool, slot: Slot, m: WorkerReply): void {
   if (!job || job.id !== m.id) return;
   slot.busy = null;
   slot.worker.unref();
-  if (m.type === 'result') job.resolve({ faces: m.faces ?? [], ms: m.ms ?? 0, detected: m.detected });
+  if (m.type === 'result' && m.results?.length === job.imgs.length) job.resolve(m.results);
+  else if (m.type === 'result') job.reject(new Error(`worker answered ${m.results?.length ?? 0} of ${job.imgs.length} frames`));
   else job.reject(new Error(m.message ?? 'worker error'));
   pool.pump();
 }

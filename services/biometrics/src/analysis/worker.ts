@@ -1,15 +1,14 @@
-/** Worker thread: loads the models once, then serves detection requests from the pool. */
+/** Worker thread: loads the models once, then serves detection requests from the pool (runs of frames: detectRunLocal). */
 import { parentPort, workerData } from 'node:worker_threads';
-import { detectFacesLocal, type DetectOpts } from './detect.js';
+import { detectRunLocal, type DetectOpts } from './detect.js';
+import type { RgbImage } from './media.js';
 import { loadModels, type LoadModelsOptions } from './models.js';
 
 interface DetectMsg {
   type: 'detect';
   id: number;
-  width: number;
-  height: number;
-  data: Uint8Array;
-  opts: DetectOpts;
+  frames: RgbImage[];
+  opts: DetectOpts[];
 }
 
 const port = parentPort;
@@ -20,8 +19,8 @@ port.postMessage({ type: 'ready', models: models.models, sessions: models.sessio
 port.on('message', async (msg: DetectMsg) => {
   if (msg.type !== 'detect') return;
   try {
-    const r = await detectFacesLocal(models, { width: msg.width, height: msg.height, data: msg.data }, msg.opts);
-    port.postMessage({ type: 'result', id: msg.id, ...r });
+    const results = await detectRunLocal(models, msg.frames, msg.opts);
+    port.postMessage({ type: 'result', id: msg.id, results });
   } catch (e) {
     port.postMessage({ type: 'error', id: msg.id, message: e instanceof Error ? e.message : String(e) });
   }
