@@ -4,12 +4,12 @@
  */
 import { analysisConfig, ACTIONS, type Action, type AnalysisConfig } from './config.js';
 import { descriptorDistance } from './geometry.js';
-import { resizeRgb, type DecodedVideo, type RgbImage } from './media.js';
+import { decodeVideo, FfmpegTimeoutError, resizeRgb, type DecodedVideo, type RgbImage } from './media.js';
 import type { LoadedModels } from './models.js';
 import { makeDetector, type FaceObs } from './detect.js';
 import { voiceActivity } from './voice.js';
 import { computeBaseline, computeDeltas, detectEvents, matchSequence, strayEvents } from './sequence.js';
-import { lightResponse, type LightResult } from './light.js';
+import { facesAt, flashWindow, lightResponse, type LightResult } from './light.js';
 import { frameIdentity } from './identity.js';
 import { analysisScores, mediaFloorProblems } from './scores.js';
 import { framePlan, type FramePlan } from './frame-plan.js';
@@ -44,6 +44,11 @@ export async function analyzeCapture(
   });
   const decodeMs = performance.now() - td;
   const { video, pcm } = decoded;
+  // the flash segment again at the capture's own rate, while the frame pass runs (lightOf reads it)
+  const flashFrames = flashDecode(input, video, cfg).catch((e: unknown) => {
+    throw e instanceof FfmpegTimeoutError ? new AnalysisDeadlineError('flash decode', performance.now() - start) : e;
+  });
+  flashFrames.catch(() => undefined); // awaited by the light check; a failure must not go unhandled before
   const heard = startListening(input, pcm, cfg);
   deadline('decode');
 
@@ -54,7 +59,7 @@ export async function analyzeCapture(
   deadline('signals');
 
   const match = matchMeasures(perFrame, face, video, plan, await decoded.pass2, decoded, cfg);
-  const light = lightOf(input, video, perFrame, models);
+  const light = lightOf(input, video, perFrame, models, await flashFrames);
   const tw = performance.now();
   const words = heard.words ? await heard.words : null;
   const wordsWaitMs = performance.now() - tw;
@@ -203,18 +208,45 @@ function matchMeasures(
   };
 }
 
+/**
+ * The flash segment's window (light.ts flashWindow) decoded at the capture's own frame rate (its
+ * decoded frames over its length, at most `flash.denseMaxFps`), for the flash check: at the 8
+ * sampled frames a second a 250 ms flash falls on two frames, too few to tell the issued flashes
+ * from the other sequences on every genuine capture. Null when no flashes were issued, or the
+ * capture's rate is not above the sampling's.
+ */
+async function flashDecode(input: AnalyzeInput, video: DecodedVideo, cfg: AnalysisConfig): Promise<DecodedVideo | null> {
+  const l = input.challenge.light;
+  const window = l ? flashWindow(l, cfg.flash) : null;
+  if (!window || !video.sourceFrames || video.decodedDurationS <= 0) return null;
+  const fps = Math.min(cfg.flash.denseMaxFps, Math.round(video.sourceFrames / video.decodedDurationS));
+  if (fps <= cfg.sampling.fps) return null;
+  return decodeVideo(input.video, { fps, width: cfg.sampling.width, timeoutMs: Math.max(1, input.deadlineMs), window });
+}
+
 /** The light check (light.ts): the skin must follow the issued screen colours. Null when none were issued. */
-function lightOf(input: AnalyzeInput, video: DecodedVideo, perFrame: FaceObs[][], models: LoadedModels): LightResult | null {
+function lightOf(
+  input: AnalyzeInput,
+  video: DecodedVideo,
+  perFrame: FaceObs[][],
+  models: LoadedModels,
+  flash: DecodedVideo | null,
+): LightResult | null {
   const l = input.challenge.light;
   if (!l) return null;
+  const faces = perFrame.map((f) => (f[0] ? { mesh: f[0].mesh, box: f[0].box } : null));
   return lightResponse({
     frames: video.frames,
     times: video.times,
-    faces: perFrame.map((f) => (f[0] ? { mesh: f[0].mesh, box: f[0].box } : null)),
+    faces,
     colours: l.colours,
     changes: l.changes,
     end: l.end,
     flash: l.flash,
+    // the window's frames take the face of the sampled frames around them (≤ 125 ms away), interpolated
+    flashFrames: flash
+      ? { frames: flash.frames, times: flash.times, faces: flash.times.map((t) => facesAt(video.times, faces, t)) }
+      : undefined,
     triangles: models.human.faceTriangulation,
   });
 }

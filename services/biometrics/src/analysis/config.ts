@@ -160,6 +160,8 @@ export const analysisConfig = {
     minCorr: 0.5,
     maxRank: 0.02,
     minFramesPerStep: 1.5,
+    /** the flash window is decoded again at the capture's own rate, at most this (analyze.ts flashDecode) */
+    denseMaxFps: 30,
   },
 } as const;
 

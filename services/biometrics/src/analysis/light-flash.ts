@@ -14,10 +14,14 @@
  *   than display and camera latency allow (a puppet rendering after the reveal), or earlier than
  *   the flash was shown, fails.
  *
- * Sampling: the analysis reads 8 frames a second (analysisConfig.sampling.fps), so each 250 ms step
- * falls on two sampled frames; the page records what the camera gives (no frame-rate constraint,
- * usually 30 fps; the ceremony's floor is 8). The lag is resolved between frames by the ramp model.
- * Pure: no I/O, no models.
+ * Sampling: the analysis reads 8 frames a second (analysisConfig.sampling.fps), which puts two
+ * frames on each 250 ms step: too few for a genuine capture to clear the rank test every time (one
+ * scored 12 of 520 against a cap of 10.4). So the flash window is decoded again at the capture's own
+ * rate (analyze.ts flashDecode: the page records what the camera gives, usually 30 fps; at most
+ * `flash.denseMaxFps`), its frames measured against the sampled frames' baselines, with the face
+ * interpolated from the sampled frames around them (light.ts facesAt). A capture at no more than
+ * 8 fps (the ceremony's floor) keeps its sampled frames. The lag is resolved between frames by the
+ * ramp model. Pure: no I/O, no models.
  */
 import type { Vec3 } from './light-measure.js';
 

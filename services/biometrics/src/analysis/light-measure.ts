@@ -127,12 +127,21 @@ const medianOf = (xs: number[]): number => {
  * discs, at least `patchOutlierMin`) no longer shows the same skin — the background past the far
  * cheek of a turned head, hair, a hand — and is left out of that frame (null).
  */
-export function discChanges(frames: readonly ((Patch | null)[] | null)[], cfg: LightConfig): ((Vec3 | null)[] | null)[] {
+export function discChanges(
+  frames: readonly ((Patch | null)[] | null)[],
+  cfg: LightConfig,
+  /** the frames[0 … baseCount) the medians and the outlier limit are taken from (default: all); the
+   *  others are measured against them (the flash segment's extra frames, light.ts) */
+  baseCount = frames.length,
+): ((Vec3 | null)[] | null)[] {
   const P = frames.find((f) => f)?.length ?? 0;
   const logs = frames.map((ps) => (ps ? ps.map((p) => (p ? (p.rgb.map((v) => Math.log(v + 1)) as Vec3) : null)) : null));
   const base: (Vec3 | null)[] = [];
   for (let k = 0; k < P; k++) {
-    const xs = logs.map((l) => l?.[k]).filter((x): x is Vec3 => !!x);
+    const xs = logs
+      .slice(0, baseCount)
+      .map((l) => l?.[k])
+      .filter((x): x is Vec3 => !!x);
     base.push(xs.length ? ([0, 1, 2].map((c) => medianOf(xs.map((x) => x[c]))) as Vec3) : null);
   }
   const dev = logs.map((ls) =>
@@ -142,7 +151,7 @@ export function discChanges(frames: readonly ((Patch | null)[] | null)[], cfg: L
     const m = (d[0] + d[1] + d[2]) / 3;
     return Math.hypot(d[0] - m, d[1] - m, d[2] - m);
   };
-  const norms = dev.flatMap((ds) => (ds ?? []).filter((d): d is Vec3 => !!d).map(chromaNorm));
+  const norms = dev.slice(0, baseCount).flatMap((ds) => (ds ?? []).filter((d): d is Vec3 => !!d).map(chromaNorm));
   const limit = norms.length ? Math.max(cfg.patchOutlierMin, cfg.patchOutlier * medianOf(norms)) : Infinity;
   return dev.map((ds) => (ds ? ds.map((d) => (d && chromaNorm(d) <= limit ? d : null)) : null));
 }

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { analysisConfig } from './config.js';
 import { IDX } from './geometry.js';
-import { hexToLinear, InvalidLightChallengeError, LIGHT_PALETTE, lightResponse, SKIN_POINTS, type FaceRegion } from './light.js';
+import {
+  facesAt,
+  flashWindow,
+  hexToLinear,
+  InvalidLightChallengeError,
+  LIGHT_PALETTE,
+  lightResponse,
+  SKIN_POINTS,
+  type FaceRegion,
+} from './light.js';
 import type { RgbImage } from './media.js';
 
 const W = 320,
@@ -362,5 +371,75 @@ describe('lightResponse', { timeout: 60_000 }, () => {
   it('is deterministic', () => {
     const a = check(genuine, issued);
     expect(check(genuine, issued)).toEqual(a);
+  });
+});
+
+describe('the flash window at the capture own rate (flashWindow, facesAt, flashFrames)', () => {
+  it('reads from preS before the flash segment to postS after it, a sample wider; none without flashes', () => {
+    const cfg = { preS: 0.25, postS: 0.5 };
+    const light = { changes: [0, 1, 2, 2.25, 2.5, 2.75, 3, 4], end: 5, flash: { first: 2, count: 4 } };
+    const w = flashWindow(light, cfg)!;
+    expect(w.start).toBeCloseTo(2 - 0.25 - 0.05, 9);
+    expect(w.end).toBeCloseTo(3 + 0.5 + 0.05, 9);
+    // flashes last: they end with the timeline; steps past its end are no flashes
+    expect(flashWindow({ ...light, flash: { first: 4, count: 4 } }, cfg)!.end).toBeCloseTo(5 + 0.5 + 0.05, 9);
+    expect(flashWindow({ ...light, flash: { first: 5, count: 4 } }, cfg)).toBeNull();
+    expect(flashWindow({ changes: [0, 1, 1.25, 1.5, 1.75], end: 2.5, flash: { first: 1, count: 4 } }, cfg)!.end).toBeCloseTo(3.05, 9);
+    expect(flashWindow({ changes: light.changes, end: 5 }, cfg)).toBeNull();
+    expect(flashWindow({ ...light, flash: { first: -1, count: 4 } }, cfg)).toBeNull();
+  });
+
+  it('gives a frame between two sampled faces their interpolation, else the nearer within a sampling interval', () => {
+    const f = (x: number): FaceRegion => ({ mesh: [[x, 10, 1], [x + 2, 20]], box: [x, 0, 10, 10] });
+    const times = [0, 0.125, 0.25, 0.375, 0.5];
+    const faces = [f(0), f(8), null, f(40), null];
+    const mid = facesAt(times, faces, 0.0625)!;
+    expect(mid.mesh).toEqual([[4, 10, 1], [6, 20, 0]]);
+    expect(mid.box).toEqual([4, 0, 10, 10]);
+    // a missing neighbour: the nearer face, if within one interval
+    expect(facesAt(times, faces, 0.2)).toBe(faces[1]);
+    expect(facesAt(times, faces, 0.3)).toBe(faces[3]);
+    expect(facesAt(times, faces, 0.45)).toBe(faces[3]);
+    expect(facesAt(times, [null, null, null, null, null], 0.2)).toBeNull();
+    // past the last sampled frame by more than an interval
+    expect(facesAt(times, faces, 0.7)).toBeNull();
+    expect(facesAt(times, faces, 0)!.mesh[0]).toEqual(faces[0]!.mesh[0]);
+  });
+
+  it('leaves the light check of the sampled frames as it was: only the flash check reads the window', () => {
+    const g = video({ face: issued });
+    const plain = check(g, issued);
+    const dense = lightResponse({
+      frames: g.frames,
+      times,
+      faces: g.faces,
+      colours: issued,
+      changes,
+      // extra frames of another light entirely, with faces: they must not move any of the light's gates
+      flashFrames: { frames: g.frames.slice(0, 8).reverse(), times: times.slice(0, 8), faces: g.faces.slice(0, 8) },
+    });
+    expect(dense.score).toBe(plain.score);
+    expect(dense.lagS).toBe(plain.lagS);
+    expect(dense.nullQuantile).toBe(plain.nullQuantile);
+    expect(dense.amplitude).toBe(plain.amplitude);
+    expect(dense.agreement).toBe(plain.agreement);
+    expect(dense.orientation).toBe(plain.orientation);
+    expect(dense.flash).toBeNull(); // this sequence issued no flashes
+
+    // two of its segments taken as the flash steps: measured on the sampled frames without a window,
+    // on the window's frames with one (here without a face on any: nothing to measure)
+    const flash = { first: 3, count: 2 };
+    const sampled = lightResponse({ frames: g.frames, times, faces: g.faces, colours: issued, changes, flash });
+    expect(sampled.flash!.frames).toBe(2 * FPS);
+    const faceless = lightResponse({
+      frames: g.frames,
+      times,
+      faces: g.faces,
+      colours: issued,
+      changes,
+      flash,
+      flashFrames: { frames: g.frames.slice(20, 40), times: times.slice(20, 40), faces: g.faces.slice(20, 40).map(() => null) },
+    });
+    expect(faceless.flash).toMatchObject({ reason: 'not_measurable', frames: 0 });
   });
 });

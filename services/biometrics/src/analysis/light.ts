@@ -122,6 +122,9 @@ export interface LightInput {
   /** colours[first … first + count) are the flash segment's steps: their reflection must appear in
    *  the right frames (light-flash.ts) */
   flash?: { first: number; count: number };
+  /** the flash segment's window decoded at the capture's own rate (analyze.ts): the flash check
+   *  reads these instead of the sampled frames, measured against the same baselines */
+  flashFrames?: { frames: readonly RgbImage[]; times: readonly number[]; faces: readonly (FaceRegion | null)[] };
 }
 
 export interface LightResult {
@@ -166,6 +169,8 @@ interface Observed {
   patches: ((Patch | null)[] | null)[];
   shift: (Vec3 | null)[];
   obs: (Vec3 | null)[];
+  /** the same, for input.flashFrames (empty without) */
+  flashObs: (Vec3 | null)[];
   useBg: boolean;
   skinFrames: number;
   bgFrames: number;
@@ -217,7 +222,7 @@ export function lightResponse(
   const lag = best.plan.lag;
   const orientation = measured ? orientationShare(input, cfg, { ...observed, ...issued, lag }) : null;
   const okOrient = orientation !== null && orientation >= cfg.minOrientation;
-  const flash = flashOf(input, observed.obs, issued, flashCfg);
+  const flash = flashOf(input, observed, issued, flashCfg);
   const useBg = observed.useBg;
   const detail = lightDetail(cfg, { corr, lag, nul, amplitude, agreement, orientation, measured, framesUsed, useBg, flash });
   return {
@@ -264,27 +269,37 @@ function issuedSequence(input: LightInput): Issued {
 
 /** Per frame: the skin's change (per disc, against its own baseline) less the background's own change. */
 function observeResponse(input: LightInput, cfg: LightConfig): Observed {
-  const { frames, faces } = input;
-  const patches = faces.map((f, i) => (f && f.mesh.length >= 468 ? skinPatches(frames[i], f.mesh, cfg) : null));
-  const skin = skinChanges(patches, cfg);
-  const bg: (Vec3 | null)[] = skin.map((s, i) => {
+  // the flash window's frames after the sampled ones: measured like them, against the sampled frames' baselines
+  const n = input.frames.length;
+  const frames = [...input.frames, ...(input.flashFrames?.frames ?? [])];
+  const faces = [...input.faces, ...(input.flashFrames?.faces ?? [])];
+  const allPatches = faces.map((f, i) => (f && f.mesh.length >= 468 ? skinPatches(frames[i], f.mesh, cfg) : null));
+  const allSkin = skinChanges(allPatches, cfg, discChanges(allPatches, cfg, n));
+  const allBg: (Vec3 | null)[] = allSkin.map((s, i) => {
     const b = s && faces[i] ? backgroundMean(frames[i], faces[i]!.mesh, cfg) : null;
     return b && logChroma(b);
   });
+  const patches = allPatches.slice(0, n);
+  const skin = allSkin.slice(0, n);
+  const bg = allBg.slice(0, n);
   const skinFrames = skin.filter(Boolean).length;
   const bgFrames = bg.filter(Boolean).length;
   const useBg = cfg.backgroundWeight > 0 && skinFrames > 0 && bgFrames / skinFrames >= cfg.minBackgroundFraction;
   const med = (xs: (Vec3 | null)[], c: number) => median(xs.filter((x): x is Vec3 => x !== null).map((x) => x[c]));
   const bgMed = [0, 1, 2].map((c) => (useBg ? med(bg, c) : 0));
-  const shift: (Vec3 | null)[] = skin.map((s, i) => {
+  const allShift: (Vec3 | null)[] = allSkin.map((s, i) => {
     if (!s) return null;
-    const b = bg[i];
+    const b = allBg[i];
     if (useBg && !b) return null;
     const w = useBg ? cfg.backgroundWeight : 0;
     return [0, 1, 2].map((c) => (b ? w * (b[c] - bgMed[c]) : 0)) as Vec3;
   });
-  const obs: (Vec3 | null)[] = skin.map((s, i) => (s && shift[i] ? ([0, 1, 2].map((c) => s[c] - shift[i]![c]) as Vec3) : null));
-  return { patches, shift, obs, useBg, skinFrames, bgFrames };
+  const allObs: (Vec3 | null)[] = allSkin.map((s, i) =>
+    s && allShift[i] ? ([0, 1, 2].map((c) => s[c] - allShift[i]![c]) as Vec3) : null,
+  );
+  const shift = allShift.slice(0, n);
+  const obs = allObs.slice(0, n);
+  return { patches, shift, obs, flashObs: allObs.slice(n), useBg, skinFrames, bgFrames };
 }
 
 /** The issued sequence's fit at every lag of the search; null when no frame is usable. */
@@ -344,10 +359,12 @@ function fittedAmplitude(best: NonNullable<ReturnType<typeof bestLag>>, framesUs
 }
 
 /** The flash check (light-flash.ts) when the challenge issued flashes inside its sequence, else null. */
-function flashOf(input: LightInput, obs: readonly (Vec3 | null)[], issued: Issued, flashCfg: FlashConfig): FlashResult | null {
+function flashOf(input: LightInput, observed: Observed, issued: Issued, flashCfg: FlashConfig): FlashResult | null {
   const f = input.flash;
   if (!f || f.count <= 0 || f.first < 0 || f.first + f.count > issued.seq.length) return null;
-  const { times, changes } = input;
+  const dense = input.flashFrames && input.flashFrames.times.length > 0 ? input.flashFrames : null;
+  const [times, obs] = dense ? [dense.times, observed.flashObs] : [input.times, observed.obs];
+  const { changes } = input;
   return flashResponse({ times, obs, seq: issued.seq, changes, end: issued.end, flash: f, vecs: issued.vecs }, flashCfg);
 }
 
@@ -450,4 +467,51 @@ function orientationShare(
     interOcular,
   );
   return orient ? orient.share : null;
+}
+
+/**
+ * The frames the flash check reads (light-flash.ts): from `preS` before the flash segment to
+ * `postS` after it, one sample wider on each side. Null when the challenge issued no flashes.
+ */
+export function flashWindow(
+  light: { changes: readonly number[]; end: number; flash?: { first: number; count: number } },
+  cfg: Pick<FlashConfig, 'preS' | 'postS'>,
+): { start: number; end: number } | null {
+  const f = light.flash;
+  if (!f || f.count <= 0 || f.first < 0 || f.first + f.count > light.changes.length) return null;
+  const start = light.changes[f.first]! - cfg.preS - 0.05;
+  const end = (light.changes[f.first + f.count] ?? light.end) + cfg.postS + 0.05;
+  return end > start ? { start: Math.max(0, start), end } : null;
+}
+
+/**
+ * The face at media time `t` between sampled frames (`times`, `faces`): the two around it
+ * interpolated when both have one, else the nearer one within a sampling interval, else null. The
+ * flash window's extra frames take their skin discs from it (a face moves little in 125 ms).
+ */
+export function facesAt(times: readonly number[], faces: readonly (FaceRegion | null)[], t: number): FaceRegion | null {
+  let j = 0;
+  while (j < times.length && times[j]! <= t) j++;
+  const i = j - 1;
+  const a = i >= 0 ? faces[i] : null;
+  const b = j < times.length ? faces[j] : null;
+  if (a && b && a.mesh.length === b.mesh.length) {
+    const w = (t - times[i]!) / Math.max(1e-9, times[j]! - times[i]!);
+    const lerp = (x: number, y: number) => x + (y - x) * w;
+    return {
+      mesh: a.mesh.map((p, k) => {
+        const q = b.mesh[k]!;
+        return [lerp(p[0], q[0]), lerp(p[1], q[1]), lerp(p[2] ?? 0, q[2] ?? 0)] as Pt;
+      }),
+      box: a.box && b.box ? a.box.map((v, c) => lerp(v, b.box![c] ?? v)) : a.box,
+    };
+  }
+  const gap = times.length > 1 ? times[1]! - times[0]! : Infinity;
+  const near = [
+    { f: a, d: i >= 0 ? t - times[i]! : Infinity },
+    { f: b, d: j < times.length ? times[j]! - t : Infinity },
+  ]
+    .filter((x) => x.f && x.d <= gap)
+    .sort((x, y) => x.d - y.d)[0];
+  return near?.f ?? null;
 }

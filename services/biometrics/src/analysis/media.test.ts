@@ -138,6 +138,19 @@ describe('decodeVideo caps', () => {
     expect(cut.frames).toHaveLength(16);
   });
 
+  it('a window gives the very frames, and times, a whole decode at that rate gives there, and nothing else', async () => {
+    const six = readFileSync(join(dir, 'six.mp4'));
+    const whole = await decodeVideo(six, { fps: 15, width: 320 });
+    const win = await decodeVideo(six, { fps: 15, width: 320, window: { start: 2.02, end: 3.5 } });
+    // samples 31 (2.067 s) … 52 (3.467 s)
+    expect(win.times.map((t) => Math.round(t * 15))).toEqual(Array.from({ length: 22 }, (_, k) => 31 + k));
+    for (const [j, t] of win.times.entries()) {
+      const i = Math.round(t * 15);
+      expect(t).toBe(whole.times[i]);
+      expect(Buffer.from(win.frames[j]!.data).equals(Buffer.from(whole.frames[i]!.data))).toBe(true);
+    }
+  });
+
   it('hands each sampled frame over as ffmpeg writes it, in order, without the extra sample past the cap', async () => {
     const six = readFileSync(join(dir, 'six.mp4'));
     const seen: { frame: unknown; index: number; settled: boolean }[] = [];

@@ -78,6 +78,9 @@ export async function decodeVideo(
     maxSourceFrames?: number;
     maxDecodeMs?: number;
     onFrame?: (frame: RgbImage, index: number) => void;
+    /** only the samples from `start` to `end` (s, on the same clock as a whole decode's: sample k
+     *  at k / fps); `times` are then theirs */
+    window?: { start: number; end: number };
   },
 ): Promise<DecodedVideo> {
   const maxSeconds = opts.maxSeconds ?? DECODE_LIMITS.maxSeconds;
@@ -87,12 +90,20 @@ export async function decodeVideo(
   const maxCpuMs = opts.maxDecodeMs ?? DECODE_LIMITS.maxDecodeMs;
   return withMediaInput(video, async (inp, stdin) => {
     // One sample and one source frame past each cap: getting them is how a longer video shows.
+    const w = opts.window;
+    // the window by sample number (the fps filter's output count), so a sample is the very frame a
+    // whole decode at this rate gives at that index
+    const first = w ? Math.max(0, Math.ceil(w.start * opts.fps - 1e-6)) : 0;
+    const last = w ? Math.floor(w.end * opts.fps + 1e-6) : 0;
+    const trimWindow = w ? `select='between(n\\,${first}\\,${last})',` : '';
     const args = [
       '-i',
       inp,
       '-an',
       '-vf',
-      `trim=end_frame=${maxSource + 1},fps=${opts.fps},${scaleFilter(opts.width)}`,
+      `trim=end_frame=${maxSource + 1},fps=${opts.fps},${trimWindow}${scaleFilter(opts.width)}`,
+      // a window's samples as selected: no frames made up to fill the time before and after it
+      ...(w ? ['-fps_mode', 'passthrough'] : []),
       '-frames:v',
       String(maxSamples + 1),
       '-f',
@@ -139,7 +150,7 @@ export async function decodeVideo(
         if (decoded < maxSamples) {
           const frame: RgbImage = { width: opts.width, height, data: current };
           frames.push(frame);
-          times.push(decoded / opts.fps);
+          times.push((first + decoded) / opts.fps);
           opts.onFrame?.(frame, decoded);
           current = frameBuffer(frameBytes);
         }
