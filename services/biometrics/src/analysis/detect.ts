@@ -64,7 +64,11 @@ const NEVER_SKIP = Number.MAX_SAFE_INTEGER;
  * tracks the boxes of the one before it; the first always runs the detector. Nothing else runs on
  * this thread's Human between the frames (the pool hands a run to one worker as one job).
  */
-export async function detectRunLocal(m: LoadedModels, imgs: readonly RgbImage[], opts: readonly DetectOpts[]): Promise<DetectResult[]> {
+export async function detectRunLocal(
+  m: LoadedModels,
+  imgs: readonly RgbImage[],
+  opts: readonly DetectOpts[],
+): Promise<DetectResult[]> {
   if (imgs.length !== opts.length) throw new Error(`a run of ${imgs.length} frames with ${opts.length} options`);
   const out: DetectResult[] = [];
   for (const [k, img] of imgs.entries()) {
@@ -208,7 +212,11 @@ export function makeDetector(
   stats: { ms: number; calls: number; detected: number },
 ): Detector {
   return async (imgs, o) => {
-    const opts: DetectOpts[] = o.map((x) => ({ ...x, maxFaces: cfg.maxFacesPerFrame, minRelativeFaceWidth: cfg.minRelativeFaceWidth }));
+    const opts: DetectOpts[] = o.map((x) => ({
+      ...x,
+      maxFaces: cfg.maxFacesPerFrame,
+      minRelativeFaceWidth: cfg.minRelativeFaceWidth,
+    }));
     const rs = m.pool ? await m.pool.detectRun(imgs, opts) : await detectRunLocal(m, imgs, opts);
     for (const r of rs) {
       stats.ms += r.ms;

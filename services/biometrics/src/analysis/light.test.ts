@@ -384,17 +384,29 @@ describe('the flash window at the capture own rate (flashWindow, facesAt, flashF
     // flashes last: they end with the timeline; steps past its end are no flashes
     expect(flashWindow({ ...light, flash: { first: 4, count: 4 } }, cfg)!.end).toBeCloseTo(5 + 0.5 + 0.05, 9);
     expect(flashWindow({ ...light, flash: { first: 5, count: 4 } }, cfg)).toBeNull();
-    expect(flashWindow({ changes: [0, 1, 1.25, 1.5, 1.75], end: 2.5, flash: { first: 1, count: 4 } }, cfg)!.end).toBeCloseTo(3.05, 9);
+    expect(flashWindow({ changes: [0, 1, 1.25, 1.5, 1.75], end: 2.5, flash: { first: 1, count: 4 } }, cfg)!.end).toBeCloseTo(
+      3.05,
+      9,
+    );
     expect(flashWindow({ changes: light.changes, end: 5 }, cfg)).toBeNull();
     expect(flashWindow({ ...light, flash: { first: -1, count: 4 } }, cfg)).toBeNull();
   });
 
   it('gives a frame between two sampled faces their interpolation, else the nearer within a sampling interval', () => {
-    const f = (x: number): FaceRegion => ({ mesh: [[x, 10, 1], [x + 2, 20]], box: [x, 0, 10, 10] });
+    const f = (x: number): FaceRegion => ({
+      mesh: [
+        [x, 10, 1],
+        [x + 2, 20],
+      ],
+      box: [x, 0, 10, 10],
+    });
     const times = [0, 0.125, 0.25, 0.375, 0.5];
     const faces = [f(0), f(8), null, f(40), null];
     const mid = facesAt(times, faces, 0.0625)!;
-    expect(mid.mesh).toEqual([[4, 10, 1], [6, 20, 0]]);
+    expect(mid.mesh).toEqual([
+      [4, 10, 1],
+      [6, 20, 0],
+    ]);
     expect(mid.box).toEqual([4, 0, 10, 10]);
     // a missing neighbour: the nearer face, if within one interval
     expect(facesAt(times, faces, 0.2)).toBe(faces[1]);

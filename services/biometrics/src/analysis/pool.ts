@@ -111,7 +111,8 @@ export class DetectorPool {
   /** A run of consecutive frames of one capture, meshed in order by one worker (detectRunLocal). */
   detectRun(imgs: readonly RgbImage[], opts: readonly DetectOpts[]): Promise<DetectResult[]> {
     if (this.closed) return Promise.reject(new Error('detector pool is closed'));
-    if (imgs.length !== opts.length) return Promise.reject(new Error(`a run of ${imgs.length} frames with ${opts.length} options`));
+    if (imgs.length !== opts.length)
+      return Promise.reject(new Error(`a run of ${imgs.length} frames with ${opts.length} options`));
     return new Promise((resolve, reject) => {
       this.queue.push({ id: this.nextId++, imgs, opts, resolve, reject });
       this.pump();
