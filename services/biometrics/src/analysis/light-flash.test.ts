@@ -100,11 +100,23 @@ describe('short flashes: the reflection must appear in the right frames', () => 
       }
   });
 
-  it('a response before the flashes were shown fails: early', () => {
+  it('a response before the flashes were shown fails: early, or not the flashes once it lies mostly before the frames read', () => {
     for (let seed = 1; seed <= 10; seed++) {
-      const r = flashResponse(scenario(seed, { lag: -0.6 }), cfg);
-      expect(r.passed).toBe(false);
-      expect(r.reason).toBe('early');
+      const r = flashResponse(scenario(seed, { lag: cfg.lagMinS - 0.05 }), cfg);
+      expect(r.passed, r.detail).toBe(false);
+      expect(r.reason, r.detail).toBe('early');
+      for (const lag of [cfg.lagMinS - 0.3, -1.5]) {
+        const x = flashResponse(scenario(seed, { lag }), cfg);
+        expect(x.passed, x.detail).toBe(false);
+        expect(['early', 'not_the_flashes', 'no_response']).toContain(x.reason);
+      }
+    }
+  });
+
+  it('a response the page clock puts up to 700 ms early passes (Chromium drifts its shown times late)', () => {
+    for (let seed = 1; seed <= 10; seed++) {
+      const r = flashResponse(scenario(seed, { lag: -0.45 }), cfg);
+      expect(r.passed, r.detail).toBe(true);
     }
   });
 
