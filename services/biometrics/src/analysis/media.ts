@@ -89,29 +89,7 @@ export async function decodeVideo(
   const timeoutMs = opts.timeoutMs ?? 60_000;
   const maxCpuMs = opts.maxDecodeMs ?? DECODE_LIMITS.maxDecodeMs;
   return withMediaInput(video, async (inp, stdin) => {
-    // One sample and one source frame past each cap: getting them is how a longer video shows.
-    const w = opts.window;
-    // the window by sample number (the fps filter's output count), so a sample is the very frame a
-    // whole decode at this rate gives at that index
-    const first = w ? Math.max(0, Math.ceil(w.start * opts.fps - 1e-6)) : 0;
-    const last = w ? Math.floor(w.end * opts.fps + 1e-6) : 0;
-    const trimWindow = w ? `select='between(n\\,${first}\\,${last})',` : '';
-    const args = [
-      '-i',
-      inp,
-      '-an',
-      '-vf',
-      `trim=end_frame=${maxSource + 1},fps=${opts.fps},${trimWindow}${scaleFilter(opts.width)}`,
-      // a window's samples as selected: no frames made up to fill the time before and after it
-      ...(w ? ['-fps_mode', 'passthrough'] : []),
-      '-frames:v',
-      String(maxSamples + 1),
-      '-f',
-      'rawvideo',
-      '-pix_fmt',
-      'rgb24',
-      'pipe:1',
-    ];
+    const { args, first } = videoDecodeArgs(inp, opts, maxSource, maxSamples);
     // The picture size comes from ffmpeg's own report as this decode starts (its output stream, so
     // after any rotation the container asks for; the input stream's for the quality floor), not from
     // a separate probe: output that arrives before the report is held until it is read.
@@ -185,6 +163,41 @@ export async function decodeVideo(
       sourceHeight: dims.height,
     };
   });
+}
+
+/**
+ * The ffmpeg command of a video decode: sampled at `fps`, scaled to `width`, one sample and one
+ * source frame past each cap (getting them is how a longer video shows). A `window` is selected by
+ * sample number (the fps filter's output count), so each of its samples is the very frame a whole
+ * decode at this rate gives at that index; `first` is the first one's number.
+ */
+function videoDecodeArgs(
+  inp: string,
+  opts: { fps: number; width: number; window?: { start: number; end: number } },
+  maxSource: number,
+  maxSamples: number,
+): { args: string[]; first: number } {
+  const w = opts.window;
+  const first = w ? Math.max(0, Math.ceil(w.start * opts.fps - 1e-6)) : 0;
+  const last = w ? Math.floor(w.end * opts.fps + 1e-6) : 0;
+  const select = w ? `select='between(n\\,${first}\\,${last})',` : '';
+  const args = [
+    '-i',
+    inp,
+    '-an',
+    '-vf',
+    `trim=end_frame=${maxSource + 1},fps=${opts.fps},${select}${scaleFilter(opts.width)}`,
+    // a window's samples as selected: no frames made up to fill the time before and after it
+    ...(w ? ['-fps_mode', 'passthrough'] : []),
+    '-frames:v',
+    String(maxSamples + 1),
+    '-f',
+    'rawvideo',
+    '-pix_fmt',
+    'rgb24',
+    'pipe:1',
+  ];
+  return { args, first };
 }
 
 /** "Input stream #0:0 (video): 600 packets read (…); 600 frames decoded;" from ffmpeg's verbose final report. */
