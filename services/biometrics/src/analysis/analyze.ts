@@ -218,10 +218,23 @@ function matchMeasures(
 async function flashDecode(input: AnalyzeInput, video: DecodedVideo, cfg: AnalysisConfig): Promise<DecodedVideo | null> {
   const l = input.challenge.light;
   const window = l ? flashWindow(l, cfg.flash) : null;
-  if (!window || !video.sourceFrames || video.decodedDurationS <= 0) return null;
-  const fps = Math.min(cfg.flash.denseMaxFps, Math.round(video.sourceFrames / video.decodedDurationS));
-  if (fps <= cfg.sampling.fps) return null;
+  const fps = flashRate(video, cfg);
+  if (!window || fps === null) return null;
   return decodeVideo(input.video, { fps, width: cfg.sampling.width, timeoutMs: Math.max(1, input.deadlineMs), window });
+}
+
+/**
+ * The rate the flash window is decoded at: the frames ffmpeg actually decoded over the seconds
+ * sampled (never the container's stated rate, which the client writes), at most
+ * `flash.denseMaxFps`; null when that is not above the sampling's rate (the sampled frames serve).
+ */
+export function flashRate(
+  video: Pick<DecodedVideo, 'sourceFrames' | 'decodedDurationS'>,
+  cfg: Pick<AnalysisConfig, 'flash' | 'sampling'>,
+): number | null {
+  if (!video.sourceFrames || video.decodedDurationS <= 0) return null;
+  const fps = Math.min(cfg.flash.denseMaxFps, Math.round(video.sourceFrames / video.decodedDurationS));
+  return fps > cfg.sampling.fps ? fps : null;
 }
 
 /** The light check (light.ts): the skin must follow the issued screen colours. Null when none were issued. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analysisConfig } from './config.js';
+import { flashRate } from './analyze.js';
 import { flashResponse, type FlashInput } from './light-flash.js';
 import { LIGHT_PALETTE } from './light.js';
 import { expectedVectors, mulberry32, type Vec3 } from './light-measure.js';
@@ -141,5 +142,21 @@ describe('short flashes: the reflection must appear in the right frames', () => 
     // 4 steps, each not the one before; the last not the next segment's: 5·5·5·(4 or 5) sequences less the issued
     expect(r.alternatives).toBeGreaterThanOrEqual(5 * 5 * 5 * 4 - 1);
     expect(r.alternatives).toBeLessThanOrEqual(5 * 5 * 5 * 5 - 1);
+  });
+});
+
+describe('flashRate: the rate the flash window is decoded at', () => {
+  const c = { flash: analysisConfig.flash, sampling: analysisConfig.sampling };
+  it('is the frames actually decoded over the seconds sampled, at most denseMaxFps', () => {
+    expect(flashRate({ sourceFrames: 270, decodedDurationS: 18 }, c)).toBe(15);
+    expect(flashRate({ sourceFrames: 540, decodedDurationS: 18 }, c)).toBe(30);
+    // a stream squeezing 60 frames a second (or a header claiming more) is read at the cap
+    expect(flashRate({ sourceFrames: 1080, decodedDurationS: 18 }, c)).toBe(analysisConfig.flash.denseMaxFps);
+  });
+  it('leaves a capture at or under the sampling rate, or without a count, to its sampled frames', () => {
+    expect(flashRate({ sourceFrames: 8 * 18, decodedDurationS: 18 }, c)).toBeNull();
+    expect(flashRate({ sourceFrames: 5 * 18, decodedDurationS: 18 }, c)).toBeNull();
+    expect(flashRate({ sourceFrames: null, decodedDurationS: 18 }, c)).toBeNull();
+    expect(flashRate({ sourceFrames: 270, decodedDurationS: 0 }, c)).toBeNull();
   });
 });
